@@ -1,0 +1,132 @@
+/*
+** framegate/base.h: what every layer shares. Integer ticks and the exact microsecond-to-tick
+** mapping, status codes with readable error messages, the allocator hook (so a host or a test can
+** count every allocation), the 64-bit state hasher, CRC-32 and the seeded RNG.
+**
+** Nothing here holds global state: each world carries its own allocator, hasher seed and RNG.
+*/
+#ifndef FRAMEGATE_BASE_H
+#define FRAMEGATE_BASE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define FG_API __attribute__((visibility("default")))
+#define FG_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define FG_API
+#define FG_PRINTF(f, a)
+#endif
+
+/* Authoritative time is an integer logic tick. Device time is integer microseconds. */
+typedef int64_t fg_tick;
+typedef uint64_t fg_edge_id;
+
+/* 16.16 fixed point for authoritative positions and velocities. */
+typedef int32_t fg_fx;
+#define FG_FX_ONE 65536
+#define FG_FX(n) ((fg_fx)((n) * FG_FX_ONE))
+
+#define FG_TICK_RATE_DEFAULT 60u
+#define FG_TICK_RATE_MAX 100000u
+#define FG_US_PER_S 1000000
+
+/* Status of a call. Every function that can fail returns one and, when given an fg_error,
+** writes a message naming what was wrong, the value and what was expected. */
+typedef enum fg_status {
+    FG_OK = 0,
+    FG_EINVAL,    /* an argument or a data value is outside its documented range */
+    FG_ENOMEM,    /* an allocation failed or a fixed capacity is full */
+    FG_ESTATE,    /* not valid in the object's current state (stale handle, time went back) */
+    FG_ENOTFOUND, /* a name or id that does not exist */
+    FG_EFORMAT,   /* malformed text or binary input */
+    FG_EIO,       /* a file could not be read or written */
+    FG_ERULE,     /* a script rule failed or broke a budget */
+    FG_EMISMATCH  /* a replay, snapshot or hash does not match what was expected */
+} fg_status;
+
+#define FG_ERROR_MAX 512
+typedef struct fg_error {
+    fg_status code;
+    char msg[FG_ERROR_MAX];
+} fg_error;
+
+/* Records code and message in err (which may be NULL) and returns code. */
+FG_API fg_status fg_error_set(fg_error *err, fg_status code, const char *fmt, ...) FG_PRINTF(3, 4);
+FG_API fg_status fg_error_setv(fg_error *err, fg_status code, const char *fmt, va_list ap);
+/* Prepends "prefix: " to an existing message (used to add file and field context). */
+FG_API void fg_error_prefix(fg_error *err, const char *fmt, ...) FG_PRINTF(2, 3);
+FG_API void fg_error_clear(fg_error *err);
+FG_API const char *fg_status_name(fg_status status);
+FG_API const char *fg_version(void);
+
+/* ---- allocation ------------------------------------------------------------------------------
+** One realloc-style hook, Lua's lua_Alloc contract: new_size 0 frees and returns NULL; the old
+** size is always exact. A world calls it only while it is created, loads rules or grows a
+** capacity, never from fg_world_advance once warm. */
+typedef void *(*fg_realloc_fn)(void *ud, void *ptr, size_t old_size, size_t new_size);
+typedef struct fg_allocator {
+    fg_realloc_fn realloc;
+    void *ud;
+} fg_allocator;
+
+FG_API fg_allocator fg_allocator_default(void);
+/* Zero-filled allocation; NULL on failure. A NULL allocator means the default one. */
+FG_API void *fg_alloc(const fg_allocator *a, size_t size);
+FG_API void *fg_realloc(const fg_allocator *a, void *ptr, size_t old_size, size_t new_size);
+FG_API void fg_free(const fg_allocator *a, void *ptr, size_t size);
+
+/* ---- time ------------------------------------------------------------------------------------
+** The tick of a timestamp is floor(us * rate / 1e6), computed exactly in integers, so no rate
+** drifts however long a match runs. us is microseconds since the world's origin. */
+FG_API fg_tick fg_tick_of_us(int64_t us, uint32_t rate_hz);
+/* The first microsecond that belongs to tick (the inverse: fg_tick_of_us(fg_us_of_tick(t)) == t). */
+FG_API int64_t fg_us_of_tick(fg_tick tick, uint32_t rate_hz);
+/* Largest timestamp the mapping accepts without overflow for a rate. */
+FG_API int64_t fg_us_max(uint32_t rate_hz);
+
+/* ---- hashing ---------------------------------------------------------------------------------
+** A streaming 64-bit hash over a canonical sequence of integers. Values are fed field by field,
+** never as raw struct bytes, so padding and endianness take no part in a state hash. */
+typedef struct fg_hasher {
+    uint64_t h;
+    uint64_t n;
+} fg_hasher;
+
+FG_API fg_hasher fg_hasher_begin(uint64_t seed);
+FG_API void fg_hash_u64(fg_hasher *hs, uint64_t v);
+FG_API void fg_hash_i64(fg_hasher *hs, int64_t v);
+FG_API void fg_hash_bytes(fg_hasher *hs, const void *data, size_t len);
+FG_API void fg_hash_str(fg_hasher *hs, const char *s);
+FG_API uint64_t fg_hasher_end(const fg_hasher *hs);
+/* One-shot hash of a byte string (content hashes of rulesets, names). */
+FG_API uint64_t fg_hash64(const void *data, size_t len, uint64_t seed);
+
+/* CRC-32 (IEEE 802.3, reflected), for replay chunks. Pass 0 as crc to start. */
+FG_API uint32_t fg_crc32(uint32_t crc, const void *data, size_t len);
+
+/* ---- deterministic RNG -----------------------------------------------------------------------
+** A small xorshift-family generator whose whole state is two words, so it snapshots and hashes
+** with the world. Same seed, same sequence, on every platform. */
+typedef struct fg_rng {
+    uint64_t s[2];
+} fg_rng;
+
+FG_API fg_rng fg_rng_seeded(uint64_t seed);
+FG_API uint64_t fg_rng_next(fg_rng *r);
+/* Uniform integer in [lo, hi]; lo <= hi. */
+FG_API int64_t fg_rng_range(fg_rng *r, int64_t lo, int64_t hi);
+/* Uniform double in [0, 1) built from 53 random bits. */
+FG_API double fg_rng_unit(fg_rng *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

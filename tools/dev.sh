@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# framegate developer entry point.
+#   bash tools/dev.sh run    install what is missing, build, run the main sample
+#   bash tools/dev.sh test   install what is missing, build with -Werror and run every test, then
+#                            rebuild under ASan+UBSan and run every test again
+#   bash tools/dev.sh deps   only install what is missing
+#   bash tools/dev.sh bench  build in Release and run every benchmark
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+MAIN_SAMPLE=${FG_MAIN_SAMPLE:-samples/platformer}
+JOBS=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+
+# Each entry: a Debian package and the check that proves it is present.
+need_packages() {
+  local missing=()
+  command -v cmake >/dev/null       || missing+=(cmake)
+  command -v cc >/dev/null          || missing+=(gcc)
+  command -v make >/dev/null        || missing+=(make)
+  command -v pkg-config >/dev/null  || missing+=(pkg-config)
+  command -v lua5.4 >/dev/null      || missing+=(lua5.4)
+  [ -f /usr/include/lua5.4/lua.h ]  || missing+=(liblua5.4-dev)
+  [ -f /usr/share/lua/5.4/luaunit.lua ] || missing+=(lua-unit)
+  [ -f /usr/include/cmocka.h ]      || missing+=(libcmocka-dev)
+  command -v luacheck >/dev/null    || missing+=(lua-check)
+  echo "${missing[@]:-}"
+}
+
+deps() {
+  local missing
+  missing=$(need_packages)
+  [ -z "$missing" ] && return 0
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "framegate: installing missing Debian packages: $missing"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y --no-install-recommends $missing >/dev/null 2>&1 \
+      || { apt-get update >/dev/null 2>&1 && apt-get install -y --no-install-recommends $missing >/dev/null; }
+  elif command -v sudo >/dev/null && command -v apt-get >/dev/null; then
+    echo "framegate: installing missing Debian packages with sudo: $missing"
+    sudo apt-get install -y --no-install-recommends $missing >/dev/null
+  else
+    echo "framegate: missing packages: $missing" >&2
+    echo "framegate: install them with: apt-get install $missing" >&2
+    exit 1
+  fi
+}
+
+build() { # preset: configure and build quietly; show the log only when something went wrong
+  mkdir -p build
+  local log="build/$1.log"
+  if ! { cmake --preset "$1" && cmake --build --preset "$1" -j "$JOBS"; } >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "framegate: the $1 build failed (log: $log)" >&2
+    return 1
+  fi
+  grep -E 'warning:' "$log" >&2 || true
+}
+
+case "${1:-}" in
+  deps) deps ;;
+  run)
+    deps
+    build default
+    exec ./build/default/framegate run "$MAIN_SAMPLE"
+    ;;
+  test)
+    deps
+    build ci
+    ctest --preset ci -j "$JOBS" --timeout 600 || status=$?
+    if [ -z "${FG_SKIP_SANITIZERS:-}" ]; then
+      echo "== again under AddressSanitizer + UBSan =="
+      build asan
+      ctest --preset asan -j "$JOBS" --timeout 900 || status=$?
+    fi
+    exit "${status:-0}"
+    ;;
+  bench)
+    deps
+    build release
+    for b in build/release/bench_*; do echo "== $(basename "$b")"; "$b"; done
+    ;;
+  *)
+    sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+    exit 2
+    ;;
+esac
