@@ -1,23 +1,21 @@
 /*
 ** module.c: luaopen_framegate, the table `require "framegate"` returns. Each layer's bindings
-** add their functions here; the metatables of every userdata are registered on open.
+** add their functions to it through their opener (see fg_lua.h).
 */
 #include "fg_lua.h"
 
-static int l_version(lua_State *L) {
-    lua_pushstring(L, fg_version());
-    return 1;
-}
-
-static const luaL_Reg module_funcs[] = {
-    {"runtime_version", l_version},
-    {NULL, NULL},
-};
-
 int luaopen_framegate(lua_State *L) {
-    luaL_newlib(L, module_funcs);
+    luaL_checkversion(L);
+    lua_newtable(L);
     lua_pushstring(L, fg_version());
     lua_setfield(L, -2, "version");
+    fg_lua_open_input(L);
+    fg_lua_open_motion(L);
+    fg_lua_open_gate(L);
+    fg_lua_open_world(L);
+    fg_lua_open_replay(L);
+    fg_lua_open_locomotion(L);
+    fg_lua_open_replication(L);
     return 1;
 }
 

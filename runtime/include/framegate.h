@@ -2,13 +2,26 @@
 ** framegate.h: the whole public C API. Include this, link -lframegate.
 **
 ** Layers, in dependency order:
-**   base     ticks, errors, allocator, hashing, RNG
-**   input    device mapping, sticks, SOCD, edges and the per-entity input buffer
+**   base         ticks, errors, allocator, hashing, RNG
+**   input        device mapping, sticks, SOCD, edges and the per-entity input buffer
+**   loop         the host's fixed-step loop: accumulator, clamp accounting, interpolation alpha
+**   motion       combo notation, compiled patterns, the matcher, explanations
+**   gate         event stamps, the dispatch ledger, loop tracks, the playback owner
+**   world        entities, resources, the tick pipeline, hashes and snapshots
+** Beside them:
+**   replay       the replay file format
+**   locomotion   locomotion signals for animation graphs
+**   replication  authority / owning client / observer roles
 */
 #ifndef FRAMEGATE_H
 #define FRAMEGATE_H
 
 #include "framegate/base.h"
 #include "framegate/input.h"
+#include "framegate/motion.h"
+#include "framegate/gate.h"
+#include "framegate/replay.h"
+#include "framegate/locomotion.h"
+#include "framegate/replication.h"
 
 #endif

@@ -41,7 +41,8 @@ void fg_error_prefix(fg_error *err, const char *fmt, ...) {
     va_end(ap);
     memcpy(old, err->msg, sizeof old);
     /* Assembled by hand: the result is cut at FG_ERROR_MAX, on purpose. */
-    size_t n = strlen(prefix), m = strnlen(old, sizeof old - 1), cap = sizeof err->msg - 1, at = 0;
+    size_t n = strlen(prefix), m = 0, cap = sizeof err->msg - 1, at = 0;
+    while (m < sizeof old - 1 && old[m]) m++;
     for (size_t i = 0; i < n && at < cap; i++) err->msg[at++] = prefix[i];
     for (const char *sep = ": "; *sep && at < cap; sep++) err->msg[at++] = *sep;
     for (size_t i = 0; i < m && at < cap; i++) err->msg[at++] = old[i];

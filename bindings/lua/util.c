@@ -1,0 +1,81 @@
+/*
+** util.c: helpers shared by the bindings: class registration in the style of the standard
+** library (liolib.c) and table-field readers whose errors name the field and the value.
+*/
+#include "fg_lua.h"
+
+void fg_lua_class(lua_State *L, const char *tname, const luaL_Reg *methods, const luaL_Reg *meta) {
+    if (!luaL_newmetatable(L, tname)) {
+        lua_pop(L, 1);
+        return;
+    }
+    if (meta) luaL_setfuncs(L, meta, 0);
+    if (methods) {
+        lua_newtable(L);
+        luaL_setfuncs(L, methods, 0);
+        lua_setfield(L, -2, "__index");
+    }
+    lua_pop(L, 1);
+}
+
+int fg_lua_raise(lua_State *L, const fg_error *err) {
+    return luaL_error(L, "%s", err && err->msg[0] ? err->msg : "framegate: unknown error");
+}
+
+static int field_type(lua_State *L, int t, const char *field) {
+    return lua_getfield(L, t, field);
+}
+
+lua_Integer fg_lua_opt_int_field(lua_State *L, int t, const char *field, lua_Integer def) {
+    t = lua_absindex(L, t);
+    int ty = field_type(L, t, field);
+    lua_Integer v = def;
+    if (ty != LUA_TNIL) {
+        int ok = 0;
+        v = lua_tointegerx(L, -1, &ok);
+        if (!ok)
+            luaL_error(L, "field '%s': expected an integer, got %s", field,
+                       ty == LUA_TNUMBER ? "a number with a fraction" : luaL_typename(L, -1));
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+lua_Number fg_lua_opt_num_field(lua_State *L, int t, const char *field, lua_Number def) {
+    t = lua_absindex(L, t);
+    int ty = field_type(L, t, field);
+    lua_Number v = def;
+    if (ty != LUA_TNIL) {
+        if (ty != LUA_TNUMBER)
+            luaL_error(L, "field '%s': expected a number, got %s", field, luaL_typename(L, -1));
+        v = lua_tonumber(L, -1);
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+const char *fg_lua_opt_str_field(lua_State *L, int t, const char *field, const char *def) {
+    t = lua_absindex(L, t);
+    int ty = field_type(L, t, field);
+    const char *v = def;
+    if (ty != LUA_TNIL) {
+        if (ty != LUA_TSTRING)
+            luaL_error(L, "field '%s': expected a string, got %s", field, luaL_typename(L, -1));
+        v = lua_tostring(L, -1);
+    }
+    lua_pop(L, 1); /* the string stays reachable through the table */
+    return v;
+}
+
+int fg_lua_opt_bool_field(lua_State *L, int t, const char *field, int def) {
+    t = lua_absindex(L, t);
+    int ty = field_type(L, t, field);
+    int v = def;
+    if (ty != LUA_TNIL) {
+        if (ty != LUA_TBOOLEAN)
+            luaL_error(L, "field '%s': expected a boolean, got %s", field, luaL_typename(L, -1));
+        v = lua_toboolean(L, -1);
+    }
+    lua_pop(L, 1);
+    return v;
+}
