@@ -6,6 +6,7 @@
 **   input        device mapping, sticks, SOCD, edges and the per-entity input buffer
 **   loop         the host's fixed-step loop: accumulator, clamp accounting, interpolation alpha
 **   motion       combo notation, compiled patterns, the matcher, explanations
+**   behavior     the jump gate, action state machines and layers
 **   gate         event stamps, the dispatch ledger, loop tracks, the playback owner
 **   world        entities, resources, the tick pipeline, hashes and snapshots
 ** Beside them:
@@ -18,8 +19,11 @@
 
 #include "framegate/base.h"
 #include "framegate/input.h"
+#include "framegate/loop.h"
 #include "framegate/motion.h"
 #include "framegate/gate.h"
+#include "framegate/behavior.h"
+#include "framegate/world.h"
 #include "framegate/replay.h"
 #include "framegate/locomotion.h"
 #include "framegate/replication.h"
