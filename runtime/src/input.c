@@ -2,10 +2,10 @@
 ** input.c: semantic action names, numpad directions, SOCD cleaning, analog stick shaping and the
 ** per-entity edge buffer.
 **
-** The buffer is a ring sorted by arrival, which is also time order: pushes with a timestamp or
-** tick older than the newest stored edge are refused, so edge ids, times and ticks all grow
-** together. Edge id k therefore sits at offset (k - id of the oldest) from the head, and a
-** reference is resolved in constant time.
+** The buffer keeps edges in arrival order, which is also time order: pushes with a timestamp or
+** tick older than the newest edge are refused, so edge ids, times and ticks all grow together.
+** Edge id k therefore sits at offset (k - id of the oldest) from the head of the stored ring, and
+** a reference is resolved in constant time.
 */
 #include "framegate/input.h"
 
@@ -220,7 +220,7 @@ int fg_numpad_of_vec(fg_vec2 v, float threshold) {
 /* {====================================================================== edge buffer */
 
 size_t fg_buffer_size(uint32_t capacity) {
-    return sizeof(fg_buffer) + (size_t)capacity * sizeof(fg_edge);
+    return sizeof(fg_buffer) + 2 * (size_t)capacity * sizeof(fg_edge);
 }
 
 fg_status fg_buffer_init(fg_buffer *b, uint32_t capacity, fg_tick start_tick, fg_error *err) {
@@ -232,7 +232,6 @@ fg_status fg_buffer_init(fg_buffer *b, uint32_t capacity, fg_tick start_tick, fg
     b->current_tick = start_tick;
     b->last_time_us = INT64_MIN;
     b->dir = b->pushed_dir = 5;
-    for (int i = 0; i < FG_INPUT_MAX_ACTIONS; i++) b->held_since[i] = 0;
     return FG_OK;
 }
 
@@ -244,10 +243,20 @@ static inline const fg_edge *cslot(const fg_buffer *b, uint32_t i) {
     return &b->edges[(b->head + i) % b->capacity];
 }
 
+static inline fg_edge *pslot(fg_buffer *b, uint32_t i) {
+    return &b->edges[b->capacity + (b->pending_head + i) % b->capacity];
+}
+
 uint32_t fg_buffer_count(const fg_buffer *b) { return b->count; }
 
 const fg_edge *fg_buffer_at(const fg_buffer *b, uint32_t i) {
     return i < b->count ? cslot(b, i) : NULL;
+}
+
+uint32_t fg_buffer_pending_count(const fg_buffer *b) { return b->pending_count; }
+
+const fg_edge *fg_buffer_pending_at(const fg_buffer *b, uint32_t i) {
+    return i < b->pending_count ? pslot((fg_buffer *)b, i) : NULL;
 }
 
 const fg_edge *fg_buffer_find(const fg_buffer *b, fg_edge_id id) {
@@ -266,7 +275,8 @@ fg_status fg_buffer_push(fg_buffer *b, fg_edge_kind kind, int action, int dir, i
                             (long long)time_us, (long long)b->last_time_us);
     uint32_t newest_held = b->pushed_held;
     uint8_t newest_dir = b->pushed_dir;
-    fg_tick newest_tick = b->count ? cslot(b, b->count - 1)->tick : b->current_tick;
+    fg_tick newest_tick = b->pending_count ? pslot(b, b->pending_count - 1)->tick
+                                           : b->current_tick;
     uint8_t flags = 0;
     if (tick <= b->current_tick) { /* its tick already ran: deliver it on the next one */
         tick = b->current_tick + 1;
@@ -300,12 +310,13 @@ fg_status fg_buffer_push(fg_buffer *b, fg_edge_kind kind, int action, int dir, i
         return fg_error_set(err, FG_EINVAL, "edge kind %d: expected press, release or dir",
                             (int)kind);
     }
-    if (b->count == b->capacity) { /* full: the oldest edge goes, and it is counted */
-        b->head = (b->head + 1) % b->capacity;
-        b->count--;
-        b->dropped++;
+    if (b->pending_count == b->capacity) {
+        b->refused++;
+        return fg_error_set(err, FG_ENOMEM,
+                            "input queue full: %u edges wait for future ticks; edge refused",
+                            b->capacity);
     }
-    fg_edge *e = slot(b, b->count++);
+    fg_edge *e = pslot(b, b->pending_count++);
     memset(e, 0, sizeof *e);
     e->id = b->next_id++;
     e->time_us = time_us;
@@ -329,6 +340,19 @@ fg_status fg_buffer_push(fg_buffer *b, fg_edge_kind kind, int action, int dir, i
     return FG_OK;
 }
 
+/* Moves one edge from the pending ring to the stored ring, dropping the oldest stored edge when
+** full. Eviction happens here, at consume time, so it depends only on ticks consumed. */
+static fg_edge *store(fg_buffer *b, const fg_edge *src) {
+    if (b->count == b->capacity) {
+        b->head = (b->head + 1) % b->capacity;
+        b->count--;
+        b->dropped++;
+    }
+    fg_edge *e = slot(b, b->count++);
+    *e = *src;
+    return e;
+}
+
 fg_status fg_buffer_consume_for_tick(fg_buffer *b, fg_tick tick, fg_tick_input *out,
                                      fg_error *err) {
     if (tick <= b->current_tick)
@@ -337,15 +361,12 @@ fg_status fg_buffer_consume_for_tick(fg_buffer *b, fg_tick tick, fg_tick_input *
     fg_tick_input in;
     memset(&in, 0, sizeof in);
     in.tick = tick;
-    /* Pending edges are the newest ones: scan back from the end to find where they start. */
-    uint32_t first = b->count;
-    while (first > 0 && cslot(b, first - 1)->tick > b->current_tick) first--;
-    uint32_t end = first;
-    while (end < b->count && cslot(b, end)->tick <= tick) end++;
-    in.first = first;
-    in.count = end - first;
-    for (uint32_t i = first; i < end; i++) {
-        fg_edge *e = slot(b, i);
+    uint32_t moved = 0;
+    while (b->pending_count > 0 && pslot(b, 0)->tick <= tick) {
+        fg_edge *e = store(b, pslot(b, 0));
+        b->pending_head = (b->pending_head + 1) % b->capacity;
+        b->pending_count--;
+        moved++;
         e->facing = b->facing;
         if (e->kind == FG_EDGE_DIR) {
             uint32_t before = fg_bits_of_numpad(e->prev_dir), after = fg_bits_of_numpad(e->dir);
@@ -365,6 +386,9 @@ fg_status fg_buffer_consume_for_tick(fg_buffer *b, fg_tick tick, fg_tick_input *
             b->held &= ~BIT(e->action);
         }
     }
+    /* With more edges in one tick than the capacity, only the newest survive. */
+    in.count = moved < b->count ? moved : b->count;
+    in.first = b->count - in.count;
     b->current_tick = tick;
     in.held = b->held;
     in.dir = b->dir;
@@ -381,9 +405,9 @@ static bool is_press_of(const fg_edge *e, int action) {
 
 bool fg_buffer_find_press(const fg_buffer *b, int action, fg_tick from, fg_tick to,
                           fg_edge_ref *out) {
-    if (to > b->current_tick) to = b->current_tick; /* future edges wait for their tick */
     if (from > to || action < 0 || action >= FG_INPUT_MAX_ACTIONS) return false;
-    /* Oldest first: the first match is the earliest by tick and, within a tick, by id. */
+    /* Stored edges only (pending ones wait for their tick), oldest first: the first match is the
+    ** earliest by tick and, within a tick, by id. */
     for (uint32_t i = 0; i < b->count; i++) {
         const fg_edge *e = cslot(b, i);
         if (e->tick > to) break;
@@ -423,13 +447,9 @@ void fg_buffer_hash(const fg_buffer *b, fg_hasher *hs) {
     fg_hash_u64(hs, b->capacity);
     fg_hash_u64(hs, b->count);
     fg_hash_u64(hs, b->held);
-    fg_hash_u64(hs, b->next_id);
     fg_hash_i64(hs, b->current_tick);
-    fg_hash_i64(hs, b->last_time_us);
     fg_hash_u64(hs, b->dropped);
-    fg_hash_u64(hs, b->late);
-    fg_hash_u64(hs, (uint64_t)b->dir | (uint64_t)b->facing << 8 | (uint64_t)b->pushed_dir << 16);
-    fg_hash_u64(hs, b->pushed_held);
+    fg_hash_u64(hs, (uint64_t)b->dir | (uint64_t)b->facing << 8);
     for (int a = 0; a < FG_INPUT_MAX_ACTIONS; a++)
         if (b->held & BIT(a)) fg_hash_i64(hs, b->held_since[a]);
     for (uint32_t i = 0; i < b->count; i++) {

@@ -83,6 +83,7 @@ static void consume_takes_one_edge_and_refuses_stale_handles(void **state) {
     /* Push past capacity: the consumed edge falls out, and its handle goes stale. */
     release(b, LP, 4);
     press(b, LP, 5);
+    run_to(b, 5);
     assert_null(fg_buffer_find(b, r.id));
     assert_int_equal(fg_buffer_consume(b, r, &err), FG_ESTATE);
     assert_non_null(strstr(err.msg, "no longer in the buffer"));
@@ -109,13 +110,14 @@ static void future_edges_wait_for_their_tick(void **state) {
     free(b);
 }
 
-/* Rule: overflow drops the oldest edge and counts it; the newest edges survive. */
+/* Rule: stored-ring overflow drops the oldest edge, at consume time, and counts it. */
 static void overflow_drops_oldest_and_counts(void **state) {
     (void)state;
     fg_buffer *b = make(3);
     for (int t = 0; t < 5; t++) {
         press(b, LP, 2 * t);
         release(b, LP, 2 * t + 1);
+        run_to(b, 2 * t + 1);
     }
     assert_int_equal(fg_buffer_count(b), 3);
     assert_int_equal(b->dropped, 7);
@@ -123,6 +125,40 @@ static void overflow_drops_oldest_and_counts(void **state) {
     assert_int_equal(fg_buffer_at(b, 2)->id, 10);
     assert_null(fg_buffer_at(b, 3));
     free(b);
+}
+
+/* Rule: a full pending queue refuses the push (counted) instead of losing an edge silently. */
+static void full_pending_queue_refuses(void **state) {
+    (void)state;
+    fg_buffer *b = make(2);
+    press(b, LP, 5);
+    release(b, LP, 6);
+    fg_error err;
+    assert_int_equal(fg_buffer_push(b, FG_EDGE_PRESS, LP, 0, 7000, 7, 0, NULL, &err), FG_ENOMEM);
+    assert_non_null(strstr(err.msg, "input queue full"));
+    assert_int_equal(b->refused, 1);
+    assert_int_equal(fg_buffer_pending_count(b), 2);
+    run_to(b, 6);
+    assert_int_equal(fg_buffer_pending_count(b), 0);
+    assert_int_equal(fg_buffer_push(b, FG_EDGE_PRESS, LP, 0, 7000, 7, 0, NULL, &err), FG_OK);
+    free(b);
+}
+
+/* Rule: the hash does not depend on how far ahead input was pushed. */
+static void hash_ignores_pending_input(void **state) {
+    (void)state;
+    fg_buffer *a = make(8), *c = make(8);
+    press(a, LP, 1);
+    press(c, LP, 1);
+    release(c, LP, 9); /* pushed early: still pending after tick 2 */
+    run_to(a, 2);
+    run_to(c, 2);
+    fg_hasher ha = fg_hasher_begin(0), hc = fg_hasher_begin(0);
+    fg_buffer_hash(a, &ha);
+    fg_buffer_hash(c, &hc);
+    assert_true(fg_hasher_end(&ha) == fg_hasher_end(&hc));
+    free(a);
+    free(c);
 }
 
 /* Rule: a press and release inside one tick both reach that tick. */
@@ -252,6 +288,8 @@ int main(void) {
         cmocka_unit_test(consume_takes_one_edge_and_refuses_stale_handles),
         cmocka_unit_test(future_edges_wait_for_their_tick),
         cmocka_unit_test(overflow_drops_oldest_and_counts),
+        cmocka_unit_test(full_pending_queue_refuses),
+        cmocka_unit_test(hash_ignores_pending_input),
         cmocka_unit_test(short_press_inside_one_tick_is_kept),
         cmocka_unit_test(held_state_follows_edges_and_diagonals_keep_charge),
         cmocka_unit_test(late_edge_moves_to_next_tick),

@@ -170,26 +170,33 @@ typedef struct fg_tick_input {
     uint8_t dir;       /* absolute numpad at the end of the tick */
 } fg_tick_input;
 
-/* A fixed-capacity ring of edges with a header. It holds no pointers, so it is saved and restored
-** with memcpy; allocate fg_buffer_size(capacity) bytes and call fg_buffer_init. */
+/* The buffer has two rings of `capacity` edges each. Pushed edges wait in the pending ring until
+** their tick is consumed; then they move, in order, to the stored ring, which keeps the newest
+** `capacity` consumed edges (older ones are dropped and counted). Only the stored ring and the
+** held state are authoritative: how far ahead a host polled input leaves no trace in them, so
+** the state hash is the same at every display rate. The struct holds no pointers; allocate
+** fg_buffer_size(capacity) bytes and call fg_buffer_init. */
 typedef struct fg_buffer {
     uint32_t capacity;
     uint32_t head;  /* position of the oldest stored edge */
-    uint32_t count; /* stored edges, future ones included */
+    uint32_t count; /* stored (consumed) edges */
     uint32_t held;  /* action bits held as of current_tick */
-    fg_edge_id next_id;
-    fg_tick current_tick;  /* the last consumed tick; edges after it are pending */
-    int64_t last_time_us;  /* the newest timestamp pushed; time may not go back */
-    uint64_t dropped;      /* edges lost to overflow */
-    uint64_t late;         /* edges that arrived after their tick and were moved forward */
+    fg_tick current_tick;  /* the last consumed tick */
+    uint64_t dropped;      /* stored edges lost to overflow */
     fg_tick held_since[FG_INPUT_MAX_ACTIONS]; /* tick each held action went down */
     uint8_t dir;           /* absolute numpad as of current_tick */
     uint8_t facing;        /* the entity's facing, stamped on edges as they are consumed */
-    uint8_t pushed_dir;    /* absolute numpad after the newest pushed edge */
-    uint8_t reserved[5];
+    uint8_t reserved[6];
+    /* Push side: not authoritative, not hashed. */
+    uint32_t pending_head, pending_count;
+    fg_edge_id next_id;
+    int64_t last_time_us;  /* the newest timestamp pushed; time may not go back */
+    uint64_t late;         /* edges that arrived after their tick and were moved forward */
+    uint64_t refused;      /* pushes refused because the pending ring was full */
     uint32_t pushed_held;  /* held bits after the newest pushed edge */
-    uint32_t reserved2;
-    fg_edge edges[];
+    uint8_t pushed_dir;    /* absolute numpad after the newest pushed edge */
+    uint8_t reserved2[3];
+    fg_edge edges[];       /* capacity stored edges, then capacity pending edges */
 } fg_buffer;
 
 FG_API size_t fg_buffer_size(uint32_t capacity);
@@ -197,19 +204,19 @@ FG_API size_t fg_buffer_size(uint32_t capacity);
 FG_API fg_status fg_buffer_init(fg_buffer *b, uint32_t capacity, fg_tick start_tick,
                                 fg_error *err);
 
-/* Appends a button edge (kind PRESS or RELEASE) or a direction edge (kind DIR, action ignored,
-** dir = new absolute numpad). Assigns the id. Rules, each with its own error and no change:
-** time may not go back; ticks may not go back; a press of a held button or a release of a free
-** one is refused (FG_ESTATE); a DIR edge to the current direction is refused. An edge whose tick
-** has already been consumed is moved to the next tick and flagged FG_EDGE_LATE. When the ring is
-** full the oldest edge is dropped and counted in `dropped`. */
+/* Queues a button edge (kind PRESS or RELEASE) or a direction edge (kind DIR, action ignored,
+** dir = new absolute numpad) until its tick. Assigns the id. Rules, each with its own error and
+** no change: time may not go back; ticks may not go back; a press of a held button or a release
+** of a free one is refused (FG_ESTATE); a DIR edge to the current direction is refused; a full
+** pending ring refuses (FG_ENOMEM, counted in `refused`). An edge whose tick has already been
+** consumed is moved to the next tick and flagged FG_EDGE_LATE. */
 FG_API fg_status fg_buffer_push(fg_buffer *b, fg_edge_kind kind, int action, int dir,
                                 int64_t time_us, fg_tick tick, fg_source source, fg_edge_id *id_out,
                                 fg_error *err);
 
-/* Makes the edges of `tick` (which must be after current_tick) visible, stamps them with the
-** current facing and updates the held state. Ticks may be skipped; the edges of skipped ticks are
-** consumed with it (out->tick is still `tick`). */
+/* Moves the pending edges of `tick` (which must be after current_tick) to the stored ring,
+** stamps them with the current facing and updates the held state. Ticks may be skipped; the
+** edges of skipped ticks are consumed with it (out->tick is still `tick`). */
 FG_API fg_status fg_buffer_consume_for_tick(fg_buffer *b, fg_tick tick, fg_tick_input *out,
                                             fg_error *err);
 
@@ -224,12 +231,15 @@ FG_API fg_status fg_buffer_consume(fg_buffer *b, fg_edge_ref ref, fg_error *err)
 FG_API uint32_t fg_buffer_count(const fg_buffer *b);
 /* i-th stored edge, oldest first; NULL when out of range. */
 FG_API const fg_edge *fg_buffer_at(const fg_buffer *b, uint32_t i);
+/* Edges waiting for their tick, oldest first. */
+FG_API uint32_t fg_buffer_pending_count(const fg_buffer *b);
+FG_API const fg_edge *fg_buffer_pending_at(const fg_buffer *b, uint32_t i);
 FG_API const fg_edge *fg_buffer_find(const fg_buffer *b, fg_edge_id id);
 FG_API bool fg_buffer_held(const fg_buffer *b, int action);
 /* Ticks `action` has been held as of current_tick (0 when not held). */
 FG_API fg_tick fg_buffer_held_for(const fg_buffer *b, int action);
 FG_API void fg_buffer_set_facing(fg_buffer *b, fg_facing facing);
-/* Feeds the whole state (live edges only) to a hasher, field by field. */
+/* Feeds the authoritative state (stored edges, held state) to a hasher, field by field. */
 FG_API void fg_buffer_hash(const fg_buffer *b, fg_hasher *hs);
 
 /* }====================================================================== */
