@@ -29,6 +29,23 @@ void fg_lua_open_replay(lua_State *L);
 void fg_lua_open_locomotion(lua_State *L);
 void fg_lua_open_replication(lua_State *L);
 
+/* {====================================================================== worlds */
+
+#define FG_LUA_WORLD_T "framegate.World"
+#define FG_LUA_ENTITY_T "framegate.Entity"
+
+/* The World userdata. */
+typedef struct fg_lua_world {
+    fg_world *w;
+} fg_lua_world;
+
+/* Checks that idx is an open World. [-0, +0, v] */
+fg_lua_world *fg_lua_check_world(lua_State *L, int idx);
+/* Pushes an Entity userdata for id, tied to the World at world_idx. [-0, +1, m] */
+void fg_lua_push_entity(lua_State *L, int world_idx, fg_entity id);
+
+/* }====================================================================== */
+
 /* {====================================================================== helpers */
 
 /* Creates metatable tname (with __name) whose __index is a table of methods, plus the given

@@ -1,6 +1,614 @@
 /*
-** l_world.c: Lua bindings of framegate/world.h.
+** l_world.c: Lua bindings of framegate/world.h: framegate.World and framegate.Entity.
+**
+** An Entity userdata holds its id and keeps its World alive through its user value. Times are
+** integer microseconds since the world's origin (fg.ms and fg.us_of_tick convert).
 */
 #include "fg_lua.h"
 
-void fg_lua_open_world(lua_State *L) { (void)L; }
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+/* {====================================================================== access */
+
+fg_lua_world *fg_lua_check_world(lua_State *L, int idx) {
+    fg_lua_world *lw = luaL_checkudata(L, idx, FG_LUA_WORLD_T);
+    if (!lw->w) luaL_error(L, "attempt to use a closed world");
+    return lw;
+}
+
+typedef struct lua_entity {
+    fg_entity id;
+} lua_entity;
+
+/* Returns the entity at idx and pushes nothing; *w receives its world. */
+static fg_entity check_entity(lua_State *L, int idx, fg_world **w) {
+    lua_entity *le = luaL_checkudata(L, idx, FG_LUA_ENTITY_T);
+    lua_getiuservalue(L, idx, 1);
+    fg_lua_world *lw = luaL_testudata(L, -1, FG_LUA_WORLD_T);
+    if (!lw || !lw->w) luaL_error(L, "attempt to use an entity of a closed world");
+    lua_pop(L, 1);
+    *w = lw->w;
+    return le->id;
+}
+
+void fg_lua_push_entity(lua_State *L, int world_idx, fg_entity id) {
+    world_idx = lua_absindex(L, world_idx);
+    lua_entity *le = lua_newuserdatauv(L, sizeof *le, 1);
+    le->id = id;
+    luaL_setmetatable(L, FG_LUA_ENTITY_T);
+    lua_pushvalue(L, world_idx);
+    lua_setiuservalue(L, -2, 1);
+}
+
+static int check_action(lua_State *L, fg_world *w, int idx) {
+    const char *name = luaL_checkstring(L, idx);
+    int a = fg_world_action_id(w, name);
+    if (a < 0) {
+        const fg_action_names *n = fg_world_action_names(w);
+        luaL_Buffer b;
+        luaL_buffinit(L, &b);
+        for (uint32_t i = 0; i < n->count; i++) {
+            if (i) luaL_addstring(&b, ", ");
+            luaL_addstring(&b, n->names[i]);
+        }
+        luaL_pushresult(&b);
+        return luaL_argerror(L, idx, lua_pushfstring(L, "unknown action '%s' (declared: %s)",
+                                                     name, lua_tostring(L, -1)));
+    }
+    return a;
+}
+
+static void push_hash(lua_State *L, uint64_t h) {
+    char hex[17];
+    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
+    lua_pushstring(L, hex);
+}
+
+/* }====================================================================== */
+
+/* {====================================================================== World */
+
+/* fg.world{rate=, seed=, entities=, buffer=, trace=, buttons={...},
+**          jump={button=, buffer=, coyote=}} -> World. [-1, +1, v] */
+static int l_world(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    fg_world_config c = fg_world_config_default();
+    c.tick_rate = (uint32_t)fg_lua_opt_int_field(L, 1, "rate", c.tick_rate);
+    c.seed = (uint64_t)fg_lua_opt_int_field(L, 1, "seed", (lua_Integer)c.seed);
+    c.max_entities = (uint32_t)fg_lua_opt_int_field(L, 1, "entities", c.max_entities);
+    c.buffer_capacity = (uint32_t)fg_lua_opt_int_field(L, 1, "buffer", c.buffer_capacity);
+    c.trace_capacity = (uint32_t)fg_lua_opt_int_field(L, 1, "trace", c.trace_capacity);
+    const char *buttons[FG_INPUT_MAX_ACTIONS];
+    uint32_t nbuttons = 0;
+    if (lua_getfield(L, 1, "buttons") != LUA_TNIL) {
+        luaL_argexpected(L, lua_istable(L, -1), 1, "field 'buttons' to be a list of names");
+        lua_Integer n = luaL_len(L, -1);
+        if (n > FG_INPUT_MAX_ACTIONS - FG_IN_FIRST_BUTTON)
+            return luaL_error(L, "field 'buttons': %d names, at most %d", (int)n,
+                              FG_INPUT_MAX_ACTIONS - FG_IN_FIRST_BUTTON);
+        for (lua_Integer i = 1; i <= n; i++) {
+            lua_geti(L, -1, i);
+            if (lua_type(L, -1) != LUA_TSTRING)
+                return luaL_error(L, "field 'buttons[%d]': expected a name, got %s", (int)i,
+                                  luaL_typename(L, -1));
+            buttons[nbuttons++] = lua_tostring(L, -1);
+            lua_pop(L, 1); /* the string stays alive in the table */
+        }
+    }
+    lua_pop(L, 1);
+    c.buttons = buttons;
+    c.nbuttons = nbuttons;
+    if (lua_getfield(L, 1, "jump") != LUA_TNIL) {
+        luaL_argexpected(L, lua_istable(L, -1), 1, "field 'jump' to be a table");
+        c.jump_button = fg_lua_opt_str_field(L, -1, "button", "jump");
+        c.jump.buffer_ticks = fg_lua_opt_int_field(L, -1, "buffer", c.jump.buffer_ticks);
+        c.jump.coyote_ticks = fg_lua_opt_int_field(L, -1, "coyote", c.jump.coyote_ticks);
+    }
+    lua_pop(L, 1);
+    fg_lua_world *lw = lua_newuserdatauv(L, sizeof *lw, 1);
+    memset(lw, 0, sizeof *lw);
+    luaL_setmetatable(L, FG_LUA_WORLD_T);
+    fg_error err;
+    lw->w = fg_world_create(&c, &err);
+    if (!lw->w) return fg_lua_raise(L, &err);
+    return 1;
+}
+
+static int world_close(lua_State *L) {
+    fg_lua_world *lw = luaL_checkudata(L, 1, FG_LUA_WORLD_T);
+    if (lw->w) {
+        fg_world_destroy(lw->w);
+        lw->w = NULL;
+    }
+    return 0;
+}
+
+static int world_tostring(lua_State *L) {
+    fg_lua_world *lw = luaL_checkudata(L, 1, FG_LUA_WORLD_T);
+    if (!lw->w) {
+        lua_pushliteral(L, "framegate.World (closed)");
+        return 1;
+    }
+    lua_pushfstring(L, "framegate.World (tick %I, %d entities, %d Hz)",
+                    (lua_Integer)fg_world_tick(lw->w), (int)fg_world_entity_count(lw->w),
+                    (int)fg_world_tick_rate(lw->w));
+    return 1;
+}
+
+/* world:spawn{x=, y=, facing="right"|"left", grounded=true} -> Entity. [-2, +1, v] */
+static int world_spawn(lua_State *L) {
+    fg_lua_world *lw = fg_lua_check_world(L, 1);
+    fg_spawn sp = {0};
+    sp.grounded = true;
+    if (!lua_isnoneornil(L, 2)) {
+        luaL_checktype(L, 2, LUA_TTABLE);
+        sp.x = (fg_fx)fg_lua_opt_int_field(L, 2, "x", 0);
+        sp.y = (fg_fx)fg_lua_opt_int_field(L, 2, "y", 0);
+        const char *f = fg_lua_opt_str_field(L, 2, "facing", "right");
+        if (strcmp(f, "right") && strcmp(f, "left"))
+            return luaL_error(L, "field 'facing': '%s', expected 'right' or 'left'", f);
+        sp.facing = f[0] == 'l' ? FG_FACING_LEFT : FG_FACING_RIGHT;
+        sp.grounded = fg_lua_opt_bool_field(L, 2, "grounded", 1);
+    }
+    fg_entity id;
+    fg_error err;
+    if (fg_world_spawn(lw->w, &sp, &id, &err) != FG_OK) return fg_lua_raise(L, &err);
+    fg_lua_push_entity(L, 1, id);
+    return 1;
+}
+
+/* world:entity(id) -> Entity or nil. [-2, +1, v] */
+static int world_entity(lua_State *L) {
+    fg_lua_world *lw = fg_lua_check_world(L, 1);
+    lua_Integer id = luaL_checkinteger(L, 2);
+    if (id <= 0 || !fg_world_entity_exists(lw->w, (fg_entity)id)) {
+        lua_pushnil(L);
+        return 1;
+    }
+    fg_lua_push_entity(L, 1, (fg_entity)id);
+    return 1;
+}
+
+/* world:advance([n]) runs n ticks (default 1); returns the next tick. [-2, +1, v] */
+static int world_advance(lua_State *L) {
+    fg_lua_world *lw = fg_lua_check_world(L, 1);
+    lua_Integer n = luaL_optinteger(L, 2, 1);
+    luaL_argcheck(L, n >= 0, 2, "tick count must be >= 0");
+    fg_error err;
+    for (lua_Integer i = 0; i < n; i++)
+        if (fg_world_advance(lw->w, &err) != FG_OK) return fg_lua_raise(L, &err);
+    lua_pushinteger(L, fg_world_tick(lw->w));
+    return 1;
+}
+
+static int world_tick(lua_State *L) {
+    lua_pushinteger(L, fg_world_tick(fg_lua_check_world(L, 1)->w));
+    return 1;
+}
+
+static int world_rate(lua_State *L) {
+    lua_pushinteger(L, fg_world_tick_rate(fg_lua_check_world(L, 1)->w));
+    return 1;
+}
+
+/* world:hash() -> 16 hex digits. [-1, +1, m] */
+static int world_hash(lua_State *L) {
+    push_hash(L, fg_world_hash(fg_lua_check_world(L, 1)->w));
+    return 1;
+}
+
+/* world:save() -> snapshot string. [-1, +1, m] */
+static int world_save(lua_State *L) {
+    fg_lua_world *lw = fg_lua_check_world(L, 1);
+    size_t size = fg_world_snapshot_size(lw->w);
+    luaL_Buffer b;
+    char *p = luaL_buffinitsize(L, &b, size);
+    fg_error err;
+    if (fg_world_save(lw->w, p, size, &err) != FG_OK) return fg_lua_raise(L, &err);
+    luaL_pushresultsize(&b, size);
+    return 1;
+}
+
+/* world:restore(snapshot). [-2, +0, v] */
+static int world_restore(lua_State *L) {
+    fg_lua_world *lw = fg_lua_check_world(L, 1);
+    size_t size;
+    const char *p = luaL_checklstring(L, 2, &size);
+    fg_error err;
+    if (fg_world_restore(lw->w, p, size, &err) != FG_OK) return fg_lua_raise(L, &err);
+    return 0;
+}
+
+/* world:trace([from_tick]) -> list of {tick=, entity=, kind=, text=}. [-2, +1, m] */
+static int world_trace(lua_State *L) {
+    fg_lua_world *lw = fg_lua_check_world(L, 1);
+    lua_Integer from = luaL_optinteger(L, 2, LUA_MININTEGER);
+    static const char *const kinds[] = {"input", "jump", "contact"};
+    lua_newtable(L);
+    lua_Integer k = 0;
+    char line[512];
+    for (uint32_t i = 0; i < fg_world_trace_count(lw->w); i++) {
+        const fg_trace_record *r = fg_world_trace_at(lw->w, i);
+        if (r->tick < from) continue;
+        lua_createtable(L, 0, 5);
+        lua_pushinteger(L, r->tick);
+        lua_setfield(L, -2, "tick");
+        lua_pushinteger(L, r->entity);
+        lua_setfield(L, -2, "entity");
+        lua_pushstring(L, r->kind < 3 ? kinds[r->kind] : "other");
+        lua_setfield(L, -2, "kind");
+        lua_pushinteger(L, r->code);
+        lua_setfield(L, -2, "code");
+        fg_world_trace_format(lw->w, r, line, sizeof line);
+        lua_pushstring(L, line);
+        lua_setfield(L, -2, "text");
+        lua_rawseti(L, -2, ++k);
+    }
+    return 1;
+}
+
+static int world_trace_clear(lua_State *L) {
+    fg_world_trace_clear(fg_lua_check_world(L, 1)->w);
+    return 0;
+}
+
+/* }====================================================================== */
+
+/* {====================================================================== Entity */
+
+static int64_t check_time(lua_State *L, int idx) {
+    int ok;
+    lua_Integer t = lua_tointegerx(L, idx, &ok);
+    if (!ok)
+        luaL_argerror(L, idx, lua_type(L, idx) == LUA_TNUMBER
+                                  ? "time must be an integer number of microseconds"
+                                  : "time in microseconds expected");
+    return t;
+}
+
+static int push_result(lua_State *L, fg_status st, const fg_error *err) {
+    if (st != FG_OK) return fg_lua_raise(L, err);
+    return 0;
+}
+
+/* entity:press(action, time_us) */
+static int entity_press(lua_State *L) {
+    fg_world *w;
+    fg_entity e = check_entity(L, 1, &w);
+    int a = check_action(L, w, 2);
+    fg_error err;
+    return push_result(L, fg_world_press(w, e, a, check_time(L, 3), FG_SOURCE_SCRIPT, &err), &err);
+}
+
+static int entity_release(lua_State *L) {
+    fg_world *w;
+    fg_entity e = check_entity(L, 1, &w);
+    int a = check_action(L, w, 2);
+    fg_error err;
+    return push_result(L, fg_world_release(w, e, a, check_time(L, 3), FG_SOURCE_SCRIPT, &err),
+                       &err);
+}
+
+/* entity:dir(numpad, time_us) */
+static int entity_dir(lua_State *L) {
+    fg_world *w;
+    fg_entity e = check_entity(L, 1, &w);
+    lua_Integer d = luaL_checkinteger(L, 2);
+    luaL_argcheck(L, d >= 1 && d <= 9, 2, "numpad direction 1..9 expected");
+    fg_error err;
+    return push_result(L, fg_world_direction(w, e, (int)d, check_time(L, 3), FG_SOURCE_SCRIPT,
+                                             &err), &err);
+}
+
+/* entity:contact(grounded) — the host's contact report for the next tick. */
+static int entity_contact(lua_State *L) {
+    fg_world *w;
+    fg_entity e = check_entity(L, 1, &w);
+    luaL_checktype(L, 2, LUA_TBOOLEAN);
+    fg_error err;
+    return push_result(L, fg_world_report_contact(w, e, lua_toboolean(L, 2), &err), &err);
+}
+
+static int entity_held(lua_State *L) {
+    fg_world *w;
+    fg_entity e = check_entity(L, 1, &w);
+    int a = check_action(L, w, 2);
+    lua_pushboolean(L, fg_buffer_held(fg_world_buffer(w, e), a));
+    return 1;
+}
+
+static int entity_held_for(lua_State *L) {
+    fg_world *w;
+    fg_entity e = check_entity(L, 1, &w);
+    int a = check_action(L, w, 2);
+    lua_pushinteger(L, fg_buffer_held_for(fg_world_buffer(w, e), a));
+    return 1;
+}
+
+static int entity_id(lua_State *L) {
+    fg_world *w;
+    lua_pushinteger(L, check_entity(L, 1, &w));
+    return 1;
+}
+
+/* entity:direction() -> numpad held (absolute), and facing-relative. */
+static int entity_direction(lua_State *L) {
+    fg_world *w;
+    fg_entity e = check_entity(L, 1, &w);
+    const fg_buffer *b = fg_world_buffer(w, e);
+    lua_pushinteger(L, b->dir);
+    lua_pushinteger(L, fg_numpad_relative(b->dir, fg_world_facing(w, e)));
+    return 2;
+}
+
+static int entity_facing(lua_State *L) {
+    fg_world *w;
+    fg_entity e = check_entity(L, 1, &w);
+    if (!lua_isnoneornil(L, 2)) {
+        static const char *const facings[] = {"right", "left", NULL};
+        int f = luaL_checkoption(L, 2, NULL, facings);
+        fg_error err;
+        if (fg_world_set_facing(w, e, (fg_facing)f, &err) != FG_OK) return fg_lua_raise(L, &err);
+        return 0;
+    }
+    lua_pushstring(L, fg_world_facing(w, e) == FG_FACING_LEFT ? "left" : "right");
+    return 1;
+}
+
+/* entity:ground() -> {grounded=, has_history=, permission=, last_grounded=, landed_at=} */
+static int entity_ground(lua_State *L) {
+    fg_world *w;
+    fg_entity e = check_entity(L, 1, &w);
+    const fg_ground *g = fg_world_ground(w, e);
+    lua_createtable(L, 0, 5);
+    lua_pushboolean(L, g->grounded);
+    lua_setfield(L, -2, "grounded");
+    lua_pushboolean(L, g->has_history);
+    lua_setfield(L, -2, "has_history");
+    lua_pushboolean(L, !g->permission_spent);
+    lua_setfield(L, -2, "permission");
+    lua_pushinteger(L, g->last_grounded);
+    lua_setfield(L, -2, "last_grounded");
+    lua_pushinteger(L, g->landed_at);
+    lua_setfield(L, -2, "landed_at");
+    return 1;
+}
+
+/* entity:jump() -> result name, text (the jump decision of the last tick). */
+static int entity_jump(lua_State *L) {
+    fg_world *w;
+    fg_entity e = check_entity(L, 1, &w);
+    const fg_jump_decision *d = fg_world_last_jump(w, e);
+    char text[256];
+    fg_jump_describe(d, text, sizeof text);
+    lua_pushstring(L, fg_jump_result_name(d->result));
+    lua_pushstring(L, text);
+    return 2;
+}
+
+static void push_edge(lua_State *L, const fg_world *w, const fg_edge *e) {
+    static const char *const kinds[] = {"press", "release", "dir"};
+    lua_createtable(L, 0, 8);
+    lua_pushinteger(L, (lua_Integer)e->id);
+    lua_setfield(L, -2, "id");
+    lua_pushinteger(L, e->tick);
+    lua_setfield(L, -2, "tick");
+    lua_pushinteger(L, e->time_us);
+    lua_setfield(L, -2, "time_us");
+    lua_pushstring(L, kinds[e->kind < 3 ? e->kind : 2]);
+    lua_setfield(L, -2, "kind");
+    if (e->kind == FG_EDGE_DIR) {
+        lua_pushinteger(L, e->dir);
+        lua_setfield(L, -2, "dir");
+        lua_pushinteger(L, e->prev_dir);
+        lua_setfield(L, -2, "prev_dir");
+    } else {
+        lua_pushstring(L, fg_action_names_get(fg_world_action_names(w), e->action));
+        lua_setfield(L, -2, "action");
+    }
+    lua_pushboolean(L, (e->flags & FG_EDGE_CONSUMED) != 0);
+    lua_setfield(L, -2, "consumed");
+    lua_pushboolean(L, (e->flags & FG_EDGE_LATE) != 0);
+    lua_setfield(L, -2, "late");
+}
+
+/* entity:edges() -> stored edges, oldest first; entity:pending() -> edges waiting. */
+static int entity_edges(lua_State *L) {
+    fg_world *w;
+    fg_entity e = check_entity(L, 1, &w);
+    const fg_buffer *b = fg_world_buffer(w, e);
+    lua_createtable(L, (int)fg_buffer_count(b), 0);
+    for (uint32_t i = 0; i < fg_buffer_count(b); i++) {
+        push_edge(L, w, fg_buffer_at(b, i));
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
+static int entity_pending(lua_State *L) {
+    fg_world *w;
+    fg_entity e = check_entity(L, 1, &w);
+    const fg_buffer *b = fg_world_buffer(w, e);
+    lua_createtable(L, (int)fg_buffer_pending_count(b), 0);
+    for (uint32_t i = 0; i < fg_buffer_pending_count(b); i++) {
+        push_edge(L, w, fg_buffer_pending_at(b, i));
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
+/* entity:input() -> what the last tick consumed: {tick=, pressed={...}, released={...},
+** held={...}, dir=}. */
+static void push_mask(lua_State *L, const fg_world *w, uint32_t mask) {
+    lua_newtable(L);
+    int k = 0;
+    for (int a = 0; a < FG_INPUT_MAX_ACTIONS; a++)
+        if (mask & (1u << a)) {
+            lua_pushstring(L, fg_action_names_get(fg_world_action_names(w), a));
+            lua_rawseti(L, -2, ++k);
+        }
+}
+
+static int entity_input(lua_State *L) {
+    fg_world *w;
+    fg_entity e = check_entity(L, 1, &w);
+    const fg_tick_input *in = fg_world_last_input(w, e);
+    lua_createtable(L, 0, 5);
+    lua_pushinteger(L, in->tick);
+    lua_setfield(L, -2, "tick");
+    push_mask(L, w, in->pressed);
+    lua_setfield(L, -2, "pressed");
+    push_mask(L, w, in->released);
+    lua_setfield(L, -2, "released");
+    push_mask(L, w, in->held);
+    lua_setfield(L, -2, "held");
+    lua_pushinteger(L, in->dir);
+    lua_setfield(L, -2, "dir");
+    return 1;
+}
+
+/* entity:bind(control, action): control is an integer code or a one-character string. */
+static uint32_t check_control(lua_State *L, int idx) {
+    if (lua_type(L, idx) == LUA_TSTRING) {
+        size_t len;
+        const char *s = lua_tolstring(L, idx, &len);
+        luaL_argcheck(L, len == 1, idx, "a one-character key or an integer control code expected");
+        return (unsigned char)s[0];
+    }
+    return (uint32_t)luaL_checkinteger(L, idx);
+}
+
+static int entity_bind(lua_State *L) {
+    fg_world *w;
+    fg_entity e = check_entity(L, 1, &w);
+    uint32_t control = check_control(L, 2);
+    int a = check_action(L, w, 3);
+    fg_error err;
+    return push_result(L, fg_input_map_bind(fg_world_input_map(w, e), control, a, &err), &err);
+}
+
+/* entity:key(control, down, time_us) — device input through the map. */
+static int entity_key(lua_State *L) {
+    fg_world *w;
+    fg_entity e = check_entity(L, 1, &w);
+    uint32_t control = check_control(L, 2);
+    luaL_checktype(L, 3, LUA_TBOOLEAN);
+    fg_error err;
+    return push_result(L, fg_world_device_control(w, e, control, lua_toboolean(L, 3),
+                                                  check_time(L, 4), &err), &err);
+}
+
+/* entity:stick(x, y, time_us) — a raw analog sample. */
+static int entity_stick(lua_State *L) {
+    fg_world *w;
+    fg_entity e = check_entity(L, 1, &w);
+    float x = (float)luaL_checknumber(L, 2), y = (float)luaL_checknumber(L, 3);
+    fg_error err;
+    if (fg_world_device_stick(w, e, x, y, check_time(L, 4), &err) != FG_OK)
+        return fg_lua_raise(L, &err);
+    fg_vec2 v = fg_world_stick(w, e);
+    lua_pushnumber(L, v.x);
+    lua_pushnumber(L, v.y);
+    return 2;
+}
+
+/* entity:camera(fx, fy, fz) — the camera's forward vector for camera-relative sticks. */
+static int entity_camera(lua_State *L) {
+    fg_world *w;
+    fg_entity e = check_entity(L, 1, &w);
+    fg_error err;
+    return push_result(L, fg_world_device_camera(w, e, (float)luaL_checknumber(L, 2),
+                                                 (float)luaL_checknumber(L, 3),
+                                                 (float)luaL_optnumber(L, 4, 0.0), &err), &err);
+}
+
+/* entity:input_map{socd_horizontal=, socd_vertical=, camera_relative=, deadzone=, outer=,
+** exponent=, threshold=} */
+static int entity_input_map(lua_State *L) {
+    fg_world *w;
+    fg_entity e = check_entity(L, 1, &w);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    fg_input_map *m = fg_world_input_map(w, e);
+    fg_input_map next = *m;
+    const char *h = fg_lua_opt_str_field(L, 2, "socd_horizontal", NULL);
+    const char *v = fg_lua_opt_str_field(L, 2, "socd_vertical", NULL);
+    if (h) {
+        int mode = fg_socd_parse(h);
+        if (mode < 0 || mode == FG_SOCD_UP_WINS)
+            return luaL_error(L, "field 'socd_horizontal': '%s', expected neutral, last, first or "
+                                 "forward", h);
+        next.socd_horizontal = (fg_socd)mode;
+    }
+    if (v) {
+        int mode = fg_socd_parse(v);
+        if (mode < 0 || mode == FG_SOCD_FORWARD_WINS)
+            return luaL_error(L, "field 'socd_vertical': '%s', expected neutral, last, first or up",
+                              v);
+        next.socd_vertical = (fg_socd)mode;
+    }
+    next.camera_relative = fg_lua_opt_bool_field(L, 2, "camera_relative", next.camera_relative);
+    next.stick.deadzone = (float)fg_lua_opt_num_field(L, 2, "deadzone", next.stick.deadzone);
+    next.stick.outer = (float)fg_lua_opt_num_field(L, 2, "outer", next.stick.outer);
+    next.stick.exponent = (float)fg_lua_opt_num_field(L, 2, "exponent", next.stick.exponent);
+    next.stick.direction_threshold =
+        (float)fg_lua_opt_num_field(L, 2, "threshold", next.stick.direction_threshold);
+    fg_error err;
+    if (fg_stick_config_check(&next.stick, &err) != FG_OK) return fg_lua_raise(L, &err);
+    *m = next;
+    return 0;
+}
+
+static int entity_tostring(lua_State *L) {
+    lua_entity *le = luaL_checkudata(L, 1, FG_LUA_ENTITY_T);
+    lua_pushfstring(L, "framegate.Entity (%d)", (int)le->id);
+    return 1;
+}
+
+static int entity_eq(lua_State *L) {
+    lua_entity *a = luaL_checkudata(L, 1, FG_LUA_ENTITY_T);
+    lua_entity *b = luaL_checkudata(L, 2, FG_LUA_ENTITY_T);
+    lua_getiuservalue(L, 1, 1);
+    lua_getiuservalue(L, 2, 1);
+    lua_pushboolean(L, a->id == b->id && lua_rawequal(L, -1, -2));
+    return 1;
+}
+
+static int entity_gc(lua_State *L) {
+    (void)L; /* the world owns the entity; the user value keeps the world alive */
+    return 0;
+}
+
+/* }====================================================================== */
+
+void fg_lua_open_world(lua_State *L) {
+    static const luaL_Reg funcs[] = {{"world", l_world}, {NULL, NULL}};
+    static const luaL_Reg world_methods[] = {
+        {"spawn", world_spawn},     {"entity", world_entity},   {"advance", world_advance},
+        {"tick", world_tick},       {"rate", world_rate},       {"hash", world_hash},
+        {"save", world_save},       {"restore", world_restore}, {"trace", world_trace},
+        {"trace_clear", world_trace_clear}, {"close", world_close},
+        {NULL, NULL},
+    };
+    static const luaL_Reg world_meta[] = {
+        {"__gc", world_close}, {"__close", world_close}, {"__tostring", world_tostring},
+        {NULL, NULL},
+    };
+    static const luaL_Reg entity_methods[] = {
+        {"press", entity_press},       {"release", entity_release}, {"dir", entity_dir},
+        {"contact", entity_contact},   {"held", entity_held},       {"held_for", entity_held_for},
+        {"id", entity_id},             {"direction", entity_direction},
+        {"facing", entity_facing},     {"ground", entity_ground},   {"jump", entity_jump},
+        {"edges", entity_edges},       {"pending", entity_pending}, {"input", entity_input},
+        {"bind", entity_bind},         {"key", entity_key},         {"stick", entity_stick},
+        {"camera", entity_camera},     {"input_map", entity_input_map},
+        {NULL, NULL},
+    };
+    static const luaL_Reg entity_meta[] = {
+        {"__tostring", entity_tostring}, {"__eq", entity_eq}, {"__gc", entity_gc}, {NULL, NULL},
+    };
+    luaL_setfuncs(L, funcs, 0);
+    fg_lua_class(L, FG_LUA_WORLD_T, world_methods, world_meta);
+    fg_lua_class(L, FG_LUA_ENTITY_T, entity_methods, entity_meta);
+}

@@ -54,6 +54,7 @@ fg_jump_decision fg_jump_try(fg_ground *g, fg_buffer *buf, int jump_action, fg_t
     d.press = press;
     const fg_edge *e = fg_buffer_find(buf, press.id);
     d.press_tick = e ? e->tick : now;
+    d.press_until = d.press_tick + cfg->buffer_ticks;
     if (!g->has_history) {
         d.result = FG_JUMP_NEVER_GROUNDED;
     } else if (g->permission_spent) {
@@ -90,19 +91,21 @@ int fg_jump_describe(const fg_jump_decision *d, char *buf, size_t size) {
         return snprintf(buf, size, "no jump press in the last %lld ticks", (long long)d->window);
     case FG_JUMP_NEVER_GROUNDED:
         return snprintf(buf, size,
-                        "rejected: jump (press at tick %lld): never grounded since spawn",
-                        (long long)d->press_tick);
+                        "rejected: jump (press at tick %lld): never grounded since spawn; "
+                        "press buffered until tick %lld",
+                        (long long)d->press_tick, (long long)d->press_until);
     case FG_JUMP_PERMISSION_SPENT:
         return snprintf(buf, size,
                         "rejected: jump (press at tick %lld): permission already used, "
-                        "no landing since",
-                        (long long)d->press_tick);
+                        "no landing since; press buffered until tick %lld",
+                        (long long)d->press_tick, (long long)d->press_until);
     case FG_JUMP_COYOTE_EXPIRED:
         return snprintf(buf, size,
                         "rejected: jump (press at tick %lld): last grounded at tick %lld, "
-                        "%lld ticks ago, coyote window %lld",
+                        "%lld ticks ago, coyote window %lld; press buffered until tick %lld",
                         (long long)d->press_tick, (long long)d->last_grounded,
-                        (long long)(d->tick - d->last_grounded), (long long)d->window);
+                        (long long)(d->tick - d->last_grounded), (long long)d->window,
+                        (long long)d->press_until);
     }
     return snprintf(buf, size, "unknown jump result");
 }

@@ -450,7 +450,7 @@ static void advance_entity(fg_world *w, uint32_t slot, fg_tick tick) {
         if (es->last_jump.result != FG_JUMP_NO_PRESS && !repeat)
             trace_push(w, tick, es->id, FG_TRACE_JUMP, es->last_jump.result,
                        es->last_jump.press_tick, es->last_jump.last_grounded,
-                       es->last_jump.window, 0);
+                       es->last_jump.window, es->last_jump.press_until);
     }
 }
 
@@ -578,6 +578,7 @@ int fg_world_trace_format(const fg_world *w, const fg_trace_record *r, char *buf
         d.press_tick = r->a;
         d.last_grounded = r->b;
         d.window = r->c;
+        d.press_until = r->d;
         return n + fg_jump_describe(&d, p, left);
     }
     default: return n + snprintf(p, left, "record kind %u", r->kind);

@@ -250,7 +250,7 @@ static void timeline_in_milliseconds(void **state) {
     }
     assert_int_equal(found, 2); /* once per press, not on every tick it stays buffered */
     assert_string_equal(line, "t=34 e1 rejected: jump (press at tick 34): permission already "
-                              "used, no landing since");
+                              "used, no landing since; press buffered until tick 40");
     fg_world_destroy(w);
 }
 

@@ -49,6 +49,7 @@ typedef struct fg_jump_decision {
     fg_tick press_tick;
     fg_tick last_grounded; /* for the messages */
     fg_tick window;        /* the window that applied */
+    fg_tick press_until;   /* the last tick the press stays buffered */
 } fg_jump_decision;
 
 FG_API fg_status fg_jump_config_check(const fg_jump_config *cfg, fg_error *err);

@@ -130,7 +130,8 @@ FG_API fg_status fg_world_restore(fg_world *w, const void *buf, size_t size, fg_
 
 typedef enum fg_trace_kind {
     FG_TRACE_INPUT = 0, /* a = edge kind, b = action, c = dir, d = edge id */
-    FG_TRACE_JUMP = 1,  /* code = fg_jump_result, a = press tick, b = last grounded, c = window */
+    FG_TRACE_JUMP = 1,  /* code = fg_jump_result, a = press tick, b = last grounded, c = window,
+                           d = last tick the press stays buffered */
     FG_TRACE_CONTACT = 2 /* a = grounded (0/1), b = permission restored (0/1) */
 } fg_trace_kind;
 
