@@ -235,17 +235,21 @@ fg_status fg_buffer_init(fg_buffer *b, uint32_t capacity, fg_tick start_tick, fg
     return FG_OK;
 }
 
-static inline fg_edge *slot(fg_buffer *b, uint32_t i) {
-    return &b->edges[(b->head + i) % b->capacity];
+/* One ring of 2 * capacity slots: stored edges from head, pending edges right after them. At most
+** capacity of each exist, so a push never overwrites, and consuming a tick only moves the
+** boundary between the two: the edge stays where it was written. */
+static inline uint32_t ring_index(const fg_buffer *b, uint32_t i) {
+    uint32_t idx = b->head + i, size = 2 * b->capacity;
+    return idx >= size ? idx - size : idx;
 }
+
+static inline fg_edge *slot(fg_buffer *b, uint32_t i) { return &b->edges[ring_index(b, i)]; }
 
 static inline const fg_edge *cslot(const fg_buffer *b, uint32_t i) {
-    return &b->edges[(b->head + i) % b->capacity];
+    return &b->edges[ring_index(b, i)];
 }
 
-static inline fg_edge *pslot(fg_buffer *b, uint32_t i) {
-    return &b->edges[b->capacity + (b->pending_head + i) % b->capacity];
-}
+static inline fg_edge *pslot(fg_buffer *b, uint32_t i) { return slot(b, b->count + i); }
 
 uint32_t fg_buffer_count(const fg_buffer *b) { return b->count; }
 
@@ -340,19 +344,6 @@ fg_status fg_buffer_push(fg_buffer *b, fg_edge_kind kind, int action, int dir, i
     return FG_OK;
 }
 
-/* Moves one edge from the pending ring to the stored ring, dropping the oldest stored edge when
-** full. Eviction happens here, at consume time, so it depends only on ticks consumed. */
-static fg_edge *store(fg_buffer *b, const fg_edge *src) {
-    if (b->count == b->capacity) {
-        b->head = (b->head + 1) % b->capacity;
-        b->count--;
-        b->dropped++;
-    }
-    fg_edge *e = slot(b, b->count++);
-    *e = *src;
-    return e;
-}
-
 fg_status fg_buffer_consume_for_tick(fg_buffer *b, fg_tick tick, fg_tick_input *out,
                                      fg_error *err) {
     if (tick <= b->current_tick)
@@ -362,9 +353,10 @@ fg_status fg_buffer_consume_for_tick(fg_buffer *b, fg_tick tick, fg_tick_input *
     memset(&in, 0, sizeof in);
     in.tick = tick;
     uint32_t moved = 0;
-    while (b->pending_count > 0 && pslot(b, 0)->tick <= tick) {
-        fg_edge *e = store(b, pslot(b, 0));
-        b->pending_head = (b->pending_head + 1) % b->capacity;
+    while (b->pending_count > 0) {
+        fg_edge *e = pslot(b, 0);
+        if (e->tick > tick) break;
+        b->count++;
         b->pending_count--;
         moved++;
         e->facing = b->facing;
@@ -386,6 +378,13 @@ fg_status fg_buffer_consume_for_tick(fg_buffer *b, fg_tick tick, fg_tick_input *
             b->held &= ~BIT(e->action);
         }
     }
+    /* Eviction happens here, at consume time, so what is stored depends only on the ticks
+    ** consumed, never on how early input was pushed. */
+    while (b->count > b->capacity) {
+        b->head = ring_index(b, 1);
+        b->count--;
+        b->dropped++;
+    }
     /* With more edges in one tick than the capacity, only the newest survive. */
     in.count = moved < b->count ? moved : b->count;
     in.first = b->count - in.count;
@@ -406,12 +405,16 @@ static bool is_press_of(const fg_edge *e, int action) {
 bool fg_buffer_find_press(const fg_buffer *b, int action, fg_tick from, fg_tick to,
                           fg_edge_ref *out) {
     if (from > to || action < 0 || action >= FG_INPUT_MAX_ACTIONS) return false;
-    /* Stored edges only (pending ones wait for their tick), oldest first: the first match is the
-    ** earliest by tick and, within a tick, by id. */
-    for (uint32_t i = 0; i < b->count; i++) {
+    /* Stored edges only (pending ones wait for their tick). Windows are short and edges are in
+    ** tick order, so walk back from the newest edge to the window's start, then forward: the
+    ** cost follows the edges inside the window, not the buffer length. The first match going
+    ** forward is the earliest by tick and, within a tick, by id. */
+    uint32_t i = b->count;
+    while (i > 0 && cslot(b, i - 1)->tick >= from) i--;
+    for (; i < b->count; i++) {
         const fg_edge *e = cslot(b, i);
         if (e->tick > to) break;
-        if (e->tick < from || (e->flags & FG_EDGE_CONSUMED)) continue;
+        if (e->flags & FG_EDGE_CONSUMED) continue;
         if (is_press_of(e, action)) {
             if (out) out->id = e->id;
             return true;

@@ -295,7 +295,7 @@ static fg_status push_button(fg_world *w, fg_entity e, fg_edge_kind kind, int ac
     if (action < FG_IN_FIRST_BUTTON || (uint32_t)action >= w->names.count)
         return fg_error_set(err, FG_ENOTFOUND, "input action id %d is not a declared button",
                             action);
-    fg_tick tick;
+    fg_tick tick = 0;
     fg_status st = stamp(w, time_us, &tick, err);
     if (st != FG_OK) return st;
     st = fg_buffer_push(buffer_of(w, e - 1), kind, action, 0, time_us, tick, src, NULL, err);
@@ -322,7 +322,7 @@ fg_status fg_world_direction(fg_world *w, fg_entity e, int numpad, int64_t time_
         return fg_error_set(err, FG_EINVAL, "direction %d: expected a numpad value 1..9", numpad);
     fg_buffer *b = buffer_of(w, e - 1);
     if (b->pushed_dir == numpad) return FG_OK;
-    fg_tick tick;
+    fg_tick tick = 0;
     fg_status st = stamp(w, time_us, &tick, err);
     if (st != FG_OK) return st;
     return fg_buffer_push(b, FG_EDGE_DIR, 0, numpad, time_us, tick, src, NULL, err);
@@ -349,7 +349,7 @@ fg_status fg_world_device_control(fg_world *w, fg_entity e, uint32_t control, bo
     int action = fg_input_map_lookup(&w->maps[e - 1], control);
     if (action < 0)
         return fg_error_set(err, FG_ENOTFOUND, "entity %u: control %u is not bound", e, control);
-    fg_tick tick;
+    fg_tick tick = 0;
     fg_status st = stamp(w, time_us, &tick, err);
     if (st != FG_OK) return st;
     fg_device_state *d = &w->devices[e - 1];
@@ -384,7 +384,7 @@ fg_status fg_world_device_stick(fg_world *w, fg_entity e, float x, float y, int6
         st = fg_stick_camera_relative(shaped, d->camera.x, d->camera.y, 0.0f, &shaped, err);
         if (st != FG_OK) return st;
     }
-    fg_tick tick;
+    fg_tick tick = 0;
     st = stamp(w, time_us, &tick, err);
     if (st != FG_OK) return st;
     fg_vec2 old_stick = d->stick;

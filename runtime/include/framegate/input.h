@@ -170,15 +170,15 @@ typedef struct fg_tick_input {
     uint8_t dir;       /* absolute numpad at the end of the tick */
 } fg_tick_input;
 
-/* The buffer has two rings of `capacity` edges each. Pushed edges wait in the pending ring until
-** their tick is consumed; then they move, in order, to the stored ring, which keeps the newest
-** `capacity` consumed edges (older ones are dropped and counted). Only the stored ring and the
-** held state are authoritative: how far ahead a host polled input leaves no trace in them, so
-** the state hash is the same at every display rate. The struct holds no pointers; allocate
-** fg_buffer_size(capacity) bytes and call fg_buffer_init. */
+/* The buffer keeps up to `capacity` stored (consumed) edges and up to `capacity` pending ones,
+** which wait for their tick. Consuming a tick turns its pending edges into stored ones and drops
+** the oldest stored edges beyond capacity (counted). Only stored edges and the held state are
+** authoritative: how far ahead a host polled input leaves no trace in them, so the state hash is
+** the same at every display rate. The struct holds no pointers; allocate fg_buffer_size(capacity)
+** bytes and call fg_buffer_init. */
 typedef struct fg_buffer {
     uint32_t capacity;
-    uint32_t head;  /* position of the oldest stored edge */
+    uint32_t head;  /* slot of the oldest stored edge in the ring of 2 * capacity slots */
     uint32_t count; /* stored (consumed) edges */
     uint32_t held;  /* action bits held as of current_tick */
     fg_tick current_tick;  /* the last consumed tick */
@@ -188,7 +188,8 @@ typedef struct fg_buffer {
     uint8_t facing;        /* the entity's facing, stamped on edges as they are consumed */
     uint8_t reserved[6];
     /* Push side: not authoritative, not hashed. */
-    uint32_t pending_head, pending_count;
+    uint32_t pending_count; /* edges after the stored ones, waiting for their tick */
+    uint32_t reserved3;
     fg_edge_id next_id;
     int64_t last_time_us;  /* the newest timestamp pushed; time may not go back */
     uint64_t late;         /* edges that arrived after their tick and were moved forward */
@@ -196,7 +197,7 @@ typedef struct fg_buffer {
     uint32_t pushed_held;  /* held bits after the newest pushed edge */
     uint8_t pushed_dir;    /* absolute numpad after the newest pushed edge */
     uint8_t reserved2[3];
-    fg_edge edges[];       /* capacity stored edges, then capacity pending edges */
+    fg_edge edges[];       /* the ring: stored edges from head, then pending ones */
 } fg_buffer;
 
 FG_API size_t fg_buffer_size(uint32_t capacity);
