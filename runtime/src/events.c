@@ -94,15 +94,15 @@ fg_status fg_dispatcher_restore(fg_dispatcher *d, const void *snapshot, size_t s
     size_t want = fg_dispatcher_bytes(d);
     if (!snapshot || size != want)
         return fg_error_set(err, FG_EMISMATCH,
-                            "dispatcher snapshot: %zu bytes, expected %zu (%" PRIu32
-                            " channels, capacity %" PRIu32 ")",
+                            "dispatcher snapshot: %zu bytes, expected %zu (channels %" PRIu32
+                            ", capacity %" PRIu32 ")",
                             snapshot ? size : 0, want, d->channels, d->capacity);
     fg_dispatcher head;
     memcpy(&head, snapshot, sizeof head);
     if (head.channels != d->channels || head.capacity != d->capacity)
         return fg_error_set(err, FG_EMISMATCH,
-                            "dispatcher snapshot: shape %" PRIu32 " channels, capacity %" PRIu32
-                            ", expected %" PRIu32 " channels, capacity %" PRIu32,
+                            "dispatcher snapshot: shape channels %" PRIu32 ", capacity %" PRIu32
+                            ", expected channels %" PRIu32 ", capacity %" PRIu32,
                             head.channels, head.capacity, d->channels, d->capacity);
     /* Check the invariants the decisions rely on before anything is copied. */
     const unsigned char *bytes = snapshot;

@@ -52,7 +52,7 @@ fg_status fg_loop_track_init(fg_loop_track *t, fg_tick duration,
             return fg_error_set(err, FG_EINVAL,
                                 "loop track: markers[%" PRIu32 "] %s: tick %" PRId64
                                 " is outside the duration (expected 0 to %" PRId64 ")",
-                                i, label, m->tick, duration - 1);
+                                i + 1, label, m->tick, duration - 1);
         }
         nt.markers[i].tick = m->tick;
         nt.markers[i].marker = m->marker;
@@ -285,7 +285,7 @@ static fg_status check_batch(const fg_track_batch *b, fg_error *err) {
                                 "commit: batch (%" PRId64 ", %" PRId64 "] events[%" PRIu32
                                 "] at tick %" PRId64
                                 " is %s (expected ticks inside the interval, in order)",
-                                b->from, b->to, i, at,
+                                b->from, b->to, i + 1, at,
                                 (at <= b->from || at > b->to) ? "outside the interval"
                                                               : "out of order");
         prev = at;

@@ -391,7 +391,7 @@ static void restore_refuses_a_foreign_snapshot_and_changes_nothing(void **state)
     fg_error err;
     assert_int_equal(fg_dispatcher_restore(d, other, fg_dispatcher_bytes(other), &err),
                      FG_EMISMATCH);
-    assert_string_equal(err.msg, "dispatcher snapshot: 104 bytes, expected 152 (1 channels, "
+    assert_string_equal(err.msg, "dispatcher snapshot: 104 bytes, expected 152 (channels 1, "
                                  "capacity 5)");
     /* 2 channels of capacity 2 take as many bytes as 1 channel of capacity 5. */
     assert_int_equal(fg_dispatcher_size(2, 2), fg_dispatcher_bytes(d));
@@ -401,8 +401,8 @@ static void restore_refuses_a_foreign_snapshot_and_changes_nothing(void **state)
     uint32_t shape[2] = {2, 2};
     memcpy(bad, shape, sizeof shape);
     assert_int_equal(fg_dispatcher_restore(d, bad, fg_dispatcher_bytes(d), &err), FG_EMISMATCH);
-    assert_string_equal(err.msg, "dispatcher snapshot: shape 2 channels, capacity 2, expected 1 "
-                                 "channels, capacity 5");
+    assert_string_equal(err.msg, "dispatcher snapshot: shape channels 2, capacity 2, expected "
+                                 "channels 1, capacity 5");
     memcpy(bad, d, fg_dispatcher_bytes(d));
     fg_dispatch_channel ch = {9, 6, 0, 0}; /* 6 entries in a ledger of 5 */
     memcpy(bad + offsetof(fg_dispatcher, cells), &ch, sizeof ch);

@@ -315,11 +315,11 @@ static void bad_marker_is_refused_with_a_message(void **state) {
     fg_error err;
     const fg_track_marker_spec late[] = {{50, FOOT_LEFT, "FootLeft"}, {1000, FOOT_RIGHT, "FootRight"}};
     assert_int_equal(fg_loop_track_init(&t, 1000, late, 2, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "loop track: markers[1] FootRight (marker 1): tick 1000 is outside "
+    assert_string_equal(err.msg, "loop track: markers[2] FootRight (marker 1): tick 1000 is outside "
                                  "the duration (expected 0 to 999)");
     const fg_track_marker_spec early[] = {{-1, 4, NULL}};
     assert_int_equal(fg_loop_track_init(&t, 1000, early, 1, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "loop track: markers[0] marker 4: tick -1 is outside the duration "
+    assert_string_equal(err.msg, "loop track: markers[1] marker 4: tick -1 is outside the duration "
                                  "(expected 0 to 999)");
     assert_int_equal(fg_loop_track_init(&t, 0, NULL, 0, &err), FG_EINVAL);
     assert_string_equal(err.msg, "loop track: duration 0, expected at least 1 tick");
@@ -441,16 +441,16 @@ static void malformed_batch_is_refused(void **state) {
     fg_commit_result r;
     fg_error err;
     assert_int_equal(fg_playback_owner_commit(o, &b, &r, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "commit: batch (0, 100] events[1] at tick 40 is out of order "
+    assert_string_equal(err.msg, "commit: batch (0, 100] events[2] at tick 40 is out of order "
                                  "(expected ticks inside the interval, in order)");
     ev[1].tick = 150;
     assert_int_equal(fg_playback_owner_commit(o, &b, &r, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "commit: batch (0, 100] events[1] at tick 150 is outside the "
+    assert_string_equal(err.msg, "commit: batch (0, 100] events[2] at tick 150 is outside the "
                                  "interval (expected ticks inside the interval, in order)");
     ev[0].tick = 0;
     b.token = slot2_gen8;
     assert_int_equal(fg_playback_owner_commit(o, &b, &r, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "commit: batch (0, 100] events[0] at tick 0 is outside the "
+    assert_string_equal(err.msg, "commit: batch (0, 100] events[1] at tick 0 is outside the "
                                  "interval (expected ticks inside the interval, in order)");
     b.events = NULL;
     assert_int_equal(fg_playback_owner_commit(o, &b, &r, &err), FG_EINVAL);

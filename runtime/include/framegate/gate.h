@@ -11,6 +11,10 @@
 ** All state here is plain data without pointers: a dispatcher or a playback owner is one block
 ** whose size is fixed when it is created, saved and restored with memcpy (rollback, sync tests)
 ** and hashed field by field. Nothing allocates after creation.
+**
+** Errors name the object, the value and what was expected; positions in a list (markers[2],
+** events[1]) count from 1, as in the Lua tables rules are written in. A failed call changes
+** nothing.
 */
 #ifndef FRAMEGATE_GATE_H
 #define FRAMEGATE_GATE_H
