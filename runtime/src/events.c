@@ -182,6 +182,8 @@ static fg_status decide(const fg_dispatcher *d, const fg_event_candidate *c, dec
                         fg_error *err) {
     const fg_event_stamp *s = &c->stamp;
     char what[192];
+    out->result = FG_DISPATCH_DUPLICATE;
+    out->index = 0;
     if (s->channel >= d->channels) {
         describe_candidate(c, what, sizeof what);
         return fg_error_set(err, FG_EINVAL,
