@@ -213,7 +213,7 @@ static int dispatcher_new(lua_State *L) {
             field_error(L, 1, "markers",
                         lua_pushfstring(L, "[%d] expected a non-empty name, got %s", (int)i + 1,
                                         lua_type(L, -1) == LUA_TSTRING ? "an empty string"
-                                                                        : luaL_typename(L, -1)));
+                                                                       : luaL_typename(L, -1)));
         names[i] = lua_tostring(L, -1);
         lua_pop(L, 1); /* the string stays reachable from the markers table */
     }
@@ -279,9 +279,9 @@ static void read_candidate(lua_State *L, const ldispatcher *u, fg_event_candidat
     if (ty == LUA_TSTRING) {
         const char *name = lua_tostring(L, -1);
         if (lua_getfield(L, names, name) != LUA_TNUMBER)
-            field_error(L, 2, "marker",
-                        lua_pushfstring(L, "'%s' is not a declared marker of this dispatcher",
-                                        name));
+            field_error(
+                L, 2, "marker",
+                lua_pushfstring(L, "'%s' is not a declared marker of this dispatcher", name));
         c->stamp.marker = (fg_marker)lua_tointeger(L, -1);
         c->marker_name = name;
         lua_pop(L, 1);
@@ -291,10 +291,10 @@ static void read_candidate(lua_State *L, const ldispatcher *u, fg_event_candidat
         c->stamp.marker = (fg_marker)id;
         c->marker_name = name_of(L, names, id);
     } else {
-        field_error(L, 2, "marker",
-                    lua_pushfstring(L, "expected a marker name or id, got %s",
-                                    ty == LUA_TNUMBER ? "a number with a fraction"
-                                                      : luaL_typename(L, -1)));
+        field_error(
+            L, 2, "marker",
+            lua_pushfstring(L, "expected a marker name or id, got %s",
+                            ty == LUA_TNUMBER ? "a number with a fraction" : luaL_typename(L, -1)));
     }
     lua_pop(L, 2); /* marker value, names: strings stay reachable from their tables */
     c->clip = str_field(L, 2, "clip");
@@ -450,7 +450,7 @@ static int track_new(lua_State *L) {
                         lua_pushfstring(L, "[%I].name: expected a non-empty string, got %s",
                                         (LUAI_UACINT)(i + 1),
                                         lua_type(L, -1) == LUA_TSTRING ? "an empty string"
-                                                                        : luaL_typename(L, -1)));
+                                                                       : luaL_typename(L, -1)));
         spec[i].name = sorted[i] = lua_tostring(L, -1);
         lua_pop(L, 2); /* name and marker table stay reachable from the list */
     }
@@ -506,7 +506,8 @@ static int track_sample(lua_State *L) {
     fg_error err;
     if (fg_loop_track_count(&u->t, from, to, &n, &err) != FG_OK) return fg_lua_raise(L, &err);
     if (n > (uint64_t)INT32_MAX / sizeof(fg_track_event))
-        return luaL_error(L, "loop track: interval (%I, %I] holds too many events to sample at once",
+        return luaL_error(L,
+                          "loop track: interval (%I, %I] holds too many events to sample at once",
                           (LUAI_UACINT)from, (LUAI_UACINT)to);
     fg_track_event *out = n ? lua_newuserdatauv(L, (size_t)n * sizeof *out, 0) : NULL;
     fg_track_batch batch;
@@ -642,9 +643,9 @@ static int owner_commit(lua_State *L) {
     memset(&b, 0, sizeof b);
     lua_getfield(L, 2, "token");
     if (!lua_istable(L, -1))
-        field_error(L, 2, "token",
-                    lua_pushfstring(L, "expected {slot =, generation =}, got %s",
-                                    luaL_typename(L, -1)));
+        field_error(
+            L, 2, "token",
+            lua_pushfstring(L, "expected {slot =, generation =}, got %s", luaL_typename(L, -1)));
     b.token = read_token(L, lua_gettop(L), 2, "token.slot", "token.generation");
     lua_pop(L, 1);
     b.from = int_field(L, 2, "from", 1, 0);
@@ -657,8 +658,7 @@ static int owner_commit(lua_State *L) {
     lua_Integer n = ty == LUA_TTABLE ? luaL_len(L, list) : 0;
     if (n > (lua_Integer)FG_PLAYBACK_MAX_QUEUE)
         field_error(L, 2, "events",
-                    lua_pushfstring(L, "%I events, more than any queue holds",
-                                    (LUAI_UACINT)n));
+                    lua_pushfstring(L, "%I events, more than any queue holds", (LUAI_UACINT)n));
     fg_track_event *ev = n ? lua_newuserdatauv(L, (size_t)n * sizeof *ev, 0) : NULL;
     for (lua_Integer i = 0; i < n; i++) {
         if (lua_rawgeti(L, list, i + 1) != LUA_TTABLE)
@@ -803,10 +803,11 @@ void fg_lua_open_gate(lua_State *L) {
         {"sample", track_sample}, {"markers", track_markers}, {NULL, NULL}};
     static const luaL_Reg track_meta[] = {{"__tostring", track_tostring}, {NULL, NULL}};
     static const luaL_Reg owner_methods[] = {
-        {"begin", owner_begin},         {"stop", owner_stop},         {"commit", owner_commit},
-        {"delivered", owner_delivered}, {"drain", owner_drain},       {"hash", owner_hash},
-        {"snapshot", owner_snapshot},   {"restore", owner_restore},   {"describe", owner_describe},
-        {NULL, NULL}};
+        {"begin", owner_begin},       {"stop", owner_stop},
+        {"commit", owner_commit},     {"delivered", owner_delivered},
+        {"drain", owner_drain},       {"hash", owner_hash},
+        {"snapshot", owner_snapshot}, {"restore", owner_restore},
+        {"describe", owner_describe}, {NULL, NULL}};
     static const luaL_Reg owner_meta[] = {
         {"__gc", owner_gc}, {"__tostring", owner_tostring}, {NULL, NULL}};
     static const luaL_Reg functions[] = {{"dispatcher", dispatcher_new},

@@ -74,8 +74,7 @@ fg_status fg_dispatcher_create(const fg_allocator *a, uint32_t channels, uint32_
     if (st != FG_OK) return st;
     size_t size = fg_dispatcher_size(channels, capacity);
     fg_dispatcher *d = fg_alloc(a, size);
-    if (!d)
-        return fg_error_set(err, FG_ENOMEM, "dispatcher: cannot allocate %zu bytes", size);
+    if (!d) return fg_error_set(err, FG_ENOMEM, "dispatcher: cannot allocate %zu bytes", size);
     fg_dispatcher_init(d, channels, capacity, NULL);
     *out = d;
     return FG_OK;
@@ -112,8 +111,9 @@ fg_status fg_dispatcher_restore(fg_dispatcher *d, const void *snapshot, size_t s
                sizeof ch);
         if (ch.used > d->capacity || ch.live < 0 || (ch.live == 0 && ch.used != 0))
             return fg_error_set(err, FG_EFORMAT,
-                                "dispatcher snapshot: channel %" PRIu32 " has live sequence %" PRId64
-                                " with %" PRIu32 " entries, expected at most %" PRIu32
+                                "dispatcher snapshot: channel %" PRIu32
+                                " has live sequence %" PRId64 " with %" PRIu32
+                                " entries, expected at most %" PRIu32
                                 " entries of a begun sequence",
                                 c, ch.live, ch.used, d->capacity);
         for (uint32_t i = 0; i < ch.used; i++) {
@@ -136,8 +136,7 @@ fg_status fg_dispatcher_restore(fg_dispatcher *d, const void *snapshot, size_t s
 
 /* {====================================================================== decisions */
 
-fg_status fg_dispatcher_begin(fg_dispatcher *d, uint32_t channel, int64_t sequence,
-                              fg_error *err) {
+fg_status fg_dispatcher_begin(fg_dispatcher *d, uint32_t channel, int64_t sequence, fg_error *err) {
     if (channel >= d->channels)
         return fg_error_set(err, FG_EINVAL,
                             "begin: channel %" PRIu32 " does not exist (channels 0 to %" PRIu32 ")",
@@ -187,8 +186,8 @@ static fg_status decide(const fg_dispatcher *d, const fg_event_candidate *c, dec
     if (s->channel >= d->channels) {
         describe_candidate(c, what, sizeof what);
         return fg_error_set(err, FG_EINVAL,
-                            "dispatch: %s: channel %" PRIu32 " does not exist (channels 0 to %" PRIu32
-                            ")",
+                            "dispatch: %s: channel %" PRIu32
+                            " does not exist (channels 0 to %" PRIu32 ")",
                             what, s->channel, d->channels - 1);
     }
     if (s->occurrence > FG_OCCURRENCE_MAX) {
@@ -208,8 +207,8 @@ static fg_status decide(const fg_dispatcher *d, const fg_event_candidate *c, dec
                                 "dispatch: %s: no action has begun on channel %" PRIu32, what,
                                 s->channel);
         return fg_error_set(err, FG_ESTATE,
-                            "dispatch: %s: action %" PRId64
-                            " has not begun on channel %" PRIu32 " (live sequence %" PRId64 ")",
+                            "dispatch: %s: action %" PRId64 " has not begun on channel %" PRIu32
+                            " (live sequence %" PRId64 ")",
                             what, s->sequence, s->channel, ch->live);
     }
     const fg_ledger_entry *e = centries(d, s->channel);

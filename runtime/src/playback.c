@@ -62,7 +62,8 @@ fg_status fg_loop_track_init(fg_loop_track *t, fg_tick duration,
         if (cmp_marker(&nt.markers[i - 1], &nt.markers[i]) == 0) {
             const fg_track_marker_spec *dup = NULL;
             for (uint32_t j = 0; j < count && !dup; j++)
-                if (markers[j].marker == nt.markers[i].marker && markers[j].tick == nt.markers[i].tick)
+                if (markers[j].marker == nt.markers[i].marker &&
+                    markers[j].tick == nt.markers[i].tick)
                     dup = &markers[j];
             marker_label(dup, label, sizeof label);
             return fg_error_set(err, FG_EINVAL,
@@ -116,7 +117,10 @@ fg_status fg_loop_track_count(const fg_loop_track *t, fg_tick from, fg_tick to, 
     fg_status st = check_interval(from, to, err);
     if (st != FG_OK) return st;
     uint64_t n = 0;
-    for (uint32_t i = 0; i < t->count; i++) n += marker_hits(t, &t->markers[i], from, to);
+    for (uint32_t i = 0; i < t->count; i++) {
+        uint64_t k = marker_hits(t, &t->markers[i], from, to);
+        n = k > UINT64_MAX - n ? UINT64_MAX : n + k; /* saturate: only "too many" matters then */
+    }
     *count = n;
     return FG_OK;
 }
@@ -145,9 +149,9 @@ fg_status fg_loop_track_sample(const fg_loop_track *t, fg_playback_token token, 
             fg_tick base = cycle * t->duration;
             for (uint32_t i = 0; i < t->count; i++) {
                 const fg_track_marker *m = &t->markers[i];
+                if (m->tick > to - base) break; /* past the end; base + tick could overflow */
                 fg_tick at = base + m->tick;
                 if (at <= from) continue;
-                if (at > to) break;
                 out[k].tick = at;
                 out[k].occurrence = (uint64_t)cycle * m->per_cycle + m->rank;
                 out[k].marker = m->marker;
@@ -206,8 +210,7 @@ fg_status fg_playback_owner_create(const fg_allocator *a, uint32_t queue, fg_pla
     if (st != FG_OK) return st;
     size_t size = fg_playback_owner_size(queue);
     fg_playback_owner *o = fg_alloc(a, size);
-    if (!o)
-        return fg_error_set(err, FG_ENOMEM, "playback owner: cannot allocate %zu bytes", size);
+    if (!o) return fg_error_set(err, FG_ENOMEM, "playback owner: cannot allocate %zu bytes", size);
     fg_playback_owner_init(o, queue, NULL);
     *out = o;
     return FG_OK;
@@ -239,7 +242,8 @@ fg_status fg_playback_owner_restore(fg_playback_owner *o, const void *snapshot, 
         return fg_error_set(err, FG_EFORMAT,
                             "playback owner snapshot: queue head %" PRIu32 " count %" PRIu32
                             " live %" PRIu32 " cursor %" PRId64
-                            ", expected head and count within %" PRIu32 ", live 0 or 1, cursor >= 0",
+                            ", expected head and count within %" PRIu32
+                            ", live 0 or 1, cursor >= 0",
                             head.head, head.count, head.live, head.cursor, head.capacity);
     memcpy(o, snapshot, want);
     return FG_OK;
@@ -250,8 +254,8 @@ fg_status fg_playback_owner_begin(fg_playback_owner *o, fg_playback_token token,
     if (token.generation <= o->token.generation)
         return fg_error_set(err, FG_ESTATE,
                             "playback owner: begin slot %" PRIu32 " generation %" PRIu32
-                            ": generation is not newer than %" PRIu32
-                            " (slot %" PRIu32 "), the last one begun",
+                            ": generation is not newer than %" PRIu32 " (slot %" PRIu32
+                            "), the last one begun",
                             token.slot, token.generation, o->token.generation, o->token.slot);
     if (cursor < 0)
         return fg_error_set(err, FG_EINVAL,
@@ -281,13 +285,12 @@ static fg_status check_batch(const fg_track_batch *b, fg_error *err) {
     for (uint32_t i = 0; i < b->count; i++) {
         fg_tick at = b->events[i].tick;
         if (at <= b->from || at > b->to || at < prev)
-            return fg_error_set(err, FG_EINVAL,
-                                "commit: batch (%" PRId64 ", %" PRId64 "] events[%" PRIu32
-                                "] at tick %" PRId64
-                                " is %s (expected ticks inside the interval, in order)",
-                                b->from, b->to, i + 1, at,
-                                (at <= b->from || at > b->to) ? "outside the interval"
-                                                              : "out of order");
+            return fg_error_set(
+                err, FG_EINVAL,
+                "commit: batch (%" PRId64 ", %" PRId64 "] events[%" PRIu32 "] at tick %" PRId64
+                " is %s (expected ticks inside the interval, in order)",
+                b->from, b->to, i + 1, at,
+                (at <= b->from || at > b->to) ? "outside the interval" : "out of order");
         prev = at;
     }
     return FG_OK;

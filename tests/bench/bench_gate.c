@@ -23,8 +23,8 @@ static double now_s(void) {
 static volatile uint64_t sink;
 
 static void report(const char *what, uint64_t n, double secs) {
-    printf("%-44s %12llu candidates  %8.2f M/s  %6.2f ns/candidate\n", what,
-           (unsigned long long)n, (double)n / secs / 1e6, secs * 1e9 / (double)n);
+    printf("%-44s %12llu candidates  %8.2f M/s  %6.2f ns/candidate\n", what, (unsigned long long)n,
+           (double)n / secs / 1e6, secs * 1e9 / (double)n);
 }
 
 static fg_dispatch_result decide(fg_dispatcher *d, uint32_t ch, int64_t seq, fg_marker m,
@@ -111,8 +111,9 @@ static void bench_playback(int64_t ticks) {
     }
     double secs = now_s() - t0;
     sink += got;
-    printf("%-44s %12lld ticks       %8.2f M/s  %6.2f ns/tick\n", "loop track sample + commit + drain",
-           (long long)ticks, (double)ticks / secs / 1e6, secs * 1e9 / (double)ticks);
+    printf("%-44s %12lld ticks       %8.2f M/s  %6.2f ns/tick\n",
+           "loop track sample + commit + drain", (long long)ticks, (double)ticks / secs / 1e6,
+           secs * 1e9 / (double)ticks);
     fg_playback_owner_destroy(NULL, o);
 }
 

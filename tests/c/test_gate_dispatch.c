@@ -263,7 +263,7 @@ static void out_of_order_occurrences_inside_the_window_each_dispatch_once(void *
     const fg_ledger_entry *e = fg_dispatcher_ledger_at(d, 0, 0);
     assert_non_null(e);
     assert_int_equal(e->marker, FOOTSTEP);
-    assert_int_equal(e->closed_below, 6);      /* 0..5 accepted */
+    assert_int_equal(e->closed_below, 6);        /* 0..5 accepted */
     assert_int_equal(e->window, 1u << (10 - 6)); /* 10 accepted, 6..9 still open */
     for (uint64_t o = 6; o < 10; o++)
         assert_int_equal(run(d, cand(0, 1, FOOTSTEP, o)), FG_DISPATCH_ACCEPTED);

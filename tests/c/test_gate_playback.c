@@ -95,9 +95,8 @@ static void seed_result_line_across_the_loop_point(void **state) {
     char events[128], line[256];
     format_pending(o, events, sizeof events);
     snprintf(line, sizeof line, "RESULT range=%lld..%lld events=%s first=%s retry=%s cursor=%lld",
-             (long long)s.batch.from, (long long)s.batch.to, events,
-             fg_commit_result_name(first), fg_commit_result_name(retry),
-             (long long)fg_playback_owner_cursor(o));
+             (long long)s.batch.from, (long long)s.batch.to, events, fg_commit_result_name(first),
+             fg_commit_result_name(retry), (long long)fg_playback_owner_cursor(o));
     assert_string_equal(line, "RESULT range=920..1080 events=FootRight@950>FootLeft@1050 "
                               "first=Committed retry=AlreadyCommitted cursor=1080");
     fg_playback_owner_destroy(NULL, o);
@@ -140,7 +139,7 @@ static void interval_is_open_at_from_and_closed_at_to(void **state) {
 }
 
 /* Rule: crossing the loop point yields the markers of both cycles in unrolled-tick order, with
-** occurrences counting each marker's appearances (the right foot's first, the left foot's second). */
+** occurrences counting each marker's appearances (the right foot's first, the left's second). */
 static void two_cycle_interval_yields_both_events_in_tick_order(void **state) {
     (void)state;
     fg_loop_track t = run_cycle();
@@ -185,6 +184,35 @@ static void repeated_marker_in_one_cycle_gets_distinct_occurrences(void **state)
         assert_int_equal(s.events[i].marker, marks[i]);
         assert_int_equal(s.events[i].occurrence, occ[i]);
     }
+}
+
+/* Rule: intervals at the far end of the tick range are sampled without overflow, and a count too
+** large for 64 bits saturates instead of wrapping to a small number. */
+static void intervals_near_the_end_of_time_do_not_overflow(void **state) {
+    (void)state;
+    fg_loop_track t = run_cycle();
+    sampled s = sample(&t, slot2_gen7, INT64_MAX - 2000, INT64_MAX);
+    const fg_tick base = INT64_MAX - 807; /* the last cycle starts here */
+    assert_int_equal(s.batch.count, 4);
+    assert_int_equal(s.events[0].tick, base - 1000 + 950 - 1000);
+    assert_int_equal(s.events[1].tick, base - 1000 + 50);
+    assert_int_equal(s.events[2].tick, base - 1000 + 950);
+    assert_int_equal(s.events[3].tick, base + 50);
+    fg_track_marker_spec many[FG_TRACK_MAX_MARKERS];
+    for (int i = 0; i < FG_TRACK_MAX_MARKERS; i++)
+        many[i] = (fg_track_marker_spec){0, (fg_marker)i, NULL};
+    fg_loop_track dense;
+    assert_int_equal(fg_loop_track_init(&dense, 1, many, FG_TRACK_MAX_MARKERS, NULL), FG_OK);
+    uint64_t n = 0;
+    assert_int_equal(fg_loop_track_count(&dense, 0, INT64_MAX, &n, NULL), FG_OK);
+    assert_int_equal(n, UINT64_MAX);
+    fg_track_event out[4];
+    fg_track_batch b;
+    fg_error err;
+    assert_int_equal(fg_loop_track_sample(&dense, slot2_gen7, 0, INT64_MAX, out, 4, &b, &err),
+                     FG_ENOMEM);
+    assert_string_equal(err.msg, "loop track: interval (0, 9223372036854775807] holds "
+                                 "18446744073709551615 events, the output array holds 4");
 }
 
 /* Rule: a retried batch is AlreadyCommitted and delivers nothing: 2 events, not 4. */
@@ -293,7 +321,8 @@ static void reversed_interval_is_refused_with_a_message(void **state) {
     fg_error err;
     assert_int_equal(fg_loop_track_sample(&t, slot2_gen7, 1080, 920, out, 4, &batch, &err),
                      FG_EINVAL);
-    assert_string_equal(err.msg, "loop track: interval (1080, 920] is reversed (expected to >= from)");
+    assert_string_equal(err.msg,
+                        "loop track: interval (1080, 920] is reversed (expected to >= from)");
     assert_int_equal(fg_loop_track_sample(&t, slot2_gen7, -5, 920, out, 4, &batch, &err),
                      FG_EINVAL);
     assert_string_equal(err.msg, "loop track: interval (-5, 920]: from -5 is before the start of "
@@ -313,10 +342,12 @@ static void bad_marker_is_refused_with_a_message(void **state) {
     (void)state;
     fg_loop_track t = run_cycle(), before = t;
     fg_error err;
-    const fg_track_marker_spec late[] = {{50, FOOT_LEFT, "FootLeft"}, {1000, FOOT_RIGHT, "FootRight"}};
+    const fg_track_marker_spec late[] = {{50, FOOT_LEFT, "FootLeft"},
+                                         {1000, FOOT_RIGHT, "FootRight"}};
     assert_int_equal(fg_loop_track_init(&t, 1000, late, 2, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "loop track: markers[2] FootRight (marker 1): tick 1000 is outside "
-                                 "the duration (expected 0 to 999)");
+    assert_string_equal(err.msg,
+                        "loop track: markers[2] FootRight (marker 1): tick 1000 is outside "
+                        "the duration (expected 0 to 999)");
     const fg_track_marker_spec early[] = {{-1, 4, NULL}};
     assert_int_equal(fg_loop_track_init(&t, 1000, early, 1, &err), FG_EINVAL);
     assert_string_equal(err.msg, "loop track: markers[1] marker 4: tick -1 is outside the duration "
@@ -329,8 +360,7 @@ static void bad_marker_is_refused_with_a_message(void **state) {
                                  "expected each marker once per tick");
     fg_track_marker_spec many[FG_TRACK_MAX_MARKERS + 1];
     for (int i = 0; i <= FG_TRACK_MAX_MARKERS; i++) many[i] = (fg_track_marker_spec){i, 1, NULL};
-    assert_int_equal(fg_loop_track_init(&t, 1000, many, FG_TRACK_MAX_MARKERS + 1, &err),
-                     FG_EINVAL);
+    assert_int_equal(fg_loop_track_init(&t, 1000, many, FG_TRACK_MAX_MARKERS + 1, &err), FG_EINVAL);
     assert_string_equal(err.msg, "loop track: 33 markers, at most 32 allowed");
     assert_memory_equal(&t, &before, sizeof t);
     assert_int_equal(fg_loop_track_init(&t, 1000, many, FG_TRACK_MAX_MARKERS, &err), FG_OK);
@@ -495,8 +525,9 @@ static void snapshot_restore_delivers_once_per_timeline(void **state) {
     bad->count = 9;
     assert_int_equal(fg_playback_owner_restore(o, bad, fg_playback_owner_bytes(o), &err),
                      FG_EFORMAT);
-    assert_string_equal(err.msg, "playback owner snapshot: queue head 0 count 9 live 1 cursor 1080, "
-                                 "expected head and count within 8, live 0 or 1, cursor >= 0");
+    assert_string_equal(err.msg,
+                        "playback owner snapshot: queue head 0 count 9 live 1 cursor 1080, "
+                        "expected head and count within 8, live 0 or 1, cursor >= 0");
     assert_memory_equal(o, after, fg_playback_owner_bytes(o));
     free(bad);
     free(before);
@@ -606,6 +637,7 @@ int main(void) {
         cmocka_unit_test(interval_is_open_at_from_and_closed_at_to),
         cmocka_unit_test(two_cycle_interval_yields_both_events_in_tick_order),
         cmocka_unit_test(repeated_marker_in_one_cycle_gets_distinct_occurrences),
+        cmocka_unit_test(intervals_near_the_end_of_time_do_not_overflow),
         cmocka_unit_test(retry_is_idempotent),
         cmocka_unit_test(old_generation_is_stale_playback),
         cmocka_unit_test(cursor_gap_is_refused_and_foot_right_is_not_lost),

@@ -181,7 +181,8 @@ function TestDispatcher:test_argument_errors_name_the_field_and_value()
     "bad argument #1 to 'dispatch' (field 'seq': expected an integer, got string)")
   lu.assertStrContains(fails(function() d:dispatch { seq = 1.5, marker = "damage" } end),
     "(field 'seq': expected an integer, got a number with a fraction)")
-  lu.assertStrContains(fails(function() d:dispatch { seq = 1, marker = "damage", occurrence = -1 } end),
+  lu.assertStrContains(
+    fails(function() d:dispatch { seq = 1, marker = "damage", occurrence = -1 } end),
     "(field 'occurrence': expected 0 to 9223372036854775807, got -1)")
   lu.assertStrContains(fails(function() d:dispatch { seq = 1, marker = "damage", channel = 2 } end),
     "(field 'channel': expected 0 to 1, got 2)")

@@ -159,7 +159,8 @@ FG_API uint32_t fg_dispatcher_channels(const fg_dispatcher *d);
 FG_API uint32_t fg_dispatcher_capacity(const fg_dispatcher *d);
 /* Live sequence of a channel (0: none yet; -1: no such channel). */
 FG_API int64_t fg_dispatcher_live(const fg_dispatcher *d, uint32_t channel);
-/* Entries of the live sequence of a channel, in order of first dispatch; NULL when out of range. */
+/* Entries of the live sequence of a channel (0 for no such channel), in order of first dispatch;
+** ledger_at returns NULL when channel or i is out of range. */
 FG_API uint32_t fg_dispatcher_ledger_count(const fg_dispatcher *d, uint32_t channel);
 FG_API const fg_ledger_entry *fg_dispatcher_ledger_at(const fg_dispatcher *d, uint32_t channel,
                                                       uint32_t i);
@@ -184,9 +185,9 @@ typedef struct fg_track_marker_spec {
 } fg_track_marker_spec;
 
 typedef struct fg_track_marker {
-    fg_tick tick;      /* 0 <= tick < duration */
-    fg_marker marker;
-    uint32_t rank;     /* how many markers with the same id come earlier in the cycle */
+    fg_tick tick;       /* 0 <= tick < duration */
+    fg_marker marker;   /* its id */
+    uint32_t rank;      /* how many markers with the same id come earlier in the cycle */
     uint32_t per_cycle; /* how many times this id occurs per cycle */
     uint32_t reserved;
 } fg_track_marker;
@@ -201,7 +202,7 @@ typedef struct fg_loop_track {
 } fg_loop_track;
 
 /* One marker met in unrolled time: tick = cycle * duration + marker tick. `occurrence` counts the
-** marker's appearances since tick 0 (cycle * per_cycle + rank), ready to be a stamp's occurrence. */
+** marker's appearances since tick 0 (cycle * per_cycle + rank): a ready stamp occurrence. */
 typedef struct fg_track_event {
     fg_tick tick;
     uint64_t occurrence;
@@ -237,9 +238,9 @@ FG_API fg_status fg_loop_track_count(const fg_loop_track *t, fg_tick from, fg_ti
 ** negative from is FG_EINVAL; more events than capacity is FG_ENOMEM (the message says how
 ** many; fg_loop_track_count tells ahead). Nothing is written on error. Constant work per event:
 ** a long interval costs its events, not its cycles. */
-FG_API fg_status fg_loop_track_sample(const fg_loop_track *t, fg_playback_token token,
-                                      fg_tick from, fg_tick to, fg_track_event *out,
-                                      uint32_t capacity, fg_track_batch *batch, fg_error *err);
+FG_API fg_status fg_loop_track_sample(const fg_loop_track *t, fg_playback_token token, fg_tick from,
+                                      fg_tick to, fg_track_event *out, uint32_t capacity,
+                                      fg_track_batch *batch, fg_error *err);
 
 /* }====================================================================== */
 
@@ -278,8 +279,8 @@ FG_API fg_status fg_playback_owner_create(const fg_allocator *a, uint32_t queue,
                                           fg_playback_owner **out, fg_error *err);
 FG_API void fg_playback_owner_destroy(const fg_allocator *a, fg_playback_owner *o);
 FG_API size_t fg_playback_owner_bytes(const fg_playback_owner *o);
-FG_API fg_status fg_playback_owner_restore(fg_playback_owner *o, const void *snapshot,
-                                           size_t size, fg_error *err);
+FG_API fg_status fg_playback_owner_restore(fg_playback_owner *o, const void *snapshot, size_t size,
+                                           fg_error *err);
 
 /* Makes token live with its cursor at `cursor` (>= 0, usually 0). Its generation must be newer
 ** than that of the last token begun (FG_ESTATE). Events already delivered stay queued. */
