@@ -1,0 +1,361 @@
+/*
+** events.c: event stamps and the dispatch ledger (framegate/gate.h). Decides whether a gameplay
+** event candidate is new for the live action of its channel and records it when it is.
+**
+** The block holds `channels` headers followed by `capacity` entries per channel. Entries of a
+** channel are packed: the live sequence's markers occupy [0, used) in order of first dispatch and
+** the rest is zero, so two dispatchers in the same logical state have the same bytes too.
+*/
+#include "framegate/gate.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *fg_dispatch_result_name(fg_dispatch_result r) {
+    switch (r) {
+    case FG_DISPATCH_ACCEPTED: return "Accepted";
+    case FG_DISPATCH_DUPLICATE: return "Duplicate";
+    case FG_DISPATCH_STALE_ACTION: return "StaleAction";
+    }
+    return "?";
+}
+
+/* {====================================================================== layout */
+
+size_t fg_dispatcher_size(uint32_t channels, uint32_t capacity) {
+    if (channels < 1 || channels > FG_DISPATCH_MAX_CHANNELS) return 0;
+    if (capacity < 1 || capacity > FG_DISPATCH_MAX_CAPACITY) return 0;
+    /* Both bounds keep this far from overflow: at most 65536 * 4097 cells of 24 bytes. */
+    return sizeof(fg_dispatcher) +
+           ((size_t)channels + (size_t)channels * capacity) * sizeof(fg_ledger_cell);
+}
+
+static inline fg_dispatch_channel *chan(fg_dispatcher *d, uint32_t c) {
+    return &d->cells[c].channel;
+}
+
+static inline const fg_dispatch_channel *cchan(const fg_dispatcher *d, uint32_t c) {
+    return &d->cells[c].channel;
+}
+
+static inline fg_ledger_entry *entries(fg_dispatcher *d, uint32_t c) {
+    return &d->cells[d->channels + (size_t)c * d->capacity].entry;
+}
+
+static inline const fg_ledger_entry *centries(const fg_dispatcher *d, uint32_t c) {
+    return &d->cells[d->channels + (size_t)c * d->capacity].entry;
+}
+
+static fg_status check_shape(uint32_t channels, uint32_t capacity, fg_error *err) {
+    if (channels < 1 || channels > FG_DISPATCH_MAX_CHANNELS)
+        return fg_error_set(err, FG_EINVAL, "dispatcher channels: %" PRIu32 ", expected 1 to %u",
+                            channels, FG_DISPATCH_MAX_CHANNELS);
+    if (capacity < 1 || capacity > FG_DISPATCH_MAX_CAPACITY)
+        return fg_error_set(err, FG_EINVAL,
+                            "dispatcher capacity: %" PRIu32 ", expected 1 to %u markers per action",
+                            capacity, FG_DISPATCH_MAX_CAPACITY);
+    return FG_OK;
+}
+
+fg_status fg_dispatcher_init(fg_dispatcher *d, uint32_t channels, uint32_t capacity,
+                             fg_error *err) {
+    fg_status st = check_shape(channels, capacity, err);
+    if (st != FG_OK) return st;
+    memset(d, 0, fg_dispatcher_size(channels, capacity));
+    d->channels = channels;
+    d->capacity = capacity;
+    return FG_OK;
+}
+
+fg_status fg_dispatcher_create(const fg_allocator *a, uint32_t channels, uint32_t capacity,
+                               fg_dispatcher **out, fg_error *err) {
+    fg_status st = check_shape(channels, capacity, err);
+    if (st != FG_OK) return st;
+    size_t size = fg_dispatcher_size(channels, capacity);
+    fg_dispatcher *d = fg_alloc(a, size);
+    if (!d) return fg_error_set(err, FG_ENOMEM, "dispatcher: cannot allocate %zu bytes", size);
+    fg_dispatcher_init(d, channels, capacity, NULL);
+    *out = d;
+    return FG_OK;
+}
+
+void fg_dispatcher_destroy(const fg_allocator *a, fg_dispatcher *d) {
+    if (d) fg_free(a, d, fg_dispatcher_bytes(d));
+}
+
+size_t fg_dispatcher_bytes(const fg_dispatcher *d) {
+    return fg_dispatcher_size(d->channels, d->capacity);
+}
+
+fg_status fg_dispatcher_restore(fg_dispatcher *d, const void *snapshot, size_t size,
+                                fg_error *err) {
+    size_t want = fg_dispatcher_bytes(d);
+    if (!snapshot || size != want)
+        return fg_error_set(err, FG_EMISMATCH,
+                            "dispatcher snapshot: %zu bytes, expected %zu (channels %" PRIu32
+                            ", capacity %" PRIu32 ")",
+                            snapshot ? size : 0, want, d->channels, d->capacity);
+    fg_dispatcher head;
+    memcpy(&head, snapshot, sizeof head);
+    if (head.channels != d->channels || head.capacity != d->capacity)
+        return fg_error_set(err, FG_EMISMATCH,
+                            "dispatcher snapshot: shape channels %" PRIu32 ", capacity %" PRIu32
+                            ", expected channels %" PRIu32 ", capacity %" PRIu32,
+                            head.channels, head.capacity, d->channels, d->capacity);
+    /* Check the invariants the decisions rely on before anything is copied. */
+    const unsigned char *bytes = snapshot;
+    for (uint32_t c = 0; c < d->channels; c++) {
+        fg_dispatch_channel ch;
+        memcpy(&ch, bytes + offsetof(fg_dispatcher, cells) + (size_t)c * sizeof(fg_ledger_cell),
+               sizeof ch);
+        if (ch.used > d->capacity || ch.live < 0 || (ch.live == 0 && ch.used != 0))
+            return fg_error_set(err, FG_EFORMAT,
+                                "dispatcher snapshot: channel %" PRIu32
+                                " has live sequence %" PRId64 " with %" PRIu32
+                                " entries, expected at most %" PRIu32
+                                " entries of a begun sequence",
+                                c, ch.live, ch.used, d->capacity);
+        for (uint32_t i = 0; i < ch.used; i++) {
+            fg_ledger_entry e;
+            size_t cell = d->channels + (size_t)c * d->capacity + i;
+            memcpy(&e, bytes + offsetof(fg_dispatcher, cells) + cell * sizeof(fg_ledger_cell),
+                   sizeof e);
+            if ((e.window & 1u) || e.closed_below > FG_OCCURRENCE_MAX + 1)
+                return fg_error_set(err, FG_EFORMAT,
+                                    "dispatcher snapshot: channel %" PRIu32 " entry %" PRIu32
+                                    " (marker %" PRIu32 ") is not compacted",
+                                    c, i, e.marker);
+        }
+    }
+    memcpy(d, snapshot, want);
+    return FG_OK;
+}
+
+/* }====================================================================== */
+
+/* {====================================================================== decisions */
+
+fg_status fg_dispatcher_begin(fg_dispatcher *d, uint32_t channel, int64_t sequence, fg_error *err) {
+    if (channel >= d->channels)
+        return fg_error_set(err, FG_EINVAL,
+                            "begin: channel %" PRIu32 " does not exist (channels 0 to %" PRIu32 ")",
+                            channel, d->channels - 1);
+    fg_dispatch_channel *ch = chan(d, channel);
+    if (sequence <= ch->live) {
+        if (ch->live == 0)
+            return fg_error_set(err, FG_ESTATE,
+                                "begin: channel %" PRIu32 ": action sequence %" PRId64
+                                " is not valid (sequences start at 1)",
+                                channel, sequence);
+        return fg_error_set(err, FG_ESTATE,
+                            "begin: channel %" PRIu32 ": action sequence %" PRId64
+                            " is not newer than the live sequence %" PRId64,
+                            channel, sequence, ch->live);
+    }
+    /* Pruning: older sequences are closed by comparison, so their entries can go. */
+    memset(entries(d, channel), 0, (size_t)ch->used * sizeof(fg_ledger_entry));
+    ch->used = 0;
+    ch->live = sequence;
+    return FG_OK;
+}
+
+/* Names the candidate in messages: "damage (marker 3) occurrence 0 of action 102". */
+static void describe_candidate(const fg_event_candidate *c, char *buf, size_t size) {
+    const fg_event_stamp *s = &c->stamp;
+    if (c->marker_name)
+        snprintf(buf, size, "%s (marker %" PRIu32 ") occurrence %" PRIu64 " of action %" PRId64,
+                 c->marker_name, s->marker, s->occurrence, s->sequence);
+    else
+        snprintf(buf, size, "marker %" PRIu32 " occurrence %" PRIu64 " of action %" PRId64,
+                 s->marker, s->occurrence, s->sequence);
+}
+
+/* Where the decision lands in the ledger, so dispatch can record without searching again. */
+typedef struct decision {
+    fg_dispatch_result result;
+    uint32_t index; /* entry index; == used when the marker is new */
+} decision;
+
+static fg_status decide(const fg_dispatcher *d, const fg_event_candidate *c, decision *out,
+                        fg_error *err) {
+    const fg_event_stamp *s = &c->stamp;
+    char what[192];
+    out->result = FG_DISPATCH_DUPLICATE;
+    out->index = 0;
+    if (s->channel >= d->channels) {
+        describe_candidate(c, what, sizeof what);
+        return fg_error_set(err, FG_EINVAL,
+                            "dispatch: %s: channel %" PRIu32
+                            " does not exist (channels 0 to %" PRIu32 ")",
+                            what, s->channel, d->channels - 1);
+    }
+    if (s->occurrence > FG_OCCURRENCE_MAX) {
+        describe_candidate(c, what, sizeof what);
+        return fg_error_set(err, FG_EINVAL, "dispatch: %s: occurrence is above %" PRIu64, what,
+                            FG_OCCURRENCE_MAX);
+    }
+    const fg_dispatch_channel *ch = cchan(d, s->channel);
+    if (s->sequence < ch->live) {
+        out->result = FG_DISPATCH_STALE_ACTION;
+        return FG_OK;
+    }
+    if (s->sequence > ch->live || ch->live == 0) {
+        describe_candidate(c, what, sizeof what);
+        if (ch->live == 0)
+            return fg_error_set(err, FG_ESTATE,
+                                "dispatch: %s: no action has begun on channel %" PRIu32, what,
+                                s->channel);
+        return fg_error_set(err, FG_ESTATE,
+                            "dispatch: %s: action %" PRId64 " has not begun on channel %" PRIu32
+                            " (live sequence %" PRId64 ")",
+                            what, s->sequence, s->channel, ch->live);
+    }
+    const fg_ledger_entry *e = centries(d, s->channel);
+    uint32_t i = 0;
+    while (i < ch->used && e[i].marker != s->marker) i++;
+    out->index = i;
+    if (i == ch->used) {
+        if (ch->used == d->capacity) {
+            describe_candidate(c, what, sizeof what);
+            return fg_error_set(err, FG_ENOMEM,
+                                "dispatch: %s: channel %" PRIu32 " already holds %" PRIu32
+                                " distinct markers for this action (capacity %" PRIu32 ")",
+                                what, s->channel, ch->used, d->capacity);
+        }
+        out->result = FG_DISPATCH_ACCEPTED;
+        return FG_OK;
+    }
+    uint64_t below = e[i].closed_below;
+    if (s->occurrence < below) {
+        out->result = FG_DISPATCH_DUPLICATE;
+    } else {
+        uint64_t ahead = s->occurrence - below;
+        out->result = (ahead < FG_LEDGER_WINDOW && (e[i].window >> ahead & 1u))
+                          ? FG_DISPATCH_DUPLICATE
+                          : FG_DISPATCH_ACCEPTED;
+    }
+    return FG_OK;
+}
+
+/* Number of trailing one bits (64 when all are set). */
+static unsigned trailing_ones(uint64_t w) {
+    unsigned n = 0;
+    while (n < 64 && (w >> n & 1u)) n++;
+    return n;
+}
+
+/* Marks occurrence occ (>= closed_below, not yet set) accepted and compacts the entry. */
+static void record(fg_ledger_entry *e, uint64_t occ) {
+    uint64_t ahead = occ - e->closed_below;
+    if (ahead >= FG_LEDGER_WINDOW) {
+        /* Slide so occ lands on the top bit; the open occurrences passed over become closed. */
+        uint64_t shift = ahead - (FG_LEDGER_WINDOW - 1);
+        e->window = shift >= 64 ? 0 : e->window >> shift;
+        e->closed_below += shift;
+        ahead = FG_LEDGER_WINDOW - 1;
+    }
+    e->window |= (uint64_t)1 << ahead;
+    unsigned t = (e->window & 1u) ? trailing_ones(e->window) : 0;
+    if (t) {
+        e->window = t >= 64 ? 0 : e->window >> t;
+        e->closed_below += t;
+    }
+}
+
+fg_status fg_dispatcher_classify(const fg_dispatcher *d, const fg_event_candidate *c,
+                                 fg_dispatch_result *out, fg_error *err) {
+    decision dec;
+    fg_status st = decide(d, c, &dec, err);
+    if (st == FG_OK) *out = dec.result;
+    return st;
+}
+
+fg_status fg_dispatcher_dispatch(fg_dispatcher *d, const fg_event_candidate *c,
+                                 fg_dispatch_result *out, fg_error *err) {
+    decision dec;
+    fg_status st = decide(d, c, &dec, err);
+    if (st != FG_OK) return st;
+    if (dec.result == FG_DISPATCH_ACCEPTED) {
+        fg_dispatch_channel *ch = chan(d, c->stamp.channel);
+        fg_ledger_entry *e = &entries(d, c->stamp.channel)[dec.index];
+        if (dec.index == ch->used) {
+            e->marker = c->stamp.marker;
+            e->closed_below = 0;
+            e->window = 0;
+            ch->used++;
+        }
+        record(e, c->stamp.occurrence);
+    }
+    *out = dec.result;
+    return FG_OK;
+}
+
+/* }====================================================================== */
+
+/* {====================================================================== inspection */
+
+uint32_t fg_dispatcher_channels(const fg_dispatcher *d) { return d->channels; }
+
+uint32_t fg_dispatcher_capacity(const fg_dispatcher *d) { return d->capacity; }
+
+int64_t fg_dispatcher_live(const fg_dispatcher *d, uint32_t channel) {
+    return channel < d->channels ? cchan(d, channel)->live : -1;
+}
+
+uint32_t fg_dispatcher_ledger_count(const fg_dispatcher *d, uint32_t channel) {
+    return channel < d->channels ? cchan(d, channel)->used : 0;
+}
+
+const fg_ledger_entry *fg_dispatcher_ledger_at(const fg_dispatcher *d, uint32_t channel,
+                                               uint32_t i) {
+    if (channel >= d->channels || i >= cchan(d, channel)->used) return NULL;
+    return &centries(d, channel)[i];
+}
+
+void fg_dispatcher_hash(const fg_dispatcher *d, fg_hasher *hs) {
+    fg_hash_u64(hs, d->channels);
+    fg_hash_u64(hs, d->capacity);
+    for (uint32_t c = 0; c < d->channels; c++) {
+        const fg_dispatch_channel *ch = cchan(d, c);
+        fg_hash_i64(hs, ch->live);
+        fg_hash_u64(hs, ch->used);
+        const fg_ledger_entry *e = centries(d, c);
+        for (uint32_t i = 0; i < ch->used; i++) {
+            fg_hash_u64(hs, e[i].marker);
+            fg_hash_u64(hs, e[i].closed_below);
+            fg_hash_u64(hs, e[i].window);
+        }
+    }
+}
+
+/* snprintf into what is left of buf, counting what would have been written. */
+static void put(char *buf, size_t size, size_t *len, const char *fmt, ...) FG_PRINTF(4, 5);
+static void put(char *buf, size_t size, size_t *len, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(*len < size ? buf + *len : NULL, *len < size ? size - *len : 0, fmt, ap);
+    va_end(ap);
+    if (n > 0) *len += (size_t)n;
+}
+
+size_t fg_dispatcher_describe(const fg_dispatcher *d, char *buf, size_t size) {
+    size_t len = 0;
+    if (buf && size) buf[0] = '\0';
+    if (!buf) size = 0;
+    put(buf, size, &len, "dispatcher.channels %" PRIu32 "\n", d->channels);
+    put(buf, size, &len, "dispatcher.capacity %" PRIu32 "\n", d->capacity);
+    for (uint32_t c = 0; c < d->channels; c++) {
+        const fg_dispatch_channel *ch = cchan(d, c);
+        put(buf, size, &len, "channel[%" PRIu32 "].live %" PRId64 "\n", c, ch->live);
+        const fg_ledger_entry *e = centries(d, c);
+        for (uint32_t i = 0; i < ch->used; i++)
+            put(buf, size, &len,
+                "channel[%" PRIu32 "].marker[%" PRIu32 "] closed_below %" PRIu64
+                " window 0x%016" PRIx64 "\n",
+                c, e[i].marker, e[i].closed_below, e[i].window);
+    }
+    return len;
+}
+
+/* }====================================================================== */
