@@ -1,37 +1,19 @@
 /*
-** world.c: the world: creation, entities, input entry points, the tick pipeline, the state hash,
-** snapshots and the trace.
+** world.c: the world: creation, rulesets and their versions, entities, input entry points, the
+** state hash, snapshots and the trace. The tick pipeline itself is in tick.c.
 **
-** Authoritative state is one arena: a header, the entity records, then one fixed-size input
-** buffer per entity slot. Offsets are fixed at creation, so the arena never holds a pointer and
-** a snapshot is a plain copy. Host-side state (device maps, SOCD history) and the trace live
-** outside the arena: they are not authoritative.
+** Authoritative state is one arena: a header, the entity records, one input buffer and one event
+** dispatcher per entity slot. Offsets are fixed at creation, so the arena never holds a pointer
+** and a snapshot is a plain copy. Rulesets live outside it and are referred to by version number;
+** host-side state (device maps), the trace, the frame meter and the cue queue are outside it too:
+** they are not authoritative.
 */
-#include "framegate/world.h"
+#include "internal.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #define SNAPSHOT_MAGIC 0x46475753u /* "FGWS" */
-
-typedef struct entity_state {
-    fg_entity id;
-    uint8_t facing;
-    uint8_t contact; /* the latest contact report: 1 grounded, 0 airborne */
-    uint8_t reserved[2];
-    fg_fx x, y;
-    fg_ground ground;
-    fg_tick_input last_input;
-    fg_jump_decision last_jump;
-} entity_state;
-
-typedef struct world_state {
-    uint64_t layout; /* identifies capacities and sizes; a snapshot must match it */
-    fg_tick tick;
-    fg_rng rng;
-    uint32_t nentities;
-    uint32_t reserved;
-} world_state;
 
 typedef struct snapshot_header {
     uint32_t magic;
@@ -40,53 +22,18 @@ typedef struct snapshot_header {
     uint64_t size;
 } snapshot_header;
 
-struct fg_world {
-    fg_allocator alloc;
-    uint32_t tick_rate;
-    uint32_t max_entities;
-    uint32_t buffer_capacity;
-    uint64_t seed;
-    fg_action_names names;
-    int jump_action;
-    fg_jump_config jump;
-
-    unsigned char *arena;
-    size_t arena_size;
-    world_state *state;
-    entity_state *entities;
-    unsigned char *buffers;
-    size_t buffer_stride;
-
-    fg_input_map *maps;
-    fg_device_state *devices;
-
-    fg_trace_record *trace;
-    uint32_t trace_cap, trace_head, trace_count;
-    uint64_t trace_dropped;
-};
-
 /* {====================================================================== helpers */
 
 static size_t align16(size_t n) { return (n + 15) & ~(size_t)15; }
 
-static fg_buffer *buffer_of(const fg_world *w, uint32_t slot) {
-    return (fg_buffer *)(w->buffers + (size_t)slot * w->buffer_stride);
-}
-
-/* Entity ids are 1-based spawn order, so an id is its slot + 1. */
-static entity_state *entity_of(const fg_world *w, fg_entity e) {
-    if (e == 0 || e > w->state->nentities) return NULL;
-    return &w->entities[e - 1];
-}
-
-static fg_status no_entity(fg_error *err, fg_entity e, const fg_world *w) {
+fg_status fg_world_no_entity(const fg_world *w, fg_entity e, fg_error *err) {
     return fg_error_set(err, FG_ENOTFOUND, "entity %u does not exist (%u spawned)", e,
                         w->state->nentities);
 }
 
-static void trace_push(fg_world *w, fg_tick tick, fg_entity e, fg_trace_kind kind, int code,
-                       int64_t a, int64_t b, int64_t c, int64_t d) {
-    if (w->trace_cap == 0) return;
+fg_trace_record *fg_world_trace_push(fg_world *w, fg_tick tick, fg_entity e, fg_trace_kind kind,
+                                     int code) {
+    if (w->trace_cap == 0) return NULL;
     uint32_t at;
     if (w->trace_count == w->trace_cap) {
         at = w->trace_head;
@@ -100,6 +47,15 @@ static void trace_push(fg_world *w, fg_tick tick, fg_entity e, fg_trace_kind kin
     r->entity = e;
     r->kind = (uint16_t)kind;
     r->code = (uint16_t)code;
+    r->a = r->b = r->c = r->d = 0;
+    r->text[0] = '\0';
+    return r;
+}
+
+void fg_world_trace4(fg_world *w, fg_tick tick, fg_entity e, fg_trace_kind kind, int code,
+                     int64_t a, int64_t b, int64_t c, int64_t d) {
+    fg_trace_record *r = fg_world_trace_push(w, tick, e, kind, code);
+    if (!r) return;
     r->a = a;
     r->b = b;
     r->c = c;
@@ -142,7 +98,11 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
     if (!c.allocator.realloc) c.allocator = fg_allocator_default();
     if (check_config(&c, err) != FG_OK) return NULL;
     fg_action_names names;
-    if (fg_action_names_init(&names, c.buttons, c.nbuttons, err) != FG_OK) return NULL;
+    if (c.rules) {
+        names = c.rules->buttons;
+    } else if (fg_action_names_init(&names, c.buttons, c.nbuttons, err) != FG_OK) {
+        return NULL;
+    }
     int jump_action = -1;
     if (c.jump_button) {
         jump_action = fg_action_names_find(&names, c.jump_button);
@@ -166,24 +126,34 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
     w->names = names;
     w->jump_action = jump_action;
     w->jump = c.jump;
+    w->hooks = c.hooks;
 
-    size_t off_entities = align16(sizeof(world_state));
-    size_t off_buffers = off_entities + align16(sizeof(entity_state) * c.max_entities);
+    size_t off_entities = align16(sizeof(fg_world_state));
+    size_t off_buffers = off_entities + align16(sizeof(fg_entity_state) * c.max_entities);
     w->buffer_stride = align16(fg_buffer_size(c.buffer_capacity));
-    w->arena_size = off_buffers + w->buffer_stride * c.max_entities;
+    size_t off_ledgers = off_buffers + w->buffer_stride * c.max_entities;
+    w->ledger_stride = align16(fg_dispatcher_size(FG_MAX_LAYERS, FG_MAX_MARKERS));
+    w->arena_size = off_ledgers + w->ledger_stride * c.max_entities;
     w->arena = fg_alloc(&w->alloc, w->arena_size);
     w->maps = fg_alloc(&w->alloc, sizeof(fg_input_map) * c.max_entities);
     w->devices = fg_alloc(&w->alloc, sizeof(fg_device_state) * c.max_entities);
+    w->meter = fg_alloc(&w->alloc, (size_t)FG_METER_TICKS * c.max_entities);
     w->trace_cap = c.trace_capacity;
     if (w->trace_cap) w->trace = fg_alloc(&w->alloc, sizeof(fg_trace_record) * w->trace_cap);
-    if (!w->arena || !w->maps || !w->devices || (w->trace_cap && !w->trace)) {
+    w->cap_cands = c.max_entities * FG_MAX_LAYERS * FG_MAX_MARKERS;
+    w->cands = fg_alloc(&w->alloc, sizeof(fg_candidate) * w->cap_cands);
+    w->cap_events = w->cap_cands + FG_HOST_EVENTS;
+    w->events = fg_alloc(&w->alloc, sizeof(fg_event) * w->cap_events);
+    if (!w->arena || !w->maps || !w->devices || !w->meter || (w->trace_cap && !w->trace) ||
+        !w->cands || !w->events) {
         fg_world_destroy(w);
         fg_error_set(err, FG_ENOMEM, "world: out of memory (state of %zu bytes)", w->arena_size);
         return NULL;
     }
-    w->state = (world_state *)w->arena;
-    w->entities = (entity_state *)(w->arena + off_entities);
+    w->state = (fg_world_state *)w->arena;
+    w->entities = (fg_entity_state *)(w->arena + off_entities);
     w->buffers = w->arena + off_buffers;
+    w->ledgers = w->arena + off_ledgers;
 
     fg_hasher hs = fg_hasher_begin(0);
     fg_hash_u64(&hs, w->arena_size);
@@ -193,17 +163,102 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
     w->state->layout = fg_hasher_end(&hs);
     w->state->tick = 0;
     w->state->rng = fg_rng_seeded(c.seed);
+    if (c.rules) {
+        fg_ruleset_retain(c.rules);
+        w->versions[0] = c.rules;
+        w->nversions = 1;
+        w->state->nslots = 1;
+        w->state->slot_version[0] = 0;
+    }
     return w;
 }
 
 void fg_world_destroy(fg_world *w) {
     if (!w) return;
     fg_allocator a = w->alloc;
+    for (uint32_t i = 0; i < w->nversions; i++) fg_ruleset_release(w->versions[i]);
     fg_free(&a, w->arena, w->arena_size);
     fg_free(&a, w->maps, sizeof(fg_input_map) * w->max_entities);
     fg_free(&a, w->devices, sizeof(fg_device_state) * w->max_entities);
+    fg_free(&a, w->meter, (size_t)FG_METER_TICKS * w->max_entities);
     fg_free(&a, w->trace, sizeof(fg_trace_record) * w->trace_cap);
+    fg_free(&a, w->cands, sizeof(fg_candidate) * w->cap_cands);
+    fg_free(&a, w->events, sizeof(fg_event) * w->cap_events);
     fg_free(&a, w, sizeof *w);
+}
+
+/* }====================================================================== */
+
+/* {====================================================================== rulesets */
+
+static bool same_shape(const fg_ruleset *a, const fg_ruleset *b, fg_error *err) {
+    if (memcmp(&a->buttons, &b->buttons, sizeof a->buttons) != 0) {
+        fg_error_set(err, FG_EMISMATCH, "rules '%s': buttons differ from the world's (%u vs %u "
+                     "declared); input ids must stay the same", b->name, b->buttons.count - 4,
+                     a->buttons.count - 4);
+        return false;
+    }
+    if (a->nlayers != b->nlayers || memcmp(a->layers, b->layers, sizeof a->layers) != 0) {
+        fg_error_set(err, FG_EMISMATCH, "rules '%s': layers differ from the running rules'; "
+                     "running actions would lose their layer", b->name);
+        return false;
+    }
+    return true;
+}
+
+static fg_status add_version(fg_world *w, fg_ruleset *r, uint32_t *version, fg_error *err) {
+    if (w->nversions == FG_MAX_VERSIONS)
+        return fg_error_set(err, FG_ENOMEM, "rules: %d versions loaded in this world; "
+                            "create a new world", FG_MAX_VERSIONS);
+    fg_ruleset_retain(r);
+    w->versions[w->nversions] = r;
+    *version = w->nversions++;
+    return FG_OK;
+}
+
+fg_status fg_world_add_rules(fg_world *w, fg_ruleset *r, uint32_t *slot, fg_error *err) {
+    if (w->state->nslots == FG_MAX_RULE_SLOTS)
+        return fg_error_set(err, FG_ENOMEM, "rules: at most %d rulesets side by side",
+                            FG_MAX_RULE_SLOTS);
+    if (w->nversions > 0 && !same_shape(w->versions[0], r, err)) return err ? err->code : FG_EMISMATCH;
+    if (w->nversions == 0 && memcmp(&w->names, &r->buttons, sizeof w->names) != 0)
+        return fg_error_set(err, FG_EMISMATCH, "rules '%s': buttons differ from the world's",
+                            r->name);
+    uint32_t version = 0;
+    fg_status st = add_version(w, r, &version, err);
+    if (st != FG_OK) return st;
+    uint32_t s = w->state->nslots++;
+    w->state->slot_version[s] = (uint16_t)version;
+    if (slot) *slot = s;
+    return FG_OK;
+}
+
+fg_status fg_world_replace_rules(fg_world *w, uint32_t slot, fg_ruleset *r, fg_error *err) {
+    if (slot >= w->state->nslots)
+        return fg_error_set(err, FG_ENOTFOUND, "rules slot %u does not exist (%u loaded)", slot,
+                            w->state->nslots);
+    const fg_ruleset *old = w->versions[w->state->slot_version[slot]];
+    if (!same_shape(old, r, err)) return err ? err->code : FG_EMISMATCH;
+    uint32_t version = 0;
+    fg_status st = add_version(w, r, &version, err);
+    if (st != FG_OK) return st;
+    w->state->slot_version[slot] = (uint16_t)version;
+    return FG_OK;
+}
+
+const fg_ruleset *fg_world_rules_version(const fg_world *w, uint32_t version) {
+    return version < w->nversions ? w->versions[version] : NULL;
+}
+
+const fg_ruleset *fg_world_rules(const fg_world *w, fg_entity e) {
+    fg_entity_state *es = fg_world_entity(w, e);
+    if (!es || w->state->nslots == 0) return NULL;
+    return w->versions[w->state->slot_version[es->rules_slot]];
+}
+
+uint32_t fg_world_rules_slot(const fg_world *w, fg_entity e) {
+    fg_entity_state *es = fg_world_entity(w, e);
+    return es ? es->rules_slot : 0;
 }
 
 /* }====================================================================== */
@@ -219,53 +274,184 @@ fg_status fg_world_spawn(fg_world *w, const fg_spawn *s, fg_entity *out, fg_erro
     if (sp.facing != FG_FACING_RIGHT && sp.facing != FG_FACING_LEFT)
         return fg_error_set(err, FG_EINVAL, "spawn.facing: %d, expected right (0) or left (1)",
                             (int)sp.facing);
+    if (w->state->nslots > 0 && sp.rules >= w->state->nslots)
+        return fg_error_set(err, FG_ENOTFOUND, "spawn.rules: slot %u does not exist (%u loaded)",
+                            sp.rules, w->state->nslots);
+    if (sp.opponent != 0 && !fg_world_entity(w, sp.opponent))
+        return fg_error_set(err, FG_ENOTFOUND, "spawn.opponent: entity %u does not exist",
+                            sp.opponent);
     uint32_t slot = w->state->nentities;
-    fg_buffer *b = buffer_of(w, slot);
+    fg_buffer *b = fg_world_buffer_at(w, slot);
     fg_status st = fg_buffer_init(b, w->buffer_capacity, w->state->tick - 1, err);
     if (st != FG_OK) return st;
+    st = fg_dispatcher_init(fg_world_ledger_at(w, slot), FG_MAX_LAYERS, FG_MAX_MARKERS, err);
+    if (st != FG_OK) return st;
     fg_buffer_set_facing(b, sp.facing);
-    entity_state *es = &w->entities[slot];
+    fg_entity_state *es = &w->entities[slot];
     memset(es, 0, sizeof *es);
     es->id = slot + 1;
     es->facing = (uint8_t)sp.facing;
-    es->x = sp.x;
-    es->y = sp.y;
+    es->x = es->prev_x = sp.x;
+    es->y = es->prev_y = sp.y;
     es->contact = sp.grounded;
+    es->rules_slot = (uint8_t)sp.rules;
+    fg_entity_state *prev = slot > 0 ? &w->entities[slot - 1] : NULL;
+    fg_entity_state *opp = sp.opponent ? &w->entities[sp.opponent - 1]
+                                       : (prev && prev->opponent == 0 ? prev : NULL);
+    if (opp) {
+        es->opponent = opp->id;
+        if (opp->opponent == 0) opp->opponent = es->id;
+    }
     fg_ground_init(&es->ground, sp.grounded, w->state->tick - 1);
     es->last_jump.result = FG_JUMP_NO_PRESS;
+    es->last_decision.action = FG_NO_ACTION;
+    for (int l = 0; l < FG_MAX_LAYERS; l++) {
+        es->layers[l].action = FG_NO_ACTION;
+        es->queued[l].action = FG_NO_ACTION;
+        es->started_tick[l] = -1;
+    }
     fg_input_map_init(&w->maps[slot]);
     fg_device_state_init(&w->devices[slot]);
+    memset(w->meter + (size_t)slot * FG_METER_TICKS, 0, FG_METER_TICKS);
     w->state->nentities++;
+    if (w->state->nslots > 0) {
+        const fg_ruleset *r = w->versions[w->state->slot_version[es->rules_slot]];
+        for (uint32_t k = 0; k < r->nresources; k++) es->res[k] = r->resources[k].start;
+        fg_world_start_neutral(w, es, w->state->tick, FG_TR_SPAWN);
+    }
     if (out) *out = es->id;
     return FG_OK;
 }
 
 uint32_t fg_world_entity_count(const fg_world *w) { return w->state->nentities; }
-bool fg_world_entity_exists(const fg_world *w, fg_entity e) { return entity_of(w, e) != NULL; }
+bool fg_world_entity_exists(const fg_world *w, fg_entity e) { return fg_world_entity(w, e) != NULL; }
 
 const fg_buffer *fg_world_buffer(const fg_world *w, fg_entity e) {
-    return entity_of(w, e) ? buffer_of(w, e - 1) : NULL;
+    return fg_world_entity(w, e) ? fg_world_buffer_at(w, e - 1) : NULL;
 }
 
 const fg_ground *fg_world_ground(const fg_world *w, fg_entity e) {
-    entity_state *es = entity_of(w, e);
+    fg_entity_state *es = fg_world_entity(w, e);
     return es ? &es->ground : NULL;
 }
 
 const fg_action_names *fg_world_action_names(const fg_world *w) { return &w->names; }
 
 fg_facing fg_world_facing(const fg_world *w, fg_entity e) {
-    entity_state *es = entity_of(w, e);
+    fg_entity_state *es = fg_world_entity(w, e);
     return es ? (fg_facing)es->facing : FG_FACING_RIGHT;
 }
 
 fg_status fg_world_set_facing(fg_world *w, fg_entity e, fg_facing f, fg_error *err) {
-    entity_state *es = entity_of(w, e);
-    if (!es) return no_entity(err, e, w);
+    fg_entity_state *es = fg_world_entity(w, e);
+    if (!es) return fg_world_no_entity(w, e, err);
     if (f != FG_FACING_RIGHT && f != FG_FACING_LEFT)
         return fg_error_set(err, FG_EINVAL, "facing: %d, expected right (0) or left (1)", (int)f);
     es->facing = (uint8_t)f;
-    fg_buffer_set_facing(buffer_of(w, e - 1), f);
+    fg_buffer_set_facing(fg_world_buffer_at(w, e - 1), f);
+    return FG_OK;
+}
+
+void fg_world_position(const fg_world *w, fg_entity e, fg_fx *x, fg_fx *y) {
+    fg_entity_state *es = fg_world_entity(w, e);
+    if (x) *x = es ? es->x : 0;
+    if (y) *y = es ? es->y : 0;
+}
+
+fg_status fg_world_set_position(fg_world *w, fg_entity e, fg_fx x, fg_fx y, fg_error *err) {
+    fg_entity_state *es = fg_world_entity(w, e);
+    if (!es) return fg_world_no_entity(w, e, err);
+    es->x = es->prev_x = x;
+    es->y = es->prev_y = y;
+    return FG_OK;
+}
+
+int32_t fg_world_resource(const fg_world *w, fg_entity e, uint32_t resource) {
+    fg_entity_state *es = fg_world_entity(w, e);
+    return es && resource < FG_MAX_RESOURCES ? es->res[resource] : 0;
+}
+
+fg_status fg_world_set_resource(fg_world *w, fg_entity e, uint32_t resource, int32_t value,
+                                fg_error *err) {
+    fg_entity_state *es = fg_world_entity(w, e);
+    if (!es) return fg_world_no_entity(w, e, err);
+    const fg_ruleset *r = fg_world_rules(w, e);
+    if (!r || resource >= r->nresources)
+        return fg_error_set(err, FG_ENOTFOUND, "resource id %u does not exist", resource);
+    const fg_resource_def *d = &r->resources[resource];
+    if (value < 0 || value > d->max)
+        return fg_error_set(err, FG_EINVAL, "resource %s: %d, expected 0..%d", d->name, value,
+                            d->max);
+    es->res[resource] = value;
+    return FG_OK;
+}
+
+int32_t fg_world_frozen_for(const fg_world *w, fg_entity e) {
+    fg_entity_state *es = fg_world_entity(w, e);
+    if (!es || es->frozen_until <= w->state->tick) return 0;
+    return (int32_t)(es->frozen_until - w->state->tick);
+}
+
+const fg_instance *fg_world_instance(const fg_world *w, fg_entity e, uint32_t layer) {
+    fg_entity_state *es = fg_world_entity(w, e);
+    return es && layer < FG_MAX_LAYERS ? &es->layers[layer] : NULL;
+}
+
+const fg_decision *fg_world_last_decision(const fg_world *w, fg_entity e) {
+    fg_entity_state *es = fg_world_entity(w, e);
+    return es && es->last_decision.action != FG_NO_ACTION ? &es->last_decision : NULL;
+}
+
+fg_phase fg_world_phase(const fg_world *w, fg_entity e, uint32_t layer) {
+    fg_entity_state *es = fg_world_entity(w, e);
+    if (!es || layer >= FG_MAX_LAYERS || es->layers[layer].action == FG_NO_ACTION)
+        return FG_PHASE_NEUTRAL;
+    const fg_instance *inst = &es->layers[layer];
+    return fg_instance_phase(w->versions[inst->version], inst, es, w->state->tick - 1, layer);
+}
+
+int fg_world_describe_layer(const fg_world *w, fg_entity e, uint32_t layer, char *buf,
+                            size_t size) {
+    fg_entity_state *es = fg_world_entity(w, e);
+    if (!es || layer >= FG_MAX_LAYERS || es->layers[layer].action == FG_NO_ACTION)
+        return snprintf(buf, size, "(none)");
+    const fg_instance *inst = &es->layers[layer];
+    const fg_ruleset *r = w->versions[inst->version];
+    const fg_action_rt *a = &r->rt[inst->action];
+    fg_phase p = fg_instance_phase(r, inst, es, w->state->tick - 1, layer);
+    return snprintf(buf, size, "%s/%s (%s, tick %d of %d)", r->groups[a->group],
+                    r->defs[inst->action].name, fg_phase_name(p), inst->elapsed, inst->duration);
+}
+
+fg_decision fg_world_evaluate(const fg_world *w, fg_entity e, uint32_t action,
+                              fg_request_source src) {
+    fg_entity_state *es = fg_world_entity(w, e);
+    fg_decision d;
+    memset(&d, 0, sizeof d);
+    d.action = (uint16_t)action;
+    d.current = d.other = FG_NO_ACTION;
+    d.kind = FG_DECIDE_REJECTED;
+    d.reason = FG_R_UNKNOWN_ACTION;
+    if (!es || w->state->nslots == 0) return d;
+    fg_decide_ctx c = fg_world_ctx(w, es, w->state->tick);
+    return fg_decide(&c, es, action, src);
+}
+
+fg_status fg_world_request(fg_world *w, fg_entity e, uint32_t action, fg_request_source src,
+                           fg_error *err) {
+    fg_entity_state *es = fg_world_entity(w, e);
+    if (!es) return fg_world_no_entity(w, e, err);
+    const fg_ruleset *r = fg_world_rules(w, e);
+    if (!r) return fg_error_set(err, FG_ESTATE, "request: the world has no rules loaded");
+    if (action >= r->nactions)
+        return fg_error_set(err, FG_ENOTFOUND, "request: action id %u does not exist (%u "
+                            "actions)", action, r->nactions);
+    if (es->npending == FG_PENDING_REQUESTS)
+        return fg_error_set(err, FG_ENOMEM, "request: %d requests already wait for the next tick",
+                            FG_PENDING_REQUESTS);
+    es->pending[es->npending].action = (uint16_t)action;
+    es->pending[es->npending].source = (uint8_t)src;
+    es->npending++;
     return FG_OK;
 }
 
@@ -291,14 +477,15 @@ static fg_status stamp(const fg_world *w, int64_t time_us, fg_tick *tick, fg_err
 
 static fg_status push_button(fg_world *w, fg_entity e, fg_edge_kind kind, int action,
                              int64_t time_us, fg_source src, fg_error *err) {
-    if (!entity_of(w, e)) return no_entity(err, e, w);
+    if (!fg_world_entity(w, e)) return fg_world_no_entity(w, e, err);
     if (action < FG_IN_FIRST_BUTTON || (uint32_t)action >= w->names.count)
         return fg_error_set(err, FG_ENOTFOUND, "input action id %d is not a declared button",
                             action);
     fg_tick tick = 0;
     fg_status st = stamp(w, time_us, &tick, err);
     if (st != FG_OK) return st;
-    st = fg_buffer_push(buffer_of(w, e - 1), kind, action, 0, time_us, tick, src, NULL, err);
+    st = fg_buffer_push(fg_world_buffer_at(w, e - 1), kind, action, 0, time_us, tick, src, NULL,
+                        err);
     if (st != FG_OK) fg_error_prefix(err, "entity %u %s '%s'", e,
                                      kind == FG_EDGE_PRESS ? "press" : "release",
                                      w->names.names[action]);
@@ -317,10 +504,10 @@ fg_status fg_world_release(fg_world *w, fg_entity e, int action, int64_t time_us
 
 fg_status fg_world_direction(fg_world *w, fg_entity e, int numpad, int64_t time_us, fg_source src,
                              fg_error *err) {
-    if (!entity_of(w, e)) return no_entity(err, e, w);
+    if (!fg_world_entity(w, e)) return fg_world_no_entity(w, e, err);
     if (numpad < 1 || numpad > 9)
         return fg_error_set(err, FG_EINVAL, "direction %d: expected a numpad value 1..9", numpad);
-    fg_buffer *b = buffer_of(w, e - 1);
+    fg_buffer *b = fg_world_buffer_at(w, e - 1);
     if (b->pushed_dir == numpad) return FG_OK;
     fg_tick tick = 0;
     fg_status st = stamp(w, time_us, &tick, err);
@@ -329,7 +516,7 @@ fg_status fg_world_direction(fg_world *w, fg_entity e, int numpad, int64_t time_
 }
 
 fg_input_map *fg_world_input_map(fg_world *w, fg_entity e) {
-    return entity_of(w, e) ? &w->maps[e - 1] : NULL;
+    return fg_world_entity(w, e) ? &w->maps[e - 1] : NULL;
 }
 
 /* Digital directions win over the stick while any is held. */
@@ -345,7 +532,7 @@ static fg_status push_device_direction(fg_world *w, fg_entity e, int64_t time_us
 
 fg_status fg_world_device_control(fg_world *w, fg_entity e, uint32_t control, bool down,
                                   int64_t time_us, fg_error *err) {
-    if (!entity_of(w, e)) return no_entity(err, e, w);
+    if (!fg_world_entity(w, e)) return fg_world_no_entity(w, e, err);
     int action = fg_input_map_lookup(&w->maps[e - 1], control);
     if (action < 0)
         return fg_error_set(err, FG_ENOTFOUND, "entity %u: control %u is not bound", e, control);
@@ -373,7 +560,7 @@ fg_status fg_world_device_control(fg_world *w, fg_entity e, uint32_t control, bo
 
 fg_status fg_world_device_stick(fg_world *w, fg_entity e, float x, float y, int64_t time_us,
                                 fg_error *err) {
-    if (!entity_of(w, e)) return no_entity(err, e, w);
+    if (!fg_world_entity(w, e)) return fg_world_no_entity(w, e, err);
     fg_device_state *d = &w->devices[e - 1];
     const fg_input_map *m = &w->maps[e - 1];
     fg_vec2 shaped;
@@ -401,7 +588,7 @@ fg_status fg_world_device_stick(fg_world *w, fg_entity e, float x, float y, int6
 
 fg_status fg_world_device_camera(fg_world *w, fg_entity e, float fx, float fy, float fz,
                                  fg_error *err) {
-    if (!entity_of(w, e)) return no_entity(err, e, w);
+    if (!fg_world_entity(w, e)) return fg_world_no_entity(w, e, err);
     fg_vec2 probe = {0.0f, 1.0f}, out;
     /* Validates the basis the same way a stick sample will use it. */
     fg_status st = fg_stick_camera_relative(probe, fx, fy, fz, &out, err);
@@ -412,85 +599,84 @@ fg_status fg_world_device_camera(fg_world *w, fg_entity e, float fx, float fy, f
 
 fg_vec2 fg_world_stick(const fg_world *w, fg_entity e) {
     fg_vec2 zero = {0.0f, 0.0f};
-    return entity_of(w, e) ? w->devices[e - 1].stick : zero;
+    return fg_world_entity(w, e) ? w->devices[e - 1].stick : zero;
 }
 
 fg_status fg_world_report_contact(fg_world *w, fg_entity e, bool grounded, fg_error *err) {
-    entity_state *es = entity_of(w, e);
-    if (!es) return no_entity(err, e, w);
+    fg_entity_state *es = fg_world_entity(w, e);
+    if (!es) return fg_world_no_entity(w, e, err);
     es->contact = grounded;
     return FG_OK;
 }
 
 /* }====================================================================== */
 
-/* {====================================================================== simulation */
-
-static void advance_entity(fg_world *w, uint32_t slot, fg_tick tick) {
-    entity_state *es = &w->entities[slot];
-    fg_buffer *b = buffer_of(w, slot);
-    fg_buffer_set_facing(b, (fg_facing)es->facing);
-    fg_buffer_consume_for_tick(b, tick, &es->last_input, NULL);
-    for (uint32_t i = 0; i < es->last_input.count; i++) {
-        const fg_edge *e = fg_buffer_at(b, es->last_input.first + i);
-        trace_push(w, tick, es->id, FG_TRACE_INPUT, 0, e->kind, e->action, e->dir, (int64_t)e->id);
-    }
-    bool was_grounded = es->ground.grounded;
-    fg_tick landed_before = es->ground.landed_at;
-    fg_ground_report(&es->ground, tick, es->contact);
-    if (es->ground.grounded != was_grounded || es->ground.landed_at != landed_before)
-        trace_push(w, tick, es->id, FG_TRACE_CONTACT, 0, es->ground.grounded,
-                   es->ground.landed_at != landed_before, 0, 0);
-    if (w->jump_action >= 0) {
-        fg_jump_decision prev = es->last_jump;
-        es->last_jump = fg_jump_try(&es->ground, b, w->jump_action, tick, &w->jump);
-        /* A refused press stays buffered and is refused again each tick: report it once. */
-        bool repeat = es->last_jump.result != FG_JUMP_OK && prev.result == es->last_jump.result &&
-                      prev.press.id == es->last_jump.press.id;
-        if (es->last_jump.result != FG_JUMP_NO_PRESS && !repeat)
-            trace_push(w, tick, es->id, FG_TRACE_JUMP, es->last_jump.result,
-                       es->last_jump.press_tick, es->last_jump.last_grounded,
-                       es->last_jump.window, es->last_jump.press_until);
-    }
-}
-
-fg_status fg_world_advance(fg_world *w, fg_error *err) {
-    (void)err;
-    fg_tick tick = w->state->tick;
-    for (uint32_t slot = 0; slot < w->state->nentities; slot++) advance_entity(w, slot, tick);
-    w->state->tick = tick + 1;
-    return FG_OK;
-}
+/* {====================================================================== hash and snapshots */
 
 fg_tick fg_world_tick(const fg_world *w) { return w->state->tick; }
 uint32_t fg_world_tick_rate(const fg_world *w) { return w->tick_rate; }
 
 const fg_tick_input *fg_world_last_input(const fg_world *w, fg_entity e) {
-    entity_state *es = entity_of(w, e);
+    fg_entity_state *es = fg_world_entity(w, e);
     return es ? &es->last_input : NULL;
 }
 
 const fg_jump_decision *fg_world_last_jump(const fg_world *w, fg_entity e) {
-    entity_state *es = entity_of(w, e);
+    fg_entity_state *es = fg_world_entity(w, e);
     return es ? &es->last_jump : NULL;
 }
 
+static void hash_instance(fg_hasher *hs, const fg_instance *i) {
+    fg_hash_u64(hs, (uint64_t)i->action | (uint64_t)i->version << 16 | (uint64_t)i->contact << 32);
+    fg_hash_i64(hs, i->elapsed);
+    fg_hash_i64(hs, i->duration);
+    fg_hash_i64(hs, i->cycle);
+    fg_hash_i64(hs, i->seq);
+    fg_hash_i64(hs, i->started);
+}
+
+/* Pending requests and pending input edges are input for ticks not yet run: like a host's
+** polling, they take no part in the hash. */
 uint64_t fg_world_hash(const fg_world *w) {
     fg_hasher hs = fg_hasher_begin(0x66726D67u);
-    const world_state *s = w->state;
+    const fg_world_state *s = w->state;
     fg_hash_i64(&hs, s->tick);
     fg_hash_u64(&hs, s->rng.s[0]);
     fg_hash_u64(&hs, s->rng.s[1]);
     fg_hash_u64(&hs, s->nentities);
+    fg_hash_u64(&hs, s->nslots);
+    for (uint32_t i = 0; i < s->nslots; i++) {
+        fg_hash_u64(&hs, s->slot_version[i]);
+        fg_hash_u64(&hs, w->versions[s->slot_version[i]]->hash);
+    }
     for (uint32_t slot = 0; slot < s->nentities; slot++) {
-        const entity_state *es = &w->entities[slot];
+        const fg_entity_state *es = &w->entities[slot];
         fg_hash_u64(&hs, es->id);
-        fg_hash_u64(&hs, (uint64_t)es->facing | (uint64_t)es->contact << 8);
+        fg_hash_u64(&hs, (uint64_t)es->facing | (uint64_t)es->contact << 8 |
+                             (uint64_t)es->rules_slot << 16);
         fg_hash_i64(&hs, es->x);
         fg_hash_i64(&hs, es->y);
+        fg_hash_i64(&hs, es->vx);
+        fg_hash_i64(&hs, es->vy);
         fg_ground_hash(&es->ground, &hs);
         fg_hash_u64(&hs, es->last_jump.result);
-        fg_buffer_hash(buffer_of(w, slot), &hs);
+        fg_hash_i64(&hs, es->frozen_until);
+        for (int l = 0; l < FG_MAX_LAYERS; l++) {
+            hash_instance(&hs, &es->layers[l]);
+            fg_hash_i64(&hs, es->next_seq[l]);
+            fg_hash_i64(&hs, es->started_tick[l]);
+            const fg_queued *q = &es->queued[l];
+            fg_hash_u64(&hs, (uint64_t)q->action | (uint64_t)q->source << 16 |
+                                 (uint64_t)q->by_rule << 24);
+            if (q->action != FG_NO_ACTION) {
+                fg_hash_i64(&hs, q->waited);
+                fg_hash_i64(&hs, q->limit);
+                fg_hash_i64(&hs, q->made);
+            }
+        }
+        for (int k = 0; k < FG_MAX_RESOURCES; k++) fg_hash_i64(&hs, es->res[k]);
+        fg_buffer_hash(fg_world_buffer_at(w, slot), &hs);
+        fg_dispatcher_hash(fg_world_ledger_at(w, slot), &hs);
     }
     return fg_hasher_end(&hs);
 }
@@ -524,6 +710,12 @@ fg_status fg_world_restore(fg_world *w, const void *buf, size_t size, fg_error *
                             "layout %016llx; this world has %zu bytes, layout %016llx)",
                             (unsigned long long)h.size, (unsigned long long)h.layout,
                             w->arena_size, (unsigned long long)w->state->layout);
+    const fg_world_state *incoming =
+        (const fg_world_state *)((const unsigned char *)buf + sizeof h);
+    for (uint32_t i = 0; i < incoming->nslots && i < FG_MAX_RULE_SLOTS; i++)
+        if (incoming->slot_version[i] >= w->nversions)
+            return fg_error_set(err, FG_EMISMATCH, "snapshot: uses ruleset version %u, this "
+                                "world has %u", incoming->slot_version[i], w->nversions);
     memcpy(w->arena, (const unsigned char *)buf + sizeof h, w->arena_size);
     /* Trace records of ticks that are now in the future did not happen. */
     while (w->trace_count > 0) {
@@ -547,12 +739,22 @@ const fg_trace_record *fg_world_trace_at(const fg_world *w, uint32_t i) {
 
 uint64_t fg_world_trace_dropped(const fg_world *w) { return w->trace_dropped; }
 
-void fg_world_trace_clear(fg_world *w) {
-    w->trace_head = w->trace_count = 0;
+void fg_world_trace_clear(fg_world *w) { w->trace_head = w->trace_count = 0; }
+
+const char *fg_transition_reason_name(fg_transition_reason r) {
+    static const char *const names[] = {"request", "ended",   "hold",        "landed",
+                                        "hit",     "blocked", "interrupted", "spawn"};
+    return (unsigned)r < 8 ? names[r] : "unknown";
 }
 
 static const char *edge_kind_name(int k) {
     return k == FG_EDGE_PRESS ? "press" : k == FG_EDGE_RELEASE ? "release" : "dir";
+}
+
+static const char *name_in(const fg_world *w, const fg_trace_record *r, int64_t action) {
+    const fg_ruleset *rules = fg_world_rules(w, r->entity);
+    if (!rules || action < 0 || (uint64_t)action >= rules->nactions) return "(none)";
+    return rules->defs[action].name;
 }
 
 int fg_world_trace_format(const fg_world *w, const fg_trace_record *r, char *buf, size_t size) {
@@ -560,6 +762,7 @@ int fg_world_trace_format(const fg_world *w, const fg_trace_record *r, char *buf
     if (n < 0 || (size_t)n >= size) return n;
     char *p = buf + n;
     size_t left = size - (size_t)n;
+    const fg_ruleset *rules = fg_world_rules(w, r->entity);
     switch (r->kind) {
     case FG_TRACE_INPUT:
         if (r->a == FG_EDGE_DIR)
@@ -581,6 +784,32 @@ int fg_world_trace_format(const fg_world *w, const fg_trace_record *r, char *buf
         d.press_until = r->d;
         return n + fg_jump_describe(&d, p, left);
     }
+    case FG_TRACE_DECISION:
+        return rules ? n + fg_decision_describe(rules, &r->decision, p, left)
+                     : n + snprintf(p, left, "decision");
+    case FG_TRACE_TRANSITION: {
+        const char *layer = rules && r->a < (int64_t)rules->nlayers ? rules->layers[r->a] : "?";
+        return n + snprintf(p, left, "%s: %s -> %s (%s, action #%lld)", layer, name_in(w, r, r->b),
+                            name_in(w, r, r->c),
+                            fg_transition_reason_name((fg_transition_reason)r->code),
+                            (long long)r->d);
+    }
+    case FG_TRACE_HIT:
+        return n + snprintf(p, left, "%s by e%lld's %s: %lld damage, hitstop %lld",
+                            r->code == FG_ON_HIT ? "hit" : "blocked", (long long)r->a,
+                            name_in(w, r, r->b), (long long)r->c, (long long)r->d);
+    case FG_TRACE_COMMAND:
+        return n + snprintf(p, left, "command %s (motion %lld, first edge %lld)",
+                            name_in(w, r, r->b), (long long)r->a, (long long)r->c);
+    case FG_TRACE_EVENT: {
+        const char *marker = rules && r->c >= 0 && (uint64_t)r->c < rules->nmarkers
+                                 ? rules->marker_names[r->c]
+                                 : "?";
+        return n + snprintf(p, left, "event %s #%lld of action #%lld: %s", marker,
+                            (long long)r->d, (long long)r->b,
+                            fg_dispatch_result_name((fg_dispatch_result)r->code));
+    }
+    case FG_TRACE_RULE_ERROR: return n + snprintf(p, left, "rule error: %s", r->text);
     default: return n + snprintf(p, left, "record kind %u", r->kind);
     }
 }

@@ -5,7 +5,9 @@
 **   bench_gate           full run (build with the release preset to measure)
 **   bench_gate --smoke   a tiny run so CI keeps it compiling and working
 */
+#ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 199309L
+#endif
 #include <stdio.h>
 #include <string.h>
 #include <time.h>

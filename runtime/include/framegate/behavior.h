@@ -10,8 +10,10 @@
 #ifndef FRAMEGATE_BEHAVIOR_H
 #define FRAMEGATE_BEHAVIOR_H
 
+#include "framegate/action.h"
 #include "framegate/base.h"
 #include "framegate/input.h"
+#include "framegate/request.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -67,6 +69,42 @@ FG_API const char *fg_jump_result_name(fg_jump_result r);
 /* "refused: jump permission spent (jumped at tick 31, no landing since)" and so on. */
 FG_API int fg_jump_describe(const fg_jump_decision *d, char *buf, size_t size);
 FG_API void fg_ground_hash(const fg_ground *g, fg_hasher *hs);
+
+/* }====================================================================== */
+
+/* {====================================================================== action instances */
+
+/* One layer's running action. Plain data in the world's state. `seq` is the action sequence,
+** assigned by the world when the action starts (monotonic per entity and layer), never by
+** animation playback: it is the identity animation events are stamped with. */
+typedef struct fg_instance {
+    uint16_t action;   /* FG_NO_ACTION_ID: nothing runs */
+    uint16_t version;  /* the ruleset version it started with (kept across reloads) */
+    uint8_t contact;   /* 0 pending, FG_ON_HIT, FG_ON_BLOCK, FG_ON_WHIFF */
+    uint8_t reserved[3];
+    int32_t elapsed;   /* ticks advanced since it started (frozen ticks do not count) */
+    int32_t duration;  /* its length (hitstun and blockstun take the attacker's value) */
+    int32_t cycle;     /* completed loops */
+    int64_t seq;
+    fg_tick started;
+} fg_instance;
+
+/* What a tick of an action is, for the frame meter and the debug view. */
+typedef enum fg_phase {
+    FG_PHASE_NEUTRAL = 0,  /* free: idle, walk, crouch */
+    FG_PHASE_STARTUP = 1,
+    FG_PHASE_ACTIVE = 2,
+    FG_PHASE_RECOVERY = 3,
+    FG_PHASE_CANCEL = 4,   /* a cancel window is open */
+    FG_PHASE_STUN = 5,     /* hitstun or blockstun */
+    FG_PHASE_HITSTOP = 6,  /* frozen */
+    FG_PHASE_BUFFERED = 7, /* a request waits in the queue */
+    FG_PHASE_AIRBORNE = 8  /* a neutral airborne state (jump) */
+} fg_phase;
+
+/* One character per phase: . s A r c x = b ^ */
+FG_API char fg_phase_char(fg_phase p);
+FG_API const char *fg_phase_name(fg_phase p);
 
 /* }====================================================================== */
 

@@ -1,6 +1,7 @@
 /*
 ** framegate/world.h: the world, which owns every piece of authoritative state: entities, their
-** input buffers and grounded history, the tick counter, the RNG, and the trace of decisions.
+** input buffers, grounded history, action instances per layer, queued requests, resources,
+** positions, the tick counter and the RNG; and, beside it, the trace of every decision.
 **
 ** All authoritative state lives in one block allocated when the world is created and holds no
 ** pointers, so a snapshot is a copy of that block and a restore copies it back. The state hash is
@@ -12,9 +13,11 @@
 #ifndef FRAMEGATE_WORLD_H
 #define FRAMEGATE_WORLD_H
 
+#include "framegate/action.h"
 #include "framegate/base.h"
 #include "framegate/behavior.h"
 #include "framegate/input.h"
+#include "framegate/request.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -22,6 +25,17 @@ extern "C" {
 
 typedef struct fg_world fg_world;
 typedef uint32_t fg_entity; /* 1, 2, ... in spawn order; 0 is "no entity" */
+
+/* Host callbacks. The request rule is asked about each request of an entity whose ruleset has
+** one (has_rule); it sees the data's default decision and answers with a verdict. A failure
+** (FG_ERULE with a message) drops that rule's candidates for the tick and is traced. The event
+** hook sees committed events only, after the gate, and must not change gameplay state. */
+typedef struct fg_world_hooks {
+    void *ud;
+    bool (*has_rule)(void *ud, const fg_world *w, uint32_t rules_slot);
+    fg_status (*request)(void *ud, fg_world *w, const fg_decision *dflt, fg_verdict *out,
+                         fg_error *err);
+} fg_world_hooks;
 
 /* {====================================================================== creation */
 
@@ -32,7 +46,11 @@ typedef struct fg_world_config {
     uint32_t buffer_capacity; /* edges kept per entity, default 64 */
     uint32_t trace_capacity;  /* trace records kept, default 4096 (0 disables the trace) */
     fg_allocator allocator;   /* default: malloc/free */
-    /* Semantic buttons, any order (ids follow sorted names). */
+    /* The ruleset entities use by default. Its buttons become the world's semantic buttons; the
+    ** world keeps its own reference. NULL: no actions, buttons from `buttons` below. */
+    fg_ruleset *rules;
+    fg_world_hooks hooks;
+    /* Semantic buttons when there is no ruleset, any order (ids follow sorted names). */
     const char *const *buttons;
     uint32_t nbuttons;
     /* The jump gate, used when jump_button names a button; windows in ticks. */
@@ -53,6 +71,9 @@ typedef struct fg_spawn {
     fg_fx x, y;
     fg_facing facing;
     bool grounded; /* false: spawned in the air, with no grounded history */
+    uint32_t rules; /* ruleset slot (fg_world_add_rules); 0 = the default */
+    fg_entity opponent; /* 0: pair with the previous entity if it has no opponent yet, so
+                           entities spawned two by two fight each other */
 } fg_spawn;
 
 FG_API fg_status fg_world_spawn(fg_world *w, const fg_spawn *s, fg_entity *out, fg_error *err);
@@ -65,6 +86,47 @@ FG_API const fg_ground *fg_world_ground(const fg_world *w, fg_entity e);
 FG_API const fg_action_names *fg_world_action_names(const fg_world *w);
 FG_API fg_facing fg_world_facing(const fg_world *w, fg_entity e);
 FG_API fg_status fg_world_set_facing(fg_world *w, fg_entity e, fg_facing f, fg_error *err);
+/* Position in fixed point. */
+FG_API void fg_world_position(const fg_world *w, fg_entity e, fg_fx *x, fg_fx *y);
+FG_API fg_status fg_world_set_position(fg_world *w, fg_entity e, fg_fx x, fg_fx y,
+                                       fg_error *err);
+
+/* }====================================================================== */
+
+/* {====================================================================== rules and actions */
+
+/* The ruleset an entity runs now (new requests use it), and the one an instance started with. */
+FG_API const fg_ruleset *fg_world_rules(const fg_world *w, fg_entity e);
+FG_API uint32_t fg_world_rules_slot(const fg_world *w, fg_entity e);
+FG_API const fg_ruleset *fg_world_rules_version(const fg_world *w, uint32_t version);
+/* Adds another ruleset (another character) with the same buttons; returns its slot. */
+FG_API fg_status fg_world_add_rules(fg_world *w, fg_ruleset *r, uint32_t *slot, fg_error *err);
+/* Swaps the ruleset of a slot at the next tick boundary (call it between ticks): new requests use
+** it; instances in flight finish on the version they started with. The new ruleset must declare
+** the same buttons and layers. Nothing changes on failure. */
+FG_API fg_status fg_world_replace_rules(fg_world *w, uint32_t slot, fg_ruleset *r, fg_error *err);
+
+/* Asks for an action on the entity now (between ticks: decided at the start of the next tick's
+** request phase, in order). Returns FG_OK once queued for decision; the decision itself is in
+** the trace and in fg_world_last_decision. */
+FG_API fg_status fg_world_request(fg_world *w, fg_entity e, uint32_t action,
+                                  fg_request_source src, fg_error *err);
+/* Decides a request against the entity's state right now without changing anything: what would
+** happen. */
+FG_API fg_decision fg_world_evaluate(const fg_world *w, fg_entity e, uint32_t action,
+                                     fg_request_source src);
+FG_API const fg_instance *fg_world_instance(const fg_world *w, fg_entity e, uint32_t layer);
+FG_API fg_phase fg_world_phase(const fg_world *w, fg_entity e, uint32_t layer);
+/* "grounded/jab (recovery, tick 9 of 13)". */
+FG_API int fg_world_describe_layer(const fg_world *w, fg_entity e, uint32_t layer, char *buf,
+                                   size_t size);
+FG_API int32_t fg_world_resource(const fg_world *w, fg_entity e, uint32_t resource);
+FG_API fg_status fg_world_set_resource(fg_world *w, fg_entity e, uint32_t resource,
+                                       int32_t value, fg_error *err);
+/* Ticks left before the entity is no longer frozen (hitstop); 0 when it runs. */
+FG_API int32_t fg_world_frozen_for(const fg_world *w, fg_entity e);
+/* The most recent decision about a request of this entity (kind EXPIRED/...), if any. */
+FG_API const fg_decision *fg_world_last_decision(const fg_world *w, fg_entity e);
 
 /* }====================================================================== */
 
@@ -104,7 +166,8 @@ FG_API fg_status fg_world_report_contact(fg_world *w, fg_entity e, bool grounded
 /* {====================================================================== simulation */
 
 /* Runs one tick: consumes each entity's input for the tick, applies contact reports, runs the
-** jump gate, records decisions in the trace. */
+** jump gate, decides requests, advances actions, applies hits and movement, records decisions in
+** the trace. */
 FG_API fg_status fg_world_advance(fg_world *w, fg_error *err);
 /* The next tick to run (ticks run so far, counting from 0). */
 FG_API fg_tick fg_world_tick(const fg_world *w);
@@ -129,11 +192,35 @@ FG_API fg_status fg_world_restore(fg_world *w, const void *buf, size_t size, fg_
 /* {====================================================================== trace */
 
 typedef enum fg_trace_kind {
-    FG_TRACE_INPUT = 0, /* a = edge kind, b = action, c = dir, d = edge id */
-    FG_TRACE_JUMP = 1,  /* code = fg_jump_result, a = press tick, b = last grounded, c = window,
-                           d = last tick the press stays buffered */
-    FG_TRACE_CONTACT = 2 /* a = grounded (0/1), b = permission restored (0/1) */
+    FG_TRACE_INPUT = 0,      /* a = edge kind, b = action, c = dir, d = edge id */
+    FG_TRACE_JUMP = 1,       /* code = fg_jump_result, a = press tick, b = last grounded,
+                                c = window, d = last tick the press stays buffered */
+    FG_TRACE_CONTACT = 2,    /* a = grounded (0/1), b = permission restored (0/1) */
+    FG_TRACE_DECISION = 3,   /* decision */
+    FG_TRACE_TRANSITION = 4, /* code = fg_transition_reason, a = layer, b = from, c = to,
+                                d = new action sequence */
+    FG_TRACE_HIT = 5,        /* code = fg_contact, a = attacker, b = action, c = damage,
+                                d = hitstop; entity = the target */
+    FG_TRACE_COMMAND = 6,    /* a = motion id, b = action requested, c = first edge id */
+    FG_TRACE_RULE_ERROR = 7, /* text = the rule's error */
+    FG_TRACE_EVENT = 8,      /* code = fg_dispatch_result, a = layer, b = action sequence,
+                                c = marker id, d = occurrence */
+    FG_TRACE_CUE = 9         /* text = cue name, a, b = its parameters */
 } fg_trace_kind;
+
+/* Why a layer changed action. */
+typedef enum fg_transition_reason {
+    FG_TR_REQUEST = 0,  /* a request was accepted */
+    FG_TR_ENDED = 1,    /* the action ran its course */
+    FG_TR_HOLD = 2,     /* a neutral state chosen by the held direction */
+    FG_TR_LANDED = 3,   /* an airborne action ended on the ground */
+    FG_TR_HIT = 4,      /* put in hitstun */
+    FG_TR_BLOCKED = 5,  /* put in blockstun */
+    FG_TR_INTERRUPTED = 6, /* another layer's action interrupted it */
+    FG_TR_SPAWN = 7
+} fg_transition_reason;
+
+FG_API const char *fg_transition_reason_name(fg_transition_reason r);
 
 typedef struct fg_trace_record {
     fg_tick tick;
@@ -141,6 +228,8 @@ typedef struct fg_trace_record {
     uint16_t kind;
     uint16_t code;
     int64_t a, b, c, d;
+    fg_decision decision; /* FG_TRACE_DECISION */
+    char text[FG_RULE_TEXT_MAX * 2]; /* FG_TRACE_RULE_ERROR */
 } fg_trace_record;
 
 /* Records kept (oldest first); older ones are overwritten and counted as dropped. */
@@ -150,6 +239,67 @@ FG_API uint64_t fg_world_trace_dropped(const fg_world *w);
 FG_API void fg_world_trace_clear(fg_world *w);
 /* Readable line for a record, e.g. "t=12 e1 rejected: jump ...". */
 FG_API int fg_world_trace_format(const fg_world *w, const fg_trace_record *r, char *buf,
+                                 size_t size);
+
+/* }====================================================================== */
+
+/* {====================================================================== events and cues */
+
+/* A committed gameplay event (a marker of an action's timeline, or an animation event the host
+** reported, that the gate accepted). */
+typedef struct fg_event {
+    fg_tick tick;
+    fg_entity entity;
+    uint32_t layer;
+    int64_t seq;         /* the action sequence it belongs to */
+    uint32_t marker;     /* marker id in the entity's ruleset */
+    uint64_t occurrence;
+    uint16_t action;
+    uint8_t contact;     /* for hit markers: FG_ON_HIT, FG_ON_BLOCK, or 0 (missed) */
+    uint8_t from_host;
+    fg_entity target;    /* for hit markers that connected */
+} fg_event;
+
+/* Events committed by the last tick, in the order the gate decided them. */
+FG_API uint32_t fg_world_event_count(const fg_world *w);
+FG_API const fg_event *fg_world_event_at(const fg_world *w, uint32_t i);
+FG_API const char *fg_world_marker_name(const fg_world *w, fg_entity e, uint32_t marker);
+
+/* An animation event reported by the host's animation system (a clip reached a marker). It
+** carries the action sequence the world gave the animation when the action started; clip and
+** normalised time are diagnostics. The gate decides it with the next tick's candidates: the first
+** report of a stamp is Accepted, repeats (a cross-fade evaluating two clips) are Duplicate, a
+** report from an older action is StaleAction, and only Accepted ones have effects. */
+FG_API fg_status fg_world_report_event(fg_world *w, fg_entity e, uint32_t layer, int64_t seq,
+                                       const char *marker, uint64_t occurrence, fg_error *err);
+
+/* Cues: presentation requests (a sound, an effect, a camera shake) that hooks emit for the host
+** to drain. They never feed back into gameplay. */
+#define FG_MAX_CUES 256
+typedef struct fg_cue {
+    fg_tick tick;
+    fg_entity entity;
+    char name[32];
+    int64_t a, b;
+} fg_cue;
+FG_API fg_status fg_world_push_cue(fg_world *w, fg_entity e, const char *name, int64_t a,
+                                   int64_t b, fg_error *err);
+FG_API uint32_t fg_world_cue_count(const fg_world *w);
+FG_API const fg_cue *fg_world_cue_at(const fg_world *w, uint32_t i);
+FG_API void fg_world_cues_clear(fg_world *w);
+
+/* }====================================================================== */
+
+/* {====================================================================== frame meter */
+
+/* The phase of every entity for the last FG_METER_TICKS ticks, kept beside the trace. */
+#define FG_METER_TICKS 240
+FG_API fg_phase fg_world_meter_at(const fg_world *w, fg_entity e, fg_tick tick);
+/* Renders ticks [from, to] as one row per entity, in the style of Street Fighter 6's frame
+** meter: one character per tick (. neutral, s startup, A active, r recovery, c cancel window open,
+** x stun, = hitstop, b buffered request, ^ airborne), then startup, total and advantage of the
+** first action that started in the range. */
+FG_API int fg_world_meter_render(const fg_world *w, fg_tick from, fg_tick to, char *buf,
                                  size_t size);
 
 /* }====================================================================== */

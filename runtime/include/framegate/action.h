@@ -1,0 +1,210 @@
+/*
+** framegate/action.h: rulesets: what a fighter can do, as data. Actions with frame data, cancel
+** windows, costs, markers, tags, layers and hit properties; resources; groups of states; the
+** validator. A ruleset is built once (from C with the builder, or from a Lua table by the
+** bindings), validated, and then immutable: every entity that uses it shares it, and a hot reload
+** builds a new one beside it.
+**
+** Ticks inside an action count from 0: an action with startup 4, active 2, recovery 7 lasts 13
+** ticks; ticks 0-3 are startup, 4-5 active, 6-12 recovery.
+*/
+#ifndef FRAMEGATE_ACTION_H
+#define FRAMEGATE_ACTION_H
+
+#include "framegate/base.h"
+#include "framegate/input.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define FG_NAME_MAX 32
+#define FG_MAX_LAYERS 4
+#define FG_MAX_RESOURCES 8
+#define FG_MAX_CANCELS 8       /* cancel windows per action */
+#define FG_MAX_MARKERS 8       /* timeline markers per action */
+#define FG_MAX_TAGS 8          /* tags per action */
+#define FG_MAX_TARGETS 16      /* names or tags per cancel window */
+#define FG_MAX_MOVES 4         /* movement segments per action */
+
+typedef struct fg_ruleset fg_ruleset;
+
+/* What a cancel window (or a queued request) needs from the last attack. */
+typedef enum fg_contact {
+    FG_ON_ALWAYS = 0,
+    FG_ON_HIT = 1,
+    FG_ON_BLOCK = 2,
+    FG_ON_WHIFF = 3,
+    FG_ON_CONTACT = 4 /* hit or block */
+} fg_contact;
+
+/* How an action's authored root motion is used. */
+typedef enum fg_root_motion {
+    FG_ROOT_AUTHORITATIVE = 0, /* the action's movement data moves the entity */
+    FG_ROOT_SUGGESTED = 1,     /* movement may scale or refuse it (walls, pushboxes) */
+    FG_ROOT_PRESENTATION = 2   /* animation only; gameplay position does not move */
+} fg_root_motion;
+
+/* A cancel window: while the current action's tick is in [from, to] and the last attack's contact
+** matches `on`, a request for one of `into` (action names or tags) may start at once. A request
+** made up to `buffer` ticks before `from` waits in the queue for the window. */
+typedef struct fg_cancel_def {
+    int32_t from, to;
+    fg_contact on;
+    int32_t buffer;
+    uint32_t ntargets;
+    char targets[FG_MAX_TARGETS][FG_NAME_MAX];
+} fg_cancel_def;
+
+typedef struct fg_marker_def {
+    int32_t tick;
+    char name[FG_NAME_MAX];
+    bool loop; /* with a looping action: fires on every cycle, occurrence 0, 1, 2, ... */
+} fg_marker_def;
+
+/* A target velocity for ticks [from, to] of the action, in fixed point per tick; x is along the
+** entity's facing. Movement moves the entity; actions never set a position. */
+typedef struct fg_move_def {
+    int32_t from, to;
+    fg_fx vx, vy;
+} fg_move_def;
+
+/* What the action does to its target when its "hit" marker connects. */
+typedef struct fg_hit_def {
+    bool enabled;
+    fg_fx range;        /* reach in front of the attacker, fixed point */
+    int32_t damage;     /* taken from the target's health resource */
+    int32_t hitstop;    /* ticks both entities freeze on contact */
+    int32_t hitstun;    /* ticks the target stays in hitstun */
+    int32_t blockstun;  /* ticks the target stays in blockstun */
+    int32_t meter_gain; /* added to the attacker's meter resource on contact */
+    bool low;           /* must be blocked crouching */
+    bool overhead;      /* must be blocked standing */
+} fg_hit_def;
+
+typedef struct fg_action_def {
+    char name[FG_NAME_MAX];
+    int32_t startup, active, recovery; /* counts of ticks; duration is their sum */
+    int32_t duration;
+    bool loop;          /* restarts at tick 0 after its last tick until interrupted */
+    bool neutral;       /* a free state (idle, walk, crouch): any action may start from it */
+    int32_t hold_dir;   /* neutral states: chosen while this facing-relative direction is held
+                           (numpad, 0 = none) */
+    int32_t priority;   /* among neutral states whose hold matches, the highest wins */
+    char group[FG_NAME_MAX];   /* state group this action belongs to: "grounded", "airborne" */
+    char requires[FG_NAME_MAX]; /* the group the entity must be in to start it ("" = any) */
+    char layer[FG_NAME_MAX];    /* "" = the first layer */
+    char input[64];             /* motion notation or motion name that requests it ("" = none) */
+    char next[FG_NAME_MAX];     /* action that follows when it ends ("" = the layer's neutral) */
+    uint32_t ntags;
+    char tags[FG_MAX_TAGS][FG_NAME_MAX];
+    uint32_t ncancels;
+    fg_cancel_def cancels[FG_MAX_CANCELS];
+    uint32_t nmarkers;
+    fg_marker_def markers[FG_MAX_MARKERS];
+    uint32_t nmoves;
+    fg_move_def moves[FG_MAX_MOVES];
+    fg_root_motion root_motion;
+    int32_t cost[FG_MAX_RESOURCES]; /* indexed like the ruleset's resources */
+    char cost_names[FG_MAX_RESOURCES][FG_NAME_MAX]; /* as declared, before ids exist */
+    uint32_t ncosts;
+    fg_hit_def hit;
+    bool interrupts;    /* starting it ends the actions of every other layer (hit states) */
+    uint32_t nforbids;  /* while it runs, other layers may not start actions with these tags */
+    char forbids[FG_MAX_TAGS][FG_NAME_MAX];
+} fg_action_def;
+
+typedef struct fg_resource_def {
+    char name[FG_NAME_MAX];
+    int32_t max, start;
+    int32_t regen;       /* added every `regen_every` ticks, up to max */
+    int32_t regen_every; /* ticks, >= 1 */
+} fg_resource_def;
+
+/* Physics the movement layer applies. */
+typedef struct fg_physics_def {
+    fg_fx gravity;   /* added to vy every airborne tick (negative = down) */
+    fg_fx ground_y;  /* the floor */
+    fg_fx min_gap;   /* two entities never come closer than this on x */
+    fg_fx stage_min, stage_max;
+} fg_physics_def;
+
+/* {====================================================================== building */
+
+typedef struct fg_ruleset_builder fg_ruleset_builder;
+
+FG_API fg_ruleset_builder *fg_ruleset_builder_new(const char *name, const fg_allocator *alloc);
+FG_API void fg_ruleset_builder_free(fg_ruleset_builder *b);
+/* Declarations. Each copies what it is given; order never matters (ids follow sorted names). */
+FG_API fg_status fg_ruleset_add_button(fg_ruleset_builder *b, const char *name, fg_error *err);
+FG_API fg_status fg_ruleset_add_layer(fg_ruleset_builder *b, const char *name, fg_error *err);
+FG_API fg_status fg_ruleset_add_resource(fg_ruleset_builder *b, const fg_resource_def *r,
+                                         fg_error *err);
+FG_API fg_status fg_ruleset_add_action(fg_ruleset_builder *b, const fg_action_def *a,
+                                       fg_error *err);
+/* A named motion pattern ("236P") that actions may name in `input`. */
+FG_API fg_status fg_ruleset_add_motion(fg_ruleset_builder *b, const char *name,
+                                       const char *notation, int32_t priority, fg_error *err);
+/* A button group for notation ("P" = any of LP, MP, HP). */
+FG_API fg_status fg_ruleset_add_group(fg_ruleset_builder *b, const char *name,
+                                      const char *const *buttons, uint32_t n, fg_error *err);
+FG_API void fg_ruleset_set_physics(fg_ruleset_builder *b, const fg_physics_def *p);
+FG_API void fg_ruleset_set_source_hash(fg_ruleset_builder *b, uint64_t hash);
+/* A fresh action definition with defaults (one tick long, no windows). */
+FG_API fg_action_def fg_action_def_default(const char *name);
+FG_API fg_physics_def fg_physics_def_default(void);
+
+/* One validator finding: `path` names the field ("actions.jab.cancels[1].to"), `msg` says what is
+** wrong with the value and what was expected. */
+typedef struct fg_finding {
+    bool warning; /* lint (kept) rather than error (refuses the ruleset) */
+    char path[96];
+    char msg[256];
+} fg_finding;
+
+typedef struct fg_findings {
+    uint32_t count, errors;
+    fg_finding items[64];
+    uint32_t dropped; /* findings beyond the 64 kept */
+} fg_findings;
+
+/* Validates everything and compiles the ruleset. On any error returns NULL, fills `findings`
+** (every problem, not just the first) and err (the first one); the builder may be freed either
+** way. Warnings (lint) do not stop the build. */
+FG_API fg_ruleset *fg_ruleset_build(fg_ruleset_builder *b, fg_findings *findings, fg_error *err);
+
+/* }====================================================================== */
+
+/* {====================================================================== reading */
+
+/* Rulesets are reference counted: a world holds one reference per use, and in-flight actions
+** keep the ruleset they started with alive across a reload. */
+FG_API void fg_ruleset_retain(fg_ruleset *r);
+FG_API void fg_ruleset_release(fg_ruleset *r);
+
+FG_API const char *fg_ruleset_name(const fg_ruleset *r);
+FG_API uint64_t fg_ruleset_hash(const fg_ruleset *r); /* content hash of the compiled data */
+FG_API const fg_action_names *fg_ruleset_buttons(const fg_ruleset *r);
+FG_API uint32_t fg_ruleset_action_count(const fg_ruleset *r);
+FG_API const fg_action_def *fg_ruleset_action(const fg_ruleset *r, uint32_t id);
+FG_API int fg_ruleset_find_action(const fg_ruleset *r, const char *name); /* -1 if unknown */
+FG_API uint32_t fg_ruleset_layer_count(const fg_ruleset *r);
+FG_API const char *fg_ruleset_layer_name(const fg_ruleset *r, uint32_t id);
+FG_API int fg_ruleset_find_layer(const fg_ruleset *r, const char *name);
+FG_API uint32_t fg_ruleset_resource_count(const fg_ruleset *r);
+FG_API const fg_resource_def *fg_ruleset_resource(const fg_ruleset *r, uint32_t id);
+FG_API int fg_ruleset_find_resource(const fg_ruleset *r, const char *name);
+FG_API const fg_physics_def *fg_ruleset_physics(const fg_ruleset *r);
+/* Layer id an action runs in, and whether `target` is named (or tagged) by a cancel window. */
+FG_API uint32_t fg_ruleset_action_layer(const fg_ruleset *r, uint32_t action);
+FG_API bool fg_ruleset_window_allows(const fg_ruleset *r, uint32_t action, uint32_t window,
+                                     uint32_t target);
+FG_API bool fg_action_has_tag(const fg_action_def *a, const char *tag);
+FG_API const char *fg_contact_name(fg_contact c);
+
+/* }====================================================================== */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,336 @@
+/*
+** behavior.c: the request layer's default decision and the words for every decision.
+**
+** fg_decide is a pure function of the ruleset data and one entity's state: it never changes
+** anything, so the same function answers "what happens if" (fg_world_evaluate), decides real
+** requests in the tick, and retries queued ones. The checks run in a fixed order, and the first
+** that fails is the reason: the action exists, the entity is in the right group, no other layer
+** forbids it, the running action lets it start now (neutral, or an open cancel window) or soon
+** (a window that opens within its buffer: queued), and the resources cover its cost.
+*/
+#include "internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* {====================================================================== names */
+
+const char *fg_decision_kind_name(fg_decision_kind k) {
+    static const char *const names[] = {"accepted", "queued", "rejected", "replaced", "expired"};
+    return (unsigned)k < 5 ? names[k] : "unknown";
+}
+
+const char *fg_reason_name(fg_reason r) {
+    static const char *const names[] = {
+        "from_neutral", "cancel",      "layer_free",   "rule_accept",   "unknown_action",
+        "wrong_group",  "forbidden",   "no_cancel",    "window_closed", "wait_window",
+        "wait_hitstop", "cost",        "rule_reject",  "rule_overridden", "rule_error",
+        "superseded",   "waited_out",  "lost_priority", "layer_taken",  "rule_queue",
+    };
+    return (unsigned)r < sizeof names / sizeof names[0] ? names[r] : "unknown";
+}
+
+const char *fg_request_source_name(fg_request_source s) {
+    static const char *const names[] = {"command", "ai", "replay", "script", "queue"};
+    return (unsigned)s < 5 ? names[s] : "unknown";
+}
+
+char fg_phase_char(fg_phase p) {
+    static const char chars[] = ".sArcx=b^";
+    return (unsigned)p < sizeof chars - 1 ? chars[p] : '?';
+}
+
+const char *fg_phase_name(fg_phase p) {
+    static const char *const names[] = {"neutral", "startup", "active",   "recovery", "cancel",
+                                        "stun",    "hitstop", "buffered", "airborne"};
+    return (unsigned)p < 9 ? names[p] : "unknown";
+}
+
+/* }====================================================================== */
+
+/* {====================================================================== state queries */
+
+int fg_entity_group(const fg_decide_ctx *c, const fg_entity_state *e) {
+    const fg_instance *body = &e->layers[0];
+    if (body->action == FG_NO_ACTION) return c->rules->grounded;
+    const fg_ruleset *r = c->versions[body->version];
+    return r->rt[body->action].group;
+}
+
+static bool contact_matches(uint8_t on, uint8_t contact) {
+    switch (on) {
+    case FG_ON_ALWAYS: return true;
+    case FG_ON_HIT: return contact == FG_ON_HIT;
+    case FG_ON_BLOCK: return contact == FG_ON_BLOCK;
+    case FG_ON_WHIFF: return contact == FG_ON_WHIFF;
+    case FG_ON_CONTACT: return contact == FG_ON_HIT || contact == FG_ON_BLOCK;
+    }
+    return false;
+}
+
+/* A window whose contact condition is not decided yet (the attack has not resolved) may still
+** open: a request may wait for it. */
+static bool contact_may_match(uint8_t on, uint8_t contact) {
+    return contact == 0 || contact_matches(on, contact);
+}
+
+bool fg_window_open_for(const fg_action_rt *a, const fg_instance *inst, uint32_t target,
+                        int *window) {
+    for (uint32_t w = 0; w < a->nwindows; w++) {
+        const fg_window_rt *win = &a->windows[w];
+        if (inst->elapsed < win->from || inst->elapsed > win->to) continue;
+        if (!fg_action_set_has(&win->into, target)) continue;
+        if (!contact_matches(win->on, inst->contact)) continue;
+        if (window) *window = (int)w;
+        return true;
+    }
+    return false;
+}
+
+fg_phase fg_instance_phase(const fg_ruleset *r, const fg_instance *inst, const fg_entity_state *e,
+                           fg_tick tick, uint32_t layer) {
+    if (inst->action == FG_NO_ACTION) return FG_PHASE_NEUTRAL;
+    if (tick < e->frozen_until && inst->started < tick) return FG_PHASE_HITSTOP;
+    const fg_action_rt *a = &r->rt[inst->action];
+    if (inst->action == r->hitstun || inst->action == r->blockstun) return FG_PHASE_STUN;
+    if (e->queued[layer].action != FG_NO_ACTION) return FG_PHASE_BUFFERED;
+    if (a->neutral) return (int)a->group == r->airborne ? FG_PHASE_AIRBORNE : FG_PHASE_NEUTRAL;
+    for (uint32_t w = 0; w < a->nwindows; w++) {
+        const fg_window_rt *win = &a->windows[w];
+        if (inst->elapsed >= win->from && inst->elapsed <= win->to &&
+            contact_matches(win->on, inst->contact))
+            return FG_PHASE_CANCEL;
+    }
+    if (inst->elapsed < a->startup) return FG_PHASE_STARTUP;
+    if (inst->elapsed < a->startup + a->active) return FG_PHASE_ACTIVE;
+    if ((int)a->group == r->airborne && a->active == 0 && a->startup == 0) return FG_PHASE_AIRBORNE;
+    return FG_PHASE_RECOVERY;
+}
+
+/* }====================================================================== */
+
+/* {====================================================================== the decision */
+
+static fg_decision blank(const fg_decide_ctx *c, const fg_entity_state *e, uint32_t action,
+                         fg_request_source src) {
+    fg_decision d;
+    memset(&d, 0, sizeof d);
+    d.tick = c->tick;
+    d.entity = e->id;
+    d.action = (uint16_t)action;
+    d.current = FG_NO_ACTION;
+    d.other = FG_NO_ACTION;
+    d.source = (uint8_t)src;
+    d.resource = -1;
+    d.group_have = d.group_need = -1;
+    return d;
+}
+
+static void note_current(fg_decision *d, const fg_decide_ctx *c, const fg_instance *inst) {
+    if (inst->action == FG_NO_ACTION) return;
+    const fg_action_rt *a = &c->versions[inst->version]->rt[inst->action];
+    d->current = inst->action;
+    d->elapsed = inst->elapsed;
+    d->duration = inst->duration;
+    d->startup = a->startup;
+    d->active = a->active;
+    d->contact = inst->contact;
+}
+
+static fg_decision verdict(fg_decision d, fg_decision_kind kind, fg_reason reason) {
+    d.kind = (uint8_t)kind;
+    d.reason = (uint8_t)reason;
+    return d;
+}
+
+fg_decision fg_decide(const fg_decide_ctx *c, const fg_entity_state *e, uint32_t action,
+                      fg_request_source src) {
+    fg_decision d = blank(c, e, action, src);
+    const fg_ruleset *r = c->rules;
+    if (action >= r->nactions) return verdict(d, FG_DECIDE_REJECTED, FG_R_UNKNOWN_ACTION);
+    const fg_action_rt *want = &r->rt[action];
+    uint32_t layer = want->layer;
+    d.layer = (uint8_t)layer;
+    const fg_instance *inst = &e->layers[layer];
+    note_current(&d, c, inst);
+
+    /* Frozen: nothing is decided against a state that is about to change; wait it out. */
+    if (c->tick < e->frozen_until) {
+        d.wait = (int32_t)(e->frozen_until - c->tick);
+        return verdict(d, FG_DECIDE_QUEUED, FG_R_WAIT_HITSTOP);
+    }
+    int group = fg_entity_group(c, e);
+    if (want->requires >= 0 && want->requires != group) {
+        d.group_have = (int8_t)group;
+        d.group_need = want->requires;
+        return verdict(d, FG_DECIDE_REJECTED, FG_R_WRONG_GROUP);
+    }
+    for (uint32_t l = 0; l < r->nlayers; l++) {
+        const fg_instance *o = &e->layers[l];
+        if (l == layer || o->action == FG_NO_ACTION) continue;
+        const fg_action_rt *oa = &c->versions[o->version]->rt[o->action];
+        if (fg_action_set_has(&oa->tagged_forbid, action)) {
+            d.other = o->action;
+            d.window_from = (int32_t)l; /* the layer that forbids, for the message */
+            return verdict(d, FG_DECIDE_REJECTED, FG_R_FORBIDDEN);
+        }
+    }
+    fg_reason ok = FG_R_LAYER_FREE;
+    if (inst->action != FG_NO_ACTION) {
+        const fg_action_rt *cur = &c->versions[inst->version]->rt[inst->action];
+        int w = -1;
+        if (cur->neutral) {
+            ok = FG_R_FROM_NEUTRAL;
+        } else if (fg_window_open_for(cur, inst, action, &w)) {
+            ok = FG_R_CANCEL;
+            d.window_from = cur->windows[w].from;
+            d.window_to = cur->windows[w].to;
+            d.window_on = cur->windows[w].on;
+        } else {
+            /* Not now. A window that names it and opens within its buffer: wait for it. The
+            ** nearest such window is the one the message talks about. */
+            int best = -1;
+            for (uint32_t i = 0; i < cur->nwindows; i++) {
+                const fg_window_rt *win = &cur->windows[i];
+                if (!fg_action_set_has(&win->into, action)) continue;
+                if (best < 0) best = (int)i;
+                if (inst->elapsed < win->from && win->from - inst->elapsed <= win->buffer &&
+                    contact_may_match(win->on, inst->contact)) {
+                    d.window_from = win->from;
+                    d.window_to = win->to;
+                    d.window_on = win->on;
+                    d.wait = win->from - inst->elapsed;
+                    return verdict(d, FG_DECIDE_QUEUED, FG_R_WAIT_WINDOW);
+                }
+            }
+            if (best < 0) return verdict(d, FG_DECIDE_REJECTED, FG_R_NO_CANCEL);
+            d.window_from = cur->windows[best].from;
+            d.window_to = cur->windows[best].to;
+            d.window_on = cur->windows[best].on;
+            return verdict(d, FG_DECIDE_REJECTED, FG_R_WINDOW_CLOSED);
+        }
+    }
+    for (uint32_t k = 0; k < r->nresources; k++)
+        if (want->cost[k] > e->res[k]) {
+            d.resource = (int8_t)k;
+            d.cost = want->cost[k];
+            d.have = e->res[k];
+            return verdict(d, FG_DECIDE_REJECTED, FG_R_COST);
+        }
+    return verdict(d, FG_DECIDE_ACCEPTED, ok);
+}
+
+/* }====================================================================== */
+
+/* {====================================================================== words */
+
+static const char *action_name(const fg_ruleset *r, uint32_t id) {
+    return id < r->nactions ? r->defs[id].name : "(none)";
+}
+
+static const char *phase_word(const fg_decision *d) {
+    if (d->elapsed < d->startup) return "startup";
+    if (d->elapsed < d->startup + d->active) return "active";
+    return "recovery";
+}
+
+static const char *contact_words(uint8_t contact) {
+    switch (contact) {
+    case FG_ON_HIT: return "last attack hit";
+    case FG_ON_BLOCK: return "last attack was blocked";
+    case FG_ON_WHIFF: return "last attack whiffed";
+    default: return "the attack has not connected yet";
+    }
+}
+
+/* "jab is in recovery (tick 9 of 13)" */
+static int where(const fg_ruleset *r, const fg_decision *d, char *buf, size_t size) {
+    return snprintf(buf, size, "%s is in %s (tick %d of %d)", action_name(r, d->current),
+                    phase_word(d), d->elapsed, d->duration);
+}
+
+static const char *group_name(const fg_ruleset *r, int g) {
+    return g >= 0 && (uint32_t)g < r->ngroups ? r->groups[g] : "(none)";
+}
+
+int fg_decision_describe(const fg_ruleset *r, const fg_decision *d, char *buf, size_t size) {
+    const char *want = action_name(r, d->action);
+    char at[128];
+    switch ((fg_reason)d->reason) {
+    case FG_R_FROM_NEUTRAL:
+        return snprintf(buf, size, "accepted: %s from %s", want, action_name(r, d->current));
+    case FG_R_CANCEL:
+        return snprintf(buf, size, "accepted: %s cancels %s at tick %d (window %d-%d on %s)",
+                        want, action_name(r, d->current), d->elapsed, d->window_from,
+                        d->window_to, fg_contact_name((fg_contact)d->window_on));
+    case FG_R_LAYER_FREE: return snprintf(buf, size, "accepted: %s", want);
+    case FG_R_RULE_ACCEPT:
+        if (d->rule_text[0])
+            return snprintf(buf, size, "accepted by rule: %s (%s)", want, d->rule_text);
+        return snprintf(buf, size, "accepted by rule: %s", want);
+    case FG_R_UNKNOWN_ACTION:
+        return snprintf(buf, size, "rejected: action id %u does not exist", d->action);
+    case FG_R_WRONG_GROUP:
+        return snprintf(buf, size, "rejected: %s needs %s, fighter is %s", want,
+                        group_name(r, d->group_need), group_name(r, d->group_have));
+    case FG_R_FORBIDDEN:
+        return snprintf(buf, size, "rejected: %s is forbidden while %s runs on layer %s", want,
+                        action_name(r, d->other),
+                        d->window_from >= 0 && (uint32_t)d->window_from < r->nlayers
+                            ? r->layers[d->window_from]
+                            : "?");
+    case FG_R_NO_CANCEL:
+        where(r, d, at, sizeof at);
+        return snprintf(buf, size, "rejected: %s; it has no cancel into %s", at, want);
+    case FG_R_WINDOW_CLOSED:
+        where(r, d, at, sizeof at);
+        if (d->window_on == FG_ON_ALWAYS || contact_matches(d->window_on, d->contact))
+            return snprintf(buf, size, "rejected: %s; cancel window %d-%d %s", at, d->window_from,
+                            d->window_to, d->elapsed < d->window_from ? "is not open yet"
+                                                                      : "has closed");
+        return snprintf(buf, size, "rejected: %s; cancel window %d-%d opens on %s, %s", at,
+                        d->window_from, d->window_to, fg_contact_name((fg_contact)d->window_on),
+                        contact_words(d->contact));
+    case FG_R_WAIT_WINDOW:
+        return snprintf(buf, size, "queued: %s waits %d tick%s for %s's window %d-%d", want,
+                        d->wait, d->wait == 1 ? "" : "s", action_name(r, d->current),
+                        d->window_from, d->window_to);
+    case FG_R_WAIT_HITSTOP:
+        return snprintf(buf, size, "queued: %s waits %d tick%s of hitstop", want, d->wait,
+                        d->wait == 1 ? "" : "s");
+    case FG_R_COST:
+        return snprintf(buf, size, "rejected: %s costs %d %s, have %d", want, d->cost,
+                        d->resource >= 0 ? r->resources[d->resource].name : "?", d->have);
+    case FG_R_RULE_REJECT:
+        return snprintf(buf, size, "rejected by rule: %s (%s)", want,
+                        d->rule_text[0] ? d->rule_text : "no reason given");
+    case FG_R_RULE_OVERRIDDEN:
+        return snprintf(buf, size, "rejected: the rule accepted %s, but it costs %d %s, have %d",
+                        want, d->cost, d->resource >= 0 ? r->resources[d->resource].name : "?",
+                        d->have);
+    case FG_R_RULE_ERROR:
+        return snprintf(buf, size, "dropped: %s, the request rule failed: %s", want,
+                        d->rule_text);
+    case FG_R_SUPERSEDED:
+        return snprintf(buf, size, "replaced: %s by %s", want, action_name(r, d->other));
+    case FG_R_WAITED_OUT:
+        if (d->current != FG_NO_ACTION && d->window_to > 0)
+            return snprintf(buf, size, "expired: %s waited %d ticks; %s's window %d-%d needs %s, "
+                            "%s", want, d->wait, action_name(r, d->current), d->window_from,
+                            d->window_to, fg_contact_name((fg_contact)d->window_on),
+                            contact_words(d->contact));
+        return snprintf(buf, size, "expired: %s waited %d ticks", want, d->wait);
+    case FG_R_LOST_PRIORITY:
+        return snprintf(buf, size, "rejected: %s lost to %s on this tick", want,
+                        action_name(r, d->other));
+    case FG_R_LAYER_TAKEN:
+        return snprintf(buf, size, "rejected: %s, %s already started on layer %s this tick", want,
+                        action_name(r, d->other), d->layer < r->nlayers ? r->layers[d->layer] : "?");
+    case FG_R_RULE_QUEUE:
+        return snprintf(buf, size, "queued by rule: %s waits %d ticks (%s)", want, d->wait,
+                        d->rule_text[0] ? d->rule_text : "no reason given");
+    }
+    return snprintf(buf, size, "%s: %s", fg_decision_kind_name((fg_decision_kind)d->kind), want);
+}
+
+/* }====================================================================== */

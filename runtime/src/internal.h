@@ -1,0 +1,266 @@
+/*
+** internal.h: the compiled form of a ruleset, shared by action.c (which builds it), behavior.c
+** and world.c (which run it). Not installed: the public view is framegate/action.h.
+**
+** The compiled form is flat and id-based: cancel targets become bitsets of action ids, resource
+** names become indexes, so the tick path never compares a string.
+*/
+#ifndef FG_INTERNAL_H
+#define FG_INTERNAL_H
+
+#include "framegate/action.h"
+#include "framegate/behavior.h"
+#include "framegate/gate.h"
+#include "framegate/request.h"
+#include "framegate/world.h"
+
+#define FG_MAX_ACTIONS 256
+#define FG_ACTION_WORDS (FG_MAX_ACTIONS / 64)
+#define FG_MAX_GROUPS 8
+#define FG_MAX_MOTIONS 128
+#define FG_NO_ACTION 0xFFFFu
+
+typedef struct fg_action_set {
+    uint64_t w[FG_ACTION_WORDS];
+} fg_action_set;
+
+static inline bool fg_action_set_has(const fg_action_set *s, uint32_t id) {
+    return id < FG_MAX_ACTIONS && (s->w[id >> 6] >> (id & 63)) & 1u;
+}
+
+static inline void fg_action_set_add(fg_action_set *s, uint32_t id) {
+    s->w[id >> 6] |= (uint64_t)1 << (id & 63);
+}
+
+typedef struct fg_window_rt {
+    int32_t from, to, buffer;
+    uint8_t on; /* fg_contact */
+    fg_action_set into;
+} fg_window_rt;
+
+typedef struct fg_marker_rt {
+    int32_t tick;
+    uint16_t marker; /* id in the ruleset's marker table */
+    bool loop;
+    bool is_hit; /* the marker named "hit" or "damage": an attack connects here */
+} fg_marker_rt;
+
+typedef struct fg_action_rt {
+    int32_t duration;
+    int32_t startup, active; /* active ticks are [startup, startup + active) */
+    uint8_t layer;
+    uint8_t group;    /* group the action belongs to */
+    int8_t requires;  /* group required to start it, -1 = any */
+    bool loop, neutral, interrupts;
+    int8_t hold_dir;
+    int32_t priority;
+    uint16_t next;    /* FG_NO_ACTION = the layer's neutral */
+    uint16_t motion;  /* motion id that requests it, FG_NO_ACTION = none */
+    uint8_t nwindows, nmarkers, nmoves;
+    uint8_t root_motion;
+    fg_window_rt windows[FG_MAX_CANCELS];
+    fg_marker_rt markers[FG_MAX_MARKERS];
+    fg_move_def moves[FG_MAX_MOVES];
+    int32_t cost[FG_MAX_RESOURCES];
+    fg_hit_def hit;
+    fg_action_set tagged_forbid; /* actions other layers may not start while this runs */
+} fg_action_rt;
+
+typedef struct fg_motion_rt {
+    char name[FG_NAME_MAX];
+    char notation[64];
+    int32_t priority;
+} fg_motion_rt;
+
+struct fg_ruleset {
+    int refs;
+    fg_allocator alloc;
+    char name[FG_NAME_MAX];
+    uint64_t hash;
+    uint64_t source_hash;
+    fg_action_names buttons;
+    uint32_t nactions, nlayers, nresources, ngroups, nmarkers, nmotions;
+    fg_action_def *defs; /* sorted by name; id = index */
+    fg_action_rt *rt;
+    char layers[FG_MAX_LAYERS][FG_NAME_MAX];
+    uint16_t layer_neutral[FG_MAX_LAYERS]; /* default neutral action per layer, or none */
+    fg_resource_def resources[FG_MAX_RESOURCES];
+    char groups[FG_MAX_GROUPS][FG_NAME_MAX];
+    char (*marker_names)[FG_NAME_MAX];
+    fg_motion_rt *motions;
+    fg_physics_def physics;
+    int health, meter;       /* resource ids of "health" and "meter", or -1 */
+    int grounded, airborne;  /* group ids, or -1 */
+    uint16_t hitstun, blockstun; /* action ids, or FG_NO_ACTION */
+};
+
+/* {====================================================================== world state */
+
+#define FG_MAX_VERSIONS 256   /* ruleset versions a world keeps (reloads) */
+#define FG_MAX_RULE_SLOTS 8   /* rulesets (characters) side by side */
+#define FG_PENDING_REQUESTS 8 /* script/AI requests waiting for the next tick */
+
+typedef struct fg_queued {
+    uint16_t action; /* FG_NO_ACTION: empty */
+    uint8_t source;
+    uint8_t by_rule; /* queued by a request rule's verdict */
+    int32_t waited;  /* ticks waited so far */
+    int32_t limit;   /* ticks it may wait */
+    fg_tick made;
+} fg_queued;
+
+typedef struct fg_pending_request {
+    uint16_t action;
+    uint8_t source;
+    uint8_t reserved;
+} fg_pending_request;
+
+/* One entity. Plain data inside the world's arena. */
+typedef struct fg_entity_state {
+    fg_entity id;
+    uint8_t facing;
+    uint8_t contact; /* the host's latest contact report: 1 grounded */
+    uint8_t rules_slot;
+    uint8_t npending;
+    fg_fx x, y, vx, vy;
+    fg_fx prev_x, prev_y; /* the previous tick's position, for interpolation */
+    fg_ground ground;
+    fg_tick_input last_input;
+    fg_jump_decision last_jump;
+    fg_instance layers[FG_MAX_LAYERS];
+    fg_queued queued[FG_MAX_LAYERS];
+    int64_t next_seq[FG_MAX_LAYERS];
+    int32_t res[FG_MAX_RESOURCES];
+    fg_tick frozen_until; /* frozen (hitstop) while tick < frozen_until */
+    fg_tick started_tick[FG_MAX_LAYERS]; /* tick a request last started an action per layer */
+    fg_entity opponent;   /* the entity it fights: hit target, pushbox partner, facing */
+    fg_pending_request pending[FG_PENDING_REQUESTS];
+    fg_decision last_decision;
+} fg_entity_state;
+
+/* Runtime view of the ruleset version of an instance. */
+static inline const fg_action_rt *fg_rt_of(const fg_ruleset *r, uint32_t action) {
+    return action < r->nactions ? &r->rt[action] : NULL;
+}
+
+/* behavior.c: the data's default decision for a request, against an entity's state now. */
+typedef struct fg_decide_ctx {
+    fg_tick tick;
+    const fg_ruleset *rules;            /* the entity's current ruleset (for the request) */
+    const fg_ruleset *const *versions;  /* version -> ruleset, for running instances */
+} fg_decide_ctx;
+
+fg_decision fg_decide(const fg_decide_ctx *c, const fg_entity_state *e, uint32_t action,
+                      fg_request_source src);
+/* Group id the entity is in: the group of the action on its first layer. */
+int fg_entity_group(const fg_decide_ctx *c, const fg_entity_state *e);
+fg_phase fg_instance_phase(const fg_ruleset *r, const fg_instance *inst, const fg_entity_state *e,
+                           fg_tick tick, uint32_t layer);
+/* Whether a window of `inst` lets `target` start now, given the contact so far. */
+bool fg_window_open_for(const fg_action_rt *a, const fg_instance *inst, uint32_t target,
+                        int *window);
+
+/* The world's header inside the arena. */
+typedef struct fg_world_state {
+    uint64_t layout; /* identifies capacities and sizes; a snapshot must match it */
+    fg_tick tick;
+    fg_rng rng;
+    uint32_t nentities;
+    uint32_t nslots;
+    uint16_t slot_version[FG_MAX_RULE_SLOTS]; /* the ruleset version each slot uses now */
+} fg_world_state;
+
+/* A gate candidate of the current tick. */
+typedef struct fg_candidate {
+    uint32_t slot;  /* entity slot */
+    uint8_t layer;
+    uint8_t from_host; /* reported by the host's animation system */
+    uint16_t action;
+    uint16_t marker_index; /* index in the action's markers, for hit data */
+    fg_event_stamp stamp;
+} fg_candidate;
+
+#define FG_HOST_EVENTS 64 /* animation events a host may report between two ticks */
+
+struct fg_world {
+    fg_allocator alloc;
+    uint32_t tick_rate;
+    uint32_t max_entities;
+    uint32_t buffer_capacity;
+    uint64_t seed;
+    fg_action_names names;
+    int jump_action;
+    fg_jump_config jump;
+    fg_world_hooks hooks;
+
+    fg_ruleset *versions[FG_MAX_VERSIONS];
+    uint32_t nversions;
+
+    unsigned char *arena;
+    size_t arena_size;
+    fg_world_state *state;
+    fg_entity_state *entities;
+    unsigned char *buffers;
+    size_t buffer_stride;
+    unsigned char *ledgers;
+    size_t ledger_stride;
+
+    fg_input_map *maps;
+    fg_device_state *devices;
+
+    /* Per tick work space, sized at creation. */
+    fg_candidate *cands;
+    uint32_t ncands, cap_cands;
+    fg_event *events; /* the last tick's committed events */
+    uint32_t nevents, cap_events;
+    fg_candidate host_events[FG_HOST_EVENTS];
+    uint32_t nhost_events;
+
+    uint8_t *meter; /* FG_METER_TICKS phases per entity slot */
+    fg_cue cues[FG_MAX_CUES];
+    uint32_t ncues;
+    uint64_t cues_dropped;
+
+    fg_trace_record *trace;
+    uint32_t trace_cap, trace_head, trace_count;
+    uint64_t trace_dropped;
+};
+
+static inline fg_entity_state *fg_world_entity(const fg_world *w, fg_entity e) {
+    if (e == 0 || e > w->state->nentities) return NULL;
+    return &w->entities[e - 1];
+}
+
+static inline fg_buffer *fg_world_buffer_at(const fg_world *w, uint32_t slot) {
+    return (fg_buffer *)(w->buffers + (size_t)slot * w->buffer_stride);
+}
+
+static inline fg_dispatcher *fg_world_ledger_at(const fg_world *w, uint32_t slot) {
+    return (fg_dispatcher *)(w->ledgers + (size_t)slot * w->ledger_stride);
+}
+
+static inline const fg_ruleset *fg_world_rules_of(const fg_world *w, const fg_entity_state *es) {
+    return w->versions[w->state->slot_version[es->rules_slot]];
+}
+
+static inline fg_decide_ctx fg_world_ctx(const fg_world *w, const fg_entity_state *es,
+                                         fg_tick tick) {
+    fg_decide_ctx c;
+    c.tick = tick;
+    c.rules = fg_world_rules_of(w, es);
+    c.versions = (const fg_ruleset *const *)w->versions;
+    return c;
+}
+
+fg_status fg_world_no_entity(const fg_world *w, fg_entity e, fg_error *err);
+fg_trace_record *fg_world_trace_push(fg_world *w, fg_tick tick, fg_entity e, fg_trace_kind kind,
+                                     int code);
+void fg_world_trace4(fg_world *w, fg_tick tick, fg_entity e, fg_trace_kind kind, int code,
+                     int64_t a, int64_t b, int64_t c, int64_t d);
+/* tick.c: puts each layer in its neutral state (spawn, reload). */
+void fg_world_start_neutral(fg_world *w, fg_entity_state *es, fg_tick tick,
+                            fg_transition_reason why);
+
+/* }====================================================================== */
+
+#endif

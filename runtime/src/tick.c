@@ -1,0 +1,670 @@
+/*
+** tick.c: the tick pipeline. Each phase runs over every entity before the next phase starts, so
+** no entity sees another half-updated and the order of entities never decides a trade:
+**
+**   1. input     consume the tick's edges, apply contact reports, run the jump gate
+**   2. behavior  advance running actions, retry queued requests, decide new requests (the request
+**                rule is asked here), choose neutral states from held directions
+**   3. gate      collect the tick's event candidates (timeline markers and the host's animation
+**                reports), decide each against the entity's dispatch ledger, apply the side
+**                effects of accepted ones exactly once (hits: damage, stun, hitstop, meter)
+**   4. movement  velocities from the running actions, gravity, landing, pushboxes, facing
+**   5. meter     record each entity's phase for the frame meter
+**
+** Nothing here allocates: candidate and event arrays are sized when the world is created.
+*/
+#include "internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* {====================================================================== transitions */
+
+static void begin_ledger(fg_world *w, fg_entity_state *es, uint32_t layer, int64_t seq) {
+    /* Sequences only grow per layer, so begin cannot fail here. */
+    fg_dispatcher_begin(fg_world_ledger_at(w, es->id - 1), layer, seq, NULL);
+}
+
+/* Starts `action` of ruleset `version` on a layer: a new action sequence, tick 0. */
+static void start_action(fg_world *w, fg_entity_state *es, uint32_t layer, uint32_t action,
+                         uint32_t version, fg_transition_reason why, int32_t duration, fg_tick t) {
+    fg_instance *inst = &es->layers[layer];
+    uint16_t from = inst->action;
+    const fg_ruleset *r = w->versions[version];
+    const fg_action_rt *a = &r->rt[action];
+    inst->action = (uint16_t)action;
+    inst->version = (uint16_t)version;
+    inst->contact = 0;
+    inst->elapsed = 0;
+    inst->duration = duration > 0 ? duration : a->duration;
+    inst->cycle = 0;
+    inst->seq = ++es->next_seq[layer];
+    inst->started = t;
+    begin_ledger(w, es, layer, inst->seq);
+    fg_world_trace4(w, t, es->id, FG_TRACE_TRANSITION, why, layer, from == FG_NO_ACTION ? -1 : from,
+                    action, inst->seq);
+    if (a->interrupts)
+        for (uint32_t l = 0; l < r->nlayers; l++) {
+            if (l == layer || es->layers[l].action == FG_NO_ACTION) continue;
+            fg_instance *o = &es->layers[l];
+            uint16_t neutral = r->layer_neutral[l];
+            if (neutral != FG_NO_ACTION && o->action == neutral) continue;
+            if (neutral != FG_NO_ACTION) {
+                start_action(w, es, l, neutral, version, FG_TR_INTERRUPTED, 0, t);
+            } else {
+                fg_world_trace4(w, t, es->id, FG_TRACE_TRANSITION, FG_TR_INTERRUPTED, l,
+                                o->action, -1, o->seq);
+                o->action = FG_NO_ACTION;
+            }
+        }
+}
+
+/* The neutral state a layer should be in: the highest-priority neutral action of the entity's
+** group whose hold direction is held (relative to facing), else the layer's default. */
+static uint32_t wanted_neutral(const fg_ruleset *r, const fg_entity_state *es, uint32_t layer,
+                               int group, int rel_dir) {
+    uint32_t best = r->layer_neutral[layer];
+    int32_t best_priority = INT32_MIN;
+    uint32_t held = fg_bits_of_numpad(rel_dir);
+    (void)es;
+    for (uint32_t i = 0; i < r->nactions; i++) {
+        const fg_action_rt *a = &r->rt[i];
+        if (!a->neutral || a->layer != layer || a->hold_dir == 0 || a->group != group) continue;
+        uint32_t want = fg_bits_of_numpad(a->hold_dir);
+        if ((held & want) != want) continue;
+        if (a->priority > best_priority) {
+            best = i;
+            best_priority = a->priority;
+        }
+    }
+    return best;
+}
+
+void fg_world_start_neutral(fg_world *w, fg_entity_state *es, fg_tick t,
+                            fg_transition_reason why) {
+    uint32_t version = w->state->slot_version[es->rules_slot];
+    const fg_ruleset *r = w->versions[version];
+    for (uint32_t l = 0; l < r->nlayers; l++)
+        if (r->layer_neutral[l] != FG_NO_ACTION)
+            start_action(w, es, l, r->layer_neutral[l], version, why, 0, t);
+}
+
+/* The action that follows one that ended: its `next`, looked up by name in the entity's current
+** ruleset (it may have been reloaded meanwhile), else the layer's neutral. */
+static void follow_up(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick t,
+                      fg_transition_reason why) {
+    fg_instance *inst = &es->layers[layer];
+    const fg_ruleset *old = w->versions[inst->version];
+    uint32_t version = w->state->slot_version[es->rules_slot];
+    const fg_ruleset *r = w->versions[version];
+    const fg_action_rt *a = &old->rt[inst->action];
+    int next = -1;
+    if (a->next != FG_NO_ACTION) next = fg_ruleset_find_action(r, old->defs[a->next].name);
+    if (next < 0 && layer < r->nlayers) next = r->layer_neutral[layer] == FG_NO_ACTION
+                                                  ? -1
+                                                  : r->layer_neutral[layer];
+    if (next >= 0) {
+        start_action(w, es, layer, (uint32_t)next, version, why, 0, t);
+    } else {
+        fg_world_trace4(w, t, es->id, FG_TRACE_TRANSITION, why, layer, inst->action, -1, inst->seq);
+        inst->action = FG_NO_ACTION;
+    }
+}
+
+/* }====================================================================== */
+
+/* {====================================================================== phase 1: input */
+
+static void input_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
+    fg_buffer *b = fg_world_buffer_at(w, es->id - 1);
+    fg_buffer_set_facing(b, (fg_facing)es->facing);
+    fg_buffer_consume_for_tick(b, t, &es->last_input, NULL);
+    for (uint32_t i = 0; i < es->last_input.count; i++) {
+        const fg_edge *e = fg_buffer_at(b, es->last_input.first + i);
+        fg_world_trace4(w, t, es->id, FG_TRACE_INPUT, 0, e->kind, e->action, e->dir,
+                        (int64_t)e->id);
+    }
+    bool was_grounded = es->ground.grounded;
+    fg_tick landed_before = es->ground.landed_at;
+    fg_ground_report(&es->ground, t, es->contact);
+    if (es->ground.grounded != was_grounded || es->ground.landed_at != landed_before)
+        fg_world_trace4(w, t, es->id, FG_TRACE_CONTACT, 0, es->ground.grounded,
+                        es->ground.landed_at != landed_before, 0, 0);
+    if (w->jump_action >= 0) {
+        fg_jump_decision prev = es->last_jump;
+        es->last_jump = fg_jump_try(&es->ground, b, w->jump_action, t, &w->jump);
+        /* A refused press stays buffered and is refused again each tick: report it once. */
+        bool repeat = es->last_jump.result != FG_JUMP_OK && prev.result == es->last_jump.result &&
+                      prev.press.id == es->last_jump.press.id;
+        if (es->last_jump.result != FG_JUMP_NO_PRESS && !repeat)
+            fg_world_trace4(w, t, es->id, FG_TRACE_JUMP, es->last_jump.result,
+                            es->last_jump.press_tick, es->last_jump.last_grounded,
+                            es->last_jump.window, es->last_jump.press_until);
+    }
+}
+
+/* }====================================================================== */
+
+/* {====================================================================== phase 2: behavior */
+
+static void record_decision(fg_world *w, fg_entity_state *es, const fg_decision *d) {
+    es->last_decision = *d;
+    fg_trace_record *r = fg_world_trace_push(w, d->tick, es->id, FG_TRACE_DECISION, d->kind);
+    if (r) r->decision = *d;
+}
+
+/* Advances each running action one tick (frozen entities stand still), ends finished ones and
+** settles whether an attack whiffed. */
+static void advance_actions(fg_world *w, fg_entity_state *es, fg_tick t) {
+    if (t < es->frozen_until) return;
+    for (uint32_t l = 0; l < FG_MAX_LAYERS; l++) {
+        fg_instance *inst = &es->layers[l];
+        if (inst->action == FG_NO_ACTION || inst->started >= t) continue;
+        const fg_action_rt *a = &w->versions[inst->version]->rt[inst->action];
+        inst->elapsed++;
+        if (a->hit.enabled && inst->contact == 0 && inst->elapsed >= a->startup + a->active)
+            inst->contact = FG_ON_WHIFF;
+        if (inst->elapsed < inst->duration) continue;
+        if (a->loop) {
+            inst->elapsed = 0;
+            inst->cycle++;
+        } else {
+            follow_up(w, es, l, t, FG_TR_ENDED);
+        }
+    }
+}
+
+/* Asks the host's request rule, when the entity's ruleset has one, and merges its verdict with
+** the data's decision. C keeps the hard limits: an action must exist and be paid for. */
+static fg_decision consult_rule(fg_world *w, fg_entity_state *es, fg_decision d) {
+    if (!w->hooks.request || !w->hooks.has_rule ||
+        !w->hooks.has_rule(w->hooks.ud, w, es->rules_slot))
+        return d;
+    if (d.reason == FG_R_UNKNOWN_ACTION || d.reason == FG_R_WAIT_HITSTOP) return d;
+    fg_verdict v;
+    memset(&v, 0, sizeof v);
+    fg_error err;
+    err.msg[0] = '\0';
+    if (w->hooks.request(w->hooks.ud, w, &d, &v, &err) != FG_OK) {
+        d.kind = FG_DECIDE_REJECTED;
+        d.reason = FG_R_RULE_ERROR;
+        snprintf(d.rule_text, sizeof d.rule_text, "%s", err.msg);
+        fg_trace_record *r = fg_world_trace_push(w, d.tick, es->id, FG_TRACE_RULE_ERROR, 0);
+        if (r) snprintf(r->text, sizeof r->text, "%s", err.msg);
+        return d;
+    }
+    snprintf(d.rule_text, sizeof d.rule_text, "%s", v.text);
+    switch (v.kind) {
+    case FG_VERDICT_DEFAULT: break;
+    case FG_VERDICT_ACCEPT:
+        if (d.reason == FG_R_COST) {
+            d.reason = FG_R_RULE_OVERRIDDEN;
+        } else if (d.kind != FG_DECIDE_ACCEPTED) {
+            /* Costs are checked here too: the data's decision may have stopped before them. */
+            const fg_ruleset *r = fg_world_rules_of(w, es);
+            const fg_action_rt *want = &r->rt[d.action];
+            d.kind = FG_DECIDE_ACCEPTED;
+            d.reason = FG_R_RULE_ACCEPT;
+            for (uint32_t k = 0; k < r->nresources; k++)
+                if (want->cost[k] > es->res[k]) {
+                    d.kind = FG_DECIDE_REJECTED;
+                    d.reason = FG_R_RULE_OVERRIDDEN;
+                    d.resource = (int8_t)k;
+                    d.cost = want->cost[k];
+                    d.have = es->res[k];
+                    break;
+                }
+        }
+        break;
+    case FG_VERDICT_QUEUE:
+        d.kind = FG_DECIDE_QUEUED;
+        d.reason = FG_R_RULE_QUEUE;
+        d.wait = v.queue_ticks > 0 ? v.queue_ticks : 1;
+        break;
+    case FG_VERDICT_REJECT:
+        d.kind = FG_DECIDE_REJECTED;
+        d.reason = FG_R_RULE_REJECT;
+        break;
+    }
+    return d;
+}
+
+static void accept(fg_world *w, fg_entity_state *es, const fg_decision *d, fg_tick t) {
+    uint32_t version = w->state->slot_version[es->rules_slot];
+    const fg_ruleset *r = w->versions[version];
+    const fg_action_rt *a = &r->rt[d->action];
+    /* The cost is spent here, once: this is the gate for resource changes. */
+    for (uint32_t k = 0; k < r->nresources; k++) es->res[k] -= a->cost[k];
+    es->started_tick[a->layer] = t;
+    start_action(w, es, a->layer, d->action, version, FG_TR_REQUEST, 0, t);
+}
+
+static void enqueue(fg_world *w, fg_entity_state *es, const fg_decision *d, fg_tick t) {
+    fg_queued *q = &es->queued[d->layer];
+    if (q->action != FG_NO_ACTION && q->action != d->action) {
+        fg_decision rep = *d;
+        rep.action = q->action;
+        rep.other = d->action;
+        rep.kind = FG_DECIDE_REPLACED;
+        rep.reason = FG_R_SUPERSEDED;
+        record_decision(w, es, &rep);
+    }
+    q->action = d->action;
+    q->source = d->source;
+    q->by_rule = d->reason == FG_R_RULE_QUEUE;
+    q->made = t;
+    q->waited = 0;
+    q->limit = d->wait;
+}
+
+/* Decides one new request: the data, then the rule, then one start per layer per tick. */
+static void handle_request(fg_world *w, fg_entity_state *es, uint32_t action,
+                           fg_request_source src, fg_tick t) {
+    fg_decide_ctx c = fg_world_ctx(w, es, t);
+    fg_decision d = fg_decide(&c, es, action, src);
+    if (d.kind == FG_DECIDE_ACCEPTED || d.kind == FG_DECIDE_QUEUED || d.reason != FG_R_UNKNOWN_ACTION)
+        d = consult_rule(w, es, d);
+    if (d.kind == FG_DECIDE_ACCEPTED && es->started_tick[d.layer] == t) {
+        d.kind = FG_DECIDE_REJECTED;
+        d.reason = FG_R_LAYER_TAKEN;
+        d.other = es->layers[d.layer].action;
+    }
+    record_decision(w, es, &d);
+    if (d.kind == FG_DECIDE_ACCEPTED) accept(w, es, &d, t);
+    else if (d.kind == FG_DECIDE_QUEUED) enqueue(w, es, &d, t);
+}
+
+/* Retries a queued request. Frozen ticks do not count against its wait. */
+static void retry_queued(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick t) {
+    fg_queued *q = &es->queued[layer];
+    if (q->action == FG_NO_ACTION) return;
+    if (t < es->frozen_until) return;
+    q->waited++;
+    fg_decide_ctx c = fg_world_ctx(w, es, t);
+    fg_decision d = fg_decide(&c, es, q->action, FG_REQ_QUEUE);
+    if (q->by_rule && d.kind != FG_DECIDE_ACCEPTED && q->waited <= q->limit) return;
+    if (d.kind == FG_DECIDE_ACCEPTED && es->started_tick[layer] != t) {
+        q->action = FG_NO_ACTION;
+        record_decision(w, es, &d);
+        accept(w, es, &d, t);
+        return;
+    }
+    if (d.kind == FG_DECIDE_QUEUED && q->waited <= q->limit + d.wait) {
+        if (d.reason == FG_R_WAIT_WINDOW) q->limit = q->waited + d.wait;
+        return;
+    }
+    d.kind = FG_DECIDE_EXPIRED;
+    d.reason = FG_R_WAITED_OUT;
+    d.wait = q->waited;
+    q->action = FG_NO_ACTION;
+    record_decision(w, es, &d);
+}
+
+static void settle_neutrals(fg_world *w, fg_entity_state *es, fg_tick t) {
+    if (t < es->frozen_until) return;
+    uint32_t version = w->state->slot_version[es->rules_slot];
+    const fg_ruleset *r = w->versions[version];
+    fg_decide_ctx c = fg_world_ctx(w, es, t);
+    int group = fg_entity_group(&c, es);
+    const fg_buffer *b = fg_world_buffer_at(w, es->id - 1);
+    int rel = fg_numpad_relative(b->dir, (fg_facing)es->facing);
+    for (uint32_t l = 0; l < r->nlayers; l++) {
+        fg_instance *inst = &es->layers[l];
+        if (inst->action != FG_NO_ACTION) {
+            const fg_action_rt *cur = &w->versions[inst->version]->rt[inst->action];
+            if (!cur->neutral || inst->started == t) continue;
+        }
+        uint32_t want = wanted_neutral(r, es, l, group, rel);
+        if (want == FG_NO_ACTION) continue;
+        if (inst->action == want && inst->version == version) continue;
+        start_action(w, es, l, want, version, FG_TR_HOLD, 0, t);
+    }
+}
+
+static void behavior_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
+    advance_actions(w, es, t);
+    for (uint32_t l = 0; l < FG_MAX_LAYERS; l++) retry_queued(w, es, l, t);
+    for (uint32_t i = 0; i < es->npending; i++)
+        handle_request(w, es, es->pending[i].action, (fg_request_source)es->pending[i].source, t);
+    es->npending = 0;
+    settle_neutrals(w, es, t);
+}
+
+/* }====================================================================== */
+
+/* {====================================================================== phase 3: the gate */
+
+static void collect_markers(fg_world *w, fg_entity_state *es, fg_tick t) {
+    if (t < es->frozen_until) return;
+    for (uint32_t l = 0; l < FG_MAX_LAYERS; l++) {
+        const fg_instance *inst = &es->layers[l];
+        if (inst->action == FG_NO_ACTION) continue;
+        const fg_action_rt *a = &w->versions[inst->version]->rt[inst->action];
+        for (uint32_t m = 0; m < a->nmarkers; m++) {
+            if (a->markers[m].tick != inst->elapsed) continue;
+            if (inst->cycle > 0 && !a->markers[m].loop) continue;
+            if (w->ncands == w->cap_cands) return;
+            fg_candidate *c = &w->cands[w->ncands++];
+            c->slot = es->id - 1;
+            c->layer = (uint8_t)l;
+            c->from_host = 0;
+            c->action = inst->action;
+            c->marker_index = (uint16_t)m;
+            c->stamp.channel = l;
+            c->stamp.marker = a->markers[m].marker;
+            c->stamp.sequence = inst->seq;
+            c->stamp.occurrence = (uint64_t)inst->cycle;
+        }
+    }
+}
+
+static int sign_of(fg_facing f) { return f == FG_FACING_LEFT ? -1 : 1; }
+
+/* Whether the target blocks: on the ground, free (or already blocking), holding back, and at the
+** right height for a low or an overhead. */
+static bool blocks(const fg_world *w, const fg_entity_state *tg, const fg_hit_def *hit) {
+    const fg_ruleset *r = fg_world_rules_of(w, tg);
+    const fg_instance *body = &tg->layers[0];
+    if (body->action != FG_NO_ACTION) {
+        const fg_action_rt *cur = &w->versions[body->version]->rt[body->action];
+        bool free = cur->neutral || body->action == r->blockstun;
+        if (!free || (int)cur->group == r->airborne) return false;
+    }
+    const fg_buffer *b = fg_world_buffer_at(w, tg->id - 1);
+    int rel = fg_numpad_relative(b->dir, (fg_facing)tg->facing);
+    bool back = rel == 4 || rel == 1 || rel == 7;
+    bool crouching = rel == 1;
+    if (!back) return false;
+    if (hit->low && !crouching) return false;
+    if (hit->overhead && crouching) return false;
+    return true;
+}
+
+/* Applies an accepted hit marker: the gate's side effects, once. */
+static uint8_t apply_hit(fg_world *w, fg_entity_state *es, fg_instance *inst,
+                         const fg_action_rt *a, fg_tick t, fg_entity *target_out) {
+    fg_entity_state *tg = fg_world_entity(w, es->opponent);
+    if (!tg) return 0;
+    int64_t dx = (int64_t)tg->x - es->x;
+    bool in_front = dx * sign_of((fg_facing)es->facing) >= 0;
+    if (!in_front || (dx < 0 ? -dx : dx) > a->hit.range) return 0;
+    uint8_t contact = blocks(w, tg, &a->hit) ? FG_ON_BLOCK : FG_ON_HIT;
+    inst->contact = contact;
+    *target_out = tg->id;
+    const fg_ruleset *tr = fg_world_rules_of(w, tg);
+    uint32_t tversion = w->state->slot_version[tg->rules_slot];
+    int32_t damage = contact == FG_ON_HIT ? a->hit.damage : 0;
+    if (tr->health >= 0) {
+        tg->res[tr->health] -= damage;
+        if (tg->res[tr->health] < 0) tg->res[tr->health] = 0;
+    }
+    const fg_ruleset *ar = fg_world_rules_of(w, es);
+    if (ar->meter >= 0) {
+        int32_t max = ar->resources[ar->meter].max;
+        es->res[ar->meter] += a->hit.meter_gain;
+        if (es->res[ar->meter] > max) es->res[ar->meter] = max;
+    }
+    uint16_t stun = contact == FG_ON_HIT ? tr->hitstun : tr->blockstun;
+    int32_t stun_ticks = contact == FG_ON_HIT ? a->hit.hitstun : a->hit.blockstun;
+    if (stun != FG_NO_ACTION) {
+        tg->queued[0].action = FG_NO_ACTION;
+        start_action(w, tg, tr->rt[stun].layer, stun, tversion,
+                     contact == FG_ON_HIT ? FG_TR_HIT : FG_TR_BLOCKED, stun_ticks, t);
+    }
+    if (a->hit.hitstop > 0) {
+        es->frozen_until = tg->frozen_until = t + 1 + a->hit.hitstop;
+    }
+    fg_world_trace4(w, t, tg->id, FG_TRACE_HIT, contact, es->id, inst->action, damage,
+                    a->hit.hitstop);
+    return contact;
+}
+
+static void gate_phase(fg_world *w, fg_tick t) {
+    w->nevents = 0;
+    /* Host reports first (they were made before this tick), then this tick's timelines. */
+    fg_candidate all[FG_HOST_EVENTS];
+    uint32_t nhost = w->nhost_events;
+    memcpy(all, w->host_events, sizeof all[0] * nhost);
+    w->nhost_events = 0;
+    for (uint32_t pass = 0; pass < 2; pass++) {
+        uint32_t n = pass == 0 ? nhost : w->ncands;
+        for (uint32_t i = 0; i < n; i++) {
+            fg_candidate *c = pass == 0 ? &all[i] : &w->cands[i];
+            fg_entity_state *es = &w->entities[c->slot];
+            fg_event_candidate ec;
+            memset(&ec, 0, sizeof ec);
+            ec.stamp = c->stamp;
+            fg_dispatch_result res;
+            fg_error err;
+            if (fg_dispatcher_dispatch(fg_world_ledger_at(w, c->slot), &ec, &res, &err) != FG_OK)
+                res = FG_DISPATCH_STALE_ACTION; /* a report for an action never begun */
+            fg_world_trace4(w, t, es->id, FG_TRACE_EVENT, res, c->layer, c->stamp.sequence,
+                            c->stamp.marker, (int64_t)c->stamp.occurrence);
+            if (res != FG_DISPATCH_ACCEPTED) continue;
+            fg_instance *inst = &es->layers[c->layer];
+            fg_event *ev = w->nevents < w->cap_events ? &w->events[w->nevents++] : NULL;
+            uint8_t contact = 0;
+            fg_entity target = 0;
+            if (inst->seq == c->stamp.sequence && inst->action != FG_NO_ACTION) {
+                const fg_action_rt *a = &w->versions[inst->version]->rt[inst->action];
+                bool is_hit = false;
+                for (uint32_t m = 0; m < a->nmarkers; m++)
+                    if (a->markers[m].marker == c->stamp.marker && a->markers[m].is_hit)
+                        is_hit = true;
+                if (is_hit && a->hit.enabled && inst->contact == 0)
+                    contact = apply_hit(w, es, inst, a, t, &target);
+            }
+            if (ev) {
+                ev->tick = t;
+                ev->entity = es->id;
+                ev->layer = c->layer;
+                ev->seq = c->stamp.sequence;
+                ev->marker = c->stamp.marker;
+                ev->occurrence = c->stamp.occurrence;
+                ev->action = c->action;
+                ev->contact = contact;
+                ev->from_host = c->from_host;
+                ev->target = target;
+            }
+        }
+    }
+    w->ncands = 0;
+}
+
+/* }====================================================================== */
+
+/* {====================================================================== phase 4: movement */
+
+static void move_entity(fg_world *w, fg_entity_state *es, fg_tick t) {
+    es->prev_x = es->x;
+    es->prev_y = es->y;
+    if (t < es->frozen_until) return;
+    const fg_ruleset *r = fg_world_rules_of(w, es);
+    const fg_physics_def *p = &r->physics;
+    const fg_instance *body = &es->layers[0];
+    bool airborne = es->y > p->ground_y || es->vy > 0;
+    bool moved = false;
+    if (body->action != FG_NO_ACTION) {
+        const fg_action_rt *a = &w->versions[body->version]->rt[body->action];
+        if (a->root_motion != FG_ROOT_PRESENTATION)
+            for (uint32_t m = 0; m < a->nmoves; m++) {
+                const fg_move_def *mv = &a->moves[m];
+                if (body->elapsed < mv->from || body->elapsed > mv->to) continue;
+                es->vx = mv->vx;
+                if (mv->vy != 0) es->vy = mv->vy;
+                moved = true;
+                break;
+            }
+    }
+    if (!moved && !airborne) es->vx = 0;
+    airborne = es->y > p->ground_y || es->vy > 0;
+    if (airborne) es->vy += p->gravity;
+    es->x += sign_of((fg_facing)es->facing) * es->vx;
+    es->y += es->vy;
+    if (es->y <= p->ground_y) {
+        es->y = p->ground_y;
+        if (es->vy < 0) es->vy = 0;
+        if (airborne && body->action != FG_NO_ACTION &&
+            (int)w->versions[body->version]->rt[body->action].group == r->airborne) {
+            es->vx = 0;
+            follow_up(w, es, 0, t, FG_TR_LANDED);
+            /* Landing ends the air action: it lands on the neutral, not on its `next`. */
+        }
+    }
+    if (es->x < p->stage_min) es->x = p->stage_min;
+    if (es->x > p->stage_max) es->x = p->stage_max;
+}
+
+/* Opponents never overlap closer than min_gap; each gives way by half. Then free fighters on the
+** ground face their opponent. */
+static void separate(fg_world *w, fg_entity_state *a, fg_entity_state *b) {
+    const fg_physics_def *p = &fg_world_rules_of(w, a)->physics;
+    int64_t dx = (int64_t)b->x - a->x;
+    int64_t gap = dx < 0 ? -dx : dx;
+    if (gap >= p->min_gap) return;
+    int64_t push = p->min_gap - gap;
+    int dir = dx > 0 || (dx == 0 && a->id < b->id) ? 1 : -1;
+    a->x -= (fg_fx)(dir * (push / 2));
+    b->x += (fg_fx)(dir * (push - push / 2));
+}
+
+static void face_opponent(fg_world *w, fg_entity_state *es) {
+    fg_entity_state *o = fg_world_entity(w, es->opponent);
+    if (!o || o->x == es->x) return;
+    const fg_instance *body = &es->layers[0];
+    if (body->action != FG_NO_ACTION) {
+        const fg_ruleset *r = w->versions[body->version];
+        const fg_action_rt *a = &r->rt[body->action];
+        if (!a->neutral || (int)a->group == r->airborne) return;
+    }
+    fg_facing want = o->x > es->x ? FG_FACING_RIGHT : FG_FACING_LEFT;
+    if (es->facing != want) {
+        es->facing = (uint8_t)want;
+        fg_buffer_set_facing(fg_world_buffer_at(w, es->id - 1), want);
+    }
+}
+
+/* }====================================================================== */
+
+/* {====================================================================== the tick */
+
+static void regen(fg_world *w, fg_entity_state *es, fg_tick t) {
+    const fg_ruleset *r = fg_world_rules_of(w, es);
+    for (uint32_t k = 0; k < r->nresources; k++) {
+        const fg_resource_def *d = &r->resources[k];
+        if (d->regen > 0 && t % d->regen_every == 0 && es->res[k] < d->max) {
+            es->res[k] += d->regen;
+            if (es->res[k] > d->max) es->res[k] = d->max;
+        }
+    }
+}
+
+static void meter_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
+    uint8_t *row = w->meter + (size_t)(es->id - 1) * FG_METER_TICKS;
+    fg_phase p = FG_PHASE_NEUTRAL;
+    const fg_instance *body = &es->layers[0];
+    if (body->action != FG_NO_ACTION)
+        p = fg_instance_phase(w->versions[body->version], body, es, t, 0);
+    if (t < es->frozen_until && p != FG_PHASE_HITSTOP && body->started < t) p = FG_PHASE_HITSTOP;
+    row[t % FG_METER_TICKS] = (uint8_t)p;
+}
+
+fg_status fg_world_advance(fg_world *w, fg_error *err) {
+    (void)err;
+    fg_tick t = w->state->tick;
+    uint32_t n = w->state->nentities;
+    bool rules = w->state->nslots > 0;
+    for (uint32_t s = 0; s < n; s++) input_phase(w, &w->entities[s], t);
+    if (rules) {
+        for (uint32_t s = 0; s < n; s++) {
+            regen(w, &w->entities[s], t);
+            behavior_phase(w, &w->entities[s], t);
+        }
+        for (uint32_t s = 0; s < n; s++) collect_markers(w, &w->entities[s], t);
+        gate_phase(w, t);
+        for (uint32_t s = 0; s < n; s++) move_entity(w, &w->entities[s], t);
+        for (uint32_t s = 0; s < n; s++) {
+            fg_entity_state *es = &w->entities[s];
+            if (es->opponent > es->id) separate(w, es, &w->entities[es->opponent - 1]);
+        }
+        for (uint32_t s = 0; s < n; s++) face_opponent(w, &w->entities[s]);
+        for (uint32_t s = 0; s < n; s++) meter_phase(w, &w->entities[s], t);
+    }
+    w->state->tick = t + 1;
+    return FG_OK;
+}
+
+/* }====================================================================== */
+
+/* {====================================================================== events and cues */
+
+uint32_t fg_world_event_count(const fg_world *w) { return w->nevents; }
+
+const fg_event *fg_world_event_at(const fg_world *w, uint32_t i) {
+    return i < w->nevents ? &w->events[i] : NULL;
+}
+
+const char *fg_world_marker_name(const fg_world *w, fg_entity e, uint32_t marker) {
+    const fg_ruleset *r = fg_world_rules(w, e);
+    return r && marker < r->nmarkers ? r->marker_names[marker] : NULL;
+}
+
+fg_status fg_world_report_event(fg_world *w, fg_entity e, uint32_t layer, int64_t seq,
+                                const char *marker, uint64_t occurrence, fg_error *err) {
+    fg_entity_state *es = fg_world_entity(w, e);
+    if (!es) return fg_world_no_entity(w, e, err);
+    const fg_ruleset *r = fg_world_rules(w, e);
+    if (!r) return fg_error_set(err, FG_ESTATE, "report_event: the world has no rules loaded");
+    if (layer >= r->nlayers)
+        return fg_error_set(err, FG_EINVAL, "report_event: layer %u does not exist (%u layers)",
+                            layer, r->nlayers);
+    int m = -1;
+    for (uint32_t i = 0; marker && i < r->nmarkers; i++)
+        if (strcmp(r->marker_names[i], marker) == 0) m = (int)i;
+    if (m < 0)
+        return fg_error_set(err, FG_ENOTFOUND, "report_event: marker '%s' is not used by any "
+                            "action of '%s'", marker ? marker : "", r->name);
+    if (seq < 1)
+        return fg_error_set(err, FG_EINVAL, "report_event: action sequence %lld, expected >= 1",
+                            (long long)seq);
+    if (w->nhost_events == FG_HOST_EVENTS)
+        return fg_error_set(err, FG_ENOMEM, "report_event: %d reports already wait for the "
+                            "next tick", FG_HOST_EVENTS);
+    fg_candidate *c = &w->host_events[w->nhost_events++];
+    memset(c, 0, sizeof *c);
+    c->slot = e - 1;
+    c->layer = (uint8_t)layer;
+    c->from_host = 1;
+    c->action = es->layers[layer].seq == seq ? es->layers[layer].action : FG_NO_ACTION;
+    c->stamp.channel = layer;
+    c->stamp.marker = (fg_marker)m;
+    c->stamp.sequence = seq;
+    c->stamp.occurrence = occurrence;
+    return FG_OK;
+}
+
+fg_status fg_world_push_cue(fg_world *w, fg_entity e, const char *name, int64_t a, int64_t b,
+                            fg_error *err) {
+    if (!name || !*name || strlen(name) >= sizeof w->cues[0].name)
+        return fg_error_set(err, FG_EINVAL, "cue: name must be 1 to %zu characters",
+                            sizeof w->cues[0].name - 1);
+    if (w->ncues == FG_MAX_CUES) {
+        w->cues_dropped++;
+        return fg_error_set(err, FG_ENOMEM, "cue: %d cues wait to be drained", FG_MAX_CUES);
+    }
+    fg_cue *c = &w->cues[w->ncues++];
+    c->tick = w->state->tick - 1;
+    c->entity = e;
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->a = a;
+    c->b = b;
+    return FG_OK;
+}
+
+uint32_t fg_world_cue_count(const fg_world *w) { return w->ncues; }
+const fg_cue *fg_world_cue_at(const fg_world *w, uint32_t i) {
+    return i < w->ncues ? &w->cues[i] : NULL;
+}
+void fg_world_cues_clear(fg_world *w) { w->ncues = 0; }
+
+/* }====================================================================== */
