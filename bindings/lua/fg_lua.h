@@ -25,6 +25,7 @@ void fg_lua_open_input(lua_State *L);
 void fg_lua_open_motion(lua_State *L);
 void fg_lua_open_gate(lua_State *L);
 void fg_lua_open_world(lua_State *L);
+void fg_lua_open_rules(lua_State *L);
 void fg_lua_open_replay(lua_State *L);
 void fg_lua_open_locomotion(lua_State *L);
 void fg_lua_open_replication(lua_State *L);
@@ -37,12 +38,52 @@ void fg_lua_open_replication(lua_State *L);
 /* The World userdata. */
 typedef struct fg_lua_world {
     fg_world *w;
+    lua_State *L;      /* the thread running w:advance, for the request-rule hook */
+    int self;          /* stack index of the World userdata during w:advance */
+    fg_tick presented; /* presentation hooks have seen every tick before this one */
 } fg_lua_world;
 
 /* Checks that idx is an open World. [-0, +0, v] */
 fg_lua_world *fg_lua_check_world(lua_State *L, int idx);
 /* Pushes an Entity userdata for id, tied to the World at world_idx. [-0, +1, m] */
 void fg_lua_push_entity(lua_State *L, int world_idx, fg_entity id);
+/* Checks an Entity userdata; *w receives its (open) world. [-0, +0, v] */
+fg_entity fg_lua_check_entity(lua_State *L, int idx, fg_world **w);
+/* Adds the gameplay methods (requests, decisions, meter, ...) and fg.cue. [-0, +0, m] */
+void fg_lua_open_play(lua_State *L);
+
+/* The read-only view of an entity that rules and hooks see. [-0, +1, m] */
+void fg_lua_push_view(lua_State *L, const fg_world *w, fg_entity e);
+/* An event table for a presentation hook. [-0, +1, m] */
+void fg_lua_push_event(lua_State *L, const fg_world *w, const fg_event *ev);
+/* Sets (lw != NULL) or clears the world and entity fg.cue emits for. [-0, +0, m] */
+void fg_lua_set_cue_target(lua_State *L, fg_lua_world *lw, fg_entity e);
+/* Calls the function below nargs arguments in protected mode with a traceback; on failure err
+** holds "file:line: message" plus the traceback, and nothing is left on the stack.
+** [-(nargs+1), +nresults|0, -] */
+fg_status fg_lua_call_rule(lua_State *L, int nargs, int nresults, fg_error *err);
+/* Records a hook's failure in the world's trace (the tick goes on). */
+void fg_lua_report_hook_error(lua_State *L, fg_world *w, fg_entity e, const fg_error *err);
+/* Loads a rules file into a Rules userdata. [-0, +1, v] */
+void fg_lua_load_rules_file(lua_State *L, const char *path);
+
+/* }====================================================================== */
+
+/* {====================================================================== rules */
+
+/* The Rules userdata: a compiled ruleset, plus (in its user value) the declaration's functions. */
+typedef struct fg_lua_rules {
+    fg_ruleset *rules;
+    char hash_hex[17];
+} fg_lua_rules;
+
+fg_lua_rules *fg_lua_check_rules(lua_State *L, int idx);
+fg_lua_rules *fg_lua_test_rules(lua_State *L, int idx);
+/* Compiles the declaration at decl into a Rules userdata; chunk names its source in messages.
+** [-0, +1, v] */
+int fg_lua_build_rules(lua_State *L, int decl, const char *chunk);
+/* Reads a request rule's result at idx into a verdict; false (with err) when it is not one. */
+bool fg_lua_read_verdict(lua_State *L, int idx, fg_verdict *out, fg_error *err);
 
 /* }====================================================================== */
 

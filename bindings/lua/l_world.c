@@ -23,7 +23,7 @@ typedef struct lua_entity {
 } lua_entity;
 
 /* Returns the entity at idx and pushes nothing; *w receives its world. */
-static fg_entity check_entity(lua_State *L, int idx, fg_world **w) {
+fg_entity fg_lua_check_entity(lua_State *L, int idx, fg_world **w) {
     lua_entity *le = luaL_checkudata(L, idx, FG_LUA_ENTITY_T);
     lua_getiuservalue(L, idx, 1);
     fg_lua_world *lw = luaL_testudata(L, -1, FG_LUA_WORLD_T);
@@ -70,7 +70,190 @@ static void push_hash(lua_State *L, uint64_t h) {
 
 /* {====================================================================== World */
 
-/* fg.world{rate=, seed=, entities=, buffer=, trace=, buttons={...},
+/* {====================================================================== rule hooks */
+
+/* The world's user value: { rules = { [slot] = Rules }, committed = { marker = count } }. */
+static void push_world_store(lua_State *L, int world_idx, const char *field) {
+    lua_getiuservalue(L, world_idx, 1);
+    lua_getfield(L, -1, field);
+    lua_remove(L, -2);
+}
+
+/* Pushes the Lua function `hook` of the Rules in a slot, or nil. */
+static int push_rules_hook(lua_State *L, int world_idx, uint32_t slot, const char *hook) {
+    push_world_store(L, world_idx, "rules");
+    lua_rawgeti(L, -1, (lua_Integer)slot + 1);
+    lua_remove(L, -2);
+    if (!fg_lua_test_rules(L, -1)) {
+        lua_pop(L, 1);
+        lua_pushnil(L);
+        return LUA_TNIL;
+    }
+    lua_getiuservalue(L, -1, 1);
+    lua_getfield(L, -1, hook);
+    lua_replace(L, -3);
+    lua_pop(L, 1);
+    return lua_type(L, -1);
+}
+
+static bool hook_has_rule(void *ud, const fg_world *w, uint32_t slot) {
+    (void)w;
+    fg_lua_world *lw = ud;
+    if (!lw->L) return false;
+    int ty = push_rules_hook(lw->L, lw->self, slot, "request");
+    lua_pop(lw->L, 1);
+    return ty == LUA_TFUNCTION;
+}
+
+static int readonly_newindex(lua_State *L) {
+    return luaL_error(L, "framegate: '%s' is read-only in rules (rules propose, the runtime "
+                      "decides)", lua_tostring(L, 2) ? lua_tostring(L, 2) : "?");
+}
+
+/* Wraps the table on top of the stack in a read-only proxy. */
+static void make_readonly(lua_State *L) {
+    lua_newtable(L);            /* proxy */
+    lua_createtable(L, 0, 2);   /* its metatable */
+    lua_pushvalue(L, -3);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, readonly_newindex);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushliteral(L, "framegate.View");
+    lua_setfield(L, -2, "__name");
+    lua_setmetatable(L, -2);
+    lua_remove(L, -2);
+}
+
+/* The read-only view of an entity a rule sees. */
+void fg_lua_push_view(lua_State *L, const fg_world *w, fg_entity e) {
+    const fg_ruleset *r = fg_world_rules(w, e);
+    lua_createtable(L, 0, 12);
+    lua_pushinteger(L, e);
+    lua_setfield(L, -2, "id");
+    lua_pushinteger(L, fg_world_tick(w));
+    lua_setfield(L, -2, "tick");
+    lua_pushstring(L, fg_world_facing(w, e) == FG_FACING_LEFT ? "left" : "right");
+    lua_setfield(L, -2, "facing");
+    fg_fx x, y;
+    fg_world_position(w, e, &x, &y);
+    lua_pushnumber(L, (double)x / FG_FX_ONE);
+    lua_setfield(L, -2, "x");
+    lua_pushnumber(L, (double)y / FG_FX_ONE);
+    lua_setfield(L, -2, "y");
+    lua_pushinteger(L, fg_world_frozen_for(w, e));
+    lua_setfield(L, -2, "frozen");
+    if (r) {
+        const fg_instance *body = fg_world_instance(w, e, 0);
+        const fg_ruleset *br = body && body->action != FG_NO_ACTION_ID
+                                   ? fg_world_rules_version(w, body->version) : NULL;
+        const fg_action_def *a = br ? fg_ruleset_action(br, body->action) : NULL;
+        lua_pushstring(L, a ? a->name : "none");
+        lua_setfield(L, -2, "action");
+        lua_pushstring(L, a ? a->group : "grounded");
+        lua_setfield(L, -2, "group");
+        lua_pushboolean(L, a && strcmp(a->group, "airborne") == 0);
+        lua_setfield(L, -2, "airborne");
+        lua_pushboolean(L, !a || strcmp(a->group, "grounded") == 0);
+        lua_setfield(L, -2, "grounded");
+        lua_pushinteger(L, body ? body->elapsed : 0);
+        lua_setfield(L, -2, "elapsed");
+        lua_pushstring(L, fg_phase_name(fg_world_phase(w, e, 0)));
+        lua_setfield(L, -2, "phase");
+        lua_createtable(L, 0, (int)fg_ruleset_resource_count(r));
+        for (uint32_t k = 0; k < fg_ruleset_resource_count(r); k++) {
+            lua_pushinteger(L, fg_world_resource(w, e, k));
+            lua_setfield(L, -2, fg_ruleset_resource(r, k)->name);
+        }
+        make_readonly(L);
+        lua_setfield(L, -2, "resources");
+    }
+    make_readonly(L);
+}
+
+static fg_status hook_request(void *ud, fg_world *w, const fg_decision *d, fg_verdict *out,
+                              fg_error *err) {
+    fg_lua_world *lw = ud;
+    lua_State *L = lw->L;
+    int top = lua_gettop(L);
+    const fg_ruleset *r = fg_world_rules(w, d->entity);
+    push_rules_hook(L, lw->self, fg_world_rules_slot(w, d->entity), "request");
+    fg_lua_push_view(L, w, d->entity);
+    lua_createtable(L, 0, 8);
+    lua_pushstring(L, fg_ruleset_action(r, d->action)->name);
+    lua_setfield(L, -2, "action");
+    lua_pushstring(L, fg_request_source_name((fg_request_source)d->source));
+    lua_setfield(L, -2, "source");
+    lua_pushinteger(L, d->tick);
+    lua_setfield(L, -2, "tick");
+    lua_pushstring(L, fg_decision_kind_name((fg_decision_kind)d->kind));
+    lua_setfield(L, -2, "default");
+    lua_pushstring(L, fg_reason_name((fg_reason)d->reason));
+    lua_setfield(L, -2, "reason");
+    char text[256];
+    fg_decision_describe(r, d, text, sizeof text);
+    lua_pushstring(L, text);
+    lua_setfield(L, -2, "text");
+    lua_pushstring(L, fg_ruleset_layer_name(r, d->layer));
+    lua_setfield(L, -2, "layer");
+    make_readonly(L);
+    fg_status st = fg_lua_call_rule(L, 2, 1, err);
+    if (st == FG_OK && !fg_lua_read_verdict(L, -1, out, err)) st = FG_ERULE;
+    lua_settop(L, top);
+    return st;
+}
+
+/* Calls the presentation hook with the events the last tick committed, once per tick even when
+** a rollback re-simulates it. Hooks get read-only views; fg.cue is the only thing they may do. */
+static void present(lua_State *L, fg_lua_world *lw) {
+    fg_world *w = lw->w;
+    fg_tick t = fg_world_tick(w) - 1;
+    push_world_store(L, 1, "committed");
+    int committed = lua_gettop(L);
+    if (t < lw->presented) {
+        lua_pop(L, 1);
+        return;
+    }
+    lw->presented = t + 1;
+    for (uint32_t i = 0; i < fg_world_event_count(w); i++) {
+        const fg_event *ev = fg_world_event_at(w, i);
+        const char *marker = fg_world_marker_name(w, ev->entity, ev->marker);
+        lua_getfield(L, committed, marker);
+        lua_pushinteger(L, lua_tointeger(L, -1) + 1);
+        lua_setfield(L, committed, marker);
+        lua_pop(L, 1);
+        if (push_rules_hook(L, 1, fg_world_rules_slot(w, ev->entity), "on_event") !=
+            LUA_TFUNCTION) {
+            lua_pop(L, 1);
+            continue;
+        }
+        fg_lua_push_view(L, w, ev->entity);
+        fg_lua_push_event(L, w, ev);
+        fg_lua_set_cue_target(L, lw, ev->entity);
+        fg_error err;
+        if (fg_lua_call_rule(L, 2, 0, &err) != FG_OK) fg_lua_report_hook_error(L, w, ev->entity, &err);
+        fg_lua_set_cue_target(L, NULL, 0);
+    }
+    lua_pop(L, 1);
+}
+
+/* }====================================================================== */
+
+/* Loads a rules file (a path) into a Rules userdata. [-0, +1, v] */
+static void push_rules_arg(lua_State *L, int idx) {
+    idx = lua_absindex(L, idx);
+    if (fg_lua_test_rules(L, idx)) {
+        lua_pushvalue(L, idx);
+    } else if (lua_type(L, idx) == LUA_TSTRING) {
+        fg_lua_load_rules_file(L, lua_tostring(L, idx));
+    } else if (lua_istable(L, idx)) {
+        fg_lua_build_rules(L, idx, NULL);
+    } else {
+        luaL_error(L, "field 'rules': expected a path, a ruleset table or fg.rules(...), got %s",
+                   luaL_typename(L, idx));
+    }
+}
+
+/* fg.world{rules=, rate=, seed=, entities=, buffer=, trace=, buttons={...},
 **          jump={button=, buffer=, coyote=}} -> World. [-1, +1, v] */
 static int l_world(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
@@ -80,6 +263,12 @@ static int l_world(lua_State *L) {
     c.max_entities = (uint32_t)fg_lua_opt_int_field(L, 1, "entities", c.max_entities);
     c.buffer_capacity = (uint32_t)fg_lua_opt_int_field(L, 1, "buffer", c.buffer_capacity);
     c.trace_capacity = (uint32_t)fg_lua_opt_int_field(L, 1, "trace", c.trace_capacity);
+    int rules_idx = 0;
+    if (lua_getfield(L, 1, "rules") != LUA_TNIL) {
+        push_rules_arg(L, -1);
+        rules_idx = lua_gettop(L);
+        c.rules = fg_lua_check_rules(L, rules_idx)->rules;
+    }
     const char *buttons[FG_INPUT_MAX_ACTIONS];
     uint32_t nbuttons = 0;
     if (lua_getfield(L, 1, "buttons") != LUA_TNIL) {
@@ -110,9 +299,22 @@ static int l_world(lua_State *L) {
     fg_lua_world *lw = lua_newuserdatauv(L, sizeof *lw, 1);
     memset(lw, 0, sizeof *lw);
     luaL_setmetatable(L, FG_LUA_WORLD_T);
+    c.hooks.ud = lw;
+    c.hooks.has_rule = hook_has_rule;
+    c.hooks.request = hook_request;
     fg_error err;
     lw->w = fg_world_create(&c, &err);
     if (!lw->w) return fg_lua_raise(L, &err);
+    lua_createtable(L, 0, 2);
+    lua_createtable(L, 1, 0);
+    if (rules_idx) {
+        lua_pushvalue(L, rules_idx);
+        lua_rawseti(L, -2, 1);
+    }
+    lua_setfield(L, -2, "rules");
+    lua_newtable(L);
+    lua_setfield(L, -2, "committed");
+    lua_setiuservalue(L, -2, 1);
     return 1;
 }
 
@@ -176,9 +378,16 @@ static int world_advance(lua_State *L) {
     fg_lua_world *lw = fg_lua_check_world(L, 1);
     lua_Integer n = luaL_optinteger(L, 2, 1);
     luaL_argcheck(L, n >= 0, 2, "tick count must be >= 0");
+    lua_settop(L, 2);
     fg_error err;
-    for (lua_Integer i = 0; i < n; i++)
-        if (fg_world_advance(lw->w, &err) != FG_OK) return fg_lua_raise(L, &err);
+    for (lua_Integer i = 0; i < n; i++) {
+        lw->L = L;
+        lw->self = 1;
+        fg_status st = fg_world_advance(lw->w, &err);
+        lw->L = NULL;
+        if (st != FG_OK) return fg_lua_raise(L, &err);
+        present(L, lw);
+    }
     lua_pushinteger(L, fg_world_tick(lw->w));
     return 1;
 }
@@ -276,7 +485,7 @@ static int push_result(lua_State *L, fg_status st, const fg_error *err) {
 /* entity:press(action, time_us) */
 static int entity_press(lua_State *L) {
     fg_world *w;
-    fg_entity e = check_entity(L, 1, &w);
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
     int a = check_action(L, w, 2);
     fg_error err;
     return push_result(L, fg_world_press(w, e, a, check_time(L, 3), FG_SOURCE_SCRIPT, &err), &err);
@@ -284,7 +493,7 @@ static int entity_press(lua_State *L) {
 
 static int entity_release(lua_State *L) {
     fg_world *w;
-    fg_entity e = check_entity(L, 1, &w);
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
     int a = check_action(L, w, 2);
     fg_error err;
     return push_result(L, fg_world_release(w, e, a, check_time(L, 3), FG_SOURCE_SCRIPT, &err),
@@ -294,7 +503,7 @@ static int entity_release(lua_State *L) {
 /* entity:dir(numpad, time_us) */
 static int entity_dir(lua_State *L) {
     fg_world *w;
-    fg_entity e = check_entity(L, 1, &w);
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
     lua_Integer d = luaL_checkinteger(L, 2);
     luaL_argcheck(L, d >= 1 && d <= 9, 2, "numpad direction 1..9 expected");
     fg_error err;
@@ -305,7 +514,7 @@ static int entity_dir(lua_State *L) {
 /* entity:contact(grounded) — the host's contact report for the next tick. */
 static int entity_contact(lua_State *L) {
     fg_world *w;
-    fg_entity e = check_entity(L, 1, &w);
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
     luaL_checktype(L, 2, LUA_TBOOLEAN);
     fg_error err;
     return push_result(L, fg_world_report_contact(w, e, lua_toboolean(L, 2), &err), &err);
@@ -313,7 +522,7 @@ static int entity_contact(lua_State *L) {
 
 static int entity_held(lua_State *L) {
     fg_world *w;
-    fg_entity e = check_entity(L, 1, &w);
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
     int a = check_action(L, w, 2);
     lua_pushboolean(L, fg_buffer_held(fg_world_buffer(w, e), a));
     return 1;
@@ -321,7 +530,7 @@ static int entity_held(lua_State *L) {
 
 static int entity_held_for(lua_State *L) {
     fg_world *w;
-    fg_entity e = check_entity(L, 1, &w);
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
     int a = check_action(L, w, 2);
     lua_pushinteger(L, fg_buffer_held_for(fg_world_buffer(w, e), a));
     return 1;
@@ -329,14 +538,14 @@ static int entity_held_for(lua_State *L) {
 
 static int entity_id(lua_State *L) {
     fg_world *w;
-    lua_pushinteger(L, check_entity(L, 1, &w));
+    lua_pushinteger(L, fg_lua_check_entity(L, 1, &w));
     return 1;
 }
 
 /* entity:direction() -> numpad held (absolute), and facing-relative. */
 static int entity_direction(lua_State *L) {
     fg_world *w;
-    fg_entity e = check_entity(L, 1, &w);
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
     const fg_buffer *b = fg_world_buffer(w, e);
     lua_pushinteger(L, b->dir);
     lua_pushinteger(L, fg_numpad_relative(b->dir, fg_world_facing(w, e)));
@@ -345,7 +554,7 @@ static int entity_direction(lua_State *L) {
 
 static int entity_facing(lua_State *L) {
     fg_world *w;
-    fg_entity e = check_entity(L, 1, &w);
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
     if (!lua_isnoneornil(L, 2)) {
         static const char *const facings[] = {"right", "left", NULL};
         int f = luaL_checkoption(L, 2, NULL, facings);
@@ -360,7 +569,7 @@ static int entity_facing(lua_State *L) {
 /* entity:ground() -> {grounded=, has_history=, permission=, last_grounded=, landed_at=} */
 static int entity_ground(lua_State *L) {
     fg_world *w;
-    fg_entity e = check_entity(L, 1, &w);
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
     const fg_ground *g = fg_world_ground(w, e);
     lua_createtable(L, 0, 5);
     lua_pushboolean(L, g->grounded);
@@ -379,7 +588,7 @@ static int entity_ground(lua_State *L) {
 /* entity:jump() -> result name, text (the jump decision of the last tick). */
 static int entity_jump(lua_State *L) {
     fg_world *w;
-    fg_entity e = check_entity(L, 1, &w);
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
     const fg_jump_decision *d = fg_world_last_jump(w, e);
     char text[256];
     fg_jump_describe(d, text, sizeof text);
@@ -417,7 +626,7 @@ static void push_edge(lua_State *L, const fg_world *w, const fg_edge *e) {
 /* entity:edges() -> stored edges, oldest first; entity:pending() -> edges waiting. */
 static int entity_edges(lua_State *L) {
     fg_world *w;
-    fg_entity e = check_entity(L, 1, &w);
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
     const fg_buffer *b = fg_world_buffer(w, e);
     lua_createtable(L, (int)fg_buffer_count(b), 0);
     for (uint32_t i = 0; i < fg_buffer_count(b); i++) {
@@ -429,7 +638,7 @@ static int entity_edges(lua_State *L) {
 
 static int entity_pending(lua_State *L) {
     fg_world *w;
-    fg_entity e = check_entity(L, 1, &w);
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
     const fg_buffer *b = fg_world_buffer(w, e);
     lua_createtable(L, (int)fg_buffer_pending_count(b), 0);
     for (uint32_t i = 0; i < fg_buffer_pending_count(b); i++) {
@@ -453,7 +662,7 @@ static void push_mask(lua_State *L, const fg_world *w, uint32_t mask) {
 
 static int entity_input(lua_State *L) {
     fg_world *w;
-    fg_entity e = check_entity(L, 1, &w);
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
     const fg_tick_input *in = fg_world_last_input(w, e);
     lua_createtable(L, 0, 5);
     lua_pushinteger(L, in->tick);
@@ -482,7 +691,7 @@ static uint32_t check_control(lua_State *L, int idx) {
 
 static int entity_bind(lua_State *L) {
     fg_world *w;
-    fg_entity e = check_entity(L, 1, &w);
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
     uint32_t control = check_control(L, 2);
     int a = check_action(L, w, 3);
     fg_error err;
@@ -492,7 +701,7 @@ static int entity_bind(lua_State *L) {
 /* entity:key(control, down, time_us) — device input through the map. */
 static int entity_key(lua_State *L) {
     fg_world *w;
-    fg_entity e = check_entity(L, 1, &w);
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
     uint32_t control = check_control(L, 2);
     luaL_checktype(L, 3, LUA_TBOOLEAN);
     fg_error err;
@@ -503,7 +712,7 @@ static int entity_key(lua_State *L) {
 /* entity:stick(x, y, time_us) — a raw analog sample. */
 static int entity_stick(lua_State *L) {
     fg_world *w;
-    fg_entity e = check_entity(L, 1, &w);
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
     float x = (float)luaL_checknumber(L, 2), y = (float)luaL_checknumber(L, 3);
     fg_error err;
     if (fg_world_device_stick(w, e, x, y, check_time(L, 4), &err) != FG_OK)
@@ -517,7 +726,7 @@ static int entity_stick(lua_State *L) {
 /* entity:camera(fx, fy, fz) — the camera's forward vector for camera-relative sticks. */
 static int entity_camera(lua_State *L) {
     fg_world *w;
-    fg_entity e = check_entity(L, 1, &w);
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
     fg_error err;
     return push_result(L, fg_world_device_camera(w, e, (float)luaL_checknumber(L, 2),
                                                  (float)luaL_checknumber(L, 3),
@@ -528,7 +737,7 @@ static int entity_camera(lua_State *L) {
 ** exponent=, threshold=} */
 static int entity_input_map(lua_State *L) {
     fg_world *w;
-    fg_entity e = check_entity(L, 1, &w);
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
     luaL_checktype(L, 2, LUA_TTABLE);
     fg_input_map *m = fg_world_input_map(w, e);
     fg_input_map next = *m;
@@ -611,4 +820,5 @@ void fg_lua_open_world(lua_State *L) {
     luaL_setfuncs(L, funcs, 0);
     fg_lua_class(L, FG_LUA_WORLD_T, world_methods, world_meta);
     fg_lua_class(L, FG_LUA_ENTITY_T, entity_methods, entity_meta);
+    fg_lua_open_play(L);
 }

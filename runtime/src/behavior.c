@@ -90,7 +90,7 @@ bool fg_window_open_for(const fg_action_rt *a, const fg_instance *inst, uint32_t
 fg_phase fg_instance_phase(const fg_ruleset *r, const fg_instance *inst, const fg_entity_state *e,
                            fg_tick tick, uint32_t layer) {
     if (inst->action == FG_NO_ACTION) return FG_PHASE_NEUTRAL;
-    if (tick < e->frozen_until && inst->started < tick) return FG_PHASE_HITSTOP;
+    if (fg_entity_frozen(e, tick)) return FG_PHASE_HITSTOP;
     const fg_action_rt *a = &r->rt[inst->action];
     if (inst->action == r->hitstun || inst->action == r->blockstun) return FG_PHASE_STUN;
     if (e->queued[layer].action != FG_NO_ACTION) return FG_PHASE_BUFFERED;
@@ -155,7 +155,7 @@ fg_decision fg_decide(const fg_decide_ctx *c, const fg_entity_state *e, uint32_t
     note_current(&d, c, inst);
 
     /* Frozen: nothing is decided against a state that is about to change; wait it out. */
-    if (c->tick < e->frozen_until) {
+    if (fg_entity_frozen(e, c->tick)) {
         d.wait = (int32_t)(e->frozen_until - c->tick);
         return verdict(d, FG_DECIDE_QUEUED, FG_R_WAIT_HITSTOP);
     }

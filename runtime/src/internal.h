@@ -131,12 +131,17 @@ typedef struct fg_entity_state {
     fg_queued queued[FG_MAX_LAYERS];
     int64_t next_seq[FG_MAX_LAYERS];
     int32_t res[FG_MAX_RESOURCES];
-    fg_tick frozen_until; /* frozen (hitstop) while tick < frozen_until */
+    fg_tick frozen_from;  /* frozen (hitstop) for ticks in [frozen_from, frozen_until): the */
+    fg_tick frozen_until; /* tick a hit lands still runs; the freeze starts on the next */
     fg_tick started_tick[FG_MAX_LAYERS]; /* tick a request last started an action per layer */
     fg_entity opponent;   /* the entity it fights: hit target, pushbox partner, facing */
     fg_pending_request pending[FG_PENDING_REQUESTS];
     fg_decision last_decision;
 } fg_entity_state;
+
+static inline bool fg_entity_frozen(const fg_entity_state *e, fg_tick t) {
+    return t >= e->frozen_from && t < e->frozen_until;
+}
 
 /* Runtime view of the ruleset version of an instance. */
 static inline const fg_action_rt *fg_rt_of(const fg_ruleset *r, uint32_t action) {

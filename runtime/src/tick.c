@@ -156,7 +156,7 @@ static void record_decision(fg_world *w, fg_entity_state *es, const fg_decision 
 /* Advances each running action one tick (frozen entities stand still), ends finished ones and
 ** settles whether an attack whiffed. */
 static void advance_actions(fg_world *w, fg_entity_state *es, fg_tick t) {
-    if (t < es->frozen_until) return;
+    if (fg_entity_frozen(es, t)) return;
     for (uint32_t l = 0; l < FG_MAX_LAYERS; l++) {
         fg_instance *inst = &es->layers[l];
         if (inst->action == FG_NO_ACTION || inst->started >= t) continue;
@@ -278,7 +278,7 @@ static void handle_request(fg_world *w, fg_entity_state *es, uint32_t action,
 static void retry_queued(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick t) {
     fg_queued *q = &es->queued[layer];
     if (q->action == FG_NO_ACTION) return;
-    if (t < es->frozen_until) return;
+    if (fg_entity_frozen(es, t)) return;
     q->waited++;
     fg_decide_ctx c = fg_world_ctx(w, es, t);
     fg_decision d = fg_decide(&c, es, q->action, FG_REQ_QUEUE);
@@ -301,7 +301,7 @@ static void retry_queued(fg_world *w, fg_entity_state *es, uint32_t layer, fg_ti
 }
 
 static void settle_neutrals(fg_world *w, fg_entity_state *es, fg_tick t) {
-    if (t < es->frozen_until) return;
+    if (fg_entity_frozen(es, t)) return;
     uint32_t version = w->state->slot_version[es->rules_slot];
     const fg_ruleset *r = w->versions[version];
     fg_decide_ctx c = fg_world_ctx(w, es, t);
@@ -335,7 +335,7 @@ static void behavior_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
 /* {====================================================================== phase 3: the gate */
 
 static void collect_markers(fg_world *w, fg_entity_state *es, fg_tick t) {
-    if (t < es->frozen_until) return;
+    if (fg_entity_frozen(es, t)) return;
     for (uint32_t l = 0; l < FG_MAX_LAYERS; l++) {
         const fg_instance *inst = &es->layers[l];
         if (inst->action == FG_NO_ACTION) continue;
@@ -412,6 +412,7 @@ static uint8_t apply_hit(fg_world *w, fg_entity_state *es, fg_instance *inst,
                      contact == FG_ON_HIT ? FG_TR_HIT : FG_TR_BLOCKED, stun_ticks, t);
     }
     if (a->hit.hitstop > 0) {
+        es->frozen_from = tg->frozen_from = t + 1;
         es->frozen_until = tg->frozen_until = t + 1 + a->hit.hitstop;
     }
     fg_world_trace4(w, t, tg->id, FG_TRACE_HIT, contact, es->id, inst->action, damage,
@@ -478,7 +479,7 @@ static void gate_phase(fg_world *w, fg_tick t) {
 static void move_entity(fg_world *w, fg_entity_state *es, fg_tick t) {
     es->prev_x = es->x;
     es->prev_y = es->y;
-    if (t < es->frozen_until) return;
+    if (fg_entity_frozen(es, t)) return;
     const fg_ruleset *r = fg_world_rules_of(w, es);
     const fg_physics_def *p = &r->physics;
     const fg_instance *body = &es->layers[0];
@@ -565,7 +566,7 @@ static void meter_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
     const fg_instance *body = &es->layers[0];
     if (body->action != FG_NO_ACTION)
         p = fg_instance_phase(w->versions[body->version], body, es, t, 0);
-    if (t < es->frozen_until && p != FG_PHASE_HITSTOP && body->started < t) p = FG_PHASE_HITSTOP;
+    if (fg_entity_frozen(es, t)) p = FG_PHASE_HITSTOP;
     row[t % FG_METER_TICKS] = (uint8_t)p;
 }
 

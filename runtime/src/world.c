@@ -388,7 +388,7 @@ fg_status fg_world_set_resource(fg_world *w, fg_entity e, uint32_t resource, int
 
 int32_t fg_world_frozen_for(const fg_world *w, fg_entity e) {
     fg_entity_state *es = fg_world_entity(w, e);
-    if (!es || es->frozen_until <= w->state->tick) return 0;
+    if (!es || es->frozen_until <= w->state->tick) return 0; /* frozen_from is <= tick here */
     return (int32_t)(es->frozen_until - w->state->tick);
 }
 
@@ -660,6 +660,7 @@ uint64_t fg_world_hash(const fg_world *w) {
         fg_hash_i64(&hs, es->vy);
         fg_ground_hash(&es->ground, &hs);
         fg_hash_u64(&hs, es->last_jump.result);
+        fg_hash_i64(&hs, es->frozen_from);
         fg_hash_i64(&hs, es->frozen_until);
         for (int l = 0; l < FG_MAX_LAYERS; l++) {
             hash_instance(&hs, &es->layers[l]);
@@ -740,6 +741,11 @@ const fg_trace_record *fg_world_trace_at(const fg_world *w, uint32_t i) {
 uint64_t fg_world_trace_dropped(const fg_world *w) { return w->trace_dropped; }
 
 void fg_world_trace_clear(fg_world *w) { w->trace_head = w->trace_count = 0; }
+
+void fg_world_note_error(fg_world *w, fg_entity e, const char *text) {
+    fg_trace_record *r = fg_world_trace_push(w, w->state->tick - 1, e, FG_TRACE_RULE_ERROR, 0);
+    if (r) snprintf(r->text, sizeof r->text, "%s", text ? text : "");
+}
 
 const char *fg_transition_reason_name(fg_transition_reason r) {
     static const char *const names[] = {"request", "ended",   "hold",        "landed",

@@ -237,6 +237,8 @@ FG_API uint32_t fg_world_trace_count(const fg_world *w);
 FG_API const fg_trace_record *fg_world_trace_at(const fg_world *w, uint32_t i);
 FG_API uint64_t fg_world_trace_dropped(const fg_world *w);
 FG_API void fg_world_trace_clear(fg_world *w);
+/* Records a failure of a host-side hook (a presentation hook that raised) in the trace. */
+FG_API void fg_world_note_error(fg_world *w, fg_entity e, const char *text);
 /* Readable line for a record, e.g. "t=12 e1 rejected: jump ...". */
 FG_API int fg_world_trace_format(const fg_world *w, const fg_trace_record *r, char *buf,
                                  size_t size);

@@ -1,0 +1,446 @@
+/*
+** l_play.c: the gameplay side of the World and Entity bindings: requests, decisions with their
+** reasons, action history, committed events, the frame meter, resources, host animation reports
+** and presentation cues; and the protected call every rule and hook goes through.
+*/
+#include "fg_lua.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define CUE_TARGET_KEY "framegate.cue_target"
+
+/* {====================================================================== calling rules */
+
+static int traceback_handler(lua_State *L) {
+    const char *msg = lua_tostring(L, 1);
+    if (!msg) msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    luaL_traceback(L, L, msg, 1);
+    return 1;
+}
+
+fg_status fg_lua_call_rule(lua_State *L, int nargs, int nresults, fg_error *err) {
+    int base = lua_gettop(L) - nargs;
+    lua_pushcfunction(L, traceback_handler);
+    lua_insert(L, base);
+    int st = lua_pcall(L, nargs, nresults, base);
+    lua_remove(L, base);
+    if (st == LUA_OK) return FG_OK;
+    const char *msg = lua_tostring(L, -1);
+    fg_error_set(err, FG_ERULE, "%s", msg ? msg : "rule failed");
+    lua_pop(L, 1);
+    return FG_ERULE;
+}
+
+void fg_lua_report_hook_error(lua_State *L, fg_world *w, fg_entity e, const fg_error *err) {
+    (void)L;
+    fg_world_note_error(w, e, err->msg);
+}
+
+/* }====================================================================== */
+
+/* {====================================================================== events and cues */
+
+void fg_lua_push_event(lua_State *L, const fg_world *w, const fg_event *ev) {
+    const fg_ruleset *r = fg_world_rules(w, ev->entity);
+    lua_createtable(L, 0, 10);
+    lua_pushstring(L, fg_world_marker_name(w, ev->entity, ev->marker));
+    lua_setfield(L, -2, "marker");
+    lua_pushinteger(L, ev->tick);
+    lua_setfield(L, -2, "tick");
+    lua_pushinteger(L, ev->entity);
+    lua_setfield(L, -2, "entity");
+    const fg_action_def *a = r ? fg_ruleset_action(r, ev->action) : NULL;
+    lua_pushstring(L, a ? a->name : "(ended)");
+    lua_setfield(L, -2, "action");
+    lua_pushinteger(L, ev->seq);
+    lua_setfield(L, -2, "sequence");
+    lua_pushinteger(L, (lua_Integer)ev->occurrence);
+    lua_setfield(L, -2, "occurrence");
+    lua_pushstring(L, r ? fg_ruleset_layer_name(r, ev->layer) : "?");
+    lua_setfield(L, -2, "layer");
+    lua_pushinteger(L, ev->target);
+    lua_setfield(L, -2, "target");
+    lua_pushstring(L, ev->contact == FG_ON_HIT     ? "hit"
+                      : ev->contact == FG_ON_BLOCK ? "block"
+                                                   : "none");
+    lua_setfield(L, -2, "contact");
+    lua_pushboolean(L, ev->from_host);
+    lua_setfield(L, -2, "reported");
+}
+
+/* While a presentation hook runs, fg.cue knows which world and entity the cue is for. */
+void fg_lua_set_cue_target(lua_State *L, fg_lua_world *lw, fg_entity e) {
+    if (lw) {
+        lua_pushlightuserdata(L, lw->w);
+        lua_setfield(L, LUA_REGISTRYINDEX, CUE_TARGET_KEY);
+        lua_pushinteger(L, e);
+        lua_setfield(L, LUA_REGISTRYINDEX, CUE_TARGET_KEY ".entity");
+    } else {
+        lua_pushnil(L);
+        lua_setfield(L, LUA_REGISTRYINDEX, CUE_TARGET_KEY);
+    }
+}
+
+/* fg.cue(name [, params]): a presentation request for the host (sound, effect, camera). Only
+** inside on_event. params.a / params.b (or an event's target / occurrence) travel with it. */
+static int l_cue(lua_State *L) {
+    const char *name = luaL_checkstring(L, 1);
+    lua_getfield(L, LUA_REGISTRYINDEX, CUE_TARGET_KEY);
+    fg_world *w = lua_touserdata(L, -1);
+    if (!w) return luaL_error(L, "fg.cue: cues can only be emitted from an on_event hook");
+    lua_getfield(L, LUA_REGISTRYINDEX, CUE_TARGET_KEY ".entity");
+    fg_entity e = (fg_entity)lua_tointeger(L, -1);
+    int64_t a = 0, b = 0;
+    if (lua_istable(L, 2)) {
+        if (lua_getfield(L, 2, "a") == LUA_TNUMBER) a = lua_tointeger(L, -1);
+        else if (lua_getfield(L, 2, "target") == LUA_TNUMBER) a = lua_tointeger(L, -1);
+        if (lua_getfield(L, 2, "b") == LUA_TNUMBER) b = lua_tointeger(L, -1);
+        else if (lua_getfield(L, 2, "occurrence") == LUA_TNUMBER) b = lua_tointeger(L, -1);
+    }
+    fg_error err;
+    if (fg_world_push_cue(w, e, name, a, b, &err) != FG_OK) return fg_lua_raise(L, &err);
+    return 0;
+}
+
+/* }====================================================================== */
+
+/* {====================================================================== World methods */
+
+static fg_entity check_entity_of(lua_State *L, int idx, fg_world *w) {
+    if (lua_isinteger(L, idx)) {
+        lua_Integer id = lua_tointeger(L, idx);
+        if (id <= 0 || !fg_world_entity_exists(w, (fg_entity)id))
+            luaL_argerror(L, idx, "no such entity");
+        return (fg_entity)id;
+    }
+    fg_world *ew;
+    fg_entity e = fg_lua_check_entity(L, idx, &ew);
+    if (ew != w) luaL_argerror(L, idx, "entity of another world");
+    return e;
+}
+
+static uint32_t check_action_name(lua_State *L, int idx, const fg_ruleset *r) {
+    const char *name = luaL_checkstring(L, idx);
+    int id = fg_ruleset_find_action(r, name);
+    if (id < 0)
+        luaL_argerror(L, idx, lua_pushfstring(L, "'%s' is not an action of '%s'", name,
+                                              fg_ruleset_name(r)));
+    return (uint32_t)id;
+}
+
+static const fg_ruleset *rules_or_error(lua_State *L, fg_world *w, fg_entity e) {
+    const fg_ruleset *r = fg_world_rules(w, e);
+    if (!r) luaL_error(L, "this world has no rules (create it with fg.world{ rules = ... })");
+    return r;
+}
+
+/* world:request(entity, action [, source]) — decided at the start of the next tick. */
+static int world_request(lua_State *L) {
+    fg_world *w = fg_lua_check_world(L, 1)->w;
+    fg_entity e = check_entity_of(L, 2, w);
+    const fg_ruleset *r = rules_or_error(L, w, e);
+    uint32_t a = check_action_name(L, 3, r);
+    static const char *const sources[] = {"command", "ai", "replay", "script", NULL};
+    int src = luaL_checkoption(L, 4, "script", sources);
+    fg_error err;
+    if (fg_world_request(w, e, a, (fg_request_source)src, &err) != FG_OK)
+        return fg_lua_raise(L, &err);
+    return 0;
+}
+
+/* world:evaluate(entity, action) -> kind, text: what a request would get now, changing nothing. */
+static int world_evaluate(lua_State *L) {
+    fg_world *w = fg_lua_check_world(L, 1)->w;
+    fg_entity e = check_entity_of(L, 2, w);
+    const fg_ruleset *r = rules_or_error(L, w, e);
+    uint32_t a = check_action_name(L, 3, r);
+    fg_decision d = fg_world_evaluate(w, e, a, FG_REQ_SCRIPT);
+    char text[256];
+    fg_decision_describe(r, &d, text, sizeof text);
+    lua_pushstring(L, fg_decision_kind_name((fg_decision_kind)d.kind));
+    lua_pushstring(L, text);
+    return 2;
+}
+
+static void push_decision(lua_State *L, const fg_world *w, const fg_decision *d) {
+    const fg_ruleset *r = fg_world_rules(w, d->entity);
+    lua_createtable(L, 0, 8);
+    lua_pushinteger(L, d->tick);
+    lua_setfield(L, -2, "tick");
+    lua_pushinteger(L, d->entity);
+    lua_setfield(L, -2, "entity");
+    const fg_action_def *a = fg_ruleset_action(r, d->action);
+    lua_pushstring(L, a ? a->name : "?");
+    lua_setfield(L, -2, "action");
+    lua_pushstring(L, fg_decision_kind_name((fg_decision_kind)d->kind));
+    lua_setfield(L, -2, "decision");
+    lua_pushstring(L, fg_reason_name((fg_reason)d->reason));
+    lua_setfield(L, -2, "reason");
+    lua_pushstring(L, fg_request_source_name((fg_request_source)d->source));
+    lua_setfield(L, -2, "source");
+    char text[256];
+    fg_decision_describe(r, d, text, sizeof text);
+    lua_pushstring(L, text);
+    lua_setfield(L, -2, "text");
+}
+
+/* world:decisions([entity]) -> every request decision still in the trace, oldest first. */
+static int world_decisions(lua_State *L) {
+    fg_world *w = fg_lua_check_world(L, 1)->w;
+    fg_entity only = lua_isnoneornil(L, 2) ? 0 : check_entity_of(L, 2, w);
+    lua_newtable(L);
+    lua_Integer k = 0;
+    for (uint32_t i = 0; i < fg_world_trace_count(w); i++) {
+        const fg_trace_record *rec = fg_world_trace_at(w, i);
+        if (rec->kind != FG_TRACE_DECISION || (only && rec->entity != only)) continue;
+        push_decision(L, w, &rec->decision);
+        lua_rawseti(L, -2, ++k);
+    }
+    return 1;
+}
+
+/* world:committed(marker) -> how many events of that marker the gate committed. */
+static int world_committed(lua_State *L) {
+    fg_lua_check_world(L, 1);
+    const char *marker = luaL_checkstring(L, 2);
+    lua_getiuservalue(L, 1, 1);
+    lua_getfield(L, -1, "committed");
+    lua_getfield(L, -1, marker);
+    lua_pushinteger(L, lua_tointeger(L, -1));
+    return 1;
+}
+
+/* world:events() -> the events the last tick committed. */
+static int world_events(lua_State *L) {
+    fg_world *w = fg_lua_check_world(L, 1)->w;
+    lua_createtable(L, (int)fg_world_event_count(w), 0);
+    for (uint32_t i = 0; i < fg_world_event_count(w); i++) {
+        fg_lua_push_event(L, w, fg_world_event_at(w, i));
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
+/* world:meter([from, to]) -> the frame meter text for a tick range (default: the last 60). */
+static int world_meter(lua_State *L) {
+    fg_world *w = fg_lua_check_world(L, 1)->w;
+    fg_tick now = fg_world_tick(w);
+    lua_Integer from = luaL_optinteger(L, 2, now - 60 < 0 ? 0 : now - 60);
+    lua_Integer to = luaL_optinteger(L, 3, now - 1);
+    char buf[8192];
+    fg_world_meter_render(w, from, to, buf, sizeof buf);
+    lua_pushstring(L, buf);
+    return 1;
+}
+
+/* world:cues() -> the cues hooks emitted since the last call, drained. */
+static int world_cues(lua_State *L) {
+    fg_world *w = fg_lua_check_world(L, 1)->w;
+    lua_createtable(L, (int)fg_world_cue_count(w), 0);
+    for (uint32_t i = 0; i < fg_world_cue_count(w); i++) {
+        const fg_cue *c = fg_world_cue_at(w, i);
+        lua_createtable(L, 0, 5);
+        lua_pushstring(L, c->name);
+        lua_setfield(L, -2, "name");
+        lua_pushinteger(L, c->tick);
+        lua_setfield(L, -2, "tick");
+        lua_pushinteger(L, c->entity);
+        lua_setfield(L, -2, "entity");
+        lua_pushinteger(L, c->a);
+        lua_setfield(L, -2, "a");
+        lua_pushinteger(L, c->b);
+        lua_setfield(L, -2, "b");
+        lua_rawseti(L, -2, i + 1);
+    }
+    fg_world_cues_clear(w);
+    return 1;
+}
+
+/* world:report_event(entity, layer, sequence, marker [, occurrence]) — the host's animation
+** system saw a marker; the gate decides it with the next tick. */
+static int world_report_event(lua_State *L) {
+    fg_world *w = fg_lua_check_world(L, 1)->w;
+    fg_entity e = check_entity_of(L, 2, w);
+    const fg_ruleset *r = rules_or_error(L, w, e);
+    int layer = 0;
+    if (lua_type(L, 3) == LUA_TSTRING) {
+        layer = fg_ruleset_find_layer(r, lua_tostring(L, 3));
+        if (layer < 0) return luaL_argerror(L, 3, "unknown layer");
+    } else {
+        layer = (int)luaL_checkinteger(L, 3);
+    }
+    lua_Integer seq = luaL_checkinteger(L, 4);
+    const char *marker = luaL_checkstring(L, 5);
+    lua_Integer occ = luaL_optinteger(L, 6, 0);
+    luaL_argcheck(L, occ >= 0, 6, "occurrence must be >= 0");
+    fg_error err;
+    if (fg_world_report_event(w, e, (uint32_t)layer, seq, marker, (uint64_t)occ, &err) != FG_OK)
+        return fg_lua_raise(L, &err);
+    return 0;
+}
+
+/* }====================================================================== */
+
+/* {====================================================================== Entity methods */
+
+/* entity:request(action [, source]) */
+static int entity_request(lua_State *L) {
+    fg_world *w;
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
+    const fg_ruleset *r = rules_or_error(L, w, e);
+    uint32_t a = check_action_name(L, 2, r);
+    static const char *const sources[] = {"command", "ai", "replay", "script", NULL};
+    int src = luaL_checkoption(L, 3, "script", sources);
+    fg_error err;
+    if (fg_world_request(w, e, a, (fg_request_source)src, &err) != FG_OK)
+        return fg_lua_raise(L, &err);
+    return 0;
+}
+
+/* entity:history() -> names of the actions requests started, oldest first (from the trace). */
+static int entity_history(lua_State *L) {
+    fg_world *w;
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
+    lua_newtable(L);
+    lua_Integer k = 0;
+    for (uint32_t i = 0; i < fg_world_trace_count(w); i++) {
+        const fg_trace_record *rec = fg_world_trace_at(w, i);
+        if (rec->kind != FG_TRACE_TRANSITION || rec->entity != e || rec->code != FG_TR_REQUEST)
+            continue;
+        const fg_ruleset *r = fg_world_rules(w, e);
+        const fg_action_def *a = fg_ruleset_action(r, (uint32_t)rec->c);
+        lua_pushstring(L, a ? a->name : "?");
+        lua_rawseti(L, -2, ++k);
+    }
+    return 1;
+}
+
+/* entity:action([layer]) -> name, tick, duration, phase (nil when nothing runs). */
+static int entity_action(lua_State *L) {
+    fg_world *w;
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
+    const fg_ruleset *r = rules_or_error(L, w, e);
+    int layer = 0;
+    if (lua_type(L, 2) == LUA_TSTRING) {
+        layer = fg_ruleset_find_layer(r, lua_tostring(L, 2));
+        if (layer < 0) return luaL_argerror(L, 2, "unknown layer");
+    } else {
+        layer = (int)luaL_optinteger(L, 2, 0);
+    }
+    const fg_instance *inst = fg_world_instance(w, e, (uint32_t)layer);
+    if (!inst || inst->action == FG_NO_ACTION_ID) {
+        lua_pushnil(L);
+        return 1;
+    }
+    const fg_action_def *a = fg_ruleset_action(fg_world_rules_version(w, inst->version),
+                                               inst->action);
+    lua_pushstring(L, a->name);
+    lua_pushinteger(L, inst->elapsed);
+    lua_pushinteger(L, inst->duration);
+    lua_pushstring(L, fg_phase_name(fg_world_phase(w, e, (uint32_t)layer)));
+    return 4;
+}
+
+/* entity:state([layer]) -> "grounded/jab (recovery, tick 9 of 13)". */
+static int entity_state(lua_State *L) {
+    fg_world *w;
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
+    char buf[160];
+    fg_world_describe_layer(w, e, (uint32_t)luaL_optinteger(L, 2, 0), buf, sizeof buf);
+    lua_pushstring(L, buf);
+    return 1;
+}
+
+static int entity_resource(lua_State *L) {
+    fg_world *w;
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
+    const fg_ruleset *r = rules_or_error(L, w, e);
+    const char *name = luaL_checkstring(L, 2);
+    int k = fg_ruleset_find_resource(r, name);
+    if (k < 0) return luaL_argerror(L, 2, lua_pushfstring(L, "no resource '%s'", name));
+    if (!lua_isnoneornil(L, 3)) {
+        fg_error err;
+        if (fg_world_set_resource(w, e, (uint32_t)k, (int32_t)luaL_checkinteger(L, 3), &err) !=
+            FG_OK)
+            return fg_lua_raise(L, &err);
+        return 0;
+    }
+    lua_pushinteger(L, fg_world_resource(w, e, (uint32_t)k));
+    return 1;
+}
+
+/* entity:position([x, y]) -> x, y in pixels. */
+static int entity_position(lua_State *L) {
+    fg_world *w;
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
+    if (!lua_isnoneornil(L, 2)) {
+        fg_fx x = (fg_fx)(luaL_checknumber(L, 2) * FG_FX_ONE);
+        fg_fx y = (fg_fx)(luaL_optnumber(L, 3, 0) * FG_FX_ONE);
+        fg_error err;
+        if (fg_world_set_position(w, e, x, y, &err) != FG_OK) return fg_lua_raise(L, &err);
+        return 0;
+    }
+    fg_fx x, y;
+    fg_world_position(w, e, &x, &y);
+    lua_pushnumber(L, (double)x / FG_FX_ONE);
+    lua_pushnumber(L, (double)y / FG_FX_ONE);
+    return 2;
+}
+
+/* entity:decision() -> the last decision about this entity's requests (table) or nil. */
+static int entity_decision(lua_State *L) {
+    fg_world *w;
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
+    const fg_decision *d = fg_world_last_decision(w, e);
+    if (!d) {
+        lua_pushnil(L);
+        return 1;
+    }
+    push_decision(L, w, d);
+    return 1;
+}
+
+static int entity_frozen(lua_State *L) {
+    fg_world *w;
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
+    lua_pushinteger(L, fg_world_frozen_for(w, e));
+    return 1;
+}
+
+/* entity:view() -> the read-only table a rule would see. */
+static int entity_view(lua_State *L) {
+    fg_world *w;
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
+    fg_lua_push_view(L, w, e);
+    return 1;
+}
+
+/* }====================================================================== */
+
+static void add_methods(lua_State *L, const char *tname, const luaL_Reg *methods) {
+    luaL_getmetatable(L, tname);
+    lua_getfield(L, -1, "__index");
+    luaL_setfuncs(L, methods, 0);
+    lua_pop(L, 2);
+}
+
+void fg_lua_open_play(lua_State *L) {
+    static const luaL_Reg world_methods[] = {
+        {"request", world_request},     {"evaluate", world_evaluate},
+        {"decisions", world_decisions}, {"committed", world_committed},
+        {"events", world_events},       {"meter", world_meter},
+        {"cues", world_cues},           {"report_event", world_report_event},
+        {NULL, NULL},
+    };
+    static const luaL_Reg entity_methods[] = {
+        {"request", entity_request},   {"history", entity_history},   {"action", entity_action},
+        {"state", entity_state},       {"resource", entity_resource}, {"position", entity_position},
+        {"decision", entity_decision}, {"frozen", entity_frozen},     {"view", entity_view},
+        {NULL, NULL},
+    };
+    add_methods(L, FG_LUA_WORLD_T, world_methods);
+    add_methods(L, FG_LUA_ENTITY_T, entity_methods);
+    lua_pushcfunction(L, l_cue);
+    lua_setfield(L, -2, "cue");
+}
