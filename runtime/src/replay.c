@@ -1093,7 +1093,7 @@ static size_t skip_str(const uint8_t *d, size_t pos) {
 /* The reload's file list. files NULL: the check at open, which also applies the path rules
 ** (non-empty, no '\0', distinct) by walking the list again for each path. */
 static fg_status read_reload_tail(fg_replay_reader *r, size_t pos, size_t end, fg_replay_reload *rl,
-                                  fg_replay_file *files, fg_error *err) {
+                                  fg_replay_file *files, size_t *tail_end, fg_error *err) {
     const uint8_t *d = r->data;
     fg_status st;
     if ((st = read_count(r, d, &pos, end, 10, &rl->nfiles, "reload.files", err))) return st;
@@ -1123,6 +1123,7 @@ static fg_status read_reload_tail(fg_replay_reader *r, size_t pos, size_t end, f
         }
     }
     rl->files = files;
+    *tail_end = pos;
     return FG_OK;
 }
 
@@ -1136,9 +1137,9 @@ static fg_status read_record(fg_replay_reader *r, cursor *c, fg_replay_record *o
     unsigned type = d[at];
     if (c->left == 0)
         return rfail(r, err, FG_EFORMAT,
-                     "chunk %" PRIu32 " at byte %zu: record at byte %zu is past the %" PRIu32
-                     " records its header announces",
-                     c->chunk_no, c->chunk_at, at, rd32(d + c->chunk_at + 8));
+                     "chunk %" PRIu32 " at byte %zu: its header announces %" PRIu32
+                     " record(s), the payload holds more (the next at byte %zu)",
+                     c->chunk_no, c->chunk_at, rd32(d + c->chunk_at + 8), at);
     const table_entry *t = &r->table[type];
     if (!t->declared)
         return rfail(r, err, FG_EFORMAT,
@@ -1218,13 +1219,16 @@ static fg_status read_record(fg_replay_reader *r, cursor *c, fg_replay_record *o
                                   "clamp.clamped_us %" PRId64 " is negative (expected >= 0)",
                                   out->as.clamp.clamped_us);
             break;
-        case FG_REPLAY_RELOAD:
+        case FG_REPLAY_RELOAD: {
+            size_t tail_end = body_end;
             dec_reload_fixed(fixed, &out->as.reload);
             tick = out->as.reload.tick;
-            st = read_reload_tail(r, tail_at, body_end, &out->as.reload,
-                                  stats ? NULL : r->files, err);
+            st = read_reload_tail(r, tail_at, body_end, &out->as.reload, stats ? NULL : r->files,
+                                  &tail_end, err);
             if (st != FG_OK) return st;
+            if (stats) stats->skipped_bytes += body_end - tail_end;
             break;
+        }
         case FG_REPLAY_END:
             out->as.end.records = rd64(fixed);
             break;
@@ -1248,6 +1252,15 @@ static fg_status read_record(fg_replay_reader *r, cursor *c, fg_replay_record *o
     return FG_OK;
 }
 
+/* The payload ended before the records its chunk header announced. */
+static fg_status short_count(const fg_replay_reader *r, const cursor *c, fg_error *err) {
+    uint32_t announced = rd32(r->data + c->chunk_at + 8);
+    return rfail(r, err, FG_EFORMAT,
+                 "chunk %" PRIu32 " at byte %zu: its header announces %" PRIu32
+                 " record(s), the payload holds %" PRIu32,
+                 c->chunk_no, c->chunk_at, announced, announced - c->left);
+}
+
 /* The next known record, or the end. stats non-NULL: the check at open. */
 static fg_status step(fg_replay_reader *r, cursor *c, fg_replay_record *out, fg_replay_stats *stats,
                       fg_error *err) {
@@ -1261,12 +1274,7 @@ static fg_status step(fg_replay_reader *r, cursor *c, fg_replay_record *out, fg_
             return FG_OK;
         }
         if (c->pos == c->chunk_end) {
-            if (c->left != 0)
-                return rfail(r, err, FG_EFORMAT,
-                             "chunk %" PRIu32 " at byte %zu: its header announces %" PRIu32
-                             " records, the payload holds %" PRIu32,
-                             c->chunk_no, c->chunk_at, rd32(r->data + c->chunk_at + 8),
-                             rd32(r->data + c->chunk_at + 8) - c->left);
+            if (c->left != 0) return short_count(r, c, err);
             fg_status st = next_chunk(r, c, c->chunk_end + CRC_SIZE, err);
             if (st != FG_OK) return st;
             if (stats && !c->done) stats->chunks++;
@@ -1280,7 +1288,8 @@ static fg_status step(fg_replay_reader *r, cursor *c, fg_replay_record *out, fg_
         if (stats) stats->by_type[out->type]++;
         if (out->type == FG_REPLAY_END) {
             size_t after = c->chunk_end + CRC_SIZE;
-            if (c->pos != c->chunk_end || c->left != 0)
+            if (c->pos == c->chunk_end && c->left != 0) return short_count(r, c, err);
+            if (c->pos != c->chunk_end)
                 return rfail(r, err, FG_EFORMAT,
                              "end marker at byte %" PRIu64 " is not the last record of chunk %" PRIu32,
                              out->offset, c->chunk_no);
