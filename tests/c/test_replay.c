@@ -527,6 +527,15 @@ static void writer_refuses_a_bad_header_before_writing_or_allocating(void **stat
     assert_int_equal(fg_replay_writer_open(&w, &h, mem_write, &m, &opt, &err), FG_EINVAL);
     assert_string_equal(err.msg, "replay writer: header.hashes[0].name is empty");
 
+    fg_replay_meta *many = calloc(1025, sizeof *many);
+    h = basic_header();
+    h.nmeta = 1025;
+    h.meta = many;
+    assert_int_equal(fg_replay_writer_open(&w, &h, mem_write, &m, &opt, &err), FG_EINVAL);
+    assert_string_equal(err.msg, "replay writer: header has 0 hashes and 1025 meta pairs (at most "
+                                 "1024 of each)");
+    free(many);
+
     h = basic_header();
     opt.chunk_size = 10;
     assert_int_equal(fg_replay_writer_open(&w, &h, mem_write, &m, &opt, &err), FG_EINVAL);
@@ -557,6 +566,9 @@ static void writer_refuses_reload_files_with_repeated_or_empty_paths(void **stat
     files[1].path.len = sizeof nul_path - 1;
     assert_int_equal(fg_replay_write_reload(w, &rl, &err), FG_EINVAL);
     assert_string_equal(err.msg, "replay writer: reload.files[1].path \"b\" contains a '\\0' byte");
+    rl.nfiles = 1025;
+    assert_int_equal(fg_replay_write_reload(w, &rl, &err), FG_EINVAL);
+    assert_string_equal(err.msg, "replay writer: reload has 1025 files (at most 1024)");
     assert_int_equal(fg_replay_writer_records(w), 1);
     fg_replay_writer_close(w);
     free(m.b);

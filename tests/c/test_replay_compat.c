@@ -595,6 +595,23 @@ static void a_record_longer_than_its_chunk_is_reported(void **state) {
                  "chunk 1 (byte 209)");
 }
 
+/* Rule: a variable record's body must hold at least the fixed part its table entry declares. */
+static void a_variable_body_shorter_than_its_fixed_part_is_reported(void **state) {
+    (void)state;
+    bld b;
+    v1_start(&b);
+    chunk_begin(&b);
+    var_begin(&b, 7);
+    put64(&b, 1);
+    put16(&b, 0);
+    var_end(&b); /* a body of 10 bytes, where the reload's fixed part is 24 */
+    end_rec(&b, 2);
+    chunk_end(&b);
+    expect_error(b.b, b.n, FG_EFORMAT,
+                 "replay: record 1 (reload) at byte 169: body of 10 bytes is shorter than its "
+                 "declared fixed part (24 bytes)");
+}
+
 /* Rule: the record count in a chunk header must match its payload, both ways. */
 static void a_chunk_record_count_that_disagrees_is_reported(void **state) {
     (void)state;
@@ -822,6 +839,7 @@ int main(void) {
         cmocka_unit_test(a_missing_chunk_is_named_by_its_index),
         cmocka_unit_test(a_record_longer_than_its_chunk_is_reported),
         cmocka_unit_test(a_chunk_record_count_that_disagrees_is_reported),
+        cmocka_unit_test(a_variable_body_shorter_than_its_fixed_part_is_reported),
         cmocka_unit_test(a_missing_end_marker_is_an_error_unless_read_partially),
         cmocka_unit_test(bytes_after_the_end_marker_and_a_wrong_count_are_reported),
         cmocka_unit_test(an_undeclared_record_type_is_reported),
