@@ -267,8 +267,8 @@ static fg_status check_header(const fg_replay_header *h, fg_error *err) {
         for (uint32_t j = 0; j < i; j++)
             if (str_eq(h->hashes[i].name, h->hashes[j].name))
                 return fg_error_set(err, FG_EINVAL,
-                                    "header.hashes[%" PRIu32 "].name \"%.*s\" repeats hashes[%" PRIu32
-                                    "]",
+                                    "header.hashes[%" PRIu32
+                                    "].name \"%.*s\" repeats hashes[%" PRIu32 "]",
                                     i, SHOW(h->hashes[i].name), j);
     }
     for (uint32_t i = 0; i < h->nmeta; i++) {
@@ -471,7 +471,8 @@ static uint64_t str_size(fg_replay_str s) {
 static uint64_t header_body_size(const fg_replay_header *h) {
     uint64_t n = KNOWN[FG_REPLAY_HEADER].size + str_size(h->runtime_version) + 4 + 4;
     for (uint32_t i = 0; i < h->nhashes; i++) n += str_size(h->hashes[i].name) + 8;
-    for (uint32_t i = 0; i < h->nmeta; i++) n += str_size(h->meta[i].key) + str_size(h->meta[i].value);
+    for (uint32_t i = 0; i < h->nmeta; i++)
+        n += str_size(h->meta[i].key) + str_size(h->meta[i].value);
     return n;
 }
 static void emit_header_body(emitter *e, const void *arg) {
@@ -902,8 +903,8 @@ static fg_status read_preamble(fg_replay_reader *r, size_t *pos, fg_error *err) 
     uint32_t stored = rd32(d + table_end), computed = fg_crc32(0, d, table_end);
     if (stored != computed)
         return rfail(r, err, FG_EFORMAT,
-                     "file header and record table (bytes 0..%zu): CRC mismatch (stored 0x%08" PRIx32
-                     ", computed 0x%08" PRIx32 ")",
+                     "file header and record table (bytes 0..%zu): CRC mismatch "
+                     "(stored 0x%08" PRIx32 ", computed 0x%08" PRIx32 ")",
                      table_end, stored, computed);
     for (unsigned i = 0; i < count; i++) {
         const uint8_t *e = d + FILE_HEADER_SIZE + (size_t)i * TABLE_ENTRY_SIZE;
@@ -1029,7 +1030,8 @@ static fg_status read_str(fg_replay_reader *r, const uint8_t *d, size_t *pos, si
     uint32_t len = rd32(d + at);
     if (end - at - 4 < (uint64_t)len + 1)
         return rfail(r, err, FG_EFORMAT,
-                     "%s at byte %zu: length %" PRIu32 " runs past the end of its record (byte %zu)",
+                     "%s at byte %zu: length %" PRIu32
+                     " runs past the end of its record (byte %zu)",
                      what, at, len, end);
     if (d[at + 4 + len] != 0)
         return rfail(r, err, FG_EFORMAT, "%s at byte %zu: not terminated by a '\\0' byte", what,
@@ -1295,7 +1297,8 @@ static fg_status step(fg_replay_reader *r, cursor *c, fg_replay_record *out, fg_
             if (c->pos == c->chunk_end && c->left != 0) return short_count(r, c, err);
             if (c->pos != c->chunk_end)
                 return rfail(r, err, FG_EFORMAT,
-                             "end marker at byte %" PRIu64 " is not the last record of chunk %" PRIu32,
+                             "end marker at byte %" PRIu64
+                             " is not the last record of chunk %" PRIu32,
                              out->offset, c->chunk_no);
             if (after != r->size)
                 return rfail(r, err, FG_EFORMAT, "%zu bytes follow the end marker (at byte %" PRIu64
@@ -1475,33 +1478,39 @@ fg_status fg_replay_reader_open_file(fg_replay_reader **out, const char *path,
         reader_free(r);
         return st;
     }
-    long size = -1;
-    if (fseek(f, 0, SEEK_END) == 0) size = ftell(f);
-    if (size < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fg_status st = rfail(r, err, FG_EIO, "cannot find its size: %s", strerror(errno));
-        fclose(f);
-        reader_free(r);
-        return st;
+    /* Read with a growing buffer rather than trusting a size from fseek/ftell, which is
+    ** meaningless for directories and pipes. */
+    size_t n = 0, cap = 0;
+    int failed = 0;
+    for (;;) {
+        if (n == cap) {
+            size_t grown = cap ? cap * 2 : 65536;
+            uint8_t *b = grown > cap ? fg_realloc(&r->alloc, r->owned, cap, grown) : NULL;
+            if (!b) {
+                fclose(f);
+                fg_status st = rfail(r, err, FG_ENOMEM, "cannot allocate %zu bytes to read it",
+                                     grown);
+                reader_free(r);
+                return st;
+            }
+            r->owned = b;
+            r->owned_size = cap = grown;
+        }
+        size_t got = fread(r->owned + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) {
+            failed = ferror(f) ? errno : 0;
+            break;
+        }
     }
-    r->owned_size = (size_t)size ? (size_t)size : 1;
-    r->owned = fg_alloc(&r->alloc, r->owned_size);
-    if (!r->owned) {
-        r->owned_size = 0;
-        fclose(f);
-        fg_status st = rfail(r, err, FG_ENOMEM, "cannot allocate %ld bytes to read it", size);
-        reader_free(r);
-        return st;
-    }
-    size_t got = fread(r->owned, 1, (size_t)size, f);
-    int failed = ferror(f);
     fclose(f);
-    if (got != (size_t)size || failed) {
-        fg_status st = rfail(r, err, FG_EIO, "read %zu of %ld bytes", got, size);
+    if (failed) {
+        fg_status st = rfail(r, err, FG_EIO, "cannot read: %s", strerror(failed));
         reader_free(r);
         return st;
     }
     r->data = r->owned;
-    r->size = (size_t)size;
+    r->size = n;
     return reader_open(out, r, err);
 }
 
@@ -1532,7 +1541,8 @@ fg_status fg_replay_check_ruleset(const fg_replay_reader *r, uint64_t loaded_has
                                   fg_error *err) {
     if (r->header.ruleset_hash == loaded_hash) return FG_OK;
     return rfail(r, err, FG_EMISMATCH,
-                 "replay was recorded with ruleset 0x%016" PRIx64 ", loaded ruleset is 0x%016" PRIx64,
+                 "replay was recorded with ruleset 0x%016" PRIx64
+                 ", loaded ruleset is 0x%016" PRIx64,
                  r->header.ruleset_hash, loaded_hash);
 }
 

@@ -226,7 +226,7 @@ static fg_replay_record next_rec(fg_replay_reader *r) {
 
 /* }====================================================================== */
 
-/* {====================================================================== newer and older writers */
+/* {====================================================================== newer, older writers */
 
 /* Rule: record types the reader does not know are skipped (by the size the table declares) and
 ** counted; the known records around them read normally. */
@@ -495,7 +495,8 @@ static void every_truncation_is_refused_and_says_what_is_missing(void **state) {
         free(copy);
         if (st != FG_EFORMAT) fail_msg("cut at %zu: %s (%s)", cut, fg_status_name(st), err.msg);
     }
-    expect_error(m.b, 0, FG_EFORMAT, "replay: truncated: 0 bytes, the file header alone is 16 bytes");
+    expect_error(m.b, 0, FG_EFORMAT,
+                 "replay: truncated: 0 bytes, the file header alone is 16 bytes");
     expect_error(m.b, 10, FG_EFORMAT,
                  "replay: truncated: 10 bytes, the file header alone is 16 bytes");
     expect_error(m.b, 50, FG_EFORMAT,
@@ -508,8 +509,8 @@ static void every_truncation_is_refused_and_says_what_is_missing(void **state) {
     expect_error(m.b, 160, FG_EFORMAT,
                  "replay: chunk 1 at byte 154: truncated: 6 bytes left, a chunk header is 16");
     expect_error(m.b, 200, FG_EFORMAT,
-                 "replay: chunk 1 at byte 154: truncated: its header announces 50 payload bytes and "
-                 "a CRC, 30 bytes remain");
+                 "replay: chunk 1 at byte 154: truncated: its header announces 50 payload bytes "
+                 "and a CRC, 30 bytes remain");
     free(m.b);
 }
 
@@ -622,7 +623,8 @@ static void a_chunk_record_count_that_disagrees_is_reported(void **state) {
     end_rec(&b, 2);
     chunk_end_forged(&b, 1, 0);
     expect_error(b.b, b.n, FG_EFORMAT,
-                 "replay: chunk 1 at byte 153: its header announces 3 record(s), the payload holds 2");
+                 "replay: chunk 1 at byte 153: its header announces 3 record(s), the payload "
+                 "holds 2");
     v1_start(&b);
     chunk_begin(&b);
     input_rec(&b, 1, 4);
@@ -743,8 +745,8 @@ static void records_breaking_the_writer_rules_are_refused_with_their_byte(void *
     end_rec(&b, 3);
     chunk_end(&b);
     expect_error(b.b, b.n, FG_EFORMAT,
-                 "replay: record 2 at byte 194: input.tick 4 is before the previous record's tick 5 "
-                 "(records go in tick order)");
+                 "replay: record 2 at byte 194: input.tick 4 is before the previous record's "
+                 "tick 5 (records go in tick order)");
 
     v1_start(&b);
     chunk_begin(&b);
@@ -765,7 +767,8 @@ static void records_breaking_the_writer_rules_are_refused_with_their_byte(void *
     chunk_begin(&b);
     input_rec(&b, 5, 4);
     chunk_end(&b);
-    expect_error(b.b, b.n, FG_EFORMAT, "replay: record 0 at byte 100 is input, expected the header");
+    expect_error(b.b, b.n, FG_EFORMAT,
+                 "replay: record 0 at byte 100 is input, expected the header");
 
     v1_start(&b);
     chunk_begin(&b);

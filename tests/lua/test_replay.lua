@@ -162,8 +162,8 @@ function TestReplay.test_check_ruleset_names_both_hashes()
   lu.assertTrue(r:check_ruleset(0x7777000000000001))
   local ok, msg = r:check_ruleset(0x10)
   lu.assertFalse(ok)
-  lu.assertEquals(msg, "replay: replay was recorded with ruleset 0x7777000000000001, loaded ruleset "
-    .. "is 0x0000000000000010")
+  lu.assertEquals(msg, "replay: replay was recorded with ruleset 0x7777000000000001, "
+    .. "loaded ruleset is 0x0000000000000010")
 end
 
 -- Rule: writer refusals raise the writer's message at the caller and write nothing.
