@@ -216,6 +216,17 @@ static int l_reader_next(lua_State *L) {
     return reader_next(L, check_reader(L, 1));
 }
 
+static int l_reader_peek(lua_State *L) {
+    lreader *lr = check_reader(L, 1);
+    fg_replay_record rec;
+    fg_error err;
+    fg_error_clear(&err);
+    if (fg_replay_peek(lr->r, &rec, &err) != FG_OK) return fg_lua_raise(L, &err);
+    if (rec.type == FG_REPLAY_END) lua_pushnil(L);
+    else push_record(L, &rec);
+    return 1;
+}
+
 /* for rec in reader:records() do ... end: from the first record after the header, every time. */
 static int l_reader_records(lua_State *L) {
     lreader *lr = check_reader(L, 1);
@@ -816,7 +827,8 @@ static int l_write(lua_State *L) {
 
 void fg_lua_open_replay(lua_State *L) {
     static const luaL_Reg reader_methods[] = {
-        {"next", l_reader_next},     {"records", l_reader_records},
+        {"next", l_reader_next},     {"peek", l_reader_peek},
+        {"records", l_reader_records},
         {"rewind", l_reader_rewind}, {"header", l_reader_header},
         {"stats", l_reader_stats},   {"name", l_reader_name},
         {"check_ruleset", l_reader_check_ruleset}, {"close", l_reader_close},

@@ -1533,6 +1533,11 @@ fg_status fg_replay_next(fg_replay_reader *r, fg_replay_record *out, fg_error *e
     return step(r, &r->cur, out, NULL, err);
 }
 
+fg_status fg_replay_peek(fg_replay_reader *r, fg_replay_record *out, fg_error *err) {
+    cursor ahead = r->cur;
+    return step(r, &ahead, out, NULL, err);
+}
+
 void fg_replay_reader_rewind(fg_replay_reader *r) {
     r->cur = r->first;
 }

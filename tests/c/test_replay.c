@@ -640,6 +640,40 @@ static void rewind_restarts_at_the_first_record_after_the_header(void **state) {
     free(m.b);
 }
 
+/* Rule: peeking returns the record next() will return, without taking it: playback can stop at
+** the first record of the next tick. */
+static void peek_shows_the_next_record_without_taking_it(void **state) {
+    (void)state;
+    mem_sink m = {0};
+    fg_replay_header h = basic_header();
+    fg_replay_writer *w = open_mem(&m, &h, NULL);
+    fg_error err = {0};
+    expect_ok(fg_replay_write_input(w, edge(0, 1, 0, 4, 5), &err), &err);
+    expect_ok(fg_replay_write_input(w, edge(1, 1, 0, 5, 5), &err), &err);
+    expect_ok(fg_replay_write_input(w, edge(0, 3, 1, 4, 5), &err), &err);
+    expect_ok(fg_replay_writer_finish(w, &err), &err);
+    fg_replay_writer_close(w);
+    fg_replay_reader *r = read_mem(&m);
+    fg_replay_record ahead;
+    int per_tick[4] = {0};
+    for (fg_tick t = 1; t <= 3; t++) {
+        for (;;) {
+            expect_ok(fg_replay_peek(r, &ahead, &err), &err);
+            if (ahead.type == FG_REPLAY_END || ahead.as.input.tick > t) break;
+            fg_replay_record rec = next_rec(r);
+            assert_int_equal(rec.index, ahead.index);
+            per_tick[t]++;
+        }
+    }
+    assert_int_equal(per_tick[1], 2);
+    assert_int_equal(per_tick[2], 0);
+    assert_int_equal(per_tick[3], 1);
+    expect_ok(fg_replay_peek(r, &ahead, &err), &err);
+    assert_int_equal(ahead.type, FG_REPLAY_END);
+    fg_replay_reader_close(r);
+    free(m.b);
+}
+
 /* Rule: a replay written to a path reads back from that path; a missing file names the path
 ** and the system's reason. */
 static void files_round_trip_and_a_missing_file_names_its_path(void **state) {
@@ -747,6 +781,7 @@ int main(void) {
         cmocka_unit_test(a_failing_sink_stops_the_writer_with_its_message),
         cmocka_unit_test(ruleset_check_names_the_recorded_and_the_loaded_hash),
         cmocka_unit_test(rewind_restarts_at_the_first_record_after_the_header),
+        cmocka_unit_test(peek_shows_the_next_record_without_taking_it),
         cmocka_unit_test(files_round_trip_and_a_missing_file_names_its_path),
         cmocka_unit_test(input_record_of_an_edge_carries_what_was_pushed),
         cmocka_unit_test(stream_writer_writes_the_same_bytes_as_a_sink),

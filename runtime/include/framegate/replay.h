@@ -273,6 +273,9 @@ FG_API const fg_replay_stats *fg_replay_reader_stats(const fg_replay_reader *r);
 ** The last one is FG_REPLAY_END; calling again returns FG_REPLAY_END again. Allocates nothing.
 ** Strings and reload files in *out stay valid until the next call (strings: until close). */
 FG_API fg_status fg_replay_next(fg_replay_reader *r, fg_replay_record *out, fg_error *err);
+/* The record fg_replay_next would return, without taking it (playback reads ahead to see
+** whether the next record still belongs to the current tick). Same validity rules. */
+FG_API fg_status fg_replay_peek(fg_replay_reader *r, fg_replay_record *out, fg_error *err);
 /* Back to the first record after the header. */
 FG_API void fg_replay_reader_rewind(fg_replay_reader *r);
 
