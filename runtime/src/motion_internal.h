@@ -1,0 +1,76 @@
+/*
+** motion_internal.h: the pattern form both notations compile to, shared by motion_parse.c (text
+** to steps) and motion_match.c (steps to a compiled set, matcher, explanations, lint).
+**
+** A pattern is a sequence of steps. Each step is completed by one kind of event on the edge log:
+**   HOLD     numpad direction: the stick enters the set; the step stays "open" while it is held
+**            and its time is the last tick it was held (so `236P` works from a crouch)
+**   ENTER    MUGEN direction: the stick enters the set; its time is that tick
+**   LEAVE    `~D`, `[4]`: the stick leaves the set, after holding it min_hold ticks
+**   PRESS    a button of each group goes down (`P+K`: one press per group, within the chord window)
+**   RELEASE  `]P[`, `~a`, `[P]`: a button of each group goes up, after min_hold ticks down
+**   LEVEL    `/D` alone: true on every tick the set (or the buttons) is held
+** A DIR edge (prev -> dir) is read as "leave prev, then enter dir", so `~D, DF` can both use the
+** edge 2 -> 3, and `[4]6` the edge 4 -> 6.
+*/
+#ifndef FG_MOTION_INTERNAL_H
+#define FG_MOTION_INTERNAL_H
+
+#include "framegate/motion.h"
+
+enum {
+    FG_MT_HOLD = 1,
+    FG_MT_ENTER = 2,
+    FG_MT_LEAVE = 3,
+    FG_MT_PRESS = 4,
+    FG_MT_RELEASE = 5,
+    FG_MT_LEVEL = 6
+};
+
+#define FG_MS_STRICT 0x01u    /* nothing else may come between the previous step and this one */
+#define FG_MS_SKIPPABLE 0x02u /* a diagonal between two cardinals: lenient profiles may skip it */
+#define FG_MS_SYNTH 0x04u     /* inserted by an expansion (`66` -> 6 >5 >6) */
+#define FG_MS_SETDIR 0x08u    /* the direction set came from `$` or a charge (lenient set) */
+
+/* Direction sets are numpad bit masks: bit d (1..9) accepts numpad d. `rel` bits are read relative
+** to the facing (mirrored when facing left), `abs` bits are screen directions. */
+typedef struct fg_mstep {
+    uint8_t trig;
+    uint8_t flags;
+    uint8_t ngroups;
+    uint8_t reserved;
+    uint16_t dirs_rel, dirs_abs;
+    uint16_t hold_rel, hold_abs; /* '/X, Y': direction that must be held at Y (0 = none) */
+    uint32_t hold_buttons;       /* buttons that must be held at Y */
+    uint32_t groups[FG_MOTION_MAX_CHORD];
+    int32_t min_hold; /* LEAVE/RELEASE/LEVEL: ticks held at least */
+    int32_t gap;      /* max ticks after the previous step; 0 = only the time window */
+    char label[FG_MOTION_LABEL_MAX];
+} fg_mstep;
+
+typedef struct fg_mir {
+    uint8_t nsteps;
+    uint8_t syntax; /* FG_MOTION_NUMPAD or FG_MOTION_MUGEN, after auto-detection */
+    fg_mstep steps[FG_MOTION_MAX_STEPS];
+} fg_mir;
+
+/* Parses one notation into steps. def supplies the syntax, charge, gap and absolute options;
+** errors read `"23x6P": unexpected 'x' at column 3, expected a direction or button`. */
+fg_status fg_motion_parse_notation(const char *notation, const fg_motion_def *def,
+                                   const fg_motion_buttons *b, fg_mir *out, fg_error *err);
+
+/* Reads the [Command] blocks of a .cmd text into defs. *defs and *strings are one allocation
+** each from a (free with fg_free using *defs_size / *strings_size). Notations are checked here so
+** errors carry source:line. */
+fg_status fg_motion_cmd_read(const fg_motion_buttons *b, const char *text, size_t len,
+                             const char *source, const fg_allocator *a, fg_motion_def **defs,
+                             size_t *defs_size, uint32_t *ndefs, char **strings,
+                             size_t *strings_size, fg_error *err);
+
+/* Numpad helpers. */
+uint16_t fg_motion_mirror_set(uint16_t set); /* 1<->3, 4<->6, 7<->9 */
+uint16_t fg_motion_superset_dirs(int numpad); /* dirs whose bits include numpad's bits */
+/* Writes a quoted, escaped copy of s (at most about 160 characters) for messages. */
+void fg_motion_quote(char *buf, size_t n, const char *s);
+
+#endif
