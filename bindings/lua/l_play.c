@@ -280,6 +280,92 @@ static int world_report_event(lua_State *L) {
     return 0;
 }
 
+/* world:play(entity, script [, opts]): schedules an input script relative to the next tick:
+**   "LP@0 2@6 3@8 6@10 P@11"   LP tapped at tick 0 (down for one tick), the stick at 2 from
+**                               tick 6, ... a group name (P) taps its first member
+**   "HP@3-9"                    HP held from tick 3 to tick 9
+**   "6@0 5@20"                  hold forward from 0, neutral from 20
+** opts.hold = n makes a plain tap last n ticks (default 1). Returns the tick after the last
+** event. Errors name the column of the bad token. */
+static int world_play(lua_State *L) {
+    fg_world *w = fg_lua_check_world(L, 1)->w;
+    fg_entity e = check_entity_of(L, 2, w);
+    const char *script = luaL_checkstring(L, 3);
+    lua_Integer hold = 1;
+    if (lua_istable(L, 4)) hold = fg_lua_opt_int_field(L, 4, "hold", 1);
+    luaL_argcheck(L, hold >= 1 && hold <= 600, 4, "hold must be 1..600 ticks");
+    const fg_ruleset *r = fg_world_rules(w, e);
+    fg_motion_buttons fallback;
+    const fg_motion_buttons *buttons;
+    if (r) {
+        buttons = fg_motion_set_buttons(fg_ruleset_motions(r));
+    } else {
+        const fg_action_names *names = fg_world_action_names(w);
+        const char *list[FG_INPUT_MAX_ACTIONS];
+        for (uint32_t i = FG_IN_FIRST_BUTTON; i < names->count; i++)
+            list[i - FG_IN_FIRST_BUTTON] = names->names[i];
+        fg_error berr;
+        if (fg_motion_buttons_init(&fallback, list, names->count - FG_IN_FIRST_BUTTON, NULL, 0,
+                                   &berr) != FG_OK)
+            return fg_lua_raise(L, &berr);
+        buttons = &fallback;
+    }
+    enum { MAX_EVENTS = 256 };
+    fg_motion_script_event *ev = lua_newuserdatauv(L, sizeof *ev * MAX_EVENTS, 0);
+    uint32_t n = 0;
+    fg_error err;
+    if (fg_motion_script_parse(script, buttons, ev, MAX_EVENTS, &n, &err) != FG_OK)
+        return fg_lua_raise(L, &err);
+    fg_tick base = fg_world_tick(w), last = base;
+    uint32_t rate = fg_world_tick_rate(w);
+    /* A press with no release later in the script is a tap: add its release. Taps and explicit
+    ** events are then pushed in tick order; within a tick, in script order. */
+    typedef struct { fg_tick tick; int order; uint8_t kind, action, value; } item;
+    item *items = lua_newuserdatauv(L, sizeof *items * MAX_EVENTS * 2, 0);
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (ev[i].kind == FG_MOTION_SCRIPT_FACE || ev[i].kind == FG_MOTION_SCRIPT_FREEZE)
+            return luaL_error(L, "play: 'face=' and 'freeze@' are for motion experiments; in a "
+                                 "world, facing and hitstop come from the simulation");
+        items[m++] = (item){ev[i].tick, (int)i, ev[i].kind, ev[i].action, ev[i].value};
+        if (ev[i].kind != FG_MOTION_SCRIPT_PRESS) continue;
+        bool released = false;
+        for (uint32_t j = i + 1; j < n && !released; j++)
+            released = ev[j].kind == FG_MOTION_SCRIPT_RELEASE && ev[j].action == ev[i].action;
+        if (!released)
+            items[m++] = (item){ev[i].tick + hold, (int)i, FG_MOTION_SCRIPT_RELEASE,
+                                ev[i].action, 0};
+    }
+    for (uint32_t i = 1; i < m; i++) /* insertion sort: stable, keeps script order per tick */
+        for (uint32_t j = i; j > 0 && (items[j - 1].tick > items[j].tick ||
+                                       (items[j - 1].tick == items[j].tick &&
+                                        items[j - 1].order > items[j].order));
+             j--) {
+            item tmp = items[j];
+            items[j] = items[j - 1];
+            items[j - 1] = tmp;
+        }
+    fg_tick prev_tick = -1;
+    int64_t k = 0;
+    for (uint32_t i = 0; i < m; i++) {
+        fg_tick t = base + items[i].tick;
+        k = t == prev_tick ? k + 1 : 0; /* keep events of one tick in order */
+        prev_tick = t;
+        int64_t us = fg_us_of_tick(t, rate) + k;
+        fg_status st;
+        if (items[i].kind == FG_MOTION_SCRIPT_DIR)
+            st = fg_world_direction(w, e, items[i].value, us, FG_SOURCE_SCRIPT, &err);
+        else if (items[i].kind == FG_MOTION_SCRIPT_PRESS)
+            st = fg_world_press(w, e, items[i].action, us, FG_SOURCE_SCRIPT, &err);
+        else
+            st = fg_world_release(w, e, items[i].action, us, FG_SOURCE_SCRIPT, &err);
+        if (st != FG_OK) return fg_lua_raise(L, &err);
+        if (t > last) last = t;
+    }
+    lua_pushinteger(L, last + 1);
+    return 1;
+}
+
 /* }====================================================================== */
 
 /* {====================================================================== Entity methods */
@@ -431,6 +517,7 @@ void fg_lua_open_play(lua_State *L) {
         {"decisions", world_decisions}, {"committed", world_committed},
         {"events", world_events},       {"meter", world_meter},
         {"cues", world_cues},           {"report_event", world_report_event},
+        {"play", world_play},
         {NULL, NULL},
     };
     static const luaL_Reg entity_methods[] = {

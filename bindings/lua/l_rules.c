@@ -474,6 +474,50 @@ static void read_action(reader *rd, int t, const char *name, fg_action_def *a) {
     read_hit(rd, t, a);
 }
 
+/* { "236P", window = 12, buffer = 2, priority = 5, gap = 8, charge = 40, absolute = true,
+**   hitstop = "skip"|"count" }: [1] is the notation, the rest are matcher options. */
+static void read_motion_options(reader *rd, int t, fg_motion_def *def) {
+    lua_State *L = rd->L;
+    t = lua_absindex(L, t);
+    static const char *const fields[] = {"window", "time",     "buffer",  "priority", "gap",
+                                         "charge", "absolute", "hitstop", NULL};
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        lua_pop(L, 1);
+        bool ok = lua_isinteger(L, -1) && lua_tointeger(L, -1) == 1;
+        for (const char *const *f = fields; !ok && *f; f++)
+            ok = lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), *f) == 0;
+        if (!ok) {
+            char v[64];
+            fail(rd, "unknown field %s (expected the notation first, then window, buffer, "
+                 "priority, gap, charge, absolute or hitstop)", describe_value(L, -1, v, sizeof v));
+        }
+    }
+    lua_geti(L, t, 1);
+    if (lua_type(L, -1) != LUA_TSTRING)
+        fail(rd, "[1] must be the notation, as in { \"236P\", window = 12 }");
+    def->notation = lua_tostring(L, -1); /* stays alive in the table */
+    lua_pop(L, 1);
+    def->time = (int32_t)int_field(rd, t, "window", 0, 0, FG_MOTION_MAX_TICKS);
+    def->time = (int32_t)int_field(rd, t, "time", def->time, 0, FG_MOTION_MAX_TICKS);
+    def->buffer = (int32_t)int_field(rd, t, "buffer", 0, 0, FG_MOTION_MAX_TICKS);
+    def->gap = (int32_t)int_field(rd, t, "gap", 0, 0, FG_MOTION_MAX_TICKS);
+    def->charge = (int32_t)int_field(rd, t, "charge", 0, 0, FG_MOTION_MAX_TICKS);
+    def->absolute = bool_field(rd, t, "absolute", false);
+    if (get_field(rd, t, "priority")) def->has_priority = true;
+    lua_pop(L, 1);
+    def->priority = (int32_t)int_field(rd, t, "priority", 0, -1000000, 1000000);
+    char frozen[8] = "skip";
+    str_field(rd, t, "hitstop", frozen, sizeof frozen);
+    if (!strcmp(frozen, "skip")) def->frozen = FG_MOTION_FROZEN_SKIP;
+    else if (!strcmp(frozen, "count")) def->frozen = FG_MOTION_FROZEN_COUNT;
+    else {
+        size_t old = path_push(rd, ".hitstop");
+        fail(rd, "'%s', expected skip or count", frozen);
+        path_pop(rd, old);
+    }
+}
+
 /* Feeds a declaration table (at idx) into the builder. Raises on the first malformed field. */
 static void read_declaration(reader *rd, int idx, fg_ruleset_builder *b) {
     lua_State *L = rd->L;
@@ -581,20 +625,16 @@ static void read_declaration(reader *rd, int idx, fg_ruleset_builder *b) {
             const char *k = lua_tostring(L, -1);
             lua_getfield(L, -3, k);
             size_t o2 = path_push(rd, ".%s", k);
-            const char *notation = NULL;
-            int32_t priority = 0;
+            fg_motion_def def;
+            memset(&def, 0, sizeof def);
+            def.name = k;
             if (lua_type(L, -1) == LUA_TSTRING) {
-                notation = lua_tostring(L, -1);
+                def.notation = lua_tostring(L, -1);
             } else {
                 check_table(rd, -1, "a notation string or { \"236P\", window = 12 }");
-                lua_geti(L, -1, 1);
-                if (lua_type(L, -1) != LUA_TSTRING) fail(rd, "[1] must be the notation string");
-                notation = lua_tostring(L, -1);
-                lua_pop(L, 1);
-                priority = (int32_t)int_field(rd, -1, "priority", 0, -1000000, 1000000);
+                read_motion_options(rd, -1, &def);
             }
-            if (fg_ruleset_add_motion(b, k, notation, priority, &err) != FG_OK)
-                fail(rd, "%s", err.msg);
+            if (fg_ruleset_add_motion(b, &def, &err) != FG_OK) fail(rd, "%s", err.msg);
             path_pop(rd, o2);
             lua_pop(L, 2);
         }
@@ -749,18 +789,21 @@ int fg_lua_build_rules(lua_State *L, int decl, const char *chunk) {
     str_field(&rd, decl, "name", name, sizeof name);
     fg_ruleset_builder *b = fg_ruleset_builder_new(name, NULL);
     if (!b) return luaL_error(L, "rules: out of memory");
-    /* The builder must not leak if reading raises: hand it to a to-be-closed guard. */
+    /* The builder must not leak if reading raises: a guard userdata frees it when collected. */
     fg_ruleset_builder **guard = lua_newuserdatauv(L, sizeof *guard, 0);
     *guard = b;
-    lua_newtable(L);
-    lua_pushcfunction(L, builder_guard_close);
-    lua_setfield(L, -2, "__close");
+    int guard_idx = lua_gettop(L);
+    if (luaL_newmetatable(L, "framegate.BuilderGuard")) {
+        lua_pushcfunction(L, builder_guard_close);
+        lua_setfield(L, -2, "__gc");
+    }
     lua_setmetatable(L, -2);
-    lua_toclose(L, -1);
     read_declaration(&rd, decl, b);
     fg_findings findings;
     fg_error err;
     fg_ruleset *r = fg_ruleset_build(b, &findings, &err);
+    fg_ruleset_builder_free(b);
+    *guard = NULL;
     if (!r) {
         luaL_Buffer buf;
         luaL_buffinit(L, &buf);
@@ -801,7 +844,8 @@ int fg_lua_build_rules(lua_State *L, int decl, const char *chunk) {
     lua_pushvalue(L, decl);
     lua_setfield(L, -2, "declaration");
     lua_setiuservalue(L, -2, 1);
-    return 1; /* the guard below it is closed on return and frees the builder */
+    lua_remove(L, guard_idx);
+    return 1;
 }
 
 static int builder_guard_close(lua_State *L) {
@@ -821,10 +865,14 @@ static int rules_findings(lua_State *L) {
     return 1;
 }
 
-/* fg.rules(declaration) -> Rules. [-1, +1, v] */
+/* fg.rules(path | declaration | Rules) -> Rules. [-1, +1, v] */
 static int l_rules(lua_State *L) {
     if (fg_lua_test_rules(L, 1)) {
         lua_settop(L, 1);
+        return 1;
+    }
+    if (lua_type(L, 1) == LUA_TSTRING) {
+        fg_lua_load_rules_file(L, lua_tostring(L, 1));
         return 1;
     }
     return fg_lua_build_rules(L, 1, NULL);
@@ -889,16 +937,21 @@ static int verdict_tostring(lua_State *L) {
     return 1;
 }
 
+static bool is_verdict(lua_State *L, int idx) {
+    if (!lua_istable(L, idx) || !lua_getmetatable(L, idx)) return false;
+    luaL_getmetatable(L, VERDICT_T);
+    bool yes = lua_rawequal(L, -1, -2);
+    lua_pop(L, 2);
+    return yes;
+}
+
 bool fg_lua_read_verdict(lua_State *L, int idx, fg_verdict *out, fg_error *err) {
     memset(out, 0, sizeof *out);
-    if (!luaL_testudata(L, idx, VERDICT_T) && !lua_istable(L, idx)) {
+    idx = lua_absindex(L, idx);
+    if (!is_verdict(L, idx)) {
         fg_error_set(err, FG_ERULE, "request rule returned %s; expected fg.default, "
-                     "fg.accept(...), fg.queue(...) or fg.reject(...)", luaL_typename(L, idx));
-        return false;
-    }
-    if (!luaL_testudata(L, idx, VERDICT_T)) {
-        fg_error_set(err, FG_ERULE, "request rule returned a plain table; expected fg.default, "
-                     "fg.accept(...), fg.queue(...) or fg.reject(...)");
+                     "fg.accept(...), fg.queue(...) or fg.reject(...)",
+                     lua_istable(L, idx) ? "a plain table" : luaL_typename(L, idx));
         return false;
     }
     lua_getfield(L, idx, "verdict");

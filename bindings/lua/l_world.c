@@ -339,20 +339,47 @@ static int world_tostring(lua_State *L) {
     return 1;
 }
 
-/* world:spawn{x=, y=, facing="right"|"left", grounded=true} -> Entity. [-2, +1, v] */
+/* The rules slot named `name` in this world (the ruleset's declared name). */
+static uint32_t slot_named(lua_State *L, fg_world *w, const char *name) {
+    lua_getiuservalue(L, 1, 1);
+    lua_getfield(L, -1, "rules");
+    for (lua_Integer i = 1;; i++) {
+        if (lua_rawgeti(L, -1, i) == LUA_TNIL) break;
+        fg_lua_rules *lr = fg_lua_test_rules(L, -1);
+        lua_pop(L, 1);
+        if (lr && strcmp(fg_ruleset_name(lr->rules), name) == 0) {
+            lua_pop(L, 2);
+            return (uint32_t)(i - 1);
+        }
+    }
+    (void)w;
+    return (uint32_t)luaL_error(L, "spawn: no rules named '%s' in this world", name);
+}
+
+/* world:spawn([rules_name] | {rules=, x=, y=, facing="right"|"left", grounded=true,
+** opponent=entity}) -> Entity. [-2, +1, v] */
 static int world_spawn(lua_State *L) {
     fg_lua_world *lw = fg_lua_check_world(L, 1);
     fg_spawn sp = {0};
     sp.grounded = true;
-    if (!lua_isnoneornil(L, 2)) {
+    if (lua_type(L, 2) == LUA_TSTRING) {
+        sp.rules = slot_named(L, lw->w, lua_tostring(L, 2));
+    } else if (!lua_isnoneornil(L, 2)) {
         luaL_checktype(L, 2, LUA_TTABLE);
-        sp.x = (fg_fx)fg_lua_opt_int_field(L, 2, "x", 0);
-        sp.y = (fg_fx)fg_lua_opt_int_field(L, 2, "y", 0);
+        const char *rules = fg_lua_opt_str_field(L, 2, "rules", NULL);
+        if (rules) sp.rules = slot_named(L, lw->w, rules);
+        sp.x = (fg_fx)(fg_lua_opt_num_field(L, 2, "x", 0) * FG_FX_ONE);
+        sp.y = (fg_fx)(fg_lua_opt_num_field(L, 2, "y", 0) * FG_FX_ONE);
         const char *f = fg_lua_opt_str_field(L, 2, "facing", "right");
         if (strcmp(f, "right") && strcmp(f, "left"))
             return luaL_error(L, "field 'facing': '%s', expected 'right' or 'left'", f);
         sp.facing = f[0] == 'l' ? FG_FACING_LEFT : FG_FACING_RIGHT;
         sp.grounded = fg_lua_opt_bool_field(L, 2, "grounded", 1);
+        if (lua_getfield(L, 2, "opponent") != LUA_TNIL) {
+            fg_world *ow;
+            sp.opponent = fg_lua_check_entity(L, -1, &ow);
+        }
+        lua_pop(L, 1);
     }
     fg_entity id;
     fg_error err;
@@ -795,6 +822,7 @@ void fg_lua_open_world(lua_State *L) {
     static const luaL_Reg funcs[] = {{"world", l_world}, {NULL, NULL}};
     static const luaL_Reg world_methods[] = {
         {"spawn", world_spawn},     {"entity", world_entity},   {"advance", world_advance},
+        {"run", world_advance},
         {"tick", world_tick},       {"rate", world_rate},       {"hash", world_hash},
         {"save", world_save},       {"restore", world_restore}, {"trace", world_trace},
         {"trace_clear", world_trace_clear}, {"close", world_close},

@@ -25,6 +25,12 @@ struct fg_ruleset_builder {
     fg_action_def *actions;
     fg_motion_rt motions[FG_MAX_MOTIONS];
     fg_physics_def physics;
+    struct {
+        char name[FG_IN_NAME_MAX];
+        char members[FG_MAX_TARGETS][FG_IN_NAME_MAX];
+        uint32_t n;
+    } groups[FG_MOTION_MAX_GROUPS];
+    uint32_t ngroups;
     bool failed; /* a declaration was refused: build will refuse too */
     fg_error first_error;
 };
@@ -146,29 +152,42 @@ fg_status fg_ruleset_add_action(fg_ruleset_builder *b, const fg_action_def *a, f
     return FG_OK;
 }
 
-fg_status fg_ruleset_add_motion(fg_ruleset_builder *b, const char *name, const char *notation,
-                                int32_t priority, fg_error *err) {
+fg_status fg_ruleset_add_motion(fg_ruleset_builder *b, const fg_motion_def *def, fg_error *err) {
+    const char *name = def ? def->name : NULL;
     if (!name_ok(name, FG_NAME_MAX))
         return refuse(b, err, FG_EINVAL, "motions: name '%s' must be 1 to %d characters",
                       name ? name : "", FG_NAME_MAX - 1);
-    if (!name_ok(notation, 64))
-        return refuse(b, err, FG_EINVAL, "motions.%s: notation must be 1 to 63 characters", name);
+    if (!name_ok(def->notation, FG_MOTION_NOTATION_MAX))
+        return refuse(b, err, FG_EINVAL, "motions.%s: notation must be 1 to %d characters", name,
+                      FG_MOTION_NOTATION_MAX - 1);
     if (b->nmotions == FG_MAX_MOTIONS)
         return refuse(b, err, FG_ENOMEM, "motions: at most %d", FG_MAX_MOTIONS);
     fg_motion_rt *m = &b->motions[b->nmotions++];
+    m->def = *def;
     snprintf(m->name, sizeof m->name, "%s", name);
-    snprintf(m->notation, sizeof m->notation, "%s", notation);
-    m->priority = priority;
+    snprintf(m->notation, sizeof m->notation, "%s", def->notation);
     return FG_OK;
 }
 
 fg_status fg_ruleset_add_group(fg_ruleset_builder *b, const char *name, const char *const *buttons,
                                uint32_t n, fg_error *err) {
-    (void)b;
-    (void)name;
-    (void)buttons;
-    (void)n;
-    (void)err;
+    if (!name_ok(name, FG_IN_NAME_MAX))
+        return refuse(b, err, FG_EINVAL, "groups: name '%s' must be 1 to %d characters",
+                      name ? name : "", FG_IN_NAME_MAX - 1);
+    if (b->ngroups == FG_MOTION_MAX_GROUPS)
+        return refuse(b, err, FG_ENOMEM, "groups: at most %d", FG_MOTION_MAX_GROUPS);
+    if (n == 0 || n > FG_MAX_TARGETS)
+        return refuse(b, err, FG_EINVAL, "groups.%s: %u buttons, expected 1..%d", name, n,
+                      FG_MAX_TARGETS);
+    for (uint32_t i = 0; i < n; i++)
+        if (!name_ok(buttons[i], FG_IN_NAME_MAX))
+            return refuse(b, err, FG_EINVAL, "groups.%s[%u]: '%s' is not a button name", name,
+                          i + 1, buttons[i] ? buttons[i] : "");
+    snprintf(b->groups[b->ngroups].name, FG_IN_NAME_MAX, "%s", name);
+    for (uint32_t i = 0; i < n; i++)
+        snprintf(b->groups[b->ngroups].members[i], FG_IN_NAME_MAX, "%s", buttons[i]);
+    b->groups[b->ngroups].n = n;
+    b->ngroups++;
     return FG_OK;
 }
 
@@ -463,6 +482,8 @@ static void free_ruleset(fg_ruleset *r) {
     fg_free(&a, r->rt, sizeof(fg_action_rt) * r->nactions);
     fg_free(&a, r->marker_names, FG_NAME_MAX * (size_t)(r->nactions * FG_MAX_MARKERS + 1));
     fg_free(&a, r->motions, sizeof(fg_motion_rt) * (r->nmotions + 1));
+    fg_free(&a, r->motion_actions, sizeof *r->motion_actions * (size_t)(r->nmotions + r->nactions + 1));
+    fg_motion_set_free(r->motion_set);
     fg_free(&a, r, sizeof *r);
 }
 
@@ -524,11 +545,7 @@ static uint64_t content_hash(const fg_ruleset *r) {
         fg_hash_i64(&hs, h->meter_gain);
         for (int k = 0; k < FG_ACTION_WORDS; k++) fg_hash_u64(&hs, rt->tagged_forbid.w[k]);
     }
-    for (uint32_t i = 0; i < r->nmotions; i++) {
-        fg_hash_str(&hs, r->motions[i].name);
-        fg_hash_str(&hs, r->motions[i].notation);
-        fg_hash_i64(&hs, r->motions[i].priority);
-    }
+    fg_hash_u64(&hs, r->motion_set ? fg_motion_set_hash(r->motion_set) : 0);
     const fg_physics_def *p = &r->physics;
     fg_hash_i64(&hs, p->gravity);
     fg_hash_i64(&hs, p->ground_y);
@@ -536,6 +553,93 @@ static uint64_t content_hash(const fg_ruleset *r) {
     fg_hash_i64(&hs, p->stage_min);
     fg_hash_i64(&hs, p->stage_max);
     return fg_hasher_end(&hs);
+}
+
+/* Compiles the motion patterns: the declared motions, plus one per action whose `input` is a
+** notation rather than a motion's name (named after the action). Each pattern is compiled alone
+** first so that a bad one is reported with its own path, then all together. */
+static void compile_motions(fg_ruleset *r, const fg_ruleset_builder *b, fg_findings *f) {
+    const char *buttons[MAX_BUTTONS];
+    uint32_t nbuttons = r->buttons.count - FG_IN_FIRST_BUTTON;
+    for (uint32_t i = 0; i < nbuttons; i++) buttons[i] = r->buttons.names[FG_IN_FIRST_BUTTON + i];
+    fg_motion_group_def gdefs[FG_MOTION_MAX_GROUPS];
+    const char *members[FG_MOTION_MAX_GROUPS][FG_MAX_TARGETS];
+    for (uint32_t g = 0; g < b->ngroups; g++) {
+        for (uint32_t i = 0; i < b->groups[g].n; i++) members[g][i] = b->groups[g].members[i];
+        gdefs[g].name = b->groups[g].name;
+        gdefs[g].members = members[g];
+        gdefs[g].nmembers = b->groups[g].n;
+    }
+    fg_motion_buttons mb;
+    fg_error err;
+    if (fg_motion_buttons_init(&mb, buttons, nbuttons, b->ngroups ? gdefs : NULL, b->ngroups,
+                               &err) != FG_OK) {
+        finding(f, false, "groups", "%s", err.msg);
+        return;
+    }
+    uint32_t cap = r->nmotions + r->nactions;
+    fg_motion_def *defs = fg_alloc(&r->alloc, sizeof *defs * (cap ? cap : 1));
+    char (*paths)[96] = fg_alloc(&r->alloc, sizeof *paths * (cap ? cap : 1));
+    r->motion_actions = fg_alloc(&r->alloc, sizeof *r->motion_actions * (size_t)(cap + 1));
+    if (!defs || !paths || !r->motion_actions) {
+        finding(f, false, "motions", "out of memory");
+        fg_free(&r->alloc, defs, sizeof *defs * (cap ? cap : 1));
+        fg_free(&r->alloc, paths, sizeof *paths * (cap ? cap : 1));
+        return;
+    }
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < r->nmotions; i++) {
+        defs[n] = r->motions[i].def;
+        defs[n].name = r->motions[i].name;
+        defs[n].notation = r->motions[i].notation;
+        snprintf(paths[n++], 96, "motions.%s", r->motions[i].name);
+    }
+    for (uint32_t i = 0; i < r->nactions; i++) {
+        const fg_action_def *a = &r->defs[i];
+        if (!a->input[0]) continue;
+        bool named = false;
+        for (uint32_t m = 0; m < r->nmotions; m++) named |= strcmp(r->motions[m].name, a->input) == 0;
+        if (named) continue;
+        memset(&defs[n], 0, sizeof defs[n]);
+        defs[n].name = a->name;
+        defs[n].notation = a->input;
+        snprintf(paths[n++], 96, "actions.%s.input", a->name);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        fg_motion_set *one = NULL;
+        if (fg_motion_set_compile(&mb, &defs[i], 1, &r->alloc, &one, &err) != FG_OK)
+            finding(f, false, paths[i], "%s", err.msg);
+        fg_motion_set_free(one);
+    }
+    if (f->errors == 0 &&
+        fg_motion_set_compile(&mb, defs, n, &r->alloc, &r->motion_set, &err) != FG_OK)
+        finding(f, false, "motions", "%s", err.msg);
+    fg_free(&r->alloc, defs, sizeof *defs * (cap ? cap : 1));
+    fg_free(&r->alloc, paths, sizeof *paths * (cap ? cap : 1));
+    if (!r->motion_set) return;
+    uint32_t lints = 0;
+    const fg_motion_finding *lint = fg_motion_lint(r->motion_set, &lints);
+    for (uint32_t i = 0; i < lints; i++) finding(f, true, "motions", "%s", lint[i].text);
+    /* Which actions each motion requests: the action of the same name, or those naming it. */
+    uint32_t nm = fg_motion_count(r->motion_set);
+    for (uint32_t m = 0; m < nm; m++)
+        for (int k = 0; k < FG_ACTIONS_PER_MOTION; k++) r->motion_actions[m][k] = FG_NO_ACTION;
+    for (uint32_t i = 0; i < r->nactions; i++) {
+        const fg_action_def *a = &r->defs[i];
+        const char *motion = a->input[0] ? a->input : a->name;
+        bool named = false;
+        for (uint32_t m = 0; m < r->nmotions; m++) named |= strcmp(r->motions[m].name, motion) == 0;
+        if (a->input[0] && !named) motion = a->name; /* an inline notation, named after the action */
+        for (uint32_t m = 0; m < nm; m++) {
+            if (strcmp(fg_motion_name(r->motion_set, m), motion) != 0) continue;
+            for (int k = 0; k < FG_ACTIONS_PER_MOTION; k++)
+                if (r->motion_actions[m][k] == FG_NO_ACTION) {
+                    r->motion_actions[m][k] = (uint16_t)i;
+                    break;
+                }
+            r->rt[i].motion = (uint16_t)m;
+        }
+    }
 }
 
 fg_ruleset *fg_ruleset_build(fg_ruleset_builder *b, fg_findings *findings, fg_error *err) {
@@ -672,6 +776,7 @@ fg_ruleset *fg_ruleset_build(fg_ruleset_builder *b, fg_findings *findings, fg_er
         int bs = find_def(r->defs, r->nactions, "blockstun");
         r->hitstun = hs < 0 ? FG_NO_ACTION : (uint16_t)hs;
         r->blockstun = bs < 0 ? FG_NO_ACTION : (uint16_t)bs;
+        compile_motions(r, b, f);
         for (uint32_t i = 0; i < r->nactions; i++)
             if (r->rt[i].hit.enabled && (hs < 0 || bs < 0)) {
                 char path[96];
@@ -742,6 +847,21 @@ int fg_ruleset_find_resource(const fg_ruleset *r, const char *name) {
 }
 
 const fg_physics_def *fg_ruleset_physics(const fg_ruleset *r) { return &r->physics; }
+
+const fg_motion_set *fg_ruleset_motions(const fg_ruleset *r) { return r->motion_set; }
+
+int fg_ruleset_motion_action(const fg_ruleset *r, uint32_t motion, int group) {
+    if (!r->motion_set || motion >= fg_motion_count(r->motion_set)) return -1;
+    int first = -1;
+    for (int k = 0; k < FG_ACTIONS_PER_MOTION; k++) {
+        uint16_t a = r->motion_actions[motion][k];
+        if (a == FG_NO_ACTION) break;
+        if (first < 0) first = a;
+        /* Prefer the action the entity's group may start (ground or air version). */
+        if (r->rt[a].requires < 0 || r->rt[a].requires == group) return a;
+    }
+    return first;
+}
 
 uint32_t fg_ruleset_action_layer(const fg_ruleset *r, uint32_t action) {
     return action < r->nactions ? r->rt[action].layer : 0;

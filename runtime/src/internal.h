@@ -66,11 +66,14 @@ typedef struct fg_action_rt {
     fg_action_set tagged_forbid; /* actions other layers may not start while this runs */
 } fg_action_rt;
 
+/* A motion as declared, with its strings owned here. */
 typedef struct fg_motion_rt {
     char name[FG_NAME_MAX];
-    char notation[64];
-    int32_t priority;
+    char notation[FG_MOTION_NOTATION_MAX];
+    fg_motion_def def; /* name and notation point into this record once copied */
 } fg_motion_rt;
+
+#define FG_ACTIONS_PER_MOTION 4
 
 struct fg_ruleset {
     int refs;
@@ -88,6 +91,8 @@ struct fg_ruleset {
     char groups[FG_MAX_GROUPS][FG_NAME_MAX];
     char (*marker_names)[FG_NAME_MAX];
     fg_motion_rt *motions;
+    fg_motion_set *motion_set;
+    uint16_t (*motion_actions)[FG_ACTIONS_PER_MOTION]; /* per motion id, FG_NO_ACTION-padded */
     fg_physics_def physics;
     int health, meter;       /* resource ids of "health" and "meter", or -1 */
     int grounded, airborne;  /* group ids, or -1 */
@@ -186,6 +191,7 @@ typedef struct fg_candidate {
 } fg_candidate;
 
 #define FG_HOST_EVENTS 64 /* animation events a host may report between two ticks */
+#define FG_COMMANDS_PER_TICK 4 /* motion commands one entity can act on per tick */
 
 struct fg_world {
     fg_allocator alloc;
@@ -209,6 +215,8 @@ struct fg_world {
     size_t buffer_stride;
     unsigned char *ledgers;
     size_t ledger_stride;
+    unsigned char *motions; /* one matcher state per entity slot */
+    size_t motion_stride;
 
     fg_input_map *maps;
     fg_device_state *devices;
@@ -220,6 +228,8 @@ struct fg_world {
     uint32_t nevents, cap_events;
     fg_candidate host_events[FG_HOST_EVENTS];
     uint32_t nhost_events;
+    fg_motion_command *commands; /* FG_COMMANDS_PER_TICK per entity slot, this tick's */
+    uint8_t *ncommands;
 
     uint8_t *meter; /* FG_METER_TICKS phases per entity slot */
     fg_cue cues[FG_MAX_CUES];
@@ -242,6 +252,10 @@ static inline fg_buffer *fg_world_buffer_at(const fg_world *w, uint32_t slot) {
 
 static inline fg_dispatcher *fg_world_ledger_at(const fg_world *w, uint32_t slot) {
     return (fg_dispatcher *)(w->ledgers + (size_t)slot * w->ledger_stride);
+}
+
+static inline fg_motion_state *fg_world_motion_at(const fg_world *w, uint32_t slot) {
+    return (fg_motion_state *)(w->motions + (size_t)slot * w->motion_stride);
 }
 
 static inline const fg_ruleset *fg_world_rules_of(const fg_world *w, const fg_entity_state *es) {

@@ -124,6 +124,17 @@ static void input_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
         fg_world_trace4(w, t, es->id, FG_TRACE_INPUT, 0, e->kind, e->action, e->dir,
                         (int64_t)e->id);
     }
+    uint32_t slot = es->id - 1;
+    w->ncommands[slot] = 0;
+    if (w->state->nslots > 0) {
+        const fg_motion_set *set = fg_world_rules_of(w, es)->motion_set;
+        fg_motion_ctx ctx = {NULL, fg_entity_frozen(es, t)};
+        uint32_t n = 0;
+        fg_motion_command *out = &w->commands[(size_t)slot * FG_COMMANDS_PER_TICK];
+        if (fg_motion_step(set, fg_world_motion_at(w, slot), b, &es->last_input, &ctx, out,
+                           FG_COMMANDS_PER_TICK, &n, NULL) == FG_OK)
+            w->ncommands[slot] = (uint8_t)n;
+    }
     bool was_grounded = es->ground.grounded;
     fg_tick landed_before = es->ground.landed_at;
     fg_ground_report(&es->ground, t, es->contact);
@@ -321,9 +332,30 @@ static void settle_neutrals(fg_world *w, fg_entity_state *es, fg_tick t) {
     }
 }
 
+/* Motion commands become requests, best first. A command still asserted by its buffer asks
+** again each tick until an action it requested starts; then it is retired. */
+static void handle_commands(fg_world *w, fg_entity_state *es, fg_tick t) {
+    uint32_t slot = es->id - 1;
+    const fg_ruleset *r = fg_world_rules_of(w, es);
+    fg_decide_ctx c = fg_world_ctx(w, es, t);
+    for (uint32_t i = 0; i < w->ncommands[slot]; i++) {
+        const fg_motion_command *cmd = &w->commands[(size_t)slot * FG_COMMANDS_PER_TICK + i];
+        int action = fg_ruleset_motion_action(r, cmd->motion, fg_entity_group(&c, es));
+        if (action < 0) continue;
+        if (cmd->age == 0)
+            fg_world_trace4(w, t, es->id, FG_TRACE_COMMAND, cmd->why, cmd->motion, action,
+                            (int64_t)cmd->edges[0], cmd->beat);
+        handle_request(w, es, (uint32_t)action, FG_REQ_COMMAND, t);
+        const fg_instance *inst = &es->layers[r->rt[action].layer];
+        if (inst->action == action && inst->started == t)
+            fg_motion_retire(r->motion_set, fg_world_motion_at(w, slot), cmd->motion);
+    }
+}
+
 static void behavior_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
     advance_actions(w, es, t);
     for (uint32_t l = 0; l < FG_MAX_LAYERS; l++) retry_queued(w, es, l, t);
+    handle_commands(w, es, t);
     for (uint32_t i = 0; i < es->npending; i++)
         handle_request(w, es, es->pending[i].action, (fg_request_source)es->pending[i].source, t);
     es->npending = 0;

@@ -133,7 +133,17 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
     w->buffer_stride = align16(fg_buffer_size(c.buffer_capacity));
     size_t off_ledgers = off_buffers + w->buffer_stride * c.max_entities;
     w->ledger_stride = align16(fg_dispatcher_size(FG_MAX_LAYERS, FG_MAX_MARKERS));
-    w->arena_size = off_ledgers + w->ledger_stride * c.max_entities;
+    size_t off_motions = off_ledgers + w->ledger_stride * c.max_entities;
+    size_t need = c.rules ? fg_motion_state_size(c.rules->motion_set) : 0;
+    size_t motion_bytes = c.motion_bytes ? c.motion_bytes : (need * 2 > 4096 ? need * 2 : 4096);
+    if (motion_bytes < need) {
+        fg_error_set(err, FG_EINVAL, "world.motion_bytes: %u, the rules need %zu per entity",
+                     c.motion_bytes, need);
+        fg_free(&c.allocator, w, sizeof *w);
+        return NULL;
+    }
+    w->motion_stride = align16(motion_bytes);
+    w->arena_size = off_motions + w->motion_stride * c.max_entities;
     w->arena = fg_alloc(&w->alloc, w->arena_size);
     w->maps = fg_alloc(&w->alloc, sizeof(fg_input_map) * c.max_entities);
     w->devices = fg_alloc(&w->alloc, sizeof(fg_device_state) * c.max_entities);
@@ -144,8 +154,11 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
     w->cands = fg_alloc(&w->alloc, sizeof(fg_candidate) * w->cap_cands);
     w->cap_events = w->cap_cands + FG_HOST_EVENTS;
     w->events = fg_alloc(&w->alloc, sizeof(fg_event) * w->cap_events);
+    w->commands = fg_alloc(&w->alloc, sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK *
+                                          c.max_entities);
+    w->ncommands = fg_alloc(&w->alloc, c.max_entities);
     if (!w->arena || !w->maps || !w->devices || !w->meter || (w->trace_cap && !w->trace) ||
-        !w->cands || !w->events) {
+        !w->cands || !w->events || !w->commands || !w->ncommands) {
         fg_world_destroy(w);
         fg_error_set(err, FG_ENOMEM, "world: out of memory (state of %zu bytes)", w->arena_size);
         return NULL;
@@ -154,6 +167,7 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
     w->entities = (fg_entity_state *)(w->arena + off_entities);
     w->buffers = w->arena + off_buffers;
     w->ledgers = w->arena + off_ledgers;
+    w->motions = w->arena + off_motions;
 
     fg_hasher hs = fg_hasher_begin(0);
     fg_hash_u64(&hs, w->arena_size);
@@ -184,6 +198,8 @@ void fg_world_destroy(fg_world *w) {
     fg_free(&a, w->trace, sizeof(fg_trace_record) * w->trace_cap);
     fg_free(&a, w->cands, sizeof(fg_candidate) * w->cap_cands);
     fg_free(&a, w->events, sizeof(fg_event) * w->cap_events);
+    fg_free(&a, w->commands, sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK * w->max_entities);
+    fg_free(&a, w->ncommands, w->max_entities);
     fg_free(&a, w, sizeof *w);
 }
 
@@ -207,6 +223,11 @@ static bool same_shape(const fg_ruleset *a, const fg_ruleset *b, fg_error *err) 
 }
 
 static fg_status add_version(fg_world *w, fg_ruleset *r, uint32_t *version, fg_error *err) {
+    if (fg_motion_state_size(r->motion_set) > w->motion_stride)
+        return fg_error_set(err, FG_ENOMEM, "rules '%s': its motions need %zu bytes of matcher "
+                            "state per entity, this world has %zu (create the world with a "
+                            "larger motion_bytes)", r->name, fg_motion_state_size(r->motion_set),
+                            w->motion_stride);
     if (w->nversions == FG_MAX_VERSIONS)
         return fg_error_set(err, FG_ENOMEM, "rules: %d versions loaded in this world; "
                             "create a new world", FG_MAX_VERSIONS);
@@ -243,6 +264,11 @@ fg_status fg_world_replace_rules(fg_world *w, uint32_t slot, fg_ruleset *r, fg_e
     fg_status st = add_version(w, r, &version, err);
     if (st != FG_OK) return st;
     w->state->slot_version[slot] = (uint16_t)version;
+    /* Motions in progress belong to the old patterns; the edges themselves stay buffered. */
+    if (fg_motion_set_hash(old->motion_set) != fg_motion_set_hash(r->motion_set))
+        for (uint32_t i = 0; i < w->state->nentities; i++)
+            if (w->entities[i].rules_slot == slot)
+                fg_motion_state_init(r->motion_set, fg_world_motion_at(w, i), w->state->tick - 1);
     return FG_OK;
 }
 
@@ -317,6 +343,7 @@ fg_status fg_world_spawn(fg_world *w, const fg_spawn *s, fg_entity *out, fg_erro
     if (w->state->nslots > 0) {
         const fg_ruleset *r = w->versions[w->state->slot_version[es->rules_slot]];
         for (uint32_t k = 0; k < r->nresources; k++) es->res[k] = r->resources[k].start;
+        fg_motion_state_init(r->motion_set, fg_world_motion_at(w, slot), w->state->tick - 1);
         fg_world_start_neutral(w, es, w->state->tick, FG_TR_SPAWN);
     }
     if (out) *out = es->id;
@@ -678,6 +705,9 @@ uint64_t fg_world_hash(const fg_world *w) {
         for (int k = 0; k < FG_MAX_RESOURCES; k++) fg_hash_i64(&hs, es->res[k]);
         fg_buffer_hash(fg_world_buffer_at(w, slot), &hs);
         fg_dispatcher_hash(fg_world_ledger_at(w, slot), &hs);
+        if (s->nslots > 0)
+            fg_motion_state_hash(fg_world_rules_of(w, es)->motion_set, fg_world_motion_at(w, slot),
+                                 &hs);
     }
     return fg_hasher_end(&hs);
 }

@@ -1,61 +1,40 @@
 -- framegate.cli: the commands of the `framegate` host. The C host embeds Lua, preloads the
--- framegate module and calls main(...) with the command line.
+-- framegate module and calls main(...) with the command line. Each command lives in
+-- framegate/commands/<name>.lua and returns { usage =, summary =, run = function(...) }.
 local M = {}
 
-local commands = {}
-local order = {}
+-- Listed here so `framegate help` shows them in a stable order.
+M.order = { "run", "check", "test", "watch", "replay", "synctest", "trace" }
 
-local function command(name, usage, summary, fn)
-  commands[name] = { usage = usage, summary = summary, run = fn }
-  order[#order + 1] = name
+local function load_command(name)
+  if not name:match("^[%w_]+$") then return nil end
+  local ok, cmd = pcall(require, "framegate.commands." .. name)
+  if ok then return cmd end
+  if not tostring(cmd):find("module 'framegate.commands." .. name .. "' not found", 1, true) then
+    error(cmd, 0)
+  end
+  return nil
 end
 
 local function usage()
   io.stderr:write("usage: framegate COMMAND [ARGS...]\n\ncommands:\n")
-  for _, name in ipairs(order) do
-    io.stderr:write(string.format("  %-34s %s\n", commands[name].usage, commands[name].summary))
+  for _, name in ipairs(M.order) do
+    local cmd = load_command(name)
+    if cmd then io.stderr:write(string.format("  %-36s %s\n", cmd.usage, cmd.summary)) end
   end
-  io.stderr:write("  lua FILE [ARGS...]                 run a Lua script with the module loaded\n")
+  io.stderr:write(string.format("  %-36s %s\n", "lua FILE [ARGS...]", "run a Lua script with the module loaded"))
   return 2
 end
 
-local function file_exists(path)
-  local f = io.open(path, "r")
-  if f then f:close() return true end
-  return false
-end
-
--- `framegate run DIR [ARGS...]` runs DIR/run.lua, the sample's scripted playtest.
-command("run", "run SAMPLE_DIR [ARGS...]", "play a sample's scripted playtest (DIR/run.lua)",
-  function(dir, ...)
-    if not dir then
-      io.stderr:write("framegate run: which sample? e.g. framegate run samples/platformer\n")
-      return 2
-    end
-    local script = dir:match("%.lua$") and dir or (dir:gsub("/+$", "") .. "/run.lua")
-    if not file_exists(script) then
-      io.stderr:write(string.format("framegate run: %s: no such file\n", script))
-      return 2
-    end
-    local chunk, err = loadfile(script, "t")
-    if not chunk then
-      io.stderr:write("framegate run: " .. err .. "\n")
-      return 1
-    end
-    local result = chunk(...)
-    return type(result) == "number" and result or 0
-  end)
-
-M.commands = commands
-
 function M.main(name, ...)
   if name == nil or name == "help" or name == "--help" or name == "-h" then return usage() end
-  local cmd = commands[name]
+  local cmd = load_command(name)
   if not cmd then
     io.stderr:write(string.format("framegate: unknown command '%s'\n", name))
     return usage()
   end
-  return cmd.run(...)
+  local code = cmd.run(...)
+  return type(code) == "number" and code or 0
 end
 
 return M

@@ -13,6 +13,7 @@
 
 #include "framegate/base.h"
 #include "framegate/input.h"
+#include "framegate/motion.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -142,9 +143,10 @@ FG_API fg_status fg_ruleset_add_resource(fg_ruleset_builder *b, const fg_resourc
                                          fg_error *err);
 FG_API fg_status fg_ruleset_add_action(fg_ruleset_builder *b, const fg_action_def *a,
                                        fg_error *err);
-/* A named motion pattern ("236P") that actions may name in `input`. */
-FG_API fg_status fg_ruleset_add_motion(fg_ruleset_builder *b, const char *name,
-                                       const char *notation, int32_t priority, fg_error *err);
+/* A named motion pattern ("236P") that actions may name in `input`; an action whose name is a
+** motion's name is requested by it. The def's strings are copied. */
+FG_API fg_status fg_ruleset_add_motion(fg_ruleset_builder *b, const fg_motion_def *def,
+                                       fg_error *err);
 /* A button group for notation ("P" = any of LP, MP, HP). */
 FG_API fg_status fg_ruleset_add_group(fg_ruleset_builder *b, const char *name,
                                       const char *const *buttons, uint32_t n, fg_error *err);
@@ -195,6 +197,10 @@ FG_API uint32_t fg_ruleset_resource_count(const fg_ruleset *r);
 FG_API const fg_resource_def *fg_ruleset_resource(const fg_ruleset *r, uint32_t id);
 FG_API int fg_ruleset_find_resource(const fg_ruleset *r, const char *name);
 FG_API const fg_physics_def *fg_ruleset_physics(const fg_ruleset *r);
+/* The compiled motion patterns (never NULL for a built ruleset; may hold no pattern). */
+FG_API const fg_motion_set *fg_ruleset_motions(const fg_ruleset *r);
+/* The action a motion requests for an entity in `group` (a group id as in decisions), or -1. */
+FG_API int fg_ruleset_motion_action(const fg_ruleset *r, uint32_t motion, int group);
 /* Layer id an action runs in, and whether `target` is named (or tagged) by a cancel window. */
 FG_API uint32_t fg_ruleset_action_layer(const fg_ruleset *r, uint32_t action);
 FG_API bool fg_ruleset_window_allows(const fg_ruleset *r, uint32_t action, uint32_t window,

@@ -18,7 +18,7 @@ extern "C" {
 #endif
 
 #define FG_NO_ACTION_ID 0xFFFFu
-#define FG_RULE_TEXT_MAX 64
+#define FG_RULE_TEXT_MAX 96
 
 typedef enum fg_request_source {
     FG_REQ_COMMAND = 0, /* a motion completed */

@@ -45,6 +45,8 @@ typedef struct fg_world_config {
     uint32_t max_entities;    /* capacity, default 8 */
     uint32_t buffer_capacity; /* edges kept per entity, default 64 */
     uint32_t trace_capacity;  /* trace records kept, default 4096 (0 disables the trace) */
+    uint32_t motion_bytes;    /* matcher state per entity; 0 = twice what the rules need, at
+                                 least 4 KiB, so a reload may add patterns */
     fg_allocator allocator;   /* default: malloc/free */
     /* The ruleset entities use by default. Its buttons become the world's semantic buttons; the
     ** world keeps its own reference. NULL: no actions, buttons from `buttons` below. */
@@ -229,7 +231,7 @@ typedef struct fg_trace_record {
     uint16_t code;
     int64_t a, b, c, d;
     fg_decision decision; /* FG_TRACE_DECISION */
-    char text[FG_RULE_TEXT_MAX * 2]; /* FG_TRACE_RULE_ERROR */
+    char text[256];       /* FG_TRACE_RULE_ERROR: the message and the rule's own frames */
 } fg_trace_record;
 
 /* Records kept (oldest first); older ones are overwritten and counted as dropped. */

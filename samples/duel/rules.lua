@@ -1,0 +1,93 @@
+-- The duelist: a complete sample fighter. Frame data in ticks at 60 Hz, distances in pixels.
+-- Ticks inside an action count from 0: startup 4, active 2, recovery 7 is ticks 0-3 startup,
+-- 4-5 active, 6-12 recovery; a marker or a cancel window names those ticks.
+local fg = require "framegate"
+
+return fg.ruleset "duelist" {
+  buttons = { "LP", "HP", "LK", "HK" },
+  groups = { P = { "LP", "HP" }, K = { "LK", "HK" } },
+  layers = { "body", "upper" },
+  resources = {
+    health = { max = 1000, start = 1000 },
+    meter = { max = 300, start = 0 },
+  },
+  physics = { gravity = -0.5, min_gap = 40, stage_min = -400, stage_max = 400 },
+
+  motions = {
+    hadouken = { "236P", window = 15, priority = 5 },          -- beats the jab its P completes
+    shoryuken = { "623P", window = 15, priority = 10 },   -- beats 236P from a forward walk
+    super = { "236236P", window = 30, priority = 20 },
+    dash = { "66", window = 10 },
+    sweep = { "2HK", priority = 1 },                           -- beats the taunt its HK starts
+  },
+
+  actions = {
+    -- Neutral states: chosen by the held direction (relative to facing) while the body is free.
+    idle = { neutral = true, loop = true, duration = 1 },
+    walk_forward = { hold = "6", loop = true, duration = 1, move = { { from = 0, to = 0, vx = 3.5 } } },
+    walk_back = { hold = "4", loop = true, duration = 1, move = { { from = 0, to = 0, vx = -3 } } },
+    crouch = { hold = "2", priority = 1, loop = true, duration = 1 },
+
+    jump = { input = "8", group = "airborne", requires = "grounded", startup = 4, recovery = 56,
+             tags = { "movement" }, move = { { from = 4, to = 4, vy = 11 } } },
+    jump_forward = { input = "9", group = "airborne", requires = "grounded", startup = 4, recovery = 56,
+                     tags = { "movement" }, move = { { from = 4, to = 4, vx = 4, vy = 11 } } },
+    jump_back = { input = "7", group = "airborne", requires = "grounded", startup = 4, recovery = 56,
+                  tags = { "movement" }, move = { { from = 4, to = 4, vx = -3.5, vy = 11 } } },
+    dash = { requires = "grounded", startup = 2, active = 10, recovery = 6, tags = { "movement" },
+             move = { { from = 2, to = 11, vx = 8 } } },
+
+    jab = { input = "LP", requires = "grounded", startup = 4, active = 2, recovery = 7,
+            tags = { "normal", "attack" },
+            markers = { { tick = 4, marker = "hit" } },
+            hit = { damage = 30, range = 70, hitstop = 6, hitstun = 13, blockstun = 9, meter = 10 },
+            cancels = { { from = 4, to = 12, on = "hit", into = { "special", "super" }, buffer = 4 } } },
+    strong = { input = "HP", requires = "grounded", startup = 7, active = 3, recovery = 16,
+               tags = { "normal", "attack" },
+               markers = { { tick = 7, marker = "hit" } },
+               hit = { damage = 80, range = 90, hitstop = 9, hitstun = 20, blockstun = 15, meter = 20 },
+               cancels = { { from = 7, to = 16, on = "contact", into = { "special", "super" }, buffer = 6 } } },
+    sweep = { input = "sweep", requires = "grounded", startup = 9, active = 4, recovery = 22,
+              tags = { "normal", "attack" },
+              markers = { { tick = 9, marker = "hit" } },
+              hit = { damage = 90, range = 100, hitstop = 8, hitstun = 30, blockstun = 12, meter = 20,
+                      low = true } },
+    hadouken = { requires = "grounded", startup = 13, active = 2, recovery = 31,
+                 tags = { "special", "attack" },
+                 markers = { { tick = 13, marker = "hit" } },
+                 hit = { damage = 60, range = 400, hitstop = 5, hitstun = 18, blockstun = 14, meter = 30 } },
+    shoryuken = { requires = "grounded", group = "airborne", startup = 3, active = 10, recovery = 28,
+                  cost = { meter = 100 }, tags = { "special", "attack" },
+                  markers = { { tick = 3, marker = "hit" } },
+                  move = { { from = 3, to = 3, vx = 1.5, vy = 10 } },
+                  hit = { damage = 120, range = 70, hitstop = 10, hitstun = 35, blockstun = 20 } },
+    super = { requires = "grounded", startup = 5, active = 6, recovery = 40, cost = { meter = 200 },
+              tags = { "super", "attack" }, interrupts = true,
+              markers = { { tick = 5, marker = "hit" } },
+              hit = { damage = 250, range = 120, hitstop = 15, hitstun = 45, blockstun = 25 } },
+
+    -- Put on the target by the gate; their length is the attacker's hitstun or blockstun.
+    hitstun = { duration = 1, tags = { "stun" }, interrupts = true },
+    blockstun = { duration = 1, tags = { "stun" } },
+
+    -- The upper layer: a taunt that runs while the legs keep walking, and forbids dashing.
+    upper_idle = { layer = "upper", neutral = true, loop = true, duration = 1 },
+    taunt = { layer = "upper", input = "LK+HK", startup = 10, active = 20, recovery = 10,
+              tags = { "emote" }, forbids = { "movement" } },
+  },
+
+  -- A rule the data cannot express: the super needs a full bar, not just its cost.
+  request = function(me, req)
+    if req.action == "super" and me.resources.meter < 300 then
+      return fg.reject("super needs a full bar (" .. me.resources.meter .. "/300)")
+    end
+    return fg.default
+  end,
+
+  -- Presentation: sees committed events only; emits cues for the host's effects and audio.
+  on_event = function(_, ev)
+    if ev.marker == "hit" then
+      fg.cue(ev.contact == "hit" and "hitspark" or ev.contact == "block" and "blockspark" or "whoosh", ev)
+    end
+  end,
+}
