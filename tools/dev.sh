@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-MAIN_SAMPLE=${FG_MAIN_SAMPLE:-samples/platformer}
+MAIN_SAMPLE=${FG_MAIN_SAMPLE:-samples/duel}
 JOBS=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 
 # Each entry: a Debian package and the check that proves it is present.

@@ -285,14 +285,21 @@ static int world_report_event(lua_State *L) {
 **                               tick 6, ... a group name (P) taps its first member
 **   "HP@3-9"                    HP held from tick 3 to tick 9
 **   "6@0 5@20"                  hold forward from 0, neutral from 20
-** opts.hold = n makes a plain tap last n ticks (default 1). Returns the tick after the last
-** event. Errors name the column of the bad token. */
+** Directions are read like notation, relative to the side the entity faces when play is called
+** (6 = toward the opponent); opts.absolute = true reads them as screen directions. opts.hold = n
+** makes a plain tap last n ticks (default 1). Returns the tick after the last event. Errors name
+** the column of the bad token. */
 static int world_play(lua_State *L) {
     fg_world *w = fg_lua_check_world(L, 1)->w;
     fg_entity e = check_entity_of(L, 2, w);
     const char *script = luaL_checkstring(L, 3);
     lua_Integer hold = 1;
-    if (lua_istable(L, 4)) hold = fg_lua_opt_int_field(L, 4, "hold", 1);
+    bool absolute = false;
+    if (lua_istable(L, 4)) {
+        hold = fg_lua_opt_int_field(L, 4, "hold", 1);
+        absolute = fg_lua_opt_bool_field(L, 4, "absolute", 0);
+    }
+    fg_facing facing = absolute ? FG_FACING_RIGHT : fg_world_facing(w, e);
     luaL_argcheck(L, hold >= 1 && hold <= 600, 4, "hold must be 1..600 ticks");
     const fg_ruleset *r = fg_world_rules(w, e);
     fg_motion_buttons fallback;
@@ -354,7 +361,8 @@ static int world_play(lua_State *L) {
         int64_t us = fg_us_of_tick(t, rate) + k;
         fg_status st;
         if (items[i].kind == FG_MOTION_SCRIPT_DIR)
-            st = fg_world_direction(w, e, items[i].value, us, FG_SOURCE_SCRIPT, &err);
+            st = fg_world_direction(w, e, fg_numpad_relative(items[i].value, facing), us,
+                                    FG_SOURCE_SCRIPT, &err);
         else if (items[i].kind == FG_MOTION_SCRIPT_PRESS)
             st = fg_world_press(w, e, items[i].action, us, FG_SOURCE_SCRIPT, &err);
         else

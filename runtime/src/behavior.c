@@ -26,6 +26,7 @@ const char *fg_reason_name(fg_reason r) {
         "wrong_group",  "forbidden",   "no_cancel",    "window_closed", "wait_window",
         "wait_hitstop", "cost",        "rule_reject",  "rule_overridden", "rule_error",
         "superseded",   "waited_out",  "lost_priority", "layer_taken",  "rule_queue",
+        "wait_contact",
     };
     return (unsigned)r < sizeof names / sizeof names[0] ? names[r] : "unknown";
 }
@@ -95,15 +96,16 @@ fg_phase fg_instance_phase(const fg_ruleset *r, const fg_instance *inst, const f
     if (inst->action == r->hitstun || inst->action == r->blockstun) return FG_PHASE_STUN;
     if (e->queued[layer].action != FG_NO_ACTION) return FG_PHASE_BUFFERED;
     if (a->neutral) return (int)a->group == r->airborne ? FG_PHASE_AIRBORNE : FG_PHASE_NEUTRAL;
+    if (inst->elapsed < a->startup) return FG_PHASE_STARTUP;
+    if (inst->elapsed < a->startup + a->active) return FG_PHASE_ACTIVE;
+    /* In recovery, an open cancel window is what a player needs to see. */
     for (uint32_t w = 0; w < a->nwindows; w++) {
         const fg_window_rt *win = &a->windows[w];
         if (inst->elapsed >= win->from && inst->elapsed <= win->to &&
             contact_matches(win->on, inst->contact))
             return FG_PHASE_CANCEL;
     }
-    if (inst->elapsed < a->startup) return FG_PHASE_STARTUP;
-    if (inst->elapsed < a->startup + a->active) return FG_PHASE_ACTIVE;
-    if ((int)a->group == r->airborne && a->active == 0 && a->startup == 0) return FG_PHASE_AIRBORNE;
+    if ((int)a->group == r->airborne && a->active == 0) return FG_PHASE_AIRBORNE;
     return FG_PHASE_RECOVERY;
 }
 
@@ -194,6 +196,16 @@ fg_decision fg_decide(const fg_decide_ctx *c, const fg_entity_state *e, uint32_t
                 const fg_window_rt *win = &cur->windows[i];
                 if (!fg_action_set_has(&win->into, action)) continue;
                 if (best < 0) best = (int)i;
+                bool in_time = inst->elapsed >= win->from && inst->elapsed <= win->to;
+                if (in_time && inst->contact == 0 && win->on != FG_ON_ALWAYS) {
+                    /* Open by time, but whether it opens at all depends on the hit. */
+                    d.window_from = win->from;
+                    d.window_to = win->to;
+                    d.window_on = win->on;
+                    int32_t left = cur->startup + cur->active - inst->elapsed;
+                    d.wait = left > 1 ? left : 1;
+                    return verdict(d, FG_DECIDE_QUEUED, FG_R_WAIT_CONTACT);
+                }
                 if (inst->elapsed < win->from && win->from - inst->elapsed <= win->buffer &&
                     contact_may_match(win->on, inst->contact)) {
                     d.window_from = win->from;
@@ -295,6 +307,10 @@ int fg_decision_describe(const fg_ruleset *r, const fg_decision *d, char *buf, s
         return snprintf(buf, size, "queued: %s waits %d tick%s for %s's window %d-%d", want,
                         d->wait, d->wait == 1 ? "" : "s", action_name(r, d->current),
                         d->window_from, d->window_to);
+    case FG_R_WAIT_CONTACT:
+        return snprintf(buf, size, "queued: %s waits for %s to connect (window %d-%d on %s)", want,
+                        action_name(r, d->current), d->window_from, d->window_to,
+                        fg_contact_name((fg_contact)d->window_on));
     case FG_R_WAIT_HITSTOP:
         return snprintf(buf, size, "queued: %s waits %d tick%s of hitstop", want, d->wait,
                         d->wait == 1 ? "" : "s");

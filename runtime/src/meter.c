@@ -9,11 +9,15 @@
 #include <stdio.h>
 #include <string.h>
 
-fg_phase fg_world_meter_at(const fg_world *w, fg_entity e, fg_tick tick) {
+static uint8_t meter_raw(const fg_world *w, fg_entity e, fg_tick tick) {
     if (!fg_world_entity(w, e) || tick < 0 || tick >= w->state->tick ||
         tick < w->state->tick - FG_METER_TICKS)
         return FG_PHASE_NEUTRAL;
-    return (fg_phase)w->meter[(size_t)(e - 1) * FG_METER_TICKS + (size_t)(tick % FG_METER_TICKS)];
+    return w->meter[(size_t)(e - 1) * FG_METER_TICKS + (size_t)(tick % FG_METER_TICKS)];
+}
+
+fg_phase fg_world_meter_at(const fg_world *w, fg_entity e, fg_tick tick) {
+    return (fg_phase)(meter_raw(w, e, tick) & 0x7Fu);
 }
 
 static bool busy(fg_phase p) { return p != FG_PHASE_NEUTRAL && p != FG_PHASE_AIRBORNE; }
@@ -21,17 +25,24 @@ static bool busy(fg_phase p) { return p != FG_PHASE_NEUTRAL && p != FG_PHASE_AIR
 typedef struct row_stats {
     fg_tick first_busy, free_at;
     int startup, active, total;
+    bool cancelled; /* the stretch ended in a cancel into another action */
 } row_stats;
 
 /* Counts the first busy stretch of a row: from its first busy tick to the tick it is free
-** again. Hitstop ticks are not counted, as fighting games do not count them. */
+** again, or the tick a request starts the next action (a cancel). Hitstop ticks are not
+** counted, as fighting games do not count them. */
 static row_stats stats_of(const fg_world *w, fg_entity e, fg_tick from, fg_tick to) {
-    row_stats s = {-1, -1, 0, 0, 0};
+    row_stats s = {-1, -1, 0, 0, 0, false};
     for (fg_tick t = from; t <= to; t++) {
-        fg_phase p = fg_world_meter_at(w, e, t);
+        uint8_t raw = meter_raw(w, e, t);
+        fg_phase p = (fg_phase)(raw & 0x7Fu);
         if (s.first_busy < 0) {
             if (!busy(p)) continue;
             s.first_busy = t;
+        } else if (raw & 0x80u) {
+            s.free_at = t;
+            s.cancelled = true;
+            break;
         }
         if (!busy(p)) {
             s.free_at = t;
@@ -63,7 +74,7 @@ int fg_world_meter_render(const fg_world *w, fg_tick from, fg_tick to, char *buf
     }
     OUT("ticks %lld-%lld\n", (long long)from, (long long)to);
     uint32_t n = w->state->nentities;
-    row_stats first = {-1, -1, 0, 0, 0};
+    row_stats first = {-1, -1, 0, 0, 0, false};
     fg_entity attacker = 0;
     for (fg_entity e = 1; e <= n; e++) {
         OUT("e%-3u ", e);
@@ -76,11 +87,11 @@ int fg_world_meter_render(const fg_world *w, fg_tick from, fg_tick to, char *buf
         OUT("\n");
     }
     if (attacker) {
-        OUT("e%u: startup %d, active %d, total %d", attacker, first.startup, first.active,
-            first.total);
+        OUT("e%u: startup %d, active %d, %s %d", attacker, first.startup, first.active,
+            first.cancelled ? "cancelled after" : "total", first.total);
         /* Advantage: when the other fighter is free again compared with the attacker. */
         const fg_entity_state *a = fg_world_entity(w, attacker);
-        if (a && a->opponent && first.free_at >= 0) {
+        if (a && a->opponent && first.free_at >= 0 && !first.cancelled) {
             row_stats d = stats_of(w, a->opponent, first.first_busy, to);
             if (d.first_busy >= 0 && d.free_at >= 0) {
                 int adv = (int)(d.free_at - first.free_at);

@@ -599,7 +599,9 @@ static void meter_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
     if (body->action != FG_NO_ACTION)
         p = fg_instance_phase(w->versions[body->version], body, es, t, 0);
     if (fg_entity_frozen(es, t)) p = FG_PHASE_HITSTOP;
-    row[t % FG_METER_TICKS] = (uint8_t)p;
+    /* The high bit marks a tick where a request started the body's action: the meter's stats
+    ** stop the first action there. */
+    row[t % FG_METER_TICKS] = (uint8_t)(p | (es->started_tick[0] == t ? 0x80u : 0u));
 }
 
 fg_status fg_world_advance(fg_world *w, fg_error *err) {

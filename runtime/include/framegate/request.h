@@ -56,7 +56,9 @@ typedef enum fg_reason {
     FG_R_WAITED_OUT,         /* expired after waiting `wait` ticks */
     FG_R_LOST_PRIORITY,      /* another command won this tick (other = the winner) */
     FG_R_LAYER_TAKEN,        /* an action already started on this layer this tick */
-    FG_R_RULE_QUEUE          /* queued because a request rule said so */
+    FG_R_RULE_QUEUE,         /* queued because a request rule said so */
+    FG_R_WAIT_CONTACT        /* queued: the window is open but needs the attack's contact, which
+                                is not decided yet (up to `wait` ticks) */
 } fg_reason;
 
 /* A decision with everything its message needs. */

@@ -1,0 +1,56 @@
+-- A scripted exchange between two duelists: each round plays an input script, then prints the
+-- frame meter and every request decision with its reason. Rounds start from the same snapshot.
+--
+--   framegate run samples/duel
+local fg = require "framegate"
+
+local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$")
+local rules_path = (here and here ~= "" and here .. "/" or "samples/duel/") .. "rules.lua"
+local here_rules = io.open(rules_path) and rules_path or "samples/duel/rules.lua"
+
+local w = fg.world { rules = here_rules, seed = 7 }
+local p1 = w:spawn { x = -35 }
+local p2 = w:spawn { x = 35, facing = "left" }
+local start = w:save()
+
+local rounds = {
+  { title = "jab, cancelled into hadouken on hit (the jab-into-fireball link)",
+    p1 = "LP@0 2@6 3@8 6@10 P@11 5@14", ticks = 60 },
+  { title = "the same input at range: the jab whiffs, so its cancel window stays shut",
+    p1 = "LP@0 2@6 3@8 6@10 P@11 5@14", ticks = 40, setup = function() p2:position(120, 0) end },
+  { title = "hadouken pressed during the jab's startup waits in the queue for its window",
+    p1 = "LP@0 2@0 3@1 6@2 LP@3 5@5", ticks = 50 },
+  { title = "hadouken completed on the jab's first active tick waits for the jab to connect",
+    p1 = "LP@0 2@1 3@2 6@3 LP@4 5@6", ticks = 50 },
+  { title = "e2 holds back and blocks a strong; strong cancels into hadouken on contact",
+    p1 = "HP@0 2@8 3@9 6@10 P@11 5@13", p2 = "4@0 5@40", ticks = 60 },
+  { title = "shoryuken without meter is refused with the numbers",
+    p1 = "6@0 2@2 3@4 P@5 5@7", ticks = 20 },
+  { title = "a full bar: the super passes the data and the rule",
+    p1 = "2@0 3@1 6@2 2@3 3@4 6@5 P@6 5@8", ticks = 70, setup = function() p1:resource("meter", 300) end },
+  { title = "200 meter pays for the super, but the designer's rule asks for a full bar",
+    p1 = "2@0 3@1 6@2 2@3 3@4 6@5 P@6 5@8", ticks = 20, setup = function() p1:resource("meter", 200) end },
+  { title = "e2 crouch-blocks the sweep (a low)", p1 = "2@0 HK@1 5@3", p2 = "1@0 5@40", ticks = 50 },
+}
+
+print("framegate duel: two duelists, " .. w:rate() .. " Hz, rules " .. here_rules)
+for i, round in ipairs(rounds) do
+  w:restore(start)
+  w:cues()
+  if round.setup then round.setup() end
+  local from = w:tick()
+  w:play(p1, round.p1)
+  if round.p2 then w:play(p2, round.p2) end
+  w:run(round.ticks)
+  print(string.format("\n== %d. %s", i, round.title))
+  print("   e1 input: " .. round.p1 .. (round.p2 and ("    e2 input: " .. round.p2) or ""))
+  io.write((w:meter(from, w:tick() - 1):gsub("\n(.)", "\n   %1"):gsub("^", "   ")))
+  for _, d in ipairs(w:decisions()) do
+    print(string.format("   t=%-3d e%d %s", d.tick, d.entity, d.text))
+  end
+  local cues = {}
+  for _, c in ipairs(w:cues()) do cues[#cues + 1] = c.name .. "@" .. c.tick end
+  if #cues > 0 then print("   cues: " .. table.concat(cues, " ")) end
+  print(string.format("   health e1 %d  e2 %d   meter e1 %d", p1:resource("health"),
+    p2:resource("health"), p1:resource("meter")))
+end
