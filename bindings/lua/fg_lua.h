@@ -64,8 +64,12 @@ void fg_lua_set_cue_target(lua_State *L, fg_lua_world *lw, fg_entity e);
 fg_status fg_lua_call_rule(lua_State *L, int nargs, int nresults, fg_error *err);
 /* Records a hook's failure in the world's trace (the tick goes on). */
 void fg_lua_report_hook_error(lua_State *L, fg_world *w, fg_entity e, const fg_error *err);
-/* Loads a rules file into a Rules userdata. [-0, +1, v] */
+/* Loads a rules file into a Rules userdata. The Rules remember every file read (path and text)
+** for replays: rules:sources(). [-0, +1, v] */
 void fg_lua_load_rules_file(lua_State *L, const char *path);
+/* The same from text already in memory (a replay's embedded source); `path` names it in
+** messages and anchors includes. [-0, +1, v] */
+void fg_lua_load_rules_source(lua_State *L, const char *path, const char *text, size_t len);
 
 /* }====================================================================== */
 

@@ -857,6 +857,17 @@ static int builder_guard_close(lua_State *L) {
     return 0;
 }
 
+/* rules:sources() -> { { path =, text = }, ... }: every file the rules were read from. */
+static int rules_sources(lua_State *L) {
+    fg_lua_check_rules(L, 1);
+    lua_getiuservalue(L, 1, 1);
+    if (lua_getfield(L, -1, "sources") == LUA_TNIL) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+    }
+    return 1;
+}
+
 /* rules:findings() -> the validator's warnings. */
 static int rules_findings(lua_State *L) {
     fg_lua_check_rules(L, 1);
@@ -979,7 +990,8 @@ void fg_lua_open_rules(lua_State *L) {
     };
     static const luaL_Reg methods[] = {
         {"name", rules_name},       {"hash", rules_hash},         {"actions", rules_actions},
-        {"action", rules_action},   {"findings", rules_findings}, {NULL, NULL},
+        {"action", rules_action},   {"findings", rules_findings}, {"sources", rules_sources},
+        {NULL, NULL},
     };
     static const luaL_Reg meta[] = {
         {"__gc", rules_gc}, {"__close", rules_gc}, {"__tostring", rules_tostring}, {NULL, NULL},
