@@ -239,7 +239,28 @@ struct fg_world {
     fg_trace_record *trace;
     uint32_t trace_cap, trace_head, trace_count;
     uint64_t trace_dropped;
+
+    /* Host actions between ticks that a replay of input edges cannot reproduce, counted so a
+    ** recorder or a sync test notices them (determinism.h). Not authoritative, not hashed.
+    ** edits: state set directly (restore, spawn, position, facing, resource, rules added);
+    ** side_inputs: input that is not an edge (requests, contact reports, animation reports). */
+    uint64_t edits, side_inputs;
+    const char *edit_what, *side_input_what; /* the latest of each, for messages */
 };
+
+static inline void fg_world_note_edit(fg_world *w, const char *what) {
+    w->edits++;
+    w->edit_what = what;
+}
+
+static inline void fg_world_note_side_input(fg_world *w, const char *what) {
+    w->side_inputs++;
+    w->side_input_what = what;
+}
+
+/* Bytes of the arena a snapshot of n entities copies: the header section, then n slots of each
+** per-entity section. Sections are contiguous per kind, so these are five plain copies. */
+size_t fg_world_snapshot_bytes(const fg_world *w, uint32_t n);
 
 static inline fg_entity_state *fg_world_entity(const fg_world *w, fg_entity e) {
     if (e == 0 || e > w->state->nentities) return NULL;

@@ -666,6 +666,7 @@ fg_status fg_world_report_event(fg_world *w, fg_entity e, uint32_t layer, int64_
         return fg_error_set(err, FG_ENOMEM, "report_event: %d reports already wait for the "
                             "next tick", FG_HOST_EVENTS);
     fg_candidate *c = &w->host_events[w->nhost_events++];
+    fg_world_note_side_input(w, "animation report");
     memset(c, 0, sizeof *c);
     c->slot = e - 1;
     c->layer = (uint8_t)layer;

@@ -17,9 +17,9 @@
 
 typedef struct snapshot_header {
     uint32_t magic;
-    uint32_t reserved;
+    uint32_t entities; /* spawned entities: the slots copied */
     uint64_t layout;
-    uint64_t size;
+    uint64_t size;     /* bytes after the header */
 } snapshot_header;
 
 /* {====================================================================== helpers */
@@ -250,6 +250,7 @@ fg_status fg_world_add_rules(fg_world *w, fg_ruleset *r, uint32_t *slot, fg_erro
     if (st != FG_OK) return st;
     uint32_t s = w->state->nslots++;
     w->state->slot_version[s] = (uint16_t)version;
+    fg_world_note_edit(w, "rules added");
     if (slot) *slot = s;
     return FG_OK;
 }
@@ -346,6 +347,7 @@ fg_status fg_world_spawn(fg_world *w, const fg_spawn *s, fg_entity *out, fg_erro
         fg_motion_state_init(r->motion_set, fg_world_motion_at(w, slot), w->state->tick - 1);
         fg_world_start_neutral(w, es, w->state->tick, FG_TR_SPAWN);
     }
+    fg_world_note_edit(w, "spawn");
     if (out) *out = es->id;
     return FG_OK;
 }
@@ -376,6 +378,7 @@ fg_status fg_world_set_facing(fg_world *w, fg_entity e, fg_facing f, fg_error *e
         return fg_error_set(err, FG_EINVAL, "facing: %d, expected right (0) or left (1)", (int)f);
     es->facing = (uint8_t)f;
     fg_buffer_set_facing(fg_world_buffer_at(w, e - 1), f);
+    fg_world_note_edit(w, "facing");
     return FG_OK;
 }
 
@@ -390,6 +393,7 @@ fg_status fg_world_set_position(fg_world *w, fg_entity e, fg_fx x, fg_fx y, fg_e
     if (!es) return fg_world_no_entity(w, e, err);
     es->x = es->prev_x = x;
     es->y = es->prev_y = y;
+    fg_world_note_edit(w, "position");
     return FG_OK;
 }
 
@@ -410,6 +414,7 @@ fg_status fg_world_set_resource(fg_world *w, fg_entity e, uint32_t resource, int
         return fg_error_set(err, FG_EINVAL, "resource %s: %d, expected 0..%d", d->name, value,
                             d->max);
     es->res[resource] = value;
+    fg_world_note_edit(w, "resource");
     return FG_OK;
 }
 
@@ -479,6 +484,7 @@ fg_status fg_world_request(fg_world *w, fg_entity e, uint32_t action, fg_request
     es->pending[es->npending].action = (uint16_t)action;
     es->pending[es->npending].source = (uint8_t)src;
     es->npending++;
+    fg_world_note_side_input(w, "request");
     return FG_OK;
 }
 
@@ -632,6 +638,7 @@ fg_vec2 fg_world_stick(const fg_world *w, fg_entity e) {
 fg_status fg_world_report_contact(fg_world *w, fg_entity e, bool grounded, fg_error *err) {
     fg_entity_state *es = fg_world_entity(w, e);
     if (!es) return fg_world_no_entity(w, e, err);
+    if (es->contact != grounded) fg_world_note_side_input(w, "contact report");
     es->contact = grounded;
     return FG_OK;
 }
@@ -662,8 +669,52 @@ static void hash_instance(fg_hasher *hs, const fg_instance *i) {
     fg_hash_i64(hs, i->started);
 }
 
-/* Pending requests and pending input edges are input for ticks not yet run: like a host's
-** polling, they take no part in the hash. */
+/* The last tick's input and decisions are state too: a rule or a host reads them between ticks,
+** and a restored world must show the same. */
+static void hash_last(fg_hasher *hs, const fg_entity_state *es) {
+    const fg_tick_input *in = &es->last_input;
+    fg_hash_i64(hs, in->tick);
+    fg_hash_u64(hs, (uint64_t)in->first | (uint64_t)in->count << 32);
+    fg_hash_u64(hs, (uint64_t)in->pressed | (uint64_t)in->released << 32);
+    fg_hash_u64(hs, (uint64_t)in->held | (uint64_t)in->dir << 32);
+    const fg_jump_decision *j = &es->last_jump;
+    fg_hash_u64(hs, (uint64_t)j->result);
+    if (j->result != FG_JUMP_NO_PRESS) {
+        fg_hash_i64(hs, j->tick);
+        fg_hash_u64(hs, j->press.id);
+        fg_hash_i64(hs, j->press_tick);
+        fg_hash_i64(hs, j->last_grounded);
+        fg_hash_i64(hs, j->window);
+        fg_hash_i64(hs, j->press_until);
+    }
+    const fg_decision *d = &es->last_decision;
+    fg_hash_u64(hs, d->action);
+    if (d->action == FG_NO_ACTION) return;
+    fg_hash_i64(hs, d->tick);
+    fg_hash_u64(hs, (uint64_t)d->current | (uint64_t)d->other << 16 | (uint64_t)d->kind << 32 |
+                        (uint64_t)d->reason << 40 | (uint64_t)d->source << 48 |
+                        (uint64_t)d->layer << 56);
+    fg_hash_u64(hs, (uint64_t)d->window_on | (uint64_t)d->contact << 8 |
+                        (uint64_t)(uint8_t)d->group_have << 16 |
+                        (uint64_t)(uint8_t)d->group_need << 24 |
+                        (uint64_t)(uint8_t)d->resource << 32);
+    fg_hash_i64(hs, d->elapsed);
+    fg_hash_i64(hs, d->duration);
+    fg_hash_i64(hs, d->startup);
+    fg_hash_i64(hs, d->active);
+    fg_hash_i64(hs, d->window_from);
+    fg_hash_i64(hs, d->window_to);
+    fg_hash_i64(hs, d->wait);
+    fg_hash_i64(hs, d->cost);
+    fg_hash_i64(hs, d->have);
+    const char *end = memchr(d->rule_text, '\0', sizeof d->rule_text);
+    fg_hash_bytes(hs, d->rule_text, end ? (size_t)(end - d->rule_text) : sizeof d->rule_text);
+}
+
+/* Everything a later tick can read, entity by entity in id order. Pending requests, pending
+** input edges and animation reports are input for ticks not yet run: like a host's polling, they
+** take no part in the hash, so it is the same at every display rate (however early a host
+** pushed its input). The contact report is hashed: it stays in force until the next one. */
 uint64_t fg_world_hash(const fg_world *w) {
     fg_hasher hs = fg_hasher_begin(0x66726D67u);
     const fg_world_state *s = w->state;
@@ -680,13 +731,15 @@ uint64_t fg_world_hash(const fg_world *w) {
         const fg_entity_state *es = &w->entities[slot];
         fg_hash_u64(&hs, es->id);
         fg_hash_u64(&hs, (uint64_t)es->facing | (uint64_t)es->contact << 8 |
-                             (uint64_t)es->rules_slot << 16);
+                             (uint64_t)es->rules_slot << 16 | (uint64_t)es->opponent << 32);
         fg_hash_i64(&hs, es->x);
         fg_hash_i64(&hs, es->y);
         fg_hash_i64(&hs, es->vx);
         fg_hash_i64(&hs, es->vy);
+        fg_hash_i64(&hs, es->prev_x);
+        fg_hash_i64(&hs, es->prev_y);
         fg_ground_hash(&es->ground, &hs);
-        fg_hash_u64(&hs, es->last_jump.result);
+        hash_last(&hs, es);
         fg_hash_i64(&hs, es->frozen_from);
         fg_hash_i64(&hs, es->frozen_until);
         for (int l = 0; l < FG_MAX_LAYERS; l++) {
@@ -712,17 +765,42 @@ uint64_t fg_world_hash(const fg_world *w) {
     return fg_hasher_end(&hs);
 }
 
+/* A snapshot is the header below, then the arena's sections for the spawned entities only (the
+** unused slots of a world sized for more are not copied): world state, entity records, input
+** buffers, dispatch ledgers, matcher states. */
+static size_t state_section(void) { return align16(sizeof(fg_world_state)); }
+
+size_t fg_world_snapshot_bytes(const fg_world *w, uint32_t n) {
+    return state_section() + (size_t)n * (sizeof(fg_entity_state) + w->buffer_stride +
+                                          w->ledger_stride + w->motion_stride);
+}
+
 size_t fg_world_snapshot_size(const fg_world *w) {
-    return sizeof(snapshot_header) + w->arena_size;
+    return sizeof(snapshot_header) + fg_world_snapshot_bytes(w, w->state->nentities);
+}
+
+size_t fg_world_snapshot_capacity(const fg_world *w) {
+    return sizeof(snapshot_header) + fg_world_snapshot_bytes(w, w->max_entities);
 }
 
 fg_status fg_world_save(const fg_world *w, void *buf, size_t size, fg_error *err) {
-    if (!buf || size < fg_world_snapshot_size(w))
-        return fg_error_set(err, FG_EINVAL, "snapshot buffer: %zu bytes, need %zu", size,
-                            fg_world_snapshot_size(w));
-    snapshot_header h = {SNAPSHOT_MAGIC, 0, w->state->layout, w->arena_size};
-    memcpy(buf, &h, sizeof h);
-    memcpy((unsigned char *)buf + sizeof h, w->arena, w->arena_size);
+    size_t need = fg_world_snapshot_size(w);
+    if (!buf || size < need)
+        return fg_error_set(err, FG_EINVAL, "snapshot buffer: %zu bytes, need %zu", size, need);
+    uint32_t n = w->state->nentities;
+    snapshot_header h = {SNAPSHOT_MAGIC, n, w->state->layout, need - sizeof h};
+    unsigned char *p = buf;
+    memcpy(p, &h, sizeof h);
+    p += sizeof h;
+    memcpy(p, w->state, state_section());
+    p += state_section();
+    memcpy(p, w->entities, sizeof(fg_entity_state) * n);
+    p += sizeof(fg_entity_state) * n;
+    memcpy(p, w->buffers, w->buffer_stride * n);
+    p += w->buffer_stride * n;
+    memcpy(p, w->ledgers, w->ledger_stride * n);
+    p += w->ledger_stride * n;
+    memcpy(p, w->motions, w->motion_stride * n);
     return FG_OK;
 }
 
@@ -734,20 +812,37 @@ fg_status fg_world_restore(fg_world *w, const void *buf, size_t size, fg_error *
     if (h.magic != SNAPSHOT_MAGIC)
         return fg_error_set(err, FG_EFORMAT, "snapshot: bad magic 0x%08x, not a world snapshot",
                             h.magic);
-    if (h.layout != w->state->layout || h.size != w->arena_size ||
-        size < sizeof h + w->arena_size)
+    if (h.layout != w->state->layout || h.entities > w->max_entities)
         return fg_error_set(err, FG_EMISMATCH,
-                            "snapshot: taken from a world with another layout (%llu bytes, "
-                            "layout %016llx; this world has %zu bytes, layout %016llx)",
-                            (unsigned long long)h.size, (unsigned long long)h.layout,
-                            w->arena_size, (unsigned long long)w->state->layout);
-    const fg_world_state *incoming =
-        (const fg_world_state *)((const unsigned char *)buf + sizeof h);
-    for (uint32_t i = 0; i < incoming->nslots && i < FG_MAX_RULE_SLOTS; i++)
-        if (incoming->slot_version[i] >= w->nversions)
+                            "snapshot: taken from a world with another layout (layout "
+                            "%016llx, %u entities; this world has layout %016llx, room for %u)",
+                            (unsigned long long)h.layout, h.entities,
+                            (unsigned long long)w->state->layout, w->max_entities);
+    size_t body = fg_world_snapshot_bytes(w, h.entities);
+    if (h.size != body || size < sizeof h + body)
+        return fg_error_set(err, FG_EFORMAT, "snapshot: %zu bytes for %u entities, expected %zu",
+                            size, h.entities, sizeof h + body);
+    const unsigned char *p = (const unsigned char *)buf + sizeof h;
+    fg_world_state incoming;
+    memcpy(&incoming, p, sizeof incoming);
+    if (incoming.nentities != h.entities || incoming.nslots > FG_MAX_RULE_SLOTS)
+        return fg_error_set(err, FG_EFORMAT, "snapshot: damaged (%u entities in the header, %u "
+                            "in the state)", h.entities, incoming.nentities);
+    for (uint32_t i = 0; i < incoming.nslots; i++)
+        if (incoming.slot_version[i] >= w->nversions)
             return fg_error_set(err, FG_EMISMATCH, "snapshot: uses ruleset version %u, this "
-                                "world has %u", incoming->slot_version[i], w->nversions);
-    memcpy(w->arena, (const unsigned char *)buf + sizeof h, w->arena_size);
+                                "world has %u", incoming.slot_version[i], w->nversions);
+    uint32_t n = h.entities;
+    memcpy(w->state, p, state_section());
+    p += state_section();
+    memcpy(w->entities, p, sizeof(fg_entity_state) * n);
+    p += sizeof(fg_entity_state) * n;
+    memcpy(w->buffers, p, w->buffer_stride * n);
+    p += w->buffer_stride * n;
+    memcpy(w->ledgers, p, w->ledger_stride * n);
+    p += w->ledger_stride * n;
+    memcpy(w->motions, p, w->motion_stride * n);
+    fg_world_note_edit(w, "restore");
     /* Trace records of ticks that are now in the future did not happen. */
     while (w->trace_count > 0) {
         uint32_t last = (w->trace_head + w->trace_count - 1) % w->trace_cap;

@@ -179,13 +179,22 @@ FG_API const fg_tick_input *fg_world_last_input(const fg_world *w, fg_entity e);
 /* The jump decision of the last tick for an entity (result NO_PRESS when nothing happened). */
 FG_API const fg_jump_decision *fg_world_last_jump(const fg_world *w, fg_entity e);
 
-/* 64-bit hash of all authoritative state, fed field by field in entity-id order. */
+/* 64-bit hash of all authoritative state, fed field by field in entity-id order: the tick, the
+** RNG, the ruleset version of each slot, and per entity its record (position, facing, opponent,
+** ground, the last tick's input, jump and decision, layers and their instances, queued requests,
+** resources, hitstop), its input buffer (stored edges, held state), its dispatch ledger and its
+** motion matcher state. Input not yet consumed (pending edges, requests, animation reports) is
+** not hashed. See docs/determinism.md. */
 FG_API uint64_t fg_world_hash(const fg_world *w);
 
 /* Snapshot into a caller-provided buffer of fg_world_snapshot_size bytes (no allocation), and
 ** restore. A restored world continues bit-identically. Restore checks the size and a header
-** that identifies the world's layout. */
+** that identifies the world's layout. A snapshot holds the spawned entities only, so its size
+** grows with fg_world_entity_count; fg_world_snapshot_capacity is the size with every slot used.
+** Buffers aligned to 8 bytes (as malloc returns them) can also be compared with fg_world_diff
+** (framegate/determinism.h). */
 FG_API size_t fg_world_snapshot_size(const fg_world *w);
+FG_API size_t fg_world_snapshot_capacity(const fg_world *w);
 FG_API fg_status fg_world_save(const fg_world *w, void *buf, size_t size, fg_error *err);
 FG_API fg_status fg_world_restore(fg_world *w, const void *buf, size_t size, fg_error *err);
 
