@@ -29,11 +29,14 @@ void fg_lua_open_rules(lua_State *L);
 void fg_lua_open_replay(lua_State *L);
 void fg_lua_open_locomotion(lua_State *L);
 void fg_lua_open_replication(lua_State *L);
+void fg_lua_open_determinism(lua_State *L);
 
 /* {====================================================================== worlds */
 
 #define FG_LUA_WORLD_T "framegate.World"
 #define FG_LUA_ENTITY_T "framegate.Entity"
+
+struct fg_lua_recording; /* l_determinism.c */
 
 /* The World userdata. */
 typedef struct fg_lua_world {
@@ -41,6 +44,7 @@ typedef struct fg_lua_world {
     lua_State *L;      /* the thread running w:advance, for the request-rule hook */
     int self;          /* stack index of the World userdata during w:advance */
     fg_tick presented; /* presentation hooks have seen every tick before this one */
+    struct fg_lua_recording *recording; /* w:record in progress (kept alive by the world) */
 } fg_lua_world;
 
 /* Checks that idx is an open World. [-0, +0, v] */
@@ -49,6 +53,16 @@ fg_lua_world *fg_lua_check_world(lua_State *L, int idx);
 void fg_lua_push_entity(lua_State *L, int world_idx, fg_entity id);
 /* Checks an Entity userdata; *w receives its (open) world. [-0, +0, v] */
 fg_entity fg_lua_check_entity(lua_State *L, int idx, fg_world **w);
+/* One tick as a Lua host runs it: the request rule inside, the presentation hooks after (once per
+** tick: a tick run again after a rollback presents nothing). `again` marks a re-simulated tick,
+** which a recording skips. Used by w:advance, the sync test and the replay player.
+** [-0, +0, e] */
+fg_status fg_lua_world_step(lua_State *L, int world_idx, bool again, fg_error *err);
+/* l_determinism.c: a recording's work before and after each tick, and its end when the world
+** closes. */
+fg_status fg_lua_recording_before(lua_State *L, int world_idx, fg_lua_world *lw, fg_error *err);
+fg_status fg_lua_recording_after(lua_State *L, int world_idx, fg_lua_world *lw, fg_error *err);
+void fg_lua_recording_drop(fg_lua_world *lw);
 /* Adds the gameplay methods (requests, decisions, meter, ...) and fg.cue. [-0, +0, m] */
 void fg_lua_open_play(lua_State *L);
 
@@ -70,6 +84,9 @@ void fg_lua_load_rules_file(lua_State *L, const char *path);
 /* The same from text already in memory (a replay's embedded source); `path` names it in
 ** messages and anchors includes. [-0, +1, v] */
 void fg_lua_load_rules_source(lua_State *L, const char *path, const char *text, size_t len);
+
+/* An open replay reader (framegate.replay_reader, l_replay.c). [-0, +0, v] */
+fg_replay_reader *fg_lua_check_replay_reader(lua_State *L, int idx);
 
 /* }====================================================================== */
 

@@ -36,6 +36,10 @@ static lreader *check_reader(lua_State *L, int idx) {
     return lr;
 }
 
+fg_replay_reader *fg_lua_check_replay_reader(lua_State *L, int idx) {
+    return check_reader(L, idx)->r;
+}
+
 static void set_int(lua_State *L, const char *k, lua_Integer v) {
     lua_pushinteger(L, v);
     lua_setfield(L, -2, k);

@@ -204,10 +204,10 @@ static fg_status hook_request(void *ud, fg_world *w, const fg_decision *d, fg_ve
 
 /* Calls the presentation hook with the events the last tick committed, once per tick even when
 ** a rollback re-simulates it. Hooks get read-only views; fg.cue is the only thing they may do. */
-static void present(lua_State *L, fg_lua_world *lw) {
+static void present(lua_State *L, fg_lua_world *lw, int world_idx) {
     fg_world *w = lw->w;
     fg_tick t = fg_world_tick(w) - 1;
-    push_world_store(L, 1, "committed");
+    push_world_store(L, world_idx, "committed");
     int committed = lua_gettop(L);
     if (t < lw->presented) {
         lua_pop(L, 1);
@@ -221,7 +221,7 @@ static void present(lua_State *L, fg_lua_world *lw) {
         lua_pushinteger(L, lua_tointeger(L, -1) + 1);
         lua_setfield(L, committed, marker);
         lua_pop(L, 1);
-        if (push_rules_hook(L, 1, fg_world_rules_slot(w, ev->entity), "on_event") !=
+        if (push_rules_hook(L, world_idx, fg_world_rules_slot(w, ev->entity), "on_event") !=
             LUA_TFUNCTION) {
             lua_pop(L, 1);
             continue;
@@ -263,6 +263,7 @@ static int l_world(lua_State *L) {
     c.max_entities = (uint32_t)fg_lua_opt_int_field(L, 1, "entities", c.max_entities);
     c.buffer_capacity = (uint32_t)fg_lua_opt_int_field(L, 1, "buffer", c.buffer_capacity);
     c.trace_capacity = (uint32_t)fg_lua_opt_int_field(L, 1, "trace", c.trace_capacity);
+    c.motion_bytes = (uint32_t)fg_lua_opt_int_field(L, 1, "motion_bytes", 0);
     int rules_idx = 0;
     if (lua_getfield(L, 1, "rules") != LUA_TNIL) {
         push_rules_arg(L, -1);
@@ -320,6 +321,7 @@ static int l_world(lua_State *L) {
 
 static int world_close(lua_State *L) {
     fg_lua_world *lw = luaL_checkudata(L, 1, FG_LUA_WORLD_T);
+    fg_lua_recording_drop(lw);
     if (lw->w) {
         fg_world_destroy(lw->w);
         lw->w = NULL;
@@ -400,6 +402,22 @@ static int world_entity(lua_State *L) {
     return 1;
 }
 
+fg_status fg_lua_world_step(lua_State *L, int world_idx, bool again, fg_error *err) {
+    world_idx = lua_absindex(L, world_idx);
+    fg_lua_world *lw = fg_lua_check_world(L, world_idx);
+    fg_status st = FG_OK;
+    if (lw->recording && !again) st = fg_lua_recording_before(L, world_idx, lw, err);
+    if (st != FG_OK) return st;
+    lw->L = L;
+    lw->self = world_idx;
+    st = fg_world_advance(lw->w, err);
+    lw->L = NULL;
+    if (st != FG_OK) return st;
+    present(L, lw, world_idx);
+    if (lw->recording && !again) st = fg_lua_recording_after(L, world_idx, lw, err);
+    return st;
+}
+
 /* world:advance([n]) runs n ticks (default 1); returns the next tick. [-2, +1, v] */
 static int world_advance(lua_State *L) {
     fg_lua_world *lw = fg_lua_check_world(L, 1);
@@ -407,14 +425,8 @@ static int world_advance(lua_State *L) {
     luaL_argcheck(L, n >= 0, 2, "tick count must be >= 0");
     lua_settop(L, 2);
     fg_error err;
-    for (lua_Integer i = 0; i < n; i++) {
-        lw->L = L;
-        lw->self = 1;
-        fg_status st = fg_world_advance(lw->w, &err);
-        lw->L = NULL;
-        if (st != FG_OK) return fg_lua_raise(L, &err);
-        present(L, lw);
-    }
+    for (lua_Integer i = 0; i < n; i++)
+        if (fg_lua_world_step(L, 1, false, &err) != FG_OK) return fg_lua_raise(L, &err);
     lua_pushinteger(L, fg_world_tick(lw->w));
     return 1;
 }

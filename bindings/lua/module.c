@@ -17,6 +17,7 @@ int luaopen_framegate(lua_State *L) {
     fg_lua_open_replay(L);
     fg_lua_open_locomotion(L);
     fg_lua_open_replication(L);
+    fg_lua_open_determinism(L);
     return 1;
 }
 

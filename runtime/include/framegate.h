@@ -13,6 +13,8 @@
 **   replay       the replay file format
 **   locomotion   locomotion signals for animation graphs
 **   replication  authority / owning client / observer roles
+** On top of world and replay:
+**   determinism  state diffs, the rollback sync test, recording and verifying replays
 */
 #ifndef FRAMEGATE_H
 #define FRAMEGATE_H
@@ -27,5 +29,6 @@
 #include "framegate/replay.h"
 #include "framegate/locomotion.h"
 #include "framegate/replication.h"
+#include "framegate/determinism.h"
 
 #endif
