@@ -149,10 +149,7 @@ fg_hasher fg_hasher_begin(uint64_t seed) {
 }
 
 /* The multiply of v does not depend on h, so consecutive words overlap in the pipeline. */
-void fg_hash_u64(fg_hasher *hs, uint64_t v) {
-    hs->h = rotl64(hs->h ^ (v * K1), 31) * K2;
-    hs->n++;
-}
+void fg_hash_u64(fg_hasher *hs, uint64_t v) { fg_hash_mix(hs, v); }
 
 void fg_hash_i64(fg_hasher *hs, int64_t v) { fg_hash_u64(hs, (uint64_t)v); }
 

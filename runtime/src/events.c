@@ -313,18 +313,19 @@ const fg_ledger_entry *fg_dispatcher_ledger_at(const fg_dispatcher *d, uint32_t 
     return &centries(d, channel)[i];
 }
 
+/* Mixed inline (the same result as fg_hash_u64): worlds hash their ledgers every tick. */
 void fg_dispatcher_hash(const fg_dispatcher *d, fg_hasher *hs) {
-    fg_hash_u64(hs, d->channels);
-    fg_hash_u64(hs, d->capacity);
+    fg_hash_mix(hs, d->channels);
+    fg_hash_mix(hs, d->capacity);
     for (uint32_t c = 0; c < d->channels; c++) {
         const fg_dispatch_channel *ch = cchan(d, c);
-        fg_hash_i64(hs, ch->live);
-        fg_hash_u64(hs, ch->used);
+        fg_hash_mix(hs, (uint64_t)ch->live);
+        fg_hash_mix(hs, ch->used);
         const fg_ledger_entry *e = centries(d, c);
         for (uint32_t i = 0; i < ch->used; i++) {
-            fg_hash_u64(hs, e[i].marker);
-            fg_hash_u64(hs, e[i].closed_below);
-            fg_hash_u64(hs, e[i].window);
+            fg_hash_mix(hs, e[i].marker);
+            fg_hash_mix(hs, e[i].closed_below);
+            fg_hash_mix(hs, e[i].window);
         }
     }
 }

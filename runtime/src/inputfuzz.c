@@ -13,6 +13,7 @@
 void fg_input_fuzz_init(fg_input_fuzz *f, uint64_t seed) {
     memset(f, 0, sizeof *f);
     f->rng = fg_rng_seeded(seed ? seed : 1);
+    f->activity = 100;
     for (int i = 0; i < FG_FUZZ_ENTITIES; i++) {
         f->e[i].dir = 5;
         f->e[i].last_us = -1;
@@ -51,7 +52,9 @@ fg_status fg_input_fuzz_tick(fg_input_fuzz *f, fg_world *w, fg_error *err) {
     int64_t t0 = fg_us_of_tick(t, w->tick_rate), t1 = fg_us_of_tick(t + 1, w->tick_rate);
     for (uint32_t i = 0; i < n; i++) {
         fg_facing facing = (fg_facing)w->entities[i].facing;
-        int64_t roll = fg_rng_range(&f->rng, 0, 99);
+        /* A roll of 0..99 at full activity; less busy players roll higher, into "nothing". */
+        uint32_t activity = f->activity ? f->activity : 1;
+        int64_t roll = fg_rng_range(&f->rng, 0, 9999 / (int64_t)(activity > 100 ? 100 : activity));
         if (f->e[i].nplan == 0 && roll < 12) plan_motion(f, i, t, facing, nbuttons);
         else if (roll < 22 && nbuttons > 0) {
             int b = FG_IN_FIRST_BUTTON + (int)fg_rng_range(&f->rng, 0, nbuttons - 1);

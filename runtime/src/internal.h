@@ -142,7 +142,14 @@ typedef struct fg_entity_state {
     fg_entity opponent;   /* the entity it fights: hit target, pushbox partner, facing */
     fg_pending_request pending[FG_PENDING_REQUESTS];
     fg_decision last_decision;
+    /* Digest of every edge this entity consumed, folded in as each tick consumes it (what an
+    ** edge holds then never changes, except its CONSUMED flag, which the hash reads from the
+    ** buffer). It lets the state hash cover the stored edges without re-reading them each tick. */
+    uint64_t input_digest;
 } fg_entity_state;
+
+/* world.c: folds one consumed edge into an entity's input digest. */
+uint64_t fg_world_fold_edge(uint64_t digest, const fg_edge *e);
 
 static inline bool fg_entity_frozen(const fg_entity_state *e, fg_tick t) {
     return t >= e->frozen_from && t < e->frozen_until;
@@ -246,14 +253,30 @@ struct fg_world {
     ** side_inputs: input that is not an edge (requests, contact reports, animation reports). */
     uint64_t edits, side_inputs;
     const char *edit_what, *side_input_what; /* the latest of each, for messages */
+    /* A recorder needs the hash after its last tick; rather than hash every tick, it asks for
+    ** the hash to be taken just before the first change after a tick (these notes are called
+    ** before the change is made). */
+    bool watch_boundary;
+    uint64_t boundary_hash;
+    fg_tick boundary_tick;
 };
 
+/* Call before a host action changes anything. */
+static inline void fg_world_note_change(fg_world *w) {
+    if (!w->watch_boundary) return;
+    w->watch_boundary = false;
+    w->boundary_hash = fg_world_hash(w);
+    w->boundary_tick = w->state->tick;
+}
+
 static inline void fg_world_note_edit(fg_world *w, const char *what) {
+    fg_world_note_change(w);
     w->edits++;
     w->edit_what = what;
 }
 
 static inline void fg_world_note_side_input(fg_world *w, const char *what) {
+    fg_world_note_change(w);
     w->side_inputs++;
     w->side_input_what = what;
 }

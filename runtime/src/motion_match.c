@@ -699,59 +699,70 @@ void fg_motion_state_init(const fg_motion_set *set, fg_motion_state *st, fg_tick
     }
 }
 
+/* A link as one word: edge id and tick, each in 32 bits (both stay far below 2^32 in any match,
+** and a collision would only weaken the hash, never the matcher). */
+static inline uint64_t link_word(const mlink *l) {
+    return (uint64_t)(uint32_t)l->id | (uint64_t)(uint32_t)l->tick << 32;
+}
+
+/* The world hashes the matcher every tick and it is the largest part of the world's state, so
+** its words go through a fold (fg_fold: independent multiplies summed) rather than a chain of
+** dependent mixes. Every authoritative field is still fed, one at a time. */
 void fg_motion_state_hash(const fg_motion_set *set, const fg_motion_state *st, fg_hasher *hs) {
-    fg_hash_u64(hs, st->set_hash);
-    fg_hash_i64(hs, st->last_tick);
-    fg_hash_i64(hs, st->clock);
-    fg_hash_u64(hs, st->held);
-    fg_hash_u64(hs, (uint64_t)st->dir | (uint64_t)st->facing << 8 | (uint64_t)st->nlive << 16);
-    fg_hash_u64(hs, st->sweep);
-    for (int b = 0; b < FG_INPUT_MAX_ACTIONS; b++)
-        if (st->held & BIT(b)) {
-            fg_hash_i64(hs, st->press_tick[b]);
-            fg_hash_i64(hs, st->press_clock[b]);
-        }
+    fg_fold f = fg_fold_begin(st->set_hash);
+    fg_fold_u64(&f, (uint64_t)st->last_tick);
+    fg_fold_u64(&f, (uint64_t)st->clock);
+    fg_fold_u64(&f, st->held);
+    fg_fold_u64(&f, (uint64_t)st->dir | (uint64_t)st->facing << 8 | (uint64_t)st->nlive << 16);
+    fg_fold_u64(&f, st->sweep);
+    for (uint32_t held = st->held; held; held &= held - 1) {
+        int b = __builtin_ctz(held);
+        fg_fold_u64(&f, (uint64_t)st->press_tick[b]);
+        fg_fold_u64(&f, (uint64_t)st->press_clock[b]);
+    }
     for (uint32_t p = 0; p < set->npatterns; p++) {
         const cpattern *P = &set->patterns[p];
         const mdone *d = done_of(st, P);
-        fg_hash_u64(hs, d->valid);
+        /* Which of the completion and the partial matches are valid, as one word: most are not.
+        ** The valid ones follow in full. */
+        uint64_t mask = d->valid ? 1u : 0u;
+        uint8_t *tracks[2] = {track_base(st, P, 0), P->ntracks > 1 ? track_base(st, P, 1) : NULL};
+        for (int tr = 0; tr < P->ntracks; tr++) {
+            const mpart *parts = parts_of(tracks[tr]);
+            for (int k = 0; k + 1 < P->nsteps; k++)
+                mask |= (uint64_t)(parts[k].valid != 0) << (1 + tr * FG_MOTION_MAX_STEPS + k);
+        }
+        fg_fold_u64(&f, mask);
         if (d->valid) {
-            fg_hash_i64(hs, d->tick);
-            fg_hash_i64(hs, d->time);
-            fg_hash_u64(hs, (uint64_t)d->beat | (uint64_t)d->replaces << 16 |
+            fg_fold_u64(&f, (uint64_t)d->tick);
+            fg_fold_u64(&f, (uint64_t)d->time);
+            fg_fold_u64(&f, (uint64_t)d->beat | (uint64_t)d->replaces << 16 |
                                 (uint64_t)d->live << 32 | (uint64_t)d->why << 40 |
                                 (uint64_t)d->facing << 48 | (uint64_t)d->flags << 56);
-            fg_hash_u64(hs, d->nedges);
+            fg_fold_u64(&f, d->nedges);
             const mlink *dl = done_links(st, P);
-            for (int i = 0; i < d->nedges; i++) {
-                fg_hash_u64(hs, dl[i].id);
-                fg_hash_i64(hs, dl[i].tick);
-            }
+            for (int i = 0; i < d->nedges; i++) fg_fold_u64(&f, link_word(&dl[i]));
         }
-        for (int tr = 0; tr < P->ntracks; tr++) {
-            uint8_t *tb = track_base(st, P, tr);
-            const mpart *parts = parts_of(tb);
-            for (int k = 0; k + 1 < P->nsteps; k++) {
-                const mpart *q = &parts[k];
-                fg_hash_u64(hs, q->valid);
-                if (!q->valid) continue;
-                fg_hash_i64(hs, q->t);
-                fg_hash_i64(hs, q->start);
-                fg_hash_u64(hs, q->edge);
-                fg_hash_u64(hs, (uint64_t)q->open | (uint64_t)q->skipped << 8);
-                const mlink *ch = chain_of(tb, P, k);
-                for (int i = 0; i < chain_len(P, k); i++) {
-                    fg_hash_u64(hs, ch[i].id);
-                    fg_hash_i64(hs, ch[i].tick);
-                }
-            }
-            const maux *ax = aux_of(tb, P);
+        for (uint64_t m = mask >> 1; m; m &= m - 1) {
+            int bit = __builtin_ctzll(m), tr = bit / FG_MOTION_MAX_STEPS,
+                k = bit % FG_MOTION_MAX_STEPS;
+            const mpart *q = &parts_of(tracks[tr])[k];
+            fg_fold_u64(&f, (uint64_t)q->t);
+            fg_fold_u64(&f, (uint64_t)q->start);
+            fg_fold_u64(&f, q->edge);
+            fg_fold_u64(&f, (uint64_t)q->open | (uint64_t)q->skipped << 8);
+            const mlink *ch = chain_of(tracks[tr], P, k);
+            for (int i = 0; i < chain_len(P, k); i++) fg_fold_u64(&f, link_word(&ch[i]));
+        }
+        for (int tr = 0; P->naux && tr < P->ntracks; tr++) {
+            const maux *ax = aux_of(tracks[tr], P);
             for (int i = 0; i < P->naux; i++) {
-                fg_hash_i64(hs, ax[i].since);
-                fg_hash_u64(hs, ax[i].edge);
+                fg_fold_u64(&f, (uint64_t)ax[i].since);
+                fg_fold_u64(&f, ax[i].edge);
             }
         }
     }
+    fg_hash_fold_end(hs, &f);
 }
 
 /* }====================================================================== */

@@ -41,7 +41,6 @@ struct fg_recorder {
     uint16_t slot_version[FG_MAX_RULE_SLOTS];
     fg_edge_id *next_edge; /* per entity slot: the id of the next edge to be consumed */
     uint32_t nentities;
-    uint64_t last_hash;   /* after the last recorded tick */
     bool failed, finished;
 };
 
@@ -296,7 +295,6 @@ static fg_status open_common(fg_recorder **out, fg_world *w, const char *path,
     r->nentities = n;
     /* A fresh world has consumed no edge; ids start at 1. */
     for (uint32_t i = 0; i < w->max_entities; i++) next_edge[i] = 1;
-    r->last_hash = fg_world_hash(w);
     *out = r;
     r = NULL;
     next_edge = NULL;
@@ -385,10 +383,12 @@ fg_status fg_recorder_tick(fg_recorder *r, fg_error *err) {
                 st = fg_replay_write_command(r->writer, rc, err);
                 if (st != FG_OK) return fail(r, st);
             }
-    r->last_hash = fg_world_hash(w);
     r->next = t + 1;
+    /* The final hash is the hash after the last recorded tick: ask the world to take it before
+    ** anything changes it, instead of hashing every tick. */
+    w->watch_boundary = true;
     if ((t - r->start + 1) % r->every == 0) {
-        st = fg_replay_write_checkpoint(r->writer, t, r->last_hash, err);
+        st = fg_replay_write_checkpoint(r->writer, t, fg_world_hash(w), err);
         if (st == FG_OK) st = fg_replay_writer_flush(r->writer, err);
         if (st != FG_OK) return fail(r, st);
     }
@@ -433,8 +433,12 @@ fg_status fg_recorder_finish(fg_recorder *r, fg_error *err) {
     if (st != FG_OK) return st;
     if (r->next == r->start)
         return fg_error_set(err, FG_ESTATE, "recording: no tick was recorded");
-    /* The hash after the last recorded tick: the world may have been edited since. */
-    st = fg_replay_write_final(r->writer, r->next - 1, r->last_hash, err);
+    /* The hash after the last recorded tick: the world may have changed since, and then it was
+    ** taken just before the change. */
+    fg_world *w = r->w;
+    uint64_t last = !w->watch_boundary && w->boundary_tick == r->next ? w->boundary_hash
+                                                                     : fg_world_hash(w);
+    st = fg_replay_write_final(r->writer, r->next - 1, last, err);
     if (st == FG_OK) st = fg_replay_writer_finish(r->writer, err);
     if (st != FG_OK) return fail(r, st);
     r->finished = true;
@@ -443,6 +447,7 @@ fg_status fg_recorder_finish(fg_recorder *r, fg_error *err) {
 
 void fg_recorder_close(fg_recorder *r) {
     if (!r) return;
+    r->w->watch_boundary = false;
     fg_allocator a = r->alloc;
     fg_replay_writer_close(r->writer);
     fg_free(&a, r->next_edge, sizeof(fg_edge_id) * r->w->max_entities);

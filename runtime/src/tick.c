@@ -121,6 +121,7 @@ static void input_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
     fg_buffer_consume_for_tick(b, t, &es->last_input, NULL);
     for (uint32_t i = 0; i < es->last_input.count; i++) {
         const fg_edge *e = fg_buffer_at(b, es->last_input.first + i);
+        es->input_digest = fg_world_fold_edge(es->input_digest, e);
         fg_world_trace4(w, t, es->id, FG_TRACE_INPUT, 0, e->kind, e->action, e->dir,
                         (int64_t)e->id);
     }

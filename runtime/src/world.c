@@ -72,7 +72,10 @@ fg_world_config fg_world_config_default(void) {
     c.tick_rate = FG_TICK_RATE_DEFAULT;
     c.seed = 1;
     c.max_entities = 8;
-    c.buffer_capacity = 64;
+    /* 32 stored edges cover well over a second of a fighter's input, longer than any motion
+    ** window; a snapshot copies the ring (twice the capacity, for pending edges) per entity, so
+    ** the capacity is what makes save + restore of a match cost about a microsecond. */
+    c.buffer_capacity = 32;
     c.trace_capacity = 4096;
     c.allocator = fg_allocator_default();
     c.jump.buffer_ticks = 6;
@@ -135,7 +138,11 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
     w->ledger_stride = align16(fg_dispatcher_size(FG_MAX_LAYERS, FG_MAX_MARKERS));
     size_t off_motions = off_ledgers + w->ledger_stride * c.max_entities;
     size_t need = c.rules ? fg_motion_state_size(c.rules->motion_set) : 0;
-    size_t motion_bytes = c.motion_bytes ? c.motion_bytes : (need * 2 > 4096 ? need * 2 : 4096);
+    /* Headroom for a reload that adds patterns: a quarter more than the rules need (at least
+    ** 1 KiB); a larger reload asks for a world created with more. It is copied by every snapshot,
+    ** so it is kept small. */
+    size_t headroom = need / 4 > 1024 ? need / 4 : 1024;
+    size_t motion_bytes = c.motion_bytes ? c.motion_bytes : need + headroom;
     if (motion_bytes < need) {
         fg_error_set(err, FG_EINVAL, "world.motion_bytes: %u, the rules need %zu per entity",
                      c.motion_bytes, need);
@@ -248,9 +255,9 @@ fg_status fg_world_add_rules(fg_world *w, fg_ruleset *r, uint32_t *slot, fg_erro
     uint32_t version = 0;
     fg_status st = add_version(w, r, &version, err);
     if (st != FG_OK) return st;
+    fg_world_note_edit(w, "rules added");
     uint32_t s = w->state->nslots++;
     w->state->slot_version[s] = (uint16_t)version;
-    fg_world_note_edit(w, "rules added");
     if (slot) *slot = s;
     return FG_OK;
 }
@@ -307,6 +314,7 @@ fg_status fg_world_spawn(fg_world *w, const fg_spawn *s, fg_entity *out, fg_erro
     if (sp.opponent != 0 && !fg_world_entity(w, sp.opponent))
         return fg_error_set(err, FG_ENOTFOUND, "spawn.opponent: entity %u does not exist",
                             sp.opponent);
+    fg_world_note_edit(w, "spawn");
     uint32_t slot = w->state->nentities;
     fg_buffer *b = fg_world_buffer_at(w, slot);
     fg_status st = fg_buffer_init(b, w->buffer_capacity, w->state->tick - 1, err);
@@ -347,7 +355,6 @@ fg_status fg_world_spawn(fg_world *w, const fg_spawn *s, fg_entity *out, fg_erro
         fg_motion_state_init(r->motion_set, fg_world_motion_at(w, slot), w->state->tick - 1);
         fg_world_start_neutral(w, es, w->state->tick, FG_TR_SPAWN);
     }
-    fg_world_note_edit(w, "spawn");
     if (out) *out = es->id;
     return FG_OK;
 }
@@ -376,9 +383,9 @@ fg_status fg_world_set_facing(fg_world *w, fg_entity e, fg_facing f, fg_error *e
     if (!es) return fg_world_no_entity(w, e, err);
     if (f != FG_FACING_RIGHT && f != FG_FACING_LEFT)
         return fg_error_set(err, FG_EINVAL, "facing: %d, expected right (0) or left (1)", (int)f);
+    fg_world_note_edit(w, "facing");
     es->facing = (uint8_t)f;
     fg_buffer_set_facing(fg_world_buffer_at(w, e - 1), f);
-    fg_world_note_edit(w, "facing");
     return FG_OK;
 }
 
@@ -391,9 +398,9 @@ void fg_world_position(const fg_world *w, fg_entity e, fg_fx *x, fg_fx *y) {
 fg_status fg_world_set_position(fg_world *w, fg_entity e, fg_fx x, fg_fx y, fg_error *err) {
     fg_entity_state *es = fg_world_entity(w, e);
     if (!es) return fg_world_no_entity(w, e, err);
+    fg_world_note_edit(w, "position");
     es->x = es->prev_x = x;
     es->y = es->prev_y = y;
-    fg_world_note_edit(w, "position");
     return FG_OK;
 }
 
@@ -413,8 +420,8 @@ fg_status fg_world_set_resource(fg_world *w, fg_entity e, uint32_t resource, int
     if (value < 0 || value > d->max)
         return fg_error_set(err, FG_EINVAL, "resource %s: %d, expected 0..%d", d->name, value,
                             d->max);
-    es->res[resource] = value;
     fg_world_note_edit(w, "resource");
+    es->res[resource] = value;
     return FG_OK;
 }
 
@@ -481,10 +488,10 @@ fg_status fg_world_request(fg_world *w, fg_entity e, uint32_t action, fg_request
     if (es->npending == FG_PENDING_REQUESTS)
         return fg_error_set(err, FG_ENOMEM, "request: %d requests already wait for the next tick",
                             FG_PENDING_REQUESTS);
+    fg_world_note_side_input(w, "request");
     es->pending[es->npending].action = (uint16_t)action;
     es->pending[es->npending].source = (uint8_t)src;
     es->npending++;
-    fg_world_note_side_input(w, "request");
     return FG_OK;
 }
 
@@ -660,55 +667,104 @@ const fg_jump_decision *fg_world_last_jump(const fg_world *w, fg_entity e) {
     return es ? &es->last_jump : NULL;
 }
 
-static void hash_instance(fg_hasher *hs, const fg_instance *i) {
-    fg_hash_u64(hs, (uint64_t)i->action | (uint64_t)i->version << 16 | (uint64_t)i->contact << 32);
-    fg_hash_i64(hs, i->elapsed);
-    fg_hash_i64(hs, i->duration);
-    fg_hash_i64(hs, i->cycle);
-    fg_hash_i64(hs, i->seq);
-    fg_hash_i64(hs, i->started);
+/* The world hash reads a few hundred words per entity every tick. They go through a fold
+** (fg_fold: each word multiplied by its own odd constant, the products summed), whose multiplies
+** run side by side, instead of a chain of dependent mixes; the fold then goes into the hasher.
+** Fields are still fed one at a time, never as raw struct bytes. */
+static inline void mix(fg_fold *f, uint64_t v) { fg_fold_u64(f, v); }
+
+static inline void mix2(fg_fold *f, uint32_t lo, uint32_t hi) {
+    fg_fold_u64(f, (uint64_t)lo | (uint64_t)hi << 32);
+}
+
+uint64_t fg_world_fold_edge(uint64_t digest, const fg_edge *e) {
+    fg_hasher hs = {digest, 0};
+    fg_hash_mix(&hs, e->id);
+    fg_hash_mix(&hs, (uint64_t)e->time_us);
+    fg_hash_mix(&hs, (uint64_t)e->tick);
+    fg_hash_mix(&hs, (uint64_t)e->kind | (uint64_t)e->action << 8 | (uint64_t)e->dir << 16 |
+                         (uint64_t)e->prev_dir << 24 | (uint64_t)e->facing << 32 |
+                         (uint64_t)e->source << 40 | (uint64_t)(e->flags & FG_EDGE_LATE) << 48);
+    return hs.h;
+}
+
+static void hash_instance(fg_fold *f, const fg_instance *i) {
+    mix(f, (uint64_t)i->action | (uint64_t)i->version << 16 | (uint64_t)i->contact << 32);
+    mix2(f, (uint32_t)i->elapsed, (uint32_t)i->duration);
+    mix(f, (uint64_t)i->cycle);
+    mix(f, (uint64_t)i->seq);
+    mix(f, (uint64_t)i->started);
 }
 
 /* The last tick's input and decisions are state too: a rule or a host reads them between ticks,
 ** and a restored world must show the same. */
-static void hash_last(fg_hasher *hs, const fg_entity_state *es) {
+static void hash_last(fg_fold *f, const fg_entity_state *es) {
     const fg_tick_input *in = &es->last_input;
-    fg_hash_i64(hs, in->tick);
-    fg_hash_u64(hs, (uint64_t)in->first | (uint64_t)in->count << 32);
-    fg_hash_u64(hs, (uint64_t)in->pressed | (uint64_t)in->released << 32);
-    fg_hash_u64(hs, (uint64_t)in->held | (uint64_t)in->dir << 32);
+    mix(f, (uint64_t)in->tick);
+    mix2(f, in->first, in->count);
+    mix2(f, in->pressed, in->released);
+    mix2(f, in->held, in->dir);
     const fg_jump_decision *j = &es->last_jump;
-    fg_hash_u64(hs, (uint64_t)j->result);
+    mix(f, (uint64_t)j->result);
     if (j->result != FG_JUMP_NO_PRESS) {
-        fg_hash_i64(hs, j->tick);
-        fg_hash_u64(hs, j->press.id);
-        fg_hash_i64(hs, j->press_tick);
-        fg_hash_i64(hs, j->last_grounded);
-        fg_hash_i64(hs, j->window);
-        fg_hash_i64(hs, j->press_until);
+        mix(f, (uint64_t)j->tick);
+        mix(f, j->press.id);
+        mix(f, (uint64_t)j->press_tick);
+        mix(f, (uint64_t)j->last_grounded);
+        mix(f, (uint64_t)j->window);
+        mix(f, (uint64_t)j->press_until);
     }
     const fg_decision *d = &es->last_decision;
-    fg_hash_u64(hs, d->action);
+    mix(f, d->action);
     if (d->action == FG_NO_ACTION) return;
-    fg_hash_i64(hs, d->tick);
-    fg_hash_u64(hs, (uint64_t)d->current | (uint64_t)d->other << 16 | (uint64_t)d->kind << 32 |
-                        (uint64_t)d->reason << 40 | (uint64_t)d->source << 48 |
-                        (uint64_t)d->layer << 56);
-    fg_hash_u64(hs, (uint64_t)d->window_on | (uint64_t)d->contact << 8 |
-                        (uint64_t)(uint8_t)d->group_have << 16 |
-                        (uint64_t)(uint8_t)d->group_need << 24 |
-                        (uint64_t)(uint8_t)d->resource << 32);
-    fg_hash_i64(hs, d->elapsed);
-    fg_hash_i64(hs, d->duration);
-    fg_hash_i64(hs, d->startup);
-    fg_hash_i64(hs, d->active);
-    fg_hash_i64(hs, d->window_from);
-    fg_hash_i64(hs, d->window_to);
-    fg_hash_i64(hs, d->wait);
-    fg_hash_i64(hs, d->cost);
-    fg_hash_i64(hs, d->have);
-    const char *end = memchr(d->rule_text, '\0', sizeof d->rule_text);
-    fg_hash_bytes(hs, d->rule_text, end ? (size_t)(end - d->rule_text) : sizeof d->rule_text);
+    mix(f, (uint64_t)d->tick);
+    mix(f, (uint64_t)d->current | (uint64_t)d->other << 16 | (uint64_t)d->kind << 32 |
+               (uint64_t)d->reason << 40 | (uint64_t)d->source << 48 | (uint64_t)d->layer << 56);
+    mix(f, (uint64_t)d->window_on | (uint64_t)d->contact << 8 |
+               (uint64_t)(uint8_t)d->group_have << 16 | (uint64_t)(uint8_t)d->group_need << 24 |
+               (uint64_t)(uint8_t)d->resource << 32);
+    mix2(f, (uint32_t)d->elapsed, (uint32_t)d->duration);
+    mix2(f, (uint32_t)d->startup, (uint32_t)d->active);
+    mix2(f, (uint32_t)d->window_from, (uint32_t)d->window_to);
+    mix2(f, (uint32_t)d->wait, (uint32_t)d->cost);
+    mix(f, (uint64_t)(uint32_t)d->have);
+    /* The rule's text, 8 bytes to a word, up to its terminator. */
+    for (size_t i = 0; i < sizeof d->rule_text && d->rule_text[i]; i += 8) {
+        uint64_t word = 0;
+        for (size_t k = 0; k < 8 && i + k < sizeof d->rule_text && d->rule_text[i + k]; k++)
+            word |= (uint64_t)(unsigned char)d->rule_text[i + k] << (8 * k);
+        mix(f, word);
+    }
+}
+
+/* An input buffer: its held state and counters, the digest of every edge it consumed, and which
+** stored edges gameplay has consumed since (their CONSUMED flags, 64 to a word). The stored
+** edges are a suffix of the digested ones, fixed by the count. Pending edges are not hashed. */
+static void hash_buffer(fg_fold *f, const fg_buffer *b, uint64_t digest) {
+    mix2(f, b->capacity, b->count);
+    mix2(f, b->held, (uint32_t)b->dir | (uint32_t)b->facing << 8);
+    mix(f, (uint64_t)b->current_tick);
+    mix(f, b->dropped);
+    mix(f, digest);
+    for (uint32_t held = b->held; held; held &= held - 1)
+        mix(f, (uint64_t)b->held_since[__builtin_ctz(held)]);
+    /* The ring of input.c: 2 * capacity slots, stored edges from head, so at most two runs. */
+    uint32_t size = 2 * b->capacity;
+    uint32_t first = b->count < size - b->head ? b->count : size - b->head;
+    uint64_t word = 0;
+    uint32_t i = 0;
+    for (uint32_t run = 0; run < 2; run++) {
+        const fg_edge *e = &b->edges[run == 0 ? b->head : 0];
+        uint32_t n = run == 0 ? first : b->count - first;
+        for (uint32_t j = 0; j < n; j++, i++) {
+            word |= (uint64_t)(e[j].flags & FG_EDGE_CONSUMED) << (i & 63);
+            if ((i & 63) == 63) {
+                mix(f, word);
+                word = 0;
+            }
+        }
+    }
+    mix(f, word);
 }
 
 /* Everything a later tick can read, entity by entity in id order. Pending requests, pending
@@ -717,51 +773,55 @@ static void hash_last(fg_hasher *hs, const fg_entity_state *es) {
 ** pushed its input). The contact report is hashed: it stays in force until the next one. */
 uint64_t fg_world_hash(const fg_world *w) {
     fg_hasher hs = fg_hasher_begin(0x66726D67u);
+    fg_fold f = fg_fold_begin(0);
     const fg_world_state *s = w->state;
-    fg_hash_i64(&hs, s->tick);
-    fg_hash_u64(&hs, s->rng.s[0]);
-    fg_hash_u64(&hs, s->rng.s[1]);
-    fg_hash_u64(&hs, s->nentities);
-    fg_hash_u64(&hs, s->nslots);
+    mix(&f, (uint64_t)s->tick);
+    mix(&f, s->rng.s[0]);
+    mix(&f, s->rng.s[1]);
+    mix2(&f, s->nentities, s->nslots);
     for (uint32_t i = 0; i < s->nslots; i++) {
-        fg_hash_u64(&hs, s->slot_version[i]);
-        fg_hash_u64(&hs, w->versions[s->slot_version[i]]->hash);
+        mix(&f, s->slot_version[i]);
+        mix(&f, w->versions[s->slot_version[i]]->hash);
     }
     for (uint32_t slot = 0; slot < s->nentities; slot++) {
         const fg_entity_state *es = &w->entities[slot];
-        fg_hash_u64(&hs, es->id);
-        fg_hash_u64(&hs, (uint64_t)es->facing | (uint64_t)es->contact << 8 |
-                             (uint64_t)es->rules_slot << 16 | (uint64_t)es->opponent << 32);
-        fg_hash_i64(&hs, es->x);
-        fg_hash_i64(&hs, es->y);
-        fg_hash_i64(&hs, es->vx);
-        fg_hash_i64(&hs, es->vy);
-        fg_hash_i64(&hs, es->prev_x);
-        fg_hash_i64(&hs, es->prev_y);
-        fg_ground_hash(&es->ground, &hs);
-        hash_last(&hs, es);
-        fg_hash_i64(&hs, es->frozen_from);
-        fg_hash_i64(&hs, es->frozen_until);
-        for (int l = 0; l < FG_MAX_LAYERS; l++) {
-            hash_instance(&hs, &es->layers[l]);
-            fg_hash_i64(&hs, es->next_seq[l]);
-            fg_hash_i64(&hs, es->started_tick[l]);
+        mix(&f, es->id);
+        mix(&f, (uint64_t)es->facing | (uint64_t)es->contact << 8 |
+                    (uint64_t)es->rules_slot << 16 | (uint64_t)es->opponent << 32);
+        mix2(&f, (uint32_t)es->x, (uint32_t)es->y);
+        mix2(&f, (uint32_t)es->vx, (uint32_t)es->vy);
+        mix2(&f, (uint32_t)es->prev_x, (uint32_t)es->prev_y);
+        const fg_ground *g = &es->ground;
+        mix(&f, (uint64_t)g->has_history | (uint64_t)g->permission_spent << 1 |
+                    (uint64_t)g->left_ground << 2 | (uint64_t)g->grounded << 3);
+        mix(&f, (uint64_t)g->last_grounded);
+        mix(&f, (uint64_t)g->landed_at);
+        hash_last(&f, es);
+        mix(&f, (uint64_t)es->frozen_from);
+        mix(&f, (uint64_t)es->frozen_until);
+        /* Layers the ruleset does not declare are never written (a reload keeps the layers). */
+        uint32_t nlayers = s->nslots > 0 ? fg_world_rules_of(w, es)->nlayers : 0;
+        for (uint32_t l = 0; l < nlayers; l++) {
+            const fg_instance *inst = &es->layers[l];
             const fg_queued *q = &es->queued[l];
-            fg_hash_u64(&hs, (uint64_t)q->action | (uint64_t)q->source << 16 |
-                                 (uint64_t)q->by_rule << 24);
+            mix(&f, (uint64_t)q->action | (uint64_t)q->source << 16 | (uint64_t)q->by_rule << 24);
+            mix(&f, (uint64_t)es->next_seq[l]);
+            mix(&f, (uint64_t)es->started_tick[l]);
+            hash_instance(&f, inst);
             if (q->action != FG_NO_ACTION) {
-                fg_hash_i64(&hs, q->waited);
-                fg_hash_i64(&hs, q->limit);
-                fg_hash_i64(&hs, q->made);
+                mix2(&f, (uint32_t)q->waited, (uint32_t)q->limit);
+                mix(&f, (uint64_t)q->made);
             }
         }
-        for (int k = 0; k < FG_MAX_RESOURCES; k++) fg_hash_i64(&hs, es->res[k]);
-        fg_buffer_hash(fg_world_buffer_at(w, slot), &hs);
+        for (int k = 0; k < FG_MAX_RESOURCES; k += 2)
+            mix2(&f, (uint32_t)es->res[k], (uint32_t)es->res[k + 1]);
+        hash_buffer(&f, fg_world_buffer_at(w, slot), es->input_digest);
         fg_dispatcher_hash(fg_world_ledger_at(w, slot), &hs);
         if (s->nslots > 0)
             fg_motion_state_hash(fg_world_rules_of(w, es)->motion_set, fg_world_motion_at(w, slot),
                                  &hs);
     }
+    fg_hash_fold_end(&hs, &f);
     return fg_hasher_end(&hs);
 }
 
@@ -832,6 +892,7 @@ fg_status fg_world_restore(fg_world *w, const void *buf, size_t size, fg_error *
         if (incoming.slot_version[i] >= w->nversions)
             return fg_error_set(err, FG_EMISMATCH, "snapshot: uses ruleset version %u, this "
                                 "world has %u", incoming.slot_version[i], w->nversions);
+    fg_world_note_edit(w, "restore");
     uint32_t n = h.entities;
     memcpy(w->state, p, state_section());
     p += state_section();
@@ -842,7 +903,6 @@ fg_status fg_world_restore(fg_world *w, const void *buf, size_t size, fg_error *
     memcpy(w->ledgers, p, w->ledger_stride * n);
     p += w->ledger_stride * n;
     memcpy(w->motions, p, w->motion_stride * n);
-    fg_world_note_edit(w, "restore");
     /* Trace records of ticks that are now in the future did not happen. */
     while (w->trace_count > 0) {
         uint32_t last = (w->trace_head + w->trace_count - 1) % w->trace_cap;

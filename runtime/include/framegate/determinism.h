@@ -129,6 +129,9 @@ typedef struct fg_input_fuzz_step {
 
 typedef struct fg_input_fuzz {
     fg_rng rng;
+    /* How busy the player is, in percent: 100 (the default) is frantic mashing, about 30 edges a
+    ** second per entity at 60 Hz; 25 is about 8 a second, a typical match. */
+    uint32_t activity;
     struct {
         uint32_t nplan;
         fg_input_fuzz_step plan[FG_FUZZ_PLAN];

@@ -43,10 +43,10 @@ typedef struct fg_world_config {
     uint32_t tick_rate;       /* Hz, default 60 */
     uint64_t seed;            /* RNG seed, default 1 */
     uint32_t max_entities;    /* capacity, default 8 */
-    uint32_t buffer_capacity; /* edges kept per entity, default 64 */
+    uint32_t buffer_capacity; /* edges kept per entity, default 32 */
     uint32_t trace_capacity;  /* trace records kept, default 4096 (0 disables the trace) */
-    uint32_t motion_bytes;    /* matcher state per entity; 0 = twice what the rules need, at
-                                 least 4 KiB, so a reload may add patterns */
+    uint32_t motion_bytes;    /* matcher state per entity; 0 = what the rules need plus a
+                                 quarter (at least 1 KiB more), so a reload may add patterns */
     fg_allocator allocator;   /* default: malloc/free */
     /* The ruleset entities use by default. Its buttons become the world's semantic buttons; the
     ** world keeps its own reference. NULL: no actions, buttons from `buttons` below. */
