@@ -63,6 +63,11 @@ fg_status fg_lua_world_step(lua_State *L, int world_idx, bool again, fg_error *e
 fg_status fg_lua_recording_before(lua_State *L, int world_idx, fg_lua_world *lw, fg_error *err);
 fg_status fg_lua_recording_after(lua_State *L, int world_idx, fg_lua_world *lw, fg_error *err);
 void fg_lua_recording_drop(fg_lua_world *lw);
+/* Swaps the ruleset of a slot for the Rules at rules_idx, in the world (fg_world_replace_rules)
+** and in the world's store, so its hooks run from the next tick. A recording in progress records
+** the reload before the next tick, with the Rules' sources. [-0, +0, m] */
+fg_status fg_lua_world_replace_rules(lua_State *L, int world_idx, uint32_t slot, int rules_idx,
+                                     fg_error *err);
 /* Adds the gameplay methods (requests, decisions, meter, ...) and fg.cue. [-0, +0, m] */
 void fg_lua_open_play(lua_State *L);
 

@@ -6,10 +6,11 @@
 **   w:record(path | nil, opts)        -> Recording: rec:finish() -> files | bytes
 **   w:replay_player(reader, opts)     -> Player: p:step(), p:run(), p:status()
 **   w:trace_records([from_tick])      -> every trace record with its kind and fields
+**   w:replace_rules(rules [, slot])   swaps a slot's ruleset (what a hot reload does underneath)
 **   fg.replay.world(reader, rules)    -> a World built and set up as the replay's started
 **   fg.replay.rules(reader [, slot])  -> recorded path, { {path=, text=}, ... }
 **   fg.load_rules_source(path, text)  -> Rules compiled from text (a replay's embedded source)
-**   fg.input_fuzz(seed)               -> Fuzz: fz:tick(world) pushes one tick of random input
+**   fg.input_fuzz(seed [, activity])  -> Fuzz: fz:tick(world) pushes one tick of random input
 **
 ** Lua rules run inside every tick these drive (fg_lua_world_step), re-simulated ticks included;
 ** presentation hooks fire once per tick. A recording lives with its world: the world's tick
@@ -252,8 +253,8 @@ static uint32_t rules_files(lua_State *L, int idx, fg_replay_file *files, uint32
 
 /* Replaces a slot's ruleset with the Rules at rules_idx: in the world (new requests use it at
 ** the next tick) and in the store (its hooks run from then on). */
-static fg_status replace_slot_rules(lua_State *L, int world_idx, uint32_t slot, int rules_idx,
-                                    fg_error *err) {
+fg_status fg_lua_world_replace_rules(lua_State *L, int world_idx, uint32_t slot, int rules_idx,
+                                     fg_error *err) {
     world_idx = lua_absindex(L, world_idx);
     rules_idx = lua_absindex(L, rules_idx);
     fg_lua_world *lw = fg_lua_check_world(L, world_idx);
@@ -266,6 +267,20 @@ static fg_status replace_slot_rules(lua_State *L, int world_idx, uint32_t slot, 
     lua_rawseti(L, -2, (lua_Integer)slot + 1);
     lua_pop(L, 2);
     return FG_OK;
+}
+
+/* w:replace_rules(rules [, slot]): swaps a slot's ruleset at the next tick boundary (the low-level
+** step a hot reload builds on: fg_world_replace_rules plus the Lua hooks of the new Rules). A
+** recording notices it and records the reload with the new Rules' sources. */
+static int world_replace_rules(lua_State *L) {
+    fg_lua_check_world(L, 1);
+    fg_lua_check_rules(L, 2);
+    lua_Integer slot = luaL_optinteger(L, 3, 0);
+    luaL_argcheck(L, slot >= 0 && slot < 8, 3, "slot must be 0..7");
+    fg_error err;
+    if (fg_lua_world_replace_rules(L, 1, (uint32_t)slot, 2, &err) != FG_OK)
+        return fg_lua_raise(L, &err);
+    return 0;
 }
 
 /* }====================================================================== */
@@ -612,7 +627,7 @@ static fg_status player_reload_fn(void *ud, fg_world *w, uint32_t slot,
         lua_settop(L, top);
         return FG_ERULE;
     }
-    fg_status st = replace_slot_rules(L, lp->world_idx, slot, -1, err);
+    fg_status st = fg_lua_world_replace_rules(L, lp->world_idx, slot, -1, err);
     lua_settop(L, top);
     return st;
 }
@@ -846,10 +861,14 @@ static int world_trace_records(lua_State *L) {
 
 /* {====================================================================== random input */
 
+/* fg.input_fuzz(seed [, activity]): activity in percent, 100 = frantic mashing (default). */
 static int l_input_fuzz(lua_State *L) {
     lua_Integer seed = luaL_checkinteger(L, 1);
+    lua_Integer activity = luaL_optinteger(L, 2, 100);
+    luaL_argcheck(L, activity >= 1 && activity <= 100, 2, "activity must be 1..100 percent");
     fg_input_fuzz *f = lua_newuserdatauv(L, sizeof *f, 0);
     fg_input_fuzz_init(f, (uint64_t)seed);
+    f->activity = (uint32_t)activity;
     luaL_setmetatable(L, FUZZ_T);
     return 1;
 }
@@ -872,6 +891,7 @@ void fg_lua_open_determinism(lua_State *L) {
         {"record", world_record},
         {"replay_player", world_replay_player},
         {"trace_records", world_trace_records},
+        {"replace_rules", world_replace_rules},
         {NULL, NULL},
     };
     luaL_getmetatable(L, FG_LUA_WORLD_T);
