@@ -48,7 +48,7 @@ return {
     local header, stats = reader:header(), reader:stats()
     local rules, where = det.replay_rules(reader, file, opts)
     if not rules then return fail(where) end
-    local same, ok, msg = reader:check_ruleset(math.tointeger(tonumber(rules:hash(), 16)))
+    local same, ok = reader:check_ruleset(math.tointeger(tonumber(rules:hash(), 16)))
     if not same then
       return fail(ok .. " (" .. where .. "); replay with --embedded to use the recorded source")
     end
@@ -86,8 +86,8 @@ return {
     end
     local s = p:status()
     local final = w:hash()
-    print(string.format("  tick by tick: %d ticks, %d edges, %d commands and %d hashes (checkpoints "
-      .. "and the final) verified%s; final hash %s", s.tick - header.start_tick, s.inputs, s.commands,
+    print(string.format("  tick by tick: %d ticks, %d edges, %d commands, hashes at %d checkpoints "
+      .. "and the end verified%s; final hash %s", s.tick - header.start_tick, s.inputs, s.commands,
       s.checkpoints, s.reloads > 0 and string.format(", %d reload(s) applied", s.reloads) or "",
       final))
     if s.clamped_us > 0 then
