@@ -309,30 +309,31 @@ static void diff_record(walk *k, uint32_t e, const fg_entity_state *a, const fg_
     CMP(k, true, fmt_i, a->frozen_from, b->frozen_from, "e%u.frozen_from", e);
     CMP(k, true, fmt_i, a->frozen_until, b->frozen_until, "e%u.frozen_until", e);
 
+    /* Layers the ruleset does not declare are never written, and the hash leaves them out. */
+    uint32_t nlayers = ra ? ra->nlayers : 0;
     for (uint32_t l = 0; l < FG_MAX_LAYERS; l++) {
+        bool hashed = l < nlayers;
         const fg_instance *la = &a->layers[l], *lb = &b->layers[l];
         const fg_ruleset *va = la->version < k->w->nversions ? k->w->versions[la->version] : NULL;
         const fg_ruleset *vb = lb->version < k->w->nversions ? k->w->versions[lb->version] : NULL;
-        cmp_action(k, true, va, vb, la->action, lb->action, "e%u.layers[%u].action", e, l);
-        CMP(k, true, fmt_i, la->version, lb->version, "e%u.layers[%u].version", e, l);
-        CMP(k, true, fmt_contact, la->contact, lb->contact, "e%u.layers[%u].contact", e, l);
-        CMP(k, true, fmt_i, la->elapsed, lb->elapsed, "e%u.layers[%u].elapsed", e, l);
-        CMP(k, true, fmt_i, la->duration, lb->duration, "e%u.layers[%u].duration", e, l);
-        CMP(k, true, fmt_i, la->cycle, lb->cycle, "e%u.layers[%u].cycle", e, l);
-        CMP(k, true, fmt_i, la->seq, lb->seq, "e%u.layers[%u].seq", e, l);
-        CMP(k, true, fmt_i, la->started, lb->started, "e%u.layers[%u].started", e, l);
-        CMP(k, true, fmt_i, a->next_seq[l], b->next_seq[l], "e%u.next_seq[%u]", e, l);
-        CMP(k, true, fmt_i, a->started_tick[l], b->started_tick[l], "e%u.started_tick[%u]", e, l);
+        cmp_action(k, hashed, va, vb, la->action, lb->action, "e%u.layers[%u].action", e, l);
+        CMP(k, hashed, fmt_i, la->version, lb->version, "e%u.layers[%u].version", e, l);
+        CMP(k, hashed, fmt_contact, la->contact, lb->contact, "e%u.layers[%u].contact", e, l);
+        CMP(k, hashed, fmt_i, la->elapsed, lb->elapsed, "e%u.layers[%u].elapsed", e, l);
+        CMP(k, hashed, fmt_i, la->duration, lb->duration, "e%u.layers[%u].duration", e, l);
+        CMP(k, hashed, fmt_i, la->cycle, lb->cycle, "e%u.layers[%u].cycle", e, l);
+        CMP(k, hashed, fmt_i, la->seq, lb->seq, "e%u.layers[%u].seq", e, l);
+        CMP(k, hashed, fmt_i, la->started, lb->started, "e%u.layers[%u].started", e, l);
+        CMP(k, hashed, fmt_i, a->next_seq[l], b->next_seq[l], "e%u.next_seq[%u]", e, l);
+        CMP(k, hashed, fmt_i, a->started_tick[l], b->started_tick[l], "e%u.started_tick[%u]", e, l);
         const fg_queued *qa = &a->queued[l], *qb = &b->queued[l];
-        cmp_action(k, true, ra, rb, qa->action, qb->action, "e%u.queued[%u].action", e, l);
-        if (qa->action != FG_NO_ACTION || qb->action != FG_NO_ACTION) {
-            CMP(k, true, fmt_i, qa->source, qb->source, "e%u.queued[%u].source", e, l);
-            CMP(k, true, fmt_bool, qa->by_rule, qb->by_rule, "e%u.queued[%u].by_rule", e, l);
-        }
+        cmp_action(k, hashed, ra, rb, qa->action, qb->action, "e%u.queued[%u].action", e, l);
+        CMP(k, hashed, fmt_i, qa->source, qb->source, "e%u.queued[%u].source", e, l);
+        CMP(k, hashed, fmt_bool, qa->by_rule, qb->by_rule, "e%u.queued[%u].by_rule", e, l);
         if (qa->action != FG_NO_ACTION && qb->action != FG_NO_ACTION) {
-            CMP(k, true, fmt_i, qa->waited, qb->waited, "e%u.queued[%u].waited", e, l);
-            CMP(k, true, fmt_i, qa->limit, qb->limit, "e%u.queued[%u].limit", e, l);
-            CMP(k, true, fmt_i, qa->made, qb->made, "e%u.queued[%u].made", e, l);
+            CMP(k, hashed, fmt_i, qa->waited, qb->waited, "e%u.queued[%u].waited", e, l);
+            CMP(k, hashed, fmt_i, qa->limit, qb->limit, "e%u.queued[%u].limit", e, l);
+            CMP(k, hashed, fmt_i, qa->made, qb->made, "e%u.queued[%u].made", e, l);
         }
     }
     for (uint32_t r = 0; r < FG_MAX_RESOURCES; r++) {
@@ -343,6 +344,7 @@ static void diff_record(walk *k, uint32_t e, const fg_entity_state *a, const fg_
         if (ra && r < ra->nresources) emit(k, true, va, vb, "e%u.res.%s", e, ra->resources[r].name);
         else emit(k, true, va, vb, "e%u.res[%u]", e, r);
     }
+    CMP(k, true, fmt_x, a->input_digest, b->input_digest, "e%u.input_digest", e);
     /* Requests made between ticks: input for the next tick, not hashed. */
     CMP(k, false, fmt_i, a->npending, b->npending, "e%u.pending_requests", e);
     uint32_t np = a->npending < b->npending ? a->npending : b->npending;

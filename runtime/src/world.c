@@ -792,8 +792,8 @@ uint64_t fg_world_hash(const fg_world *w) {
         mix2(&f, (uint32_t)es->vx, (uint32_t)es->vy);
         mix2(&f, (uint32_t)es->prev_x, (uint32_t)es->prev_y);
         const fg_ground *g = &es->ground;
-        mix(&f, (uint64_t)g->has_history | (uint64_t)g->permission_spent << 1 |
-                    (uint64_t)g->left_ground << 2 | (uint64_t)g->grounded << 3);
+        mix(&f, (uint64_t)g->has_history | (uint64_t)g->permission_spent << 8 |
+                    (uint64_t)g->left_ground << 16 | (uint64_t)g->grounded << 24);
         mix(&f, (uint64_t)g->last_grounded);
         mix(&f, (uint64_t)g->landed_at);
         hash_last(&f, es);
