@@ -69,11 +69,12 @@ static const void *aligned_copy(lua_State *L, int idx, size_t *len) {
 /* w:diff(a, b [, max]) -> differences between two snapshots of this world (w:save()). */
 static int world_diff(lua_State *L) {
     fg_world *w = fg_lua_check_world(L, 1)->w;
+    lua_Integer max = luaL_optinteger(L, 4, 64);
+    luaL_argcheck(L, max >= 1 && max <= 4096, 4, "max must be 1..4096");
+    lua_settop(L, 3);
     size_t na, nb;
     const void *a = aligned_copy(L, 2, &na);
     const void *b = aligned_copy(L, 3, &nb);
-    lua_Integer max = luaL_optinteger(L, 4, 64);
-    luaL_argcheck(L, max >= 1 && max <= 4096, 4, "max must be 1..4096");
     fg_state_diff *out = lua_newuserdatauv(L, sizeof *out * (size_t)max, 0);
     uint32_t count = 0;
     fg_error err;

@@ -40,7 +40,7 @@ struct fg_recorder {
     uint64_t edits, side_inputs;
     uint16_t slot_version[FG_MAX_RULE_SLOTS];
     fg_edge_id *next_edge; /* per entity slot: the id of the next edge to be consumed */
-    uint32_t nentities;
+    uint32_t nentities, max_entities;
     bool failed, finished;
 };
 
@@ -293,6 +293,7 @@ static fg_status open_common(fg_recorder **out, fg_world *w, const char *path,
     memcpy(r->slot_version, w->state->slot_version, sizeof r->slot_version);
     r->next_edge = next_edge;
     r->nentities = n;
+    r->max_entities = w->max_entities;
     /* A fresh world has consumed no edge; ids start at 1. */
     for (uint32_t i = 0; i < w->max_entities; i++) next_edge[i] = 1;
     *out = r;
@@ -450,7 +451,7 @@ void fg_recorder_close(fg_recorder *r) {
     r->w->watch_boundary = false;
     fg_allocator a = r->alloc;
     fg_replay_writer_close(r->writer);
-    fg_free(&a, r->next_edge, sizeof(fg_edge_id) * r->w->max_entities);
+    fg_free(&a, r->next_edge, sizeof(fg_edge_id) * r->max_entities);
     fg_free(&a, r, sizeof *r);
 }
 

@@ -48,6 +48,7 @@ typedef struct slot {
 struct fg_synctest {
     fg_world *w;
     fg_allocator alloc;
+    uint32_t max_entities, buffer_capacity; /* the world's, kept so destroy needs no world */
     uint32_t check;
     fg_advance_fn advance;
     void *ud;
@@ -83,7 +84,7 @@ fg_synctest_config fg_synctest_config_default(void) {
 void fg_synctest_destroy(fg_synctest *st) {
     if (!st) return;
     fg_allocator a = st->alloc;
-    uint32_t me = st->w->max_entities, cap = st->w->buffer_capacity;
+    uint32_t me = st->max_entities, cap = st->buffer_capacity;
     for (uint32_t i = 0; st->slots && i < st->nslots; i++) {
         slot *s = &st->slots[i];
         fg_free(&a, s->snap, st->snap_cap);
@@ -133,6 +134,8 @@ fg_status fg_synctest_create(fg_world *w, const fg_synctest_config *cfg, fg_sync
     if (!st) return fg_error_set(err, FG_ENOMEM, "sync test: out of memory");
     st->w = w;
     st->alloc = c.allocator;
+    st->max_entities = w->max_entities;
+    st->buffer_capacity = w->buffer_capacity;
     st->check = c.check;
     st->advance = c.advance;
     st->ud = c.ud;

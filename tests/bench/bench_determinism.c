@@ -20,6 +20,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__has_include)
+#if !__has_include("fg_lua.h")
+#define FG_BENCH_NO_LUA 1
+#endif
+#endif
+
+#ifdef FG_BENCH_NO_LUA
+/* Built without the Lua bindings (FG_LUA=OFF): the sample duel needs them. */
+int main(void) {
+    puts("bench_determinism: needs the Lua bindings (configure with FG_LUA=ON)");
+    return 0;
+}
+#else
+
 #include "bench_util.h"
 #include "fg_sample_world.h"
 #include "framegate.h"
@@ -228,3 +242,5 @@ int main(int argc, char **argv) {
     free(m.b);
     return 0;
 }
+
+#endif

@@ -93,6 +93,7 @@ FG_API fg_synctest_config fg_synctest_config_default(void);
 ** own life; the host pushes input as usual and calls fg_synctest_advance instead of advancing. */
 FG_API fg_status fg_synctest_create(fg_world *w, const fg_synctest_config *cfg, fg_synctest **out,
                                     fg_error *err);
+/* Frees the sync test; the world may already be gone. */
 FG_API void fg_synctest_destroy(fg_synctest *st);
 
 /* Runs one tick as a rollback session would check it, like GGRS's SyncTestSession: captures the
@@ -197,7 +198,8 @@ FG_API fg_status fg_world_record_reload(fg_recorder *r, uint32_t slot, const fg_
 FG_API fg_status fg_recorder_clamp(fg_recorder *r, int64_t clamped_us, fg_error *err);
 /* Writes the final hash (of the world now) and the end marker. */
 FG_API fg_status fg_recorder_finish(fg_recorder *r, fg_error *err);
-/* Frees the recorder (a file it created is closed; an unfinished recording is cut short). */
+/* Frees the recorder (a file it created is closed; an unfinished recording is cut short). Close
+** it before destroying its world. */
 FG_API void fg_recorder_close(fg_recorder *r);
 /* Ticks recorded so far. */
 FG_API fg_tick fg_recorder_ticks(const fg_recorder *r);
