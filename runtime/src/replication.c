@@ -656,6 +656,16 @@ fg_status fg_rep_leave(fg_rep_session *s, fg_rep_node id, fg_error *err) {
     return FG_OK;
 }
 
+uint32_t fg_rep_observers(const fg_rep_session *s, fg_rep_node *out, uint32_t max) {
+    uint32_t n = 0;
+    for (uint32_t i = 2; i < s->nnodes; i++) {
+        if (!s->nodes[i].used) continue;
+        if (out && n < max) out[n] = s->nodes[i].id;
+        n++;
+    }
+    return n;
+}
+
 bool fg_rep_connected(const fg_rep_session *s, fg_rep_node id, const char **reason) {
     const node *n = find_node(s, id);
     if (reason) *reason = n ? (n->connected ? NULL : n->closed) : "not joined";

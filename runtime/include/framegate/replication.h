@@ -212,6 +212,8 @@ FG_API fg_status fg_rep_stats_of(const fg_rep_session *s, fg_rep_node node, fg_r
                                  fg_error *err);
 FG_API fg_status fg_rep_role_of(const fg_rep_session *s, fg_rep_node node, fg_rep_role *out,
                                 fg_error *err);
+/* The joined observers' ids in slot order (at most max written); returns how many are joined. */
+FG_API uint32_t fg_rep_observers(const fg_rep_session *s, fg_rep_node *out, uint32_t max);
 /* Whether the node is connected: false after leaving, or after its reliable channel overflowed
 ** (then `reason` says so). Observers only can leave; any link can overflow. */
 FG_API bool fg_rep_connected(const fg_rep_session *s, fg_rep_node node, const char **reason);
