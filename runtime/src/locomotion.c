@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define DEG_PER_RAD 57.29577951308232f
 #define RAD_PER_DEG 0.017453292519943295f
 
 /* {====================================================================== names and angles */
@@ -37,15 +36,53 @@ const char *fg_dir8_name(fg_dir8 d) { return (unsigned)d < 8 ? dir8_names[d] : "
 
 float fg_cardinal_base_deg(fg_cardinal c) { return (unsigned)c < 4 ? cardinal_base[c] : 0.0f; }
 
-float fg_loco_normalize_deg(float deg) {
+static inline float norm_deg(float deg) {
+    if (deg <= 180.0f && deg > -180.0f) return deg; /* the common case; false for NaN */
+    /* Within one turn of the range one step will do, and it is exact (Sterbenz: x - 360 is
+    ** exact for x in [180, 720]). */
+    if (deg <= 540.0f && deg > -540.0f) return deg > 0.0f ? deg - 360.0f : deg + 360.0f;
     if (!isfinite(deg)) return 0.0f;
-    /* fmodf is exact; the corrections below are exact too (Sterbenz), so -180 never appears. */
-    float r = fmodf(deg, 360.0f);
-    if (r > 180.0f)
-        r -= 360.0f;
-    else if (r <= -180.0f)
-        r += 360.0f;
-    return r;
+    /* Further out the remainder is still exact: below 2^24 in double arithmetic (deg and 360 k
+    ** both fit in 53 bits, and the remainder is a multiple of deg's ulp below 720), beyond that
+    ** with fmodf. A quotient rounded across an integer leaves r one turn off, which the single
+    ** correction below takes back, so -180 never appears. */
+    double r;
+    if (fabsf(deg) < 16777216.0f) {
+        double d = (double)deg;
+        r = d - 360.0 * floor(d / 360.0);
+    } else {
+        r = (double)fmodf(deg, 360.0f);
+    }
+    if (r > 180.0)
+        r -= 360.0;
+    else if (r <= -180.0)
+        r += 360.0;
+    return (float)r;
+}
+
+float fg_loco_normalize_deg(float deg) { return norm_deg(deg); }
+
+/* Heading of (x, y) in degrees: 0 along +y, +90 along +x, in [-180, 180]. After reducing to
+** the first octant, atan(t) for t in [0, 1] is an odd polynomial of degree 13 fitted for this
+** module (weighted least squares toward minimax; largest error 1.5e-5 degrees). Plain float
+** arithmetic in a fixed order: every platform computes the same bits, which libm's atan2f does
+** not promise, and it costs a fraction of it. */
+static float heading_deg(float x, float y) {
+    float ax = fabsf(x), ay = fabsf(y);
+    float hi = ax > ay ? ax : ay, lo = ax > ay ? ay : ax;
+    if (!(hi > 0.0f)) return 0.0f;
+    float t = lo / hi, t2 = t * t;
+    float p = 0.39028609f;
+    p = p * t2 - 1.92537895f;
+    p = p * t2 + 4.56210214f;
+    p = p * t2 - 7.58215009f;
+    p = p * t2 + 11.34904445f;
+    p = p * t2 - 19.08944622f;
+    p = p * t2 + 57.29555675f;
+    float a = p * t; /* the smaller angle to an axis, [0, 45] */
+    if (ax > ay) a = 90.0f - a;
+    if (y < 0.0f) a = 180.0f - a;
+    return x < 0.0f ? -a : a;
 }
 
 /* }====================================================================== */
@@ -157,10 +194,8 @@ static fg_cardinal base_cardinal(float a, float fwd, float back_edge) {
     return a > 0.0f ? FG_CARDINAL_RIGHT : FG_CARDINAL_LEFT;
 }
 
-fg_cardinal fg_loco_cardinal(float a, fg_cardinal current, const fg_loco_config *cfg) {
-    if ((unsigned)current > FG_CARDINAL_LEFT) current = FG_CARDINAL_FORWARD;
-    if (!isfinite(a)) return current;
-    a = fg_loco_normalize_deg(a);
+/* The trigger for an angle already in (-180, 180] and a valid current direction. */
+static fg_cardinal cardinal_of(float a, fg_cardinal current, const fg_loco_config *cfg) {
     float fwd = cfg->forward_limit_deg, dz = cfg->dead_zone_deg;
     float back_edge = 180.0f - cfg->backward_limit_deg; /* |a| beyond this is Backward */
     float m = fabsf(a);
@@ -183,39 +218,41 @@ fg_cardinal fg_loco_cardinal(float a, fg_cardinal current, const fg_loco_config 
     return base_cardinal(a, fwd, back_edge);
 }
 
+fg_cardinal fg_loco_cardinal(float a, fg_cardinal current, const fg_loco_config *cfg) {
+    if ((unsigned)current > FG_CARDINAL_LEFT) current = FG_CARDINAL_FORWARD;
+    if (!isfinite(a)) return current;
+    return cardinal_of(norm_deg(a), current, cfg);
+}
+
 float fg_loco_warp_angle(float angle_deg, fg_cardinal cardinal) {
-    return fg_loco_normalize_deg(fg_loco_normalize_deg(angle_deg) - fg_cardinal_base_deg(cardinal));
+    return norm_deg(norm_deg(angle_deg) - fg_cardinal_base_deg(cardinal));
 }
 
-fg_dir8 fg_loco_dir8(float angle_deg) {
-    float a = fg_loco_normalize_deg(angle_deg);
-    int k = (int)floorf((a + 22.5f) / 45.0f); /* -4 .. 4 */
-    return (fg_dir8)((k + 8) & 7);
+/* For a in (-180, 180]: a + 202.5 is positive, so truncation is floor; sector m (0..8) counts
+** from the middle of B, hence the shift by 4. */
+static fg_dir8 dir8_of(float a) {
+    int m = (int)((a + 202.5f) * (1.0f / 45.0f));
+    return (fg_dir8)((m + 4) & 7);
 }
 
-/* Non-finite becomes 0, huge is clamped; either way the caller learns it was bad. */
-static float clean_component(float v, bool *bad) {
+fg_dir8 fg_loco_dir8(float angle_deg) { return dir8_of(norm_deg(angle_deg)); }
+
+/* Non-finite becomes 0, huge is clamped; either way the caller learns it was bad. One test on
+** the common path: NaN fails both comparisons. */
+static inline float clean_component(float v, bool *bad) {
+    if (v <= FG_LOCO_INPUT_MAX && v >= -FG_LOCO_INPUT_MAX) return v;
+    *bad = true;
+    if (!isfinite(v)) return 0.0f;
+    return v > 0.0f ? FG_LOCO_INPUT_MAX : -FG_LOCO_INPUT_MAX;
+}
+
+static inline float clean_yaw(float v, bool *bad) {
+    if (v <= 180.0f && v > -180.0f) return v;
     if (!isfinite(v)) {
         *bad = true;
         return 0.0f;
     }
-    if (v > FG_LOCO_INPUT_MAX) {
-        *bad = true;
-        return FG_LOCO_INPUT_MAX;
-    }
-    if (v < -FG_LOCO_INPUT_MAX) {
-        *bad = true;
-        return -FG_LOCO_INPUT_MAX;
-    }
-    return v;
-}
-
-static float clean_yaw(float v, bool *bad) {
-    if (!isfinite(v)) {
-        *bad = true;
-        return 0.0f;
-    }
-    return fg_loco_normalize_deg(v);
+    return norm_deg(v);
 }
 
 static void begin_pivot(fg_loco_state *st, float ux, float uy, float bx, float by) {
@@ -247,12 +284,14 @@ static void step(const fg_loco_config *cfg, float cos_turn, fg_loco_state *st,
     bool accel = amag >= cfg->accel_threshold;
     float ux = 0.0f, uy = 0.0f, bx = 0.0f, by = 0.0f; /* unit velocity, unit acceleration */
     if (moving) {
-        ux = vx / speed;
-        uy = vy / speed;
+        float inv = 1.0f / speed;
+        ux = vx * inv;
+        uy = vy * inv;
     }
     if (accel) {
-        bx = ax / amag;
-        by = ay / amag;
+        float inv = 1.0f / amag;
+        bx = ax * inv;
+        by = ay * inv;
     }
 
     /* Direction of travel: the velocity, or, from rest, where movement is asked (the direction
@@ -260,8 +299,8 @@ static void step(const fg_loco_config *cfg, float cos_turn, fg_loco_state *st,
     bool has_dir = moving || accel;
     float loco = 0.0f;
     if (has_dir) {
-        float heading = moving ? atan2f(ux, uy) : atan2f(bx, by);
-        loco = fg_loco_normalize_deg(heading * DEG_PER_RAD - yaw);
+        float heading = moving ? heading_deg(vx, vy) : heading_deg(ax, ay);
+        loco = norm_deg(heading - yaw);
     }
 
     fg_cardinal prev = (unsigned)st->cardinal <= FG_CARDINAL_LEFT ? (fg_cardinal)st->cardinal
@@ -269,8 +308,8 @@ static void step(const fg_loco_config *cfg, float cos_turn, fg_loco_state *st,
     fg_cardinal card = FG_CARDINAL_FORWARD;
     float warp = loco;
     if (strafe) {
-        card = has_dir ? fg_loco_cardinal(loco, prev, cfg) : prev;
-        if (has_dir) warp = fg_loco_normalize_deg(loco - cardinal_base[card]);
+        card = has_dir ? cardinal_of(loco, prev, cfg) : prev;
+        if (has_dir) warp = norm_deg(loco - cardinal_base[card]);
     }
 
     /* Start and stop, on the ground only. */
@@ -330,14 +369,14 @@ static void step(const fg_loco_config *cfg, float cos_turn, fg_loco_state *st,
 
     out->locomotion_angle = loco;
     out->warp_angle = warp;
-    out->aim_offset = fg_loco_normalize_deg(aim - yaw);
+    out->aim_offset = norm_deg(aim - yaw);
     out->speed = speed;
     out->stop_distance =
         ground && moving ? speed * speed / (2.0f * cfg->braking_deceleration) : 0.0f;
     out->flags = flags;
     out->pivot_id = st->pivot_id;
     out->cardinal = (uint8_t)card;
-    out->dir8 = has_dir ? (uint8_t)fg_loco_dir8(loco) : (uint8_t)FG_DIR8_F;
+    out->dir8 = has_dir ? (uint8_t)dir8_of(loco) : (uint8_t)FG_DIR8_F;
     out->reserved[0] = out->reserved[1] = 0;
 }
 
