@@ -319,11 +319,27 @@ static void step(const fg_loco_config *cfg, float cos_turn, fg_loco_state *st,
     if (stopping) flags |= FG_LOCO_STOPPING;
     if (stopping && !st->was_stopping) flags |= FG_LOCO_STOP;
 
-    /* Pivot. `against`: the entry condition (and condition A of a re-pivot). */
+    /* `against`: velocity and acceleration point against each other: the pivot's entry condition
+    ** (and condition A of a re-pivot). */
     bool against = moving && accel && (ux * bx + uy * by) < 0.0f;
+
+    /* Wall: asked to move, the velocity delivers less than wall_speed of it, and it is not
+    ** merely turning around against the request (that is a pivot). */
+    bool blocked = asking && !against && (vx * bx + vy * by) < cfg->wall_speed;
+    bool wall = false;
+    if (blocked) {
+        if (st->wall_ticks < cfg->wall_ticks) st->wall_ticks++;
+        wall = st->wall_ticks >= cfg->wall_ticks;
+    } else {
+        st->wall_ticks = 0;
+    }
+    if (wall) flags |= FG_LOCO_WALL;
+
+    /* Pivot. Abandoned when the input lets go, the entity leaves the ground or runs into a wall:
+    ** none of these will ever turn it round. */
     if (st->in_pivot) {
         if (st->pivot_ticks < UINT16_MAX) st->pivot_ticks++;
-        if (!ground || !accel) {
+        if (!ground || !accel || wall) {
             st->in_pivot = 0;
             flags |= FG_LOCO_PIVOT_CANCEL;
         } else {
@@ -344,16 +360,6 @@ static void step(const fg_loco_config *cfg, float cos_turn, fg_loco_state *st,
     } else if (ground && against) {
         begin_pivot(st, ux, uy, bx, by);
         flags |= FG_LOCO_PIVOT | FG_LOCO_PIVOT_ENTER;
-    }
-
-    /* Wall: asked to move, the velocity delivers less than wall_speed of it, and it is not
-    ** merely turning around against the request (that is a pivot). */
-    bool blocked = asking && !against && (vx * bx + vy * by) < cfg->wall_speed;
-    if (blocked) {
-        if (st->wall_ticks < cfg->wall_ticks) st->wall_ticks++;
-        if (st->wall_ticks >= cfg->wall_ticks) flags |= FG_LOCO_WALL;
-    } else {
-        st->wall_ticks = 0;
     }
 
     if (card != prev) flags |= FG_LOCO_CARDINAL_CHANGED;

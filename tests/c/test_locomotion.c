@@ -460,9 +460,9 @@ static void pivot_does_not_exit_before_turning_even_after_min_time(void **state)
     assert_true(vy > -1.0f);
 }
 
-/* Rule: the pivot is abandoned (not exited) when the input lets go or the entity leaves the
-** ground. */
-static void pivot_is_cancelled_when_input_released_or_airborne(void **state) {
+/* Rule: the pivot is abandoned (not exited) when the input lets go, the entity leaves the
+** ground or runs into a wall. */
+static void pivot_is_cancelled_by_release_airborne_or_wall(void **state) {
     (void)state;
     fg_loco_config cfg = fg_loco_config_default(60);
     fg_loco_state st;
@@ -478,6 +478,17 @@ static void pivot_is_cancelled_when_input_released_or_airborne(void **state) {
     in.airborne = true;
     o = run(&cfg, &st, in);
     assert_true(o.flags & FG_LOCO_PIVOT_CANCEL);
+    /* Stopped dead by a wall while pushing: cancelled on the tick WALL rises, not before. */
+    fg_loco_state_init(&st);
+    run(&cfg, &st, move(0, 5, 0, -20));
+    for (uint32_t t = 1; t < cfg.wall_ticks; t++) {
+        o = run(&cfg, &st, move(0, 0, 20, 0));
+        assert_true(o.flags & FG_LOCO_PIVOT);
+    }
+    o = run(&cfg, &st, move(0, 0, 20, 0));
+    assert_true(o.flags & FG_LOCO_WALL);
+    assert_true(o.flags & FG_LOCO_PIVOT_CANCEL);
+    assert_false(o.flags & FG_LOCO_PIVOT);
 }
 
 /* Rule: a re-pivot needs all three: (A) velocity against acceleration, (B) not yet turned from
@@ -931,7 +942,7 @@ int main(void) {
         cmocka_unit_test(pivot_enters_on_opposed_velocity_and_latches_both),
         cmocka_unit_test(pivot_does_not_exit_before_min_time_even_when_turned),
         cmocka_unit_test(pivot_does_not_exit_before_turning_even_after_min_time),
-        cmocka_unit_test(pivot_is_cancelled_when_input_released_or_airborne),
+        cmocka_unit_test(pivot_is_cancelled_by_release_airborne_or_wall),
         cmocka_unit_test(repivot_needs_all_three_conditions),
         cmocka_unit_test(wall_needs_n_consecutive_blocked_ticks),
         cmocka_unit_test(starts_and_turnarounds_are_not_walls),

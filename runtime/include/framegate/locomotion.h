@@ -122,7 +122,8 @@ enum {
     FG_LOCO_PIVOT_ENTER = 1u << 8,     /* event: a pivot began this tick (new pivot_id) */
     FG_LOCO_PIVOT_REENTER = 1u << 9,   /* event: ... and it replaced a running pivot */
     FG_LOCO_PIVOT_EXIT = 1u << 10,     /* event: the pivot ended with both latches released */
-    FG_LOCO_PIVOT_CANCEL = 1u << 11,   /* event: the pivot was abandoned (input let go, airborne) */
+    FG_LOCO_PIVOT_CANCEL = 1u << 11,   /* event: the pivot was abandoned (input let go, airborne,
+                                       ** wall) */
     FG_LOCO_WALL = 1u << 12,           /* state: running into a wall */
     FG_LOCO_CARDINAL_CHANGED = 1u << 13, /* event: cardinal differs from the previous tick */
     FG_LOCO_BAD_INPUT = 1u << 14       /* an input was NaN, infinite or beyond FG_LOCO_INPUT_MAX
