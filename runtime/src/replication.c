@@ -315,10 +315,10 @@ fg_status fg_rep_create(const fg_rep_spec *spec, const fg_rep_config *cfg,
     size_t size = s->nnodes * sizeof(node) + (s->nnodes - 1) * per_link;
     s->block = fg_alloc(&a, size);
     if (!s->block) {
+        uint32_t nodes = s->nnodes;
         fg_free(&a, s, sizeof *s);
         return fg_error_set(err, FG_ENOMEM,
-                            "replication: cannot allocate %zu bytes for %u nodes", size,
-                            s->nnodes);
+                            "replication: cannot allocate %zu bytes for %u nodes", size, nodes);
     }
     s->block_size = size;
     s->nodes = s->block;

@@ -536,6 +536,7 @@ static void bad_declarations_are_refused(void **state) {
     assert_int_equal(counter.allocations, 0);
     counter.fail_after = 1; /* the session, then the block fails */
     assert_int_equal(fg_rep_create(&spec, &cfg, &alloc, &s, &err), FG_ENOMEM);
+    assert_non_null(strstr(err.msg, "bytes for 6 nodes"));
     assert_null(s);
     assert_int_equal(counter.live_bytes, 0);
 }
