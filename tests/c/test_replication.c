@@ -267,6 +267,32 @@ static void dash_rejected_by_authority_cooldown_rolls_back_on_owner(void **state
     fg_rep_destroy(s);
 }
 
+/* Rule: the broadcast of a confirmed action goes to observers only: the owner's link carries the
+** request, the answer and their two acks, nothing more; the authority and the owner run it once. */
+static void broadcast_skips_the_authority_and_the_owner(void **state) {
+    (void)state;
+    rec_reset();
+    fg_rep_config cfg = fg_rep_config_default(); /* no loss */
+    fg_rep_session *s = make(&cfg, &rec);
+    fg_rep_hooks h = hooks_of(&rec);
+    fg_rep_node obs;
+    assert_int_equal(fg_rep_join(s, (fg_rep_link){2, 0.0}, &h, &obs, NULL), FG_OK);
+    fg_rep_try t;
+    assert_int_equal(fg_rep_try_action(s, "dash", &t, NULL), FG_OK);
+    advance(s, 20);
+    fg_rep_stats own, ob;
+    fg_rep_stats_of(s, FG_REP_NODE_OWNER, &own, NULL);
+    fg_rep_stats_of(s, obs, &ob, NULL);
+    assert_int_equal(own.sent, 4);     /* request, its ack, the confirmation, its ack */
+    assert_int_equal(own.delivered, 4);
+    assert_int_equal(ob.sent, 2);      /* the event and its ack */
+    assert_int_equal(count(&rec, FG_REP_NODE_AUTHORITY, 'a', -1), 1);
+    assert_int_equal(count(&rec, FG_REP_NODE_OWNER, 'a', FG_REP_RUN_PREDICTED), 1);
+    assert_int_equal(count(&rec, FG_REP_NODE_OWNER, 'a', FG_REP_RUN_CONFIRMED), 1);
+    assert_int_equal(count(&rec, obs, 'a', FG_REP_RUN_REPLICATED), 1);
+    fg_rep_destroy(s);
+}
+
 /* Rule: a local cooldown stops the owner from predicting at all (nothing sent). */
 static void owner_local_cooldown_refuses_without_sending(void **state) {
     (void)state;
@@ -632,6 +658,7 @@ int main(void) {
         cmocka_unit_test(ids_follow_sorted_names),
         cmocka_unit_test(late_join_sees_persistent_state_but_no_past_dash),
         cmocka_unit_test(dash_rejected_by_authority_cooldown_rolls_back_on_owner),
+        cmocka_unit_test(broadcast_skips_the_authority_and_the_owner),
         cmocka_unit_test(owner_local_cooldown_refuses_without_sending),
         cmocka_unit_test(latency_and_loss_do_not_duplicate_or_lose_a_dash),
         cmocka_unit_test(same_seed_same_run),
