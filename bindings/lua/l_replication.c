@@ -173,6 +173,8 @@ static void read_property(lua_State *L, int v, const char *name, fg_rep_property
     bool has_values = lua_getfield(L, v, "values") != LUA_TNIL;
     lua_pop(L, 1);
     const char *ty = fg_lua_opt_str_field(L, v, "type", has_values ? "enum" : "bool");
+    if (has_values && strcmp(ty, "enum") != 0)
+        luaL_error(L, "%s: values are for an enum, but type is '%s'", what, ty);
     if (strcmp(ty, "enum") == 0) {
         *kind = KIND_ENUM;
         if (lua_getfield(L, v, "values") != LUA_TTABLE)
@@ -298,7 +300,8 @@ static fg_rep_node check_node(lua_State *L, int i) {
                    s);
     }
     lua_Integer n = luaL_checkinteger(L, i);
-    if (n < 0 || n > UINT32_MAX) luaL_error(L, "replication: node %I does not exist", (LUAI_UACINT)n);
+    if (n < 0 || n > UINT32_MAX)
+        luaL_error(L, "replication: node %I does not exist", (LUAI_UACINT)n);
     return (fg_rep_node)n;
 }
 

@@ -419,8 +419,9 @@ fg_status fg_loco_batch_create(const fg_loco_config *cfg, uint32_t capacity,
     size_t bytes = sizeof(fg_loco_batch) + (size_t)capacity * sizeof(fg_loco_job);
     fg_loco_batch *b = fg_alloc(&a, bytes);
     if (!b)
-        return fg_error_set(err, FG_ENOMEM, "locomotion batch: cannot allocate %zu bytes for %u jobs",
-                            bytes, capacity);
+        return fg_error_set(err, FG_ENOMEM,
+                            "locomotion batch: cannot allocate %zu bytes for %u jobs", bytes,
+                            capacity);
     b->cfg = *cfg;
     b->cos_turn = cos_of_turn(cfg);
     b->count = 0;

@@ -29,7 +29,7 @@ typedef struct msg {
     fg_tick deliver;
     int64_t value;  /* SET, PROP: the value; REJECT: the authority's ready tick; ACK: bitmap */
     uint32_t seq;   /* REL: sequence; ACK: cumulative; PROP, PROP_ACK: version */
-    uint32_t aux;   /* SET, PROP: owner request number; ACTION, CONFIRM, REJECT, EVENT: action seq */
+    uint32_t aux;   /* SET, PROP: owner request number; ACTION ... EVENT: action seq */
     uint16_t id;    /* property or action id */
     uint8_t kind;   /* M_* */
     uint8_t rel;    /* R_* for M_REL */
@@ -904,7 +904,8 @@ static void owner_answer(fg_rep_session *s, node *n, const msg *m) {
         later |= n->pred[(n->pred_head + j) % n->pred_cap].action == pr.action;
     if (!later) n->ready[pr.action] = m->value;
     char text[160];
-    snprintf(text, sizeof text, "%s #%u rejected by the authority: its cooldown runs until tick %lld",
+    snprintf(text, sizeof text,
+             "%s #%u rejected by the authority: its cooldown runs until tick %lld",
              s->act_names[pr.action], pr.seq, (long long)m->value);
     call_rollback(s, n, pr.action, pr.seq, (fg_rep_reason)m->reason, text);
 }

@@ -1,5 +1,6 @@
 /* test_locomotion.c: cardinal hysteresis, warping angle, the two-latch pivot and re-pivot, walls,
-** start/stop, bad input, hashing and the batch (the threaded run is in test_locomotion_thread.c). */
+** start/stop, bad input, hashing and the batch. The threaded run is in
+** test_locomotion_thread.c. */
 #include "fg_test.h"
 
 #include <math.h>
@@ -295,7 +296,9 @@ static void normalize_is_the_exact_remainder_for_any_float(void **state) {
         uint32_t bits = (uint32_t)fg_rng_next(&rng);
         switch (i & 3) {
         case 0: memcpy(&f, &bits, sizeof f); break; /* any magnitude */
-        case 1: f = (float)fg_rng_range(&rng, -30000000, 30000000) + (float)fg_rng_unit(&rng); break;
+        case 1:
+            f = (float)fg_rng_range(&rng, -30000000, 30000000) + (float)fg_rng_unit(&rng);
+            break;
         case 2: f = (float)(fg_rng_unit(&rng) * 1080.0 - 540.0); break;
         default: f = (float)(fg_rng_range(&rng, -100000, 100000) * 360); break; /* multiples */
         }

@@ -581,7 +581,8 @@ static void no_allocation_after_create(void **state) {
     fg_rep_hooks h = hooks_of(&rec);
     fg_rep_node o = 0;
     for (int t = 0; t < 600; t++) {
-        if (t % 100 == 10) assert_int_equal(fg_rep_join(s, (fg_rep_link){2, 0.2}, &h, &o, NULL), FG_OK);
+        if (t % 100 == 10)
+            assert_int_equal(fg_rep_join(s, (fg_rep_link){2, 0.2}, &h, &o, NULL), FG_OK);
         if (t % 100 == 80) assert_int_equal(fg_rep_leave(s, o, NULL), FG_OK);
         fg_rep_try tr;
         fg_rep_try_action(s, "dash", &tr, NULL);

@@ -303,6 +303,8 @@ function TestReplication:test_errors_name_the_thing_and_change_nothing()
   lu.assertErrorMsgContains("replication: property 'w': initial 'b' is not one of its values", fg.replication,
     { properties = { w = { values = { "a" }, initial = "b" } } })
   lu.assertErrorMsgContains("replication: unknown field 'latency'", fg.replication, { latency = 3 })
+  lu.assertErrorMsgContains("replication: property 'w': values are for an enum, but type is 'int'",
+    fg.replication, { properties = { w = { type = "int", values = { "a" } } } })
   lu.assertErrorMsgContains("replication: property 'hp': initial 0 is outside [1, 5]", fg.replication,
     { properties = { hp = { type = "int", min = 1, max = 5, initial = 0 } } })
   lu.assertStrContains(tostring(s), "framegate.replication (tick 0, 1 observers)")
