@@ -108,7 +108,7 @@ struct fg_ruleset {
 typedef struct fg_queued {
     uint16_t action; /* FG_NO_ACTION: empty */
     uint8_t source;
-    uint8_t by_rule; /* queued by a request rule's verdict */
+    uint8_t why;     /* fg_reason it was queued for: a window, a contact, a hitstop, a rule */
     int32_t waited;  /* ticks waited so far */
     int32_t limit;   /* ticks it may wait */
     fg_tick made;
@@ -166,9 +166,18 @@ fg_decision fg_decide(const fg_decide_ctx *c, const fg_entity_state *e, uint32_t
 int fg_entity_group(const fg_decide_ctx *c, const fg_entity_state *e);
 fg_phase fg_instance_phase(const fg_ruleset *r, const fg_instance *inst, const fg_entity_state *e,
                            fg_tick tick, uint32_t layer);
+/* The same without the queue: the phase of the action itself under a waiting request (the frame
+** meter shows the wait but counts startup and active from this). */
+fg_phase fg_action_phase(const fg_ruleset *r, const fg_instance *inst, const fg_entity_state *e,
+                         fg_tick tick);
 /* Whether a window of `inst` lets `target` start now, given the contact so far. */
 bool fg_window_open_for(const fg_action_rt *a, const fg_instance *inst, uint32_t target,
                         int *window);
+
+/* A frame meter record is one byte per entity and tick: the phase, and two flags. */
+#define FG_METER_PHASE 0x3Fu
+#define FG_METER_BUFFERED 0x40u /* a request waited in the body's queue (shown as 'b') */
+#define FG_METER_STARTED 0x80u  /* a request started the body's action on this tick */
 
 /* The world's header inside the arena. */
 typedef struct fg_world_state {

@@ -262,7 +262,7 @@ static void enqueue(fg_world *w, fg_entity_state *es, const fg_decision *d, fg_t
     }
     q->action = d->action;
     q->source = d->source;
-    q->by_rule = d->reason == FG_R_RULE_QUEUE;
+    q->why = d->reason;
     q->made = t;
     q->waited = 0;
     q->limit = d->wait;
@@ -290,10 +290,22 @@ static void retry_queued(fg_world *w, fg_entity_state *es, uint32_t layer, fg_ti
     fg_queued *q = &es->queued[layer];
     if (q->action == FG_NO_ACTION) return;
     if (fg_entity_frozen(es, t)) return;
+    /* A request made during a freeze was never decided: the state it arrived in may be gone (a
+    ** hit replaced it) and the request rule has not seen it. It is decided now, as a new request,
+    ** against the state the freeze left: an input during hitstop is neither lost nor able to use
+    ** the cancel windows of the state before the hit. */
+    if (q->why == FG_R_WAIT_HITSTOP) {
+        uint32_t action = q->action;
+        q->action = FG_NO_ACTION;
+        handle_request(w, es, action, FG_REQ_QUEUE, t);
+        return;
+    }
     q->waited++;
     fg_decide_ctx c = fg_world_ctx(w, es, t);
     fg_decision d = fg_decide(&c, es, q->action, FG_REQ_QUEUE);
-    if (q->by_rule && d.kind != FG_DECIDE_ACCEPTED && q->waited <= q->limit) return;
+    /* A rule's queue lasts its ticks: retried on each of them, expired on the last. */
+    bool by_rule = q->why == FG_R_RULE_QUEUE;
+    if (by_rule && d.kind != FG_DECIDE_ACCEPTED && q->waited < q->limit) return;
     if (d.kind == FG_DECIDE_ACCEPTED && es->started_tick[layer] != t) {
         q->action = FG_NO_ACTION;
         record_decision(w, es, &d);
@@ -304,10 +316,17 @@ static void retry_queued(fg_world *w, fg_entity_state *es, uint32_t layer, fg_ti
         if (d.reason == FG_R_WAIT_WINDOW) q->limit = q->waited + d.wait;
         return;
     }
+    q->action = FG_NO_ACTION;
+    /* The data refuses for a reason of its own (the state changed under the request, the cost
+    ** can no longer be paid): a rejection with that reason. A window whose contact never came,
+    ** or a rule's wait that ran out, is an expiry. */
+    if (!by_rule && d.kind == FG_DECIDE_REJECTED && d.reason != FG_R_WINDOW_CLOSED) {
+        record_decision(w, es, &d);
+        return;
+    }
     d.kind = FG_DECIDE_EXPIRED;
     d.reason = FG_R_WAITED_OUT;
     d.wait = q->waited;
-    q->action = FG_NO_ACTION;
     record_decision(w, es, &d);
 }
 
@@ -439,7 +458,8 @@ static uint8_t apply_hit(fg_world *w, fg_entity_state *es, fg_instance *inst,
     uint16_t stun = contact == FG_ON_HIT ? tr->hitstun : tr->blockstun;
     int32_t stun_ticks = contact == FG_ON_HIT ? a->hit.hitstun : a->hit.blockstun;
     if (stun != FG_NO_ACTION) {
-        tg->queued[0].action = FG_NO_ACTION;
+        /* A request the target had queued stays queued: the retry decides it against the stun
+        ** (and records the refusal) instead of letting it vanish with the state it waited on. */
         start_action(w, tg, tr->rt[stun].layer, stun, tversion,
                      contact == FG_ON_HIT ? FG_TR_HIT : FG_TR_BLOCKED, stun_ticks, t);
     }
@@ -595,13 +615,22 @@ static void regen(fg_world *w, fg_entity_state *es, fg_tick t) {
 static void meter_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
     uint8_t *row = w->meter + (size_t)(es->id - 1) * FG_METER_TICKS;
     fg_phase p = FG_PHASE_NEUTRAL;
+    uint8_t flags = 0;
     const fg_instance *body = &es->layers[0];
-    if (body->action != FG_NO_ACTION)
+    if (body->action != FG_NO_ACTION) {
         p = fg_instance_phase(w->versions[body->version], body, es, t, 0);
+        /* A waiting request shows as 'b', but the action under it is still in startup or
+        ** active, and the meter's counts need that: the phase is kept, the wait is a flag. */
+        if (p == FG_PHASE_BUFFERED) {
+            flags |= FG_METER_BUFFERED;
+            p = fg_action_phase(w->versions[body->version], body, es, t);
+        }
+    }
     if (fg_entity_frozen(es, t)) p = FG_PHASE_HITSTOP;
-    /* The high bit marks a tick where a request started the body's action: the meter's stats
+    /* Another flag marks a tick where a request started the body's action: the meter's stats
     ** stop the first action there. */
-    row[t % FG_METER_TICKS] = (uint8_t)(p | (es->started_tick[0] == t ? 0x80u : 0u));
+    if (es->started_tick[0] == t) flags |= FG_METER_STARTED;
+    row[t % FG_METER_TICKS] = (uint8_t)(p | flags);
 }
 
 fg_status fg_world_advance(fg_world *w, fg_error *err) {
