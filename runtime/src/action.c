@@ -692,6 +692,13 @@ fg_ruleset *fg_ruleset_build(fg_ruleset_builder *b, fg_findings *findings, fg_er
     qsort(r->resources, r->nresources, sizeof r->resources[0], cmp_resource);
     memcpy(r->defs, b->actions, sizeof(fg_action_def) * r->nactions);
     qsort(r->defs, r->nactions, sizeof r->defs[0], cmp_action_def);
+    /* The definition a reader gets back states its length as the sum of its phases, whatever a
+    ** caller left in `duration` (a C caller who set the phases of a default def left 1). */
+    for (uint32_t i = 0; i < r->nactions; i++) {
+        fg_action_def *a = &r->defs[i];
+        int64_t sum = (int64_t)a->startup + a->active + a->recovery;
+        a->duration = sum < 1 ? 1 : sum > INT32_MAX ? INT32_MAX : (int32_t)sum;
+    }
     memcpy(r->motions, b->motions, sizeof(fg_motion_rt) * r->nmotions);
     qsort(r->motions, r->nmotions, sizeof r->motions[0], cmp_motion);
 
