@@ -40,6 +40,8 @@ static int fail(reader *rd, const char *fmt, ...) {
 /* Path helpers: push a segment, returning the old length to restore. */
 static size_t path_push(reader *rd, const char *fmt, ...) {
     size_t old = strlen(rd->path);
+    /* A field of the declaration itself has no parent: "actoins", not ".actoins". */
+    if (old == 0 && fmt[0] == '.') fmt++;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(rd->path + old, sizeof rd->path - old, fmt, ap);
@@ -814,13 +816,19 @@ int fg_lua_build_rules(lua_State *L, int decl, const char *chunk) {
         luaL_addstring(&buf, "invalid ruleset '");
         luaL_addstring(&buf, name);
         luaL_addstring(&buf, "':");
-        for (uint32_t i = 0; i < findings.count; i++) {
-            if (findings.items[i].warning) continue;
-            luaL_addstring(&buf, "\n  ");
-            luaL_addstring(&buf, findings.items[i].path);
-            luaL_addstring(&buf, ": ");
-            luaL_addstring(&buf, findings.items[i].msg);
-        }
+        /* One finding per line, "  path: message": errors, then the lint warnings found on the
+        ** way (`framegate check` lists every finding from these lines). */
+        for (int pass = 0; pass < 2; pass++)
+            for (uint32_t i = 0; i < findings.count; i++) {
+                const fg_finding *x = &findings.items[i];
+                if (x->warning != (pass == 1)) continue;
+                luaL_addstring(&buf, "\n  ");
+                luaL_addstring(&buf, x->path);
+                luaL_addstring(&buf, ": ");
+                if (x->warning && strncmp(x->msg, "warning", 7) != 0)
+                    luaL_addstring(&buf, "warning: ");
+                luaL_addstring(&buf, x->msg);
+            }
         luaL_pushresult(&buf);
         return lua_error(L);
     }

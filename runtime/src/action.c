@@ -282,12 +282,16 @@ static void check_action(const fg_ruleset *r, const fg_action_def *a, fg_finding
             snprintf(path, sizeof path, "actions.%s.%s", n, counts[i]);
             finding(f, false, path, "%d, expected a count of ticks >= 0", vals[i]);
         }
+    /* With a negative phase the length is meaningless: windows, markers and moves are not
+    ** measured against it (each would repeat the same mistake with a wrong number). */
+    bool phases_ok = a->startup >= 0 && a->active >= 0 && a->recovery >= 0;
     int32_t duration = a->startup + a->active + a->recovery;
-    if (duration < 1) {
+    if (phases_ok && duration < 1) {
         snprintf(path, sizeof path, "actions.%s", n);
         finding(f, false, path, "lasts %d ticks, expected at least 1", duration);
-        duration = 1;
     }
+    bool known = phases_ok && duration >= 1;
+    if (!known) duration = INT32_MAX;
     for (uint32_t i = 0; i < a->ncancels; i++) {
         const fg_cancel_def *c = &a->cancels[i];
         if (c->from < 0) {
@@ -318,13 +322,13 @@ static void check_action(const fg_ruleset *r, const fg_action_def *a, fg_finding
             }
         }
     }
-    for (uint32_t i = 0; i < a->nmarkers; i++)
+    for (uint32_t i = 0; known && i < a->nmarkers; i++)
         if (a->markers[i].tick < 0 || a->markers[i].tick >= duration) {
             snprintf(path, sizeof path, "actions.%s.markers[%u].tick", n, i + 1);
             finding(f, false, path, "%d is outside %s (ticks 0-%d)", a->markers[i].tick, n,
                     duration - 1);
         }
-    for (uint32_t i = 0; i < a->nmoves; i++)
+    for (uint32_t i = 0; known && i < a->nmoves; i++)
         if (a->moves[i].from < 0 || a->moves[i].to < a->moves[i].from ||
             a->moves[i].to >= duration) {
             snprintf(path, sizeof path, "actions.%s.moves[%u]", n, i + 1);
@@ -397,7 +401,7 @@ static void check_resources(const fg_ruleset *r, fg_findings *f) {
         const fg_resource_def *d = &r->resources[i];
         snprintf(path, sizeof path, "resources.%s", d->name);
         if (d->max < 1) finding(f, false, path, "max %d, expected >= 1", d->max);
-        if (d->start < 0 || d->start > d->max)
+        else if (d->start < 0 || d->start > d->max)
             finding(f, false, path, "start %d, expected 0..max (%d)", d->start, d->max);
         if (d->regen < 0) finding(f, false, path, "regen %d, expected >= 0", d->regen);
         if (d->regen_every < 1)
