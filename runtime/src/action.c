@@ -429,6 +429,8 @@ static void compile_action(fg_ruleset *r, uint32_t id) {
     rt->neutral = a->neutral;
     rt->interrupts = a->interrupts;
     rt->hold_dir = (int8_t)a->hold_dir;
+    rt->hold_bits = a->hold_dir ? (uint8_t)fg_bits_of_numpad(a->hold_dir) : 0;
+    rt->next_held = FG_NO_ACTION;
     rt->priority = a->priority;
     int next = a->next[0] ? find_def(r->defs, r->nactions, a->next) : -1;
     rt->next = next < 0 ? FG_NO_ACTION : (uint16_t)next;
@@ -761,7 +763,8 @@ fg_ruleset *fg_ruleset_build(fg_ruleset_builder *b, fg_findings *findings, fg_er
             }
         }
         fg_free(&r->alloc, seen, r->nactions + 1);
-        /* Each layer's neutral: the neutral action without a hold direction, lowest id. */
+        /* Each layer's neutral: the neutral action without a hold direction, lowest id. Its
+        ** neutrals with a hold direction are chained in id order. */
         for (uint32_t l = 0; l < r->nlayers; l++) {
             r->layer_neutral[l] = FG_NO_ACTION;
             for (uint32_t i = 0; i < r->nactions; i++)
@@ -769,6 +772,13 @@ fg_ruleset *fg_ruleset_build(fg_ruleset_builder *b, fg_findings *findings, fg_er
                     r->layer_neutral[l] = (uint16_t)i;
                     break;
                 }
+            r->first_held[l] = FG_NO_ACTION;
+            for (uint32_t i = r->nactions; i-- > 0;) {
+                fg_action_rt *a = &r->rt[i];
+                if (a->layer != l || !a->neutral || a->hold_dir == 0) continue;
+                a->next_held = r->first_held[l];
+                r->first_held[l] = (uint16_t)i;
+            }
         }
         if (r->nactions > 0 && r->layer_neutral[0] == FG_NO_ACTION) {
             char path[96];

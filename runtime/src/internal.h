@@ -56,6 +56,8 @@ typedef struct fg_action_rt {
     int32_t priority;
     uint16_t next;    /* FG_NO_ACTION = the layer's neutral */
     uint16_t motion;  /* motion id that requests it, FG_NO_ACTION = none */
+    uint16_t next_held; /* the next neutral action with a hold on its layer, FG_NO_ACTION = end */
+    uint8_t hold_bits;  /* direction bits of hold_dir */
     uint8_t nwindows, nmarkers, nmoves;
     uint8_t root_motion;
     fg_window_rt windows[FG_MAX_CANCELS];
@@ -87,6 +89,9 @@ struct fg_ruleset {
     fg_action_rt *rt;
     char layers[FG_MAX_LAYERS][FG_NAME_MAX];
     uint16_t layer_neutral[FG_MAX_LAYERS]; /* default neutral action per layer, or none */
+    /* Per layer, the first of the neutral actions chosen by a held direction (chained through
+    ** next_held in id order): the tick looks at these, not at every action. */
+    uint16_t first_held[FG_MAX_LAYERS];
     fg_resource_def resources[FG_MAX_RESOURCES];
     char groups[FG_MAX_GROUPS][FG_NAME_MAX];
     char (*marker_names)[FG_NAME_MAX];

@@ -67,10 +67,10 @@ static uint32_t wanted_neutral(const fg_ruleset *r, const fg_entity_state *es, u
     int32_t best_priority = INT32_MIN;
     uint32_t held = fg_bits_of_numpad(rel_dir);
     (void)es;
-    for (uint32_t i = 0; i < r->nactions; i++) {
+    for (uint32_t i = r->first_held[layer]; i != FG_NO_ACTION; i = r->rt[i].next_held) {
         const fg_action_rt *a = &r->rt[i];
-        if (!a->neutral || a->layer != layer || a->hold_dir == 0 || a->group != group) continue;
-        uint32_t want = fg_bits_of_numpad(a->hold_dir);
+        if (a->group != group) continue;
+        uint32_t want = a->hold_bits;
         if ((held & want) != want) continue;
         if (a->priority > best_priority) {
             best = i;
@@ -168,7 +168,9 @@ static void record_decision(fg_world *w, fg_entity_state *es, const fg_decision 
 ** settles whether an attack whiffed. */
 static void advance_actions(fg_world *w, fg_entity_state *es, fg_tick t) {
     if (fg_entity_frozen(es, t)) return;
-    for (uint32_t l = 0; l < FG_MAX_LAYERS; l++) {
+    /* Every version of an entity's rules has the same layers (a reload must keep them). */
+    uint32_t nlayers = fg_world_rules_of(w, es)->nlayers;
+    for (uint32_t l = 0; l < nlayers; l++) {
         fg_instance *inst = &es->layers[l];
         if (inst->action == FG_NO_ACTION || inst->started >= t) continue;
         const fg_action_rt *a = &w->versions[inst->version]->rt[inst->action];
@@ -188,10 +190,12 @@ static void advance_actions(fg_world *w, fg_entity_state *es, fg_tick t) {
 /* Asks the host's request rule, when the entity's ruleset has one, and merges its verdict with
 ** the data's decision. C keeps the hard limits: an action must exist and be paid for. */
 static fg_decision consult_rule(fg_world *w, fg_entity_state *es, fg_decision d) {
+    /* Nothing to ask about an unknown action, nor yet about one that waits out a freeze (it is
+    ** decided, rule included, when the freeze ends); checked before asking the host. */
+    if (d.reason == FG_R_UNKNOWN_ACTION || d.reason == FG_R_WAIT_HITSTOP) return d;
     if (!w->hooks.request || !w->hooks.has_rule ||
         !w->hooks.has_rule(w->hooks.ud, w, es->rules_slot))
         return d;
-    if (d.reason == FG_R_UNKNOWN_ACTION || d.reason == FG_R_WAIT_HITSTOP) return d;
     fg_verdict v;
     memset(&v, 0, sizeof v);
     fg_error err;
@@ -373,7 +377,8 @@ static void handle_commands(fg_world *w, fg_entity_state *es, fg_tick t) {
 
 static void behavior_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
     advance_actions(w, es, t);
-    for (uint32_t l = 0; l < FG_MAX_LAYERS; l++) retry_queued(w, es, l, t);
+    uint32_t nlayers = fg_world_rules_of(w, es)->nlayers;
+    for (uint32_t l = 0; l < nlayers; l++) retry_queued(w, es, l, t);
     handle_commands(w, es, t);
     for (uint32_t i = 0; i < es->npending; i++)
         handle_request(w, es, es->pending[i].action, (fg_request_source)es->pending[i].source, t);
@@ -387,7 +392,8 @@ static void behavior_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
 
 static void collect_markers(fg_world *w, fg_entity_state *es, fg_tick t) {
     if (fg_entity_frozen(es, t)) return;
-    for (uint32_t l = 0; l < FG_MAX_LAYERS; l++) {
+    uint32_t nlayers = fg_world_rules_of(w, es)->nlayers;
+    for (uint32_t l = 0; l < nlayers; l++) {
         const fg_instance *inst = &es->layers[l];
         if (inst->action == FG_NO_ACTION) continue;
         const fg_action_rt *a = &w->versions[inst->version]->rt[inst->action];

@@ -62,16 +62,23 @@ static int split_tabs(char *line, char **cols, int max) {
     return n;
 }
 
+static void copy_col(char *out, size_t size, const char *col, int line) {
+    size_t n = strlen(col);
+    if (n >= size) fail_msg("line %d: '%s' is longer than %zu characters", line, col, size - 1);
+    memcpy(out, col, n + 1);
+}
+
 static int parse_setup(const char *text, setup_step *out, int line) {
     if (strcmp(text, "-") == 0) return 0;
     int n = 0;
     char buf[256];
-    snprintf(buf, sizeof buf, "%s", text);
+    if (strlen(text) >= sizeof buf) fail_msg("line %d: setup too long", line);
+    memcpy(buf, text, strlen(text) + 1);
     for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
         char *at = strchr(tok, '@');
         if (!at || n == MAX_SETUP) fail_msg("line %d: bad setup step '%s'", line, tok);
         *at = '\0';
-        snprintf(out[n].what, sizeof out[n].what, "%s", tok);
+        copy_col(out[n].what, sizeof out[n].what, tok, line);
         out[n].tick = atoi(at + 1);
         n++;
     }
@@ -97,20 +104,20 @@ static void read_table(table *t) {
         lineno++;
         line[strcspn(line, "\r\n")] = '\0';
         if (line[0] == '#' || line[0] == '\0') continue;
-        char *cols[12];
+        char *cols[12] = {NULL};
         int n = split_tabs(line, cols, 12);
         if (strcmp(cols[0], "state") == 0) {
             if (n != 10) fail_msg("line %d: a state has 10 columns, found %d", lineno, n);
             assert_true(t->nstates < MAX_STATES);
             table_state *s = &t->states[t->nstates++];
             memset(s, 0, sizeof *s);
-            snprintf(s->name, sizeof s->name, "%s", cols[1]);
+            copy_col(s->name, sizeof s->name, cols[1], lineno);
             s->distance = atoi(cols[2]);
             s->meter = atoi(cols[3]);
             s->tick = atoi(cols[4]);
             s->np1 = parse_setup(cols[5], s->p1, lineno);
             s->np2 = parse_setup(cols[6], s->p2, lineno);
-            snprintf(s->body, sizeof s->body, "%s", cols[7]);
+            copy_col(s->body, sizeof s->body, cols[7], lineno);
             s->elapsed = atoi(cols[8]);
             s->contact = parse_contact(cols[9], lineno);
             s->line = lineno;
@@ -118,10 +125,10 @@ static void read_table(table *t) {
             if (n != 4) fail_msg("line %d: a row has 4 columns, found %d", lineno, n);
             assert_true(t->nrows < MAX_ROWS);
             table_row *r = &t->rows[t->nrows++];
-            snprintf(r->state, sizeof r->state, "%s", cols[0]);
-            snprintf(r->action, sizeof r->action, "%s", cols[1]);
-            snprintf(r->decision, sizeof r->decision, "%s", cols[2]);
-            snprintf(r->reason, sizeof r->reason, "%s", cols[3]);
+            copy_col(r->state, sizeof r->state, cols[0], lineno);
+            copy_col(r->action, sizeof r->action, cols[1], lineno);
+            copy_col(r->decision, sizeof r->decision, cols[2], lineno);
+            copy_col(r->reason, sizeof r->reason, cols[3], lineno);
             r->line = lineno;
         }
     }
