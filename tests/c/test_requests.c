@@ -11,6 +11,7 @@
 #include "rules_fixture.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define NEAR 70 /* inside the reach of every attack */
@@ -771,6 +772,62 @@ static void frame_meter_of_a_jab_cancelled_into_a_fireball(void **state) {
     fgt_duel_free(&d);
 }
 
+/* {====================================================================== memory and state */
+
+/* Requests, queues, cancels, hits, stuns and hitstop on every tick: once the world is warm, no
+** tick allocates. */
+static void deciding_requests_allocates_nothing_per_tick(void **state) {
+    (void)state;
+    fg_counting_allocator c;
+    fg_allocator a = fg_test_counting_allocator(&c);
+    rule_host h = {verdict(FG_VERDICT_DEFAULT, 0, ""), false, 0, {0}};
+    fg_world_hooks hooks = {&h, host_has_rule, host_request};
+    fgt_duel d = fgt_duel_new(fgt_fighter(), NEAR, &hooks, &a);
+    fgt_set_meter(&d, d.p1, 300);
+    static const char *const script[] = {"jab", "fireball", "probe", "a_hit", "uppercut",
+                                         "taunt", "dash", "stance", "jab", "super"};
+    fgt_run(&d, 2);
+    size_t before = c.allocations;
+    for (int t = 0; t < 600; t++) {
+        if (t % 3 == 0) fgt_request(&d, d.p1, script[(t / 3) % 10]);
+        if (t % 7 == 0) fgt_request(&d, d.p2, script[(t / 7 + 3) % 10]);
+        if (t % 50 == 0) fgt_hold(&d, d.p2, t % 100 ? 4 : 5);
+        fgt_run(&d, 1);
+    }
+    assert_int_equal(c.allocations, before);
+    assert_true(fgt_decision_count(&d, d.p1) > 100);
+    fgt_duel_free(&d);
+    assert_int_equal(c.live_bytes, 0);
+}
+
+/* A queued request is authoritative state: it is in the hash and in a snapshot, and a restored
+** world decides it the same way. */
+static void queued_request_is_hashed_and_survives_a_snapshot(void **state) {
+    (void)state;
+    fgt_duel d = fgt_duel_new(fgt_fighter(), NEAR, NULL, NULL);
+    fgt_duel plain = fgt_duel_new(fgt_fighter(), NEAR, NULL, NULL);
+    fgt_request(&d, d.p1, "jab");
+    fgt_request(&plain, plain.p1, "jab");
+    fgt_run(&plain, 3);
+    request_at(&d, d.p1, 2, "fireball"); /* queued for the window */
+    assert_int_equal(fg_world_phase(d.w, d.p1, 0), FG_PHASE_BUFFERED);
+    assert_int_not_equal(fg_world_hash(d.w), fg_world_hash(plain.w));
+    size_t size = fg_world_snapshot_size(d.w);
+    unsigned char *snap = malloc(size);
+    assert_non_null(snap);
+    assert_int_equal(fg_world_save(d.w, snap, size, NULL), FG_OK);
+    fgt_run(&d, 20);
+    uint64_t first = fg_world_hash(d.w);
+    assert_string_equal(fgt_running(&d, d.p1, 0), "fireball");
+    assert_int_equal(fg_world_restore(d.w, snap, size, NULL), FG_OK);
+    fgt_run(&d, 20);
+    assert_int_equal(fg_world_hash(d.w), first);
+    assert_string_equal(fgt_running(&d, d.p1, 0), "fireball");
+    free(snap);
+    fgt_duel_free(&d);
+    fgt_duel_free(&plain);
+}
+
 /* }====================================================================== */
 
 int main(void) {
@@ -797,6 +854,8 @@ int main(void) {
         cmocka_unit_test(rule_is_asked_about_a_request_that_waited_out_hitstop),
         cmocka_unit_test(every_transition_is_traced_with_from_to_tick_and_reason),
         cmocka_unit_test(frame_meter_of_a_jab_cancelled_into_a_fireball),
+        cmocka_unit_test(deciding_requests_allocates_nothing_per_tick),
+        cmocka_unit_test(queued_request_is_hashed_and_survives_a_snapshot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
