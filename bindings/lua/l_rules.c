@@ -300,7 +300,7 @@ static void read_markers(reader *rd, int t, fg_action_def *a) {
     check_table(rd, -1, "a list of { tick =, marker = }");
     lua_Integer n = luaL_len(L, -1);
     if (n > FG_MAX_MARKERS) fail(rd, "%lld markers, at most %d", (long long)n, FG_MAX_MARKERS);
-    static const char *const fields[] = {"tick", "marker", "loop", NULL};
+    static const char *const fields[] = {"tick", "marker", "once", NULL};
     for (lua_Integer i = 1; i <= n; i++) {
         lua_geti(L, -1, i);
         size_t o2 = path_push(rd, "[%lld]", (long long)i);
@@ -308,7 +308,7 @@ static void read_markers(reader *rd, int t, fg_action_def *a) {
         only_fields(rd, -1, fields);
         fg_marker_def *m = &a->markers[a->nmarkers++];
         m->tick = (int32_t)int_field(rd, -1, "tick", 0, -1000000, 1000000);
-        m->loop = bool_field(rd, -1, "loop", true);
+        m->once = bool_field(rd, -1, "once", false);
         str_field(rd, -1, "marker", m->name, sizeof m->name);
         if (!m->name[0]) fail(rd, "needs a marker name");
         path_pop(rd, o2);
