@@ -126,7 +126,10 @@ local function try_edge(f, patterns, index, tick)
     end
   end
   if best then
-    for i = 1, best_n do best_used[i].consumed = true end
+    for i = 1, best_n do
+      local e = best_used[i]
+      e.consumed = true
+    end
     return best.name
   end
   return nil
