@@ -96,6 +96,8 @@ typedef struct cpattern {
     int32_t priority, time, buffer, charge, gap;
     int32_t spec; /* alternatives accepted over all steps: fewer is more specific */
     uint8_t syntax, frozen, nsteps, ntracks, nedges, has_priority, level, final_aux;
+    uint8_t len; /* inputs for ranking: edges plus `/X` holds */
+    uint8_t reserved[7];
     uint32_t off;          /* state block of the last completion: mdone, mlink[nedges] */
     uint32_t final_off[2]; /* per track: mmiss, then maux when final_aux */
     uint16_t path[2][FG_MOTION_MAX_STEPS]; /* per track: the node of each non-final step */
@@ -234,7 +236,7 @@ static void pattern_title(const cpattern *P, char *buf, size_t n) {
 static int rank_cmp(const cpattern *a, uint16_t ia, int32_t spec_a, const cpattern *b,
                     uint16_t ib, int32_t spec_b) {
     if (a->priority != b->priority) return a->priority > b->priority ? -1 : 1;
-    if (a->nedges != b->nedges) return a->nedges > b->nedges ? -1 : 1;
+    if (a->len != b->len) return a->len > b->len ? -1 : 1;
     if (spec_a != spec_b) return spec_a < spec_b ? -1 : 1;
     if (ia != ib) return ia < ib ? -1 : 1;
     return 0;
@@ -242,7 +244,7 @@ static int rank_cmp(const cpattern *a, uint16_t ia, int32_t spec_a, const cpatte
 
 static uint8_t why_between(const cpattern *w, int32_t sw, const cpattern *l, int32_t sl) {
     if (w->priority != l->priority) return FG_MOTION_WHY_PRIORITY;
-    if (w->nedges != l->nedges) return FG_MOTION_WHY_LENGTH;
+    if (w->len != l->len) return FG_MOTION_WHY_LENGTH;
     if (sw != sl) return FG_MOTION_WHY_SPECIFICITY;
     return FG_MOTION_WHY_ORDER;
 }
@@ -253,7 +255,7 @@ static int why_text(char *buf, size_t n, uint8_t why, const cpattern *w, int32_t
     case FG_MOTION_WHY_PRIORITY:
         return snprintf(buf, n, "priority %d > %d", (int)w->priority, (int)l->priority);
     case FG_MOTION_WHY_LENGTH:
-        return snprintf(buf, n, "more inputs (%d > %d)", w->nedges, l->nedges);
+        return snprintf(buf, n, "more inputs (%d > %d)", w->len, l->len);
     case FG_MOTION_WHY_SPECIFICITY:
         return snprintf(buf, n, "more specific (%d alternatives < %d)", (int)sw, (int)sl);
     case FG_MOTION_WHY_ORDER:
@@ -345,6 +347,9 @@ static fg_status build_pattern(const fg_motion_def *d, const fg_mir *ir, cpatter
                             d->name, q, edges, FG_MOTION_MAX_EDGES);
     }
     P->nedges = (uint8_t)edges;
+    P->len = (uint8_t)edges;
+    for (uint8_t k = 0; k < ir->nsteps; k++)
+        if (ir->steps[k].hold_rel || ir->steps[k].hold_abs || ir->steps[k].hold_buttons) P->len++;
     P->ntracks = two ? 2 : 1;
     P->level = ir->nsteps == 1 && ir->steps[0].trig == FG_MT_LEVEL;
     if (P->level) P->buffer = 1; /* as MUGEN: hold-only commands are never buffered */
@@ -1841,6 +1846,27 @@ static bool step_implies(const cpattern *A, int i, const cpattern *B, int j, int
     return true;
 }
 
+/* Does A complete on B's steps 0..last (ignoring timing), its final step on B's step last? */
+static bool maps_onto(const cpattern *A, const cpattern *B, int last, int f) {
+    int i = A->nsteps - 1, j = last;
+    if (!step_implies(A, i, B, j, f)) return false;
+    for (i--, j--; i >= 0; i--, j--) {
+        while (j >= 0 && !step_implies(A, i, B, j, f)) j--;
+        if (j < 0) return false;
+    }
+    return true;
+}
+
+/* The earliest non-final step of B on which A completes, or -1: A then fires first and uses the
+** inputs B needs. */
+static int cut_short(const cpattern *A, const cpattern *B) {
+    if (A->level || B->level) return -1;
+    for (int last = A->nsteps - 1; last + 1 < B->nsteps; last++)
+        for (int f = 0; f < 2; f++)
+            if (maps_onto(A, B, last, f)) return last;
+    return -1;
+}
+
 /* Every input completing B also completes A on the same tick (ignoring timing). */
 static bool contained(const cpattern *A, const cpattern *B) {
     if (A->level || B->level || A->nsteps > B->nsteps) return false;
@@ -1984,7 +2010,7 @@ static void add_finding(fg_motion_finding *out, uint32_t *n, uint8_t kind, uint1
 }
 
 static const char *implicit_rule(const cpattern *W, const cpattern *L) {
-    if (W->nedges != L->nedges) return "having more inputs";
+    if (W->len != L->len) return "having more inputs";
     if (W->spec != L->spec) return "being more specific";
     return "name order";
 }
@@ -2011,10 +2037,20 @@ static void lint_set(const cpattern *pats, uint32_t np, fg_motion_finding *out, 
             if (strcmp(A->name, B->name) == 0) continue; /* alternatives of one command */
             pattern_title(A, ta, sizeof ta);
             pattern_title(B, tb, sizeof tb);
+            int cut = cut_short(A, B);
+            if (cut >= 0) {
+                add_finding(out, nout, FG_MOTION_LINT_NEVER, (uint16_t)b, (uint16_t)a,
+                            "warning: %s can never fire: its step %d (%s) completes %s first, "
+                            "which uses the inputs before %s completes. Make %s longer or drop "
+                            "it",
+                            tb, cut + 1, B->steps[cut].label, ta, B->name, A->name);
+                never[b] = true;
+                continue;
+            }
             bool ab = contained(A, B), ba = contained(B, A);
             int r = rank_cmp(A, (uint16_t)a, A->spec, B, (uint16_t)b, B->spec);
             if (ab && ba) {
-                if (a < b && A->priority == B->priority && A->nedges == B->nedges &&
+                if (a < b && A->priority == B->priority && A->len == B->len &&
                     A->spec == B->spec) {
                     add_finding(out, nout, FG_MOTION_LINT_NEVER, (uint16_t)b, (uint16_t)a,
                                 "warning: %s can never fire: %s accepts the same inputs and wins "

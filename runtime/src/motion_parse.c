@@ -695,6 +695,10 @@ static fg_status parse_mugen(parser *p, fg_mir *out) {
                 st.hold_abs = hold_abs;
                 st.hold_buttons = hold_buttons;
                 hold_pending = false;
+                char lab[2 * FG_MOTION_LABEL_MAX + 2];
+                snprintf(lab, sizeof lab, "%s,%s", level.label, st.label);
+                memcpy(st.label, lab, sizeof st.label - 1);
+                st.label[sizeof st.label - 1] = '\0';
             }
             plain[ir.nsteps] = items[0].dir && !items[0].release && nitems == 1 && !strict;
             ir.steps[ir.nsteps++] = st;
