@@ -781,14 +781,62 @@ void fg_motion_set_free(fg_motion_set *set) {
 
 /* {====================================================================== describe */
 
+static void app_set(char *buf, size_t n, size_t *o, uint16_t right, uint16_t left) {
+    bool absolute = right == left && fg_motion_mirror_set(right) != right;
+    if (absolute) app(buf, n, o, "screen ");
+    int count = 0;
+    for (int d = 1; d <= 9; d++) count += (right >> d) & 1;
+    if (count != 1) app(buf, n, o, "{");
+    for (int d = 1; d <= 9; d++)
+        if (right & DBIT(d)) app(buf, n, o, "%d", d);
+    if (count != 1) app(buf, n, o, "}");
+}
+
+static void app_buttons(const fg_motion_set *set, char *buf, size_t n, size_t *o, uint32_t mask) {
+    for (uint32_t g = 0; g < set->buttons.ngroups; g++)
+        if (set->buttons.groups[g].mask == mask) {
+            app(buf, n, o, "%s", set->buttons.groups[g].name);
+            return;
+        }
+    bool first = true;
+    for (int b = FG_IN_FIRST_BUTTON; b < FG_INPUT_MAX_ACTIONS; b++)
+        if (mask & BIT(b)) {
+            app(buf, n, o, "%s%s", first ? "" : "|", fg_action_names_get(&set->buttons.names, b));
+            first = false;
+        }
+}
+
+/* One step in words, read facing right: `strict leave {147} >= 30 while a`. */
+static void app_step(const fg_motion_set *set, char *buf, size_t n, size_t *o, const cstep *S) {
+    static const char *const kind[] = {"", "", "enter ", "leave ", "press ", "release ", "held "};
+    if (S->flags & FG_MS_STRICT) app(buf, n, o, "strict ");
+    app(buf, n, o, "%s", kind[S->trig]);
+    if (dir_trig(S->trig) || (S->trig == FG_MT_LEVEL && S->dirs[0]))
+        app_set(buf, n, o, S->dirs[0], S->dirs[1]);
+    for (int g = 0; g < S->ngroups; g++) {
+        if (g) app(buf, n, o, "+");
+        app_buttons(set, buf, n, o, S->groups[g]);
+    }
+    if (S->flags & FG_MS_SKIPPABLE) app(buf, n, o, "?");
+    if (S->min_hold > 0) app(buf, n, o, " >= %d", (int)S->min_hold);
+    if (S->hold[0] || S->hold_buttons) {
+        app(buf, n, o, " while ");
+        if (S->hold[0]) app_set(buf, n, o, S->hold[0], S->hold[1]);
+        if (S->hold[0] && S->hold_buttons) app(buf, n, o, " ");
+        if (S->hold_buttons) app_buttons(set, buf, n, o, S->hold_buttons);
+    }
+}
+
 size_t fg_motion_describe(const fg_motion_set *set, uint32_t id, char *buf, size_t n) {
     if (!set || id >= set->npatterns) return (size_t)snprintf(buf, n, "(no motion %u)", id);
     const cpattern *P = &set->patterns[id];
     size_t o = 0;
     if (n) buf[0] = '\0';
     app(buf, n, &o, "%s:", P->notation);
-    for (int k = 0; k < P->nsteps; k++)
-        app(buf, n, &o, "%s %s", k ? " >" : "", P->steps[k].label);
+    for (int k = 0; k < P->nsteps; k++) {
+        app(buf, n, &o, "%s", k ? " > " : " ");
+        app_step(set, buf, n, &o, &P->steps[k]);
+    }
     app(buf, n, &o, " (%s%s; time %d, buffer %d", P->syntax == FG_MOTION_MUGEN ? "mugen" : "numpad",
         P->ntracks == 2 ? ", facing-relative" : "", (int)P->time, (int)P->buffer);
     bool any_gap = false;
@@ -797,6 +845,7 @@ size_t fg_motion_describe(const fg_motion_set *set, uint32_t id, char *buf, size
         app(buf, n, &o, "; gaps");
         for (int k = 1; k < P->nsteps; k++) app(buf, n, &o, " %d", (int)P->steps[k].gap);
     }
+    if (P->frozen == FG_MOTION_FROZEN_COUNT) app(buf, n, &o, "; counts frozen ticks");
     if (P->has_priority) app(buf, n, &o, "; priority %d", (int)P->priority);
     app(buf, n, &o, ")");
     return o;

@@ -151,13 +151,19 @@ fg_status fg_motion_buttons_init(fg_motion_buttons *out, const char *const *butt
     return FG_OK;
 }
 
-void fg_motion_buttons_default(fg_motion_buttons *out) {
+void fg_motion_buttons_default(fg_motion_buttons *out, int syntax) {
     static const char *const names[] = {"LP", "MP", "HP", "LK", "MK", "HK", "a", "b",
                                         "c",  "x",  "y",  "z",  "s",  "d",  "w", "m"};
+    const char *const *first = names;
+    uint32_t n = (uint32_t)(sizeof names / sizeof names[0]);
+    if (syntax == FG_MOTION_NUMPAD) n = 6;
+    else if (syntax == FG_MOTION_MUGEN) {
+        first = names + 6;
+        n -= 6;
+    }
     fg_error err;
-    if (fg_motion_buttons_init(out, names, (uint32_t)(sizeof names / sizeof names[0]), NULL, 0,
-                               &err) != FG_OK)
-        memset(out, 0, sizeof *out); /* unreachable: the list above is valid */
+    if (fg_motion_buttons_init(out, first, n, NULL, 0, &err) != FG_OK)
+        memset(out, 0, sizeof *out); /* unreachable: the lists above are valid */
 }
 
 int fg_motion_buttons_group(const fg_motion_buttons *b, const char *name) {
@@ -608,9 +614,13 @@ static fg_status parse_mugen(parser *p, fg_mir *out) {
                 return perr_msg(p, p->pos, "too many symbols in one element");
             fg_status s = parse_mugen_item(p, !slash, &items[nitems]);
             if (s != FG_OK) return s;
+            if (joiner == '+' && items[nitems].dir)
+                return perr(p, items[nitems].at, "a button ('+' joins buttons)");
             nitems++;
             skip_spaces(p);
             char c = p->s[p->pos];
+            if (c == '+' && items[0].dir && !joiner)
+                return perr(p, p->pos, "',' or '|' ('+' joins buttons, not directions)");
             if (c == '+' || c == '|') {
                 if (joiner && joiner != c)
                     return perr(p, p->pos, "',' or the same joiner ('+' and '|' cannot be mixed "
@@ -767,6 +777,15 @@ static bool looks_mugen(const char *s, const fg_motion_buttons *b) {
     return strlen(d->name) >= blen;
 }
 
+fg_motion_syntax fg_motion_detect(const char *notation, const fg_motion_buttons *b) {
+    fg_motion_buttons def;
+    if (!b) {
+        fg_motion_buttons_default(&def, FG_MOTION_AUTO);
+        b = &def;
+    }
+    return notation && looks_mugen(notation, b) ? FG_MOTION_MUGEN : FG_MOTION_NUMPAD;
+}
+
 fg_status fg_motion_parse_notation(const char *notation, const fg_motion_def *def,
                                    const fg_motion_buttons *b, fg_mir *out, fg_error *err) {
     if (!notation) return fg_error_set(err, FG_EINVAL, "notation: missing, expected a string");
@@ -796,7 +815,7 @@ fg_status fg_motion_parse_notation(const char *notation, const fg_motion_def *de
 
 typedef struct cmd_entry {
     size_t name, command; /* offsets in the string arena */
-    int line;
+    int line, command_line;
     int32_t time, buffer, steptime, hitpause, autogreater;
 } cmd_entry;
 
@@ -983,6 +1002,7 @@ fg_status fg_motion_cmd_read(const fg_motion_buttons *b, const char *text, size_
                 break;
             }
             cur->command = used;
+            cur->command_line = line;
             memcpy(arena + used, v, vl);
             used += vl;
             arena[used++] = '\0';
@@ -1031,7 +1051,7 @@ fg_status fg_motion_cmd_read(const fg_motion_buttons *b, const char *text, size_
         d->no_autogreater = ents[i].autogreater == 0;
         fg_mir ir;
         s = fg_motion_parse_notation(d->notation, d, b, &ir, err);
-        if (s != FG_OK) fg_error_prefix(err, "%s:%d: %s", src, ents[i].line, d->name);
+        if (s != FG_OK) fg_error_prefix(err, "%s:%d: %s", src, ents[i].command_line, d->name);
     }
     fg_free(a, ents, ecap * sizeof *ents);
     if (s != FG_OK) {

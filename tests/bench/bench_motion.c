@@ -172,7 +172,7 @@ int main(int argc, char **argv) {
     int entities = smoke ? 4 : (argc > 1 && atoi(argv[1]) > 0 ? atoi(argv[1]) : 256);
     fg_tick ticks = smoke ? 600 : 36000;
     fg_motion_buttons bt;
-    fg_motion_buttons_default(&bt);
+    fg_motion_buttons_default(&bt, FG_MOTION_AUTO);
     fg_motion_set *set;
     fg_error err;
     if (fg_motion_set_compile(&bt, bench_defs, NDEFS, NULL, &set, &err) != FG_OK) {

@@ -88,9 +88,10 @@ typedef struct fg_motion_group_def {
 FG_API fg_status fg_motion_buttons_init(fg_motion_buttons *out, const char *const *buttons,
                                         uint32_t nbuttons, const fg_motion_group_def *groups,
                                         uint32_t ngroups, fg_error *err);
-/* The table used when none is given (Lua `fg.motion` without `buttons`): LP MP HP LK MK HK with
-** groups P and K, plus MUGEN's a b c x y z s and Ikemen's d w m. */
-FG_API void fg_motion_buttons_default(fg_motion_buttons *out);
+/* The table used when none is given (Lua `fg.motion` without `buttons`). FG_MOTION_NUMPAD: LP MP
+** HP LK MK HK with groups P and K. FG_MOTION_MUGEN: MUGEN's a b c x y z s and Ikemen's d w m.
+** FG_MOTION_AUTO: both. */
+FG_API void fg_motion_buttons_default(fg_motion_buttons *out, int syntax);
 /* Group index of a name, or -1. */
 FG_API int fg_motion_buttons_group(const fg_motion_buttons *b, const char *name);
 
@@ -131,6 +132,10 @@ typedef struct fg_motion_def {
 } fg_motion_def;
 
 typedef struct fg_motion_set fg_motion_set;
+
+/* The notation a string is written in, by the FG_MOTION_AUTO rule above (b decides whether a
+** leading name is a button or a MUGEN direction; NULL = the default tables). */
+FG_API fg_motion_syntax fg_motion_detect(const char *notation, const fg_motion_buttons *b);
 
 /* Compiles defs into a set. Ids are assigned by sorting on (name, notation) bytewise, so the same
 ** defs in any order give the same ids. Every def is checked; the first error names the def and the
