@@ -32,7 +32,10 @@ typedef struct mpart { /* a matched prefix: steps 0..k */
     int64_t start;     /* time of step 0 */
     fg_edge_id edge;   /* the edge that completed step k */
     uint8_t valid, open, skipped;
-    uint8_t reserved[5];
+    uint8_t reserved;
+    uint16_t taken; /* 1 + the motion whose command used its edges: only a chord ranked above it
+                       may still complete from here, within the chord window */
+    uint8_t reserved2[2];
 } mpart;
 
 typedef struct mlink {
@@ -110,7 +113,8 @@ typedef struct cnode {
     cstep step;      /* its last step, in screen directions: dirs[0] and hold[0] */
     uint16_t parent; /* FG_MOTION_NONE at depth 0 */
     uint8_t depth, frozen, chain_len, has_aux;
-    uint8_t reserved[2];
+    uint8_t chord_child; /* a pattern's final step here is a chord (it may take over a press) */
+    uint8_t reserved;
     int32_t time; /* the largest `time` of the patterns through it: when its match expires */
     uint32_t off; /* state block: mmiss, mpart, mlink[chain_len], maux when has_aux */
 } cnode;
@@ -232,7 +236,17 @@ static void pattern_title(const cpattern *P, char *buf, size_t n) {
 
 /* {====================================================================== ranking */
 
-/* Rank of a completion: priority, then inputs, then specificity, then id. */
+/* Rank of a completion: priority, then inputs, then specificity, then id. A completion that
+** skipped steps (lenient profile) has that many fewer inputs; spec carries the skips too. */
+static int rank_cmp2(const cpattern *a, uint16_t ia, int32_t spec_a, int skip_a, const cpattern *b,
+                     uint16_t ib, int32_t spec_b, int skip_b) {
+    if (a->priority != b->priority) return a->priority > b->priority ? -1 : 1;
+    if (a->len - skip_a != b->len - skip_b) return a->len - skip_a > b->len - skip_b ? -1 : 1;
+    if (spec_a != spec_b) return spec_a < spec_b ? -1 : 1;
+    if (ia != ib) return ia < ib ? -1 : 1;
+    return 0;
+}
+
 static int rank_cmp(const cpattern *a, uint16_t ia, int32_t spec_a, const cpattern *b,
                     uint16_t ib, int32_t spec_b) {
     if (a->priority != b->priority) return a->priority > b->priority ? -1 : 1;
@@ -242,9 +256,10 @@ static int rank_cmp(const cpattern *a, uint16_t ia, int32_t spec_a, const cpatte
     return 0;
 }
 
-static uint8_t why_between(const cpattern *w, int32_t sw, const cpattern *l, int32_t sl) {
+static uint8_t why_between(const cpattern *w, int32_t sw, int kw, const cpattern *l, int32_t sl,
+                           int kl) {
     if (w->priority != l->priority) return FG_MOTION_WHY_PRIORITY;
-    if (w->len != l->len) return FG_MOTION_WHY_LENGTH;
+    if (w->len - kw != l->len - kl) return FG_MOTION_WHY_LENGTH;
     if (sw != sl) return FG_MOTION_WHY_SPECIFICITY;
     return FG_MOTION_WHY_ORDER;
 }
@@ -671,6 +686,10 @@ fg_status fg_motion_set_compile(const fg_motion_buttons *buttons, const fg_motio
     }
     cpattern *pats = sc.pats;
     uint32_t nnodes = build_nodes(pats, ndefs, sc.nodes);
+    for (uint32_t p = 0; p < ndefs; p++)
+        for (int tr = 0; tr < pats[p].ntracks; tr++)
+            if (pats[p].nsteps >= 2 && pats[p].steps[pats[p].nsteps - 1].ngroups > 1)
+                sc.nodes[pats[p].path[tr][pats[p].nsteps - 2]].chord_child = 1;
     /* State layout: the header, each pattern's last completion and final-step records, then the
     ** nodes. Every block is a multiple of 8 bytes. */
     size_t off = align8(sizeof(fg_motion_state));
@@ -921,7 +940,8 @@ void fg_motion_state_hash(const fg_motion_set *set, const fg_motion_state *st, f
             fg_hash_i64(hs, q->t);
             fg_hash_i64(hs, q->start);
             fg_hash_u64(hs, q->edge);
-            fg_hash_u64(hs, (uint64_t)q->open | (uint64_t)q->skipped << 8);
+            fg_hash_u64(hs, (uint64_t)q->open | (uint64_t)q->skipped << 8 |
+                                (uint64_t)q->taken << 16);
             const mlink *ch = node_chain(st, N);
             for (int k = 0; k < N->chain_len; k++) {
                 fg_hash_u64(hs, ch[k].id);
@@ -1018,6 +1038,18 @@ static int upgrade_source(const mctx *m, const cpattern *P, uint16_t pid, fg_edg
             if (dl[i].id == id) return (int)q;
     }
     return -1;
+}
+
+/* Is a match marked taken still usable by a chord of P (ranked above the command that took it,
+** within the chord window)? Returns the motion to replace, or -1. */
+static int taken_usable(const mctx *m, const mpart *q, const cpattern *P, uint16_t pid) {
+    if (!q->taken || !P) return -1;
+    uint16_t qid = (uint16_t)(q->taken - 1);
+    const cpattern *Q = &m->set->patterns[qid];
+    const mdone *d = done_of(m->st, Q);
+    if (!d->valid || d->tick < m->now - m->prof->chord_window) return -1;
+    if (rank_cmp(Q, qid, Q->spec, P, pid, P->spec) <= 0) return -1;
+    return qid;
 }
 
 typedef struct chord_pick {
@@ -1133,10 +1165,17 @@ static void try_step(mctx *m, const mentry *en, const fg_edge *e, uint32_t pos) 
     /* The earlier match it can extend: the parent's, or the grandparent's over a skippable
     ** diagonal when the profile is lenient. */
     const cnode *opt[2];
-    int nopt = 0;
+    int nopt = 0, taken_from = -1;
     if (prev1) {
-        if (node_part(st, prev1)->valid) opt[nopt++] = prev1;
-        if (prev2 && m->prof->lenient_directions && node_part(st, prev2)->valid)
+        /* A match whose edges a command took serves only a chord that may take it over. */
+        const mpart *q1 = node_part(st, prev1);
+        int t1 = S->ngroups > 1 ? taken_usable(m, q1, P, en->target) : -1;
+        if (q1->valid && (!q1->taken || t1 >= 0)) {
+            opt[nopt++] = prev1;
+            if (q1->taken) taken_from = t1;
+        }
+        if (prev2 && m->prof->lenient_directions && node_part(st, prev2)->valid &&
+            !node_part(st, prev2)->taken)
             opt[nopt++] = prev2;
         if (nopt == 0) return;
     }
@@ -1212,6 +1251,7 @@ static void try_step(mctx *m, const mentry *en, const fg_edge *e, uint32_t pos) 
             }
         }
         chosen = prev1 ? opt[i] : NULL;
+        if (chosen == prev1 && taken_from >= 0) replaces = taken_from;
         fail = FG_MOTION_FAIL_NONE;
         break;
     }
@@ -1343,7 +1383,10 @@ static void process_edge(mctx *m, const fg_edge *e, uint32_t pos) {
 }
 
 /* Clears the matches that used any of the consumed edges. */
-static void invalidate(mctx *m, const fg_edge_id *ids, int n) {
+/* Clears the matches that used any of the consumed edges (owner[i]: the motion that used
+** ids[i]). A match a chord could still complete from is only marked: the chord may take over
+** the command within the chord window (236P then a second punch: the EX version). */
+static void invalidate(mctx *m, const fg_edge_id *ids, const uint16_t *owner, int n) {
     if (n == 0) return;
     fg_edge_id lo = ids[0];
     for (int i = 1; i < n; i++)
@@ -1354,12 +1397,16 @@ static void invalidate(mctx *m, const fg_edge_id *ids, int n) {
         mpart *q = node_part(m->st, N);
         if (!q->valid || q->edge < lo) continue;
         const mlink *ch = node_chain(m->st, N);
-        bool hit = false;
-        for (int k = 0; k < N->chain_len && !hit; k++)
-            for (int j = 0; j < n && !hit; j++) hit = ch[k].id && ch[k].id == ids[j];
-        if (hit) memset(q, 0, sizeof *q);
+        int hit = -1;
+        for (int k = 0; k < N->chain_len && hit < 0; k++)
+            for (int j = 0; j < n && hit < 0; j++)
+                if (ch[k].id && ch[k].id == ids[j]) hit = j;
+        if (hit < 0) continue;
+        if (N->chord_child && !q->taken) q->taken = (uint16_t)(owner[hit] + 1);
+        else memset(q, 0, sizeof *q);
     }
 }
+
 
 /* Drops matches that can no longer complete inside any window of the patterns through them.
 ** One node per tick keeps it cheap and keeps the hashed state small. */
@@ -1370,7 +1417,13 @@ static void sweep(mctx *m) {
     m->st->sweep = (i + 1) % set->nnodes;
     const cnode *N = &set->nodes[i];
     mpart *q = node_part(m->st, N);
-    if (!q->valid || (q->open && N->depth == 0)) return;
+    if (!q->valid) return;
+    if (q->taken) {
+        const mdone *d = done_of(m->st, &set->patterns[q->taken - 1]);
+        if (!d->valid || d->tick < m->now - m->prof->chord_window) memset(q, 0, sizeof *q);
+        return;
+    }
+    if (q->open && N->depth == 0) return;
     int64_t now = now_of(m, N->frozen), tlim = time_limit(N->time, m->prof);
     if (now - q->start > tlim) {
         memset(q, 0, sizeof *q);
@@ -1419,8 +1472,8 @@ static void level_candidates(mctx *m) {
 }
 
 static int cand_cmp(const fg_motion_set *set, const cand *a, const cand *b) {
-    int r = rank_cmp(&set->patterns[a->pattern], a->pattern, a->spec, &set->patterns[b->pattern],
-                     b->pattern, b->spec);
+    int r = rank_cmp2(&set->patterns[a->pattern], a->pattern, a->spec, a->skipped,
+                      &set->patterns[b->pattern], b->pattern, b->spec, b->skipped);
     if (r) return r;
     return a->last < b->last ? -1 : a->last > b->last;
 }
@@ -1558,7 +1611,7 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
             if (loser_of >= 0) {
                 const cand *w = &m.cands[acc[loser_of]];
                 const cpattern *W = &set->patterns[w->pattern];
-                uint8_t why = why_between(W, w->spec, P, c->spec);
+                uint8_t why = why_between(W, w->spec, w->skipped, P, c->spec, c->skipped);
                 if (acc_beat[loser_of] == FG_MOTION_NONE) {
                     acc_beat[loser_of] = c->pattern;
                     acc_why[loser_of] = why;
@@ -1626,7 +1679,9 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
                 dl[i].tick = cmd->edge_ticks[i];
             }
         }
-        invalidate(&m, taken, ntaken);
+        uint16_t owners[MAX_CAND * FG_MOTION_MAX_EDGES];
+        for (int i = 0; i < ntaken; i++) owners[i] = m.cands[acc[taken_by[i]]].pattern;
+        invalidate(&m, taken, owners, ntaken);
     }
     /* Commands still asserted by their buffer. */
     if (st->nlive) {
@@ -1643,7 +1698,10 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
             if (n == max) continue;
             fg_motion_command *cmd = &out[n++];
             fill_command(set, cmd, (uint16_t)p, done_links(st, P), d->nedges, d->tick, d->facing);
-            cmd->age = (uint16_t)age;
+            /* Expiry follows the pattern's clock; the age reported is in ticks, so a command
+            ** re-asserted through hitstop never looks new. */
+            int64_t ticks = m.now - d->tick;
+            cmd->age = (uint16_t)(ticks > 65535 ? 65535 : ticks);
             cmd->why = d->why;
             cmd->beat = d->beat;
             cmd->replaces = d->replaces;
@@ -1712,7 +1770,7 @@ void fg_motion_explain(const fg_motion_set *set, const fg_motion_state *st,
         for (int k = P->nsteps - 2; k >= 0 && !reached; k--) {
             const cnode *N = &set->nodes[P->path[tr][k]];
             const mpart *q = node_part(st, N);
-            if (!q->valid) continue;
+            if (!q->valid || q->taken) continue;
             int64_t s0 = (q->open && k == 0) ? now : q->start;
             if (now - s0 <= tlim) reached = k + 1;
         }

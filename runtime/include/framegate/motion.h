@@ -257,7 +257,9 @@ typedef struct fg_motion_command {
     uint8_t flags;     /* FG_MOTION_CMD_* */
     uint8_t facing;    /* fg_facing the motion was read in */
     uint8_t nedges;
-    uint16_t age;      /* 0 on the completing tick; n when re-asserted n ticks later (buffer) */
+    uint16_t age;      /* 0 on the completing tick; n when re-asserted n ticks later (buffer);
+                          the buffer expires on the pattern's clock, so frozen ticks add age
+                          without using up a FROZEN_SKIP buffer */
     int32_t priority;
     fg_tick tick;      /* completion tick */
     fg_edge_id edges[FG_MOTION_MAX_EDGES]; /* the edges it used, oldest first */
