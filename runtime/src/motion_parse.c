@@ -302,6 +302,14 @@ static void set_label(fg_mstep *st, const char *src, size_t len) {
     st->label[len] = '\0';
 }
 
+/* label = a then b, cut to the label size (labels are for messages only). */
+static void join_label(char *label, const char *a, const char *b) {
+    size_t o = 0;
+    for (; *a && o + 1 < FG_MOTION_LABEL_MAX; a++) label[o++] = *a;
+    for (; *b && o + 1 < FG_MOTION_LABEL_MAX; b++) label[o++] = *b;
+    label[o] = '\0';
+}
+
 static int32_t def_charge(const fg_motion_def *d) {
     return d->charge > 0 ? d->charge : FG_MOTION_DEFAULT_CHARGE;
 }
@@ -705,10 +713,10 @@ static fg_status parse_mugen(parser *p, fg_mir *out) {
                 st.hold_abs = hold_abs;
                 st.hold_buttons = hold_buttons;
                 hold_pending = false;
-                char lab[2 * FG_MOTION_LABEL_MAX + 2];
-                snprintf(lab, sizeof lab, "%s,%s", level.label, st.label);
-                memcpy(st.label, lab, sizeof st.label - 1);
-                st.label[sizeof st.label - 1] = '\0';
+                char step_label[FG_MOTION_LABEL_MAX], hold_label[FG_MOTION_LABEL_MAX + 1];
+                memcpy(step_label, st.label, sizeof step_label);
+                join_label(hold_label, level.label, ",");
+                join_label(st.label, hold_label, step_label);
             }
             plain[ir.nsteps] = items[0].dir && !items[0].release && nitems == 1 && !strict;
             ir.steps[ir.nsteps++] = st;
@@ -744,13 +752,10 @@ static fg_status parse_mugen(parser *p, fg_mir *out) {
             *n = *cur;
             n->trig = FG_MT_LEAVE;
             n->flags = FG_MS_STRICT | FG_MS_SYNTH | (cur->flags & FG_MS_SETDIR);
-            char lab[FG_MOTION_LABEL_MAX];
-            snprintf(lab, sizeof lab, ">~%s", cur->label);
-            memcpy(n->label, lab, sizeof n->label);
+            join_label(n->label, ">~", cur->label);
             ex.steps[ex.nsteps] = *cur;
             ex.steps[ex.nsteps].flags |= FG_MS_STRICT;
-            snprintf(lab, sizeof lab, ">%s", cur->label);
-            memcpy(ex.steps[ex.nsteps].label, lab, sizeof lab);
+            join_label(ex.steps[ex.nsteps].label, ">", cur->label);
             ex.nsteps++;
         } else {
             ex.steps[ex.nsteps++] = *cur;
