@@ -5,7 +5,9 @@
 ** stepping (expected 0). Only fg_motion_step is timed; pushing and consuming edges are not.
 ** Usage: bench_motion [--smoke]
 */
+#ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
+#endif
 #include "fg_test.h"
 
 #include <stdio.h>
