@@ -224,6 +224,13 @@ static void charge_release_needs_the_full_hold(void **state) {
     EXPECT_RUN(set, "a@0-30", "m@30");
     EXPECT_RUN(set, "a@0-45", "m@45");
     fg_motion_set_free(set);
+    /* two charges in one command (Ikemen #2530): each is measured on its own */
+    fg_motion_set *two = compile1("two", "~10B, ~10F, x");
+    EXPECT_RUN(two, "4@0 6@10 5@20 x@21", "two@21");
+    EXPECT_RUN(two, "4@0 6@10 5@19 x@21", "");
+    EXPECT_EXPLAIN(two, "4@0 6@10 5@19 x@21", "two",
+                   "two (~10B, ~10F, x): step 2 (~10F) was held 9 ticks, charge needs 10");
+    fg_motion_set_free(two);
 }
 
 /* Rule: `F, F` is `F, >~F, >F`: the stick leaves F and comes back with nothing else between, so
