@@ -315,7 +315,8 @@ static fg_status build_pattern(const fg_motion_def *d, const fg_mir *ir, cpatter
     P->buffer = d->buffer > 0 ? d->buffer : FG_MOTION_DEFAULT_BUFFER;
     P->charge = d->charge > 0 ? d->charge : FG_MOTION_DEFAULT_CHARGE;
     P->gap = d->gap;
-    P->frozen = d->frozen == FG_MOTION_FROZEN_COUNT ? FG_MOTION_FROZEN_COUNT : FG_MOTION_FROZEN_SKIP;
+    P->frozen =
+        d->frozen == FG_MOTION_FROZEN_COUNT ? FG_MOTION_FROZEN_COUNT : FG_MOTION_FROZEN_SKIP;
     P->syntax = ir->syntax;
     P->nsteps = ir->nsteps;
     bool two = false;

@@ -462,7 +462,8 @@ static fg_status parse_numpad(parser *p, fg_mir *out) {
     for (uint8_t i = 1; i < ex.nsteps; i++) {
         fg_mstep *st = &ex.steps[i];
         bool dir = st->trig == FG_MT_HOLD || st->trig == FG_MT_LEAVE;
-        int gap = dir ? (ndir <= 3 ? FG_MOTION_GAP_SHORT : FG_MOTION_GAP_LONG) : FG_MOTION_GAP_BUTTON;
+        int gap = dir ? (ndir <= 3 ? FG_MOTION_GAP_SHORT : FG_MOTION_GAP_LONG)
+                      : FG_MOTION_GAP_BUTTON;
         st->gap = p->def->gap > 0 ? p->def->gap : gap;
     }
     /* A diagonal between its two cardinals (the 3 of 236) may be skipped by lenient profiles. */

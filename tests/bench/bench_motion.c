@@ -89,8 +89,8 @@ static int feed(player *p, fg_buffer *b, const fg_motion_buttons *bt, fg_tick t,
             }
             return pushed;
         }
-        snprintf(p->plan, sizeof p->plan, "%s",
-                 motions[fg_rng_range(&p->rng, 0, (int64_t)(sizeof motions / sizeof motions[0]) - 1)]);
+        int64_t last = (int64_t)(sizeof motions / sizeof motions[0]) - 1;
+        snprintf(p->plan, sizeof p->plan, "%s", motions[fg_rng_range(&p->rng, 0, last)]);
         p->plan_pos = 0;
     }
     int d = p->plan[p->plan_pos++] - '0';
@@ -188,9 +188,12 @@ int main(int argc, char **argv) {
     result idle = {0}, human = {0}, dense = {0};
     double idle_ns = 1e30, human_ns = 1e30, dense_ns = 1e30;
     for (int rep = 0; rep < (smoke ? 1 : 3); rep++) {
-        result a = run(set, &bt, entities, ticks, 0, true), a0 = run(set, &bt, entities, ticks, 0, false);
-        result h = run(set, &bt, entities, ticks, 8, true), h0 = run(set, &bt, entities, ticks, 8, false);
-        result d = run(set, &bt, entities, ticks, 1, true), d0 = run(set, &bt, entities, ticks, 1, false);
+        result a = run(set, &bt, entities, ticks, 0, true);
+        result a0 = run(set, &bt, entities, ticks, 0, false);
+        result h = run(set, &bt, entities, ticks, 8, true);
+        result h0 = run(set, &bt, entities, ticks, 8, false);
+        result d = run(set, &bt, entities, ticks, 1, true);
+        result d0 = run(set, &bt, entities, ticks, 1, false);
         double x = (a.ns - a0.ns) / (double)a.entity_ticks;
         if (x < idle_ns) idle_ns = x, idle = a;
         x = (h.ns - h0.ns) / (double)h.entity_ticks;

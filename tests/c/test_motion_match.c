@@ -220,7 +220,8 @@ static void charge_release_needs_the_full_hold(void **state) {
     (void)state;
     fg_motion_set *set = compile1("m", "~30a");
     EXPECT_RUN(set, "a@0-29", "");
-    EXPECT_EXPLAIN(set, "a@0-29", "m", "m (~30a): step 1 (~30a) was held 29 ticks, charge needs 30");
+    EXPECT_EXPLAIN(set, "a@0-29", "m",
+                   "m (~30a): step 1 (~30a) was held 29 ticks, charge needs 30");
     EXPECT_RUN(set, "a@0-30", "m@30");
     EXPECT_RUN(set, "a@0-45", "m@45");
     fg_motion_set_free(set);
@@ -502,7 +503,8 @@ static void one_press_fires_one_command(void **state) {
     fg_motion_set *set = compile(d, 2);
     EXPECT_RUN(set, "2@0 3@1 6@2 LP@3", "hadouken@3");
     EXPECT_EXPLAIN(set, "2@0 3@1 6@2 LP@3", "jab",
-                   "jab (LP): completed on tick 3 but lost to hadouken (236P): more inputs (4 > 1)");
+                   "jab (LP): completed on tick 3 but lost to hadouken (236P): more inputs (4 > "
+                   "1)");
     fg_motion_set_free(set);
 }
 
@@ -606,7 +608,8 @@ static void winner_says_why(void **state) {
     assert_int_equal(s.log[0].priority, 10);
     char line[256];
     fg_motion_command_format(set, &s.log[0], line, sizeof line);
-    assert_string_equal(line, "shoryuken (623P) on tick 8 won over hadouken (236P): priority 10 > 0");
+    assert_string_equal(line,
+                        "shoryuken (623P) on tick 8 won over hadouken (236P): priority 10 > 0");
     sim_free(&s);
     EXPECT_EXPLAIN(set, "6@0 2@3 3@5 6@7 LP@8", "hadouken",
                    "hadouken (236P): completed on tick 8 but lost to shoryuken (623P): priority 10 "

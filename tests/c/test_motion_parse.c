@@ -153,7 +153,8 @@ static void malformed_notation_names_the_column_and_the_expectation(void **state
         {"2+P", FG_MOTION_AUTO,
          "m: \"2+P\": unexpected '+' at column 2, expected a direction or button ('+' joins "
          "buttons)"},
-        {"0", FG_MOTION_AUTO, "m: \"0\": unexpected '0' at column 1, expected a direction or button"},
+        {"0", FG_MOTION_AUTO,
+         "m: \"0\": unexpected '0' at column 1, expected a direction or button"},
         {"236~", FG_MOTION_AUTO,
          "m: \"236~\": unexpected end at column 5, expected a direction or button after '~'"},
         {"236PPPPPPPPPPP", FG_MOTION_AUTO,
@@ -186,7 +187,8 @@ static void malformed_notation_names_the_column_and_the_expectation(void **state
          "m: \"F|a\": '|' alternatives must all be directions or all be buttons at column 3"},
         {"a+b+c+x+y", FG_MOTION_MUGEN,
          "m: \"a+b+c+x+y\": too many buttons in one chord (at most 4) at column 9"},
-        {"D F", FG_MOTION_MUGEN, "m: \"D F\": unexpected 'F' at column 3, expected ',' or '+' or '|'"},
+        {"D F", FG_MOTION_MUGEN,
+         "m: \"D F\": unexpected 'F' at column 3, expected ',' or '+' or '|'"},
         {"/~a", FG_MOTION_MUGEN,
          "m: \"/~a\": unexpected '~' at column 2, expected a direction or button to hold ('/' and "
          "'~' cannot be combined)"},
