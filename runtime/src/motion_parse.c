@@ -1107,18 +1107,19 @@ static fg_status serr_msg(const char *script, size_t at, fg_error *err, const ch
     return fg_error_set(err, FG_EFORMAT, "script %s: %s at column %zu", q, m, at + 1);
 }
 
-static bool read_tick(const char *s, size_t *pos, fg_tick *out) {
+/* Reads a tick; 0 when there is none, -1 when it is larger than FG_MOTION_SCRIPT_MAX_TICK. */
+static int read_tick(const char *s, size_t *pos, fg_tick *out) {
     size_t p = *pos;
-    if (!isdigit((unsigned char)s[p])) return false;
+    if (!isdigit((unsigned char)s[p])) return 0;
     long long v = 0;
     while (isdigit((unsigned char)s[p])) {
         v = v * 10 + (s[p] - '0');
-        if (v > 100000000LL) return false;
+        if (v > FG_MOTION_SCRIPT_MAX_TICK) return -1;
         p++;
     }
     *pos = p;
     *out = v;
-    return true;
+    return 1;
 }
 
 fg_status fg_motion_script_parse(const char *script, const fg_motion_buttons *b,
@@ -1198,14 +1199,23 @@ fg_status fg_motion_script_parse(const char *script, const fg_motion_buttons *b,
         if (s[pos] != '@') return serr(script, pos, "'@' and a tick", err);
         pos++;
         size_t tick_at = pos;
-        if (!read_tick(s, &pos, &ev.tick)) return serr(script, pos, "a tick", err);
+        int rt = read_tick(s, &pos, &ev.tick);
+        if (rt < 0)
+            return serr_msg(script, tick_at, err, "tick too large (at most %d)",
+                            FG_MOTION_SCRIPT_MAX_TICK);
+        if (rt == 0) return serr(script, pos, "a tick", err);
         ev.until = ev.tick;
         bool ranged = false;
         if (s[pos] == '-') {
             ranged = true;
             if (!range_ok) return serr(script, pos, "a space before the next event", err);
             pos++;
-            if (!read_tick(s, &pos, &ev.until)) return serr(script, pos, "the last tick", err);
+            size_t until_at = pos;
+            rt = read_tick(s, &pos, &ev.until);
+            if (rt < 0)
+                return serr_msg(script, until_at, err, "tick too large (at most %d)",
+                                FG_MOTION_SCRIPT_MAX_TICK);
+            if (rt == 0) return serr(script, pos, "the last tick", err);
             if (ev.until < ev.tick)
                 return serr_msg(script, tick_at, err, "range %lld-%lld ends before it starts",
                                 (long long)ev.tick, (long long)ev.until);

@@ -560,6 +560,7 @@ static void scripts_parse_to_ordered_events(void **state) {
                         "range at column 8"},
         {"6@1-3", "script \"6@1-3\": unexpected '-' at column 4, expected a space before the next "
                   "event"},
+        {"6@1000001", "script \"6@1000001\": tick too large (at most 1000000) at column 3"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         fg_error err;

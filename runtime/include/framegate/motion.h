@@ -337,7 +337,9 @@ FG_API size_t fg_motion_miss_format(const fg_motion_set *set, const fg_motion_mi
 **   ~LP@9      LP up at 9
 **   face=left@10   the entity faces left from tick 10 (face=right likewise)
 **   freeze@12-20   ticks 12..20 are frozen (hitstop); freeze@12 freezes one tick
-** Tokens are separated by spaces; ticks never go back. Events of one tick apply in script order. */
+** Tokens are separated by spaces; ticks never go back and stay at most FG_MOTION_SCRIPT_MAX_TICK.
+** Events of one tick apply in script order. */
+#define FG_MOTION_SCRIPT_MAX_TICK 1000000
 typedef enum fg_motion_script_kind {
     FG_MOTION_SCRIPT_DIR = 0,
     FG_MOTION_SCRIPT_PRESS = 1,
