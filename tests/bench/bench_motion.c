@@ -102,10 +102,21 @@ static int feed(player *p, fg_buffer *b, const fg_motion_buttons *bt, fg_tick t,
     return pushed;
 }
 
+/* CPU time of the process: time spent descheduled on a busy machine does not count. */
 static double now_ns(void) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n) {
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return v[n / 2];
 }
 
 typedef struct result {
@@ -184,23 +195,27 @@ int main(int argc, char **argv) {
     printf("motion bench: %u patterns, state %zu bytes per entity, %d entities, %lld ticks%s\n",
            fg_motion_count(set), fg_motion_state_size(set), entities, (long long)ticks,
            smoke ? " (smoke)" : "");
-    /* Each figure is the best of a few runs of (with matcher) minus (without). */
+    /* Each figure is the median over a few repetitions of (with matcher) minus (without),
+    ** the two runs of a pair made back to back. */
+    enum { REPS = 5 };
+    int reps = smoke ? 1 : REPS;
     result idle = {0}, human = {0}, dense = {0};
-    double idle_ns = 1e30, human_ns = 1e30, dense_ns = 1e30;
-    for (int rep = 0; rep < (smoke ? 1 : 3); rep++) {
+    double di[REPS], dh[REPS], dd[REPS];
+    for (int rep = 0; rep < reps; rep++) {
         result a = run(set, &bt, entities, ticks, 0, true);
         result a0 = run(set, &bt, entities, ticks, 0, false);
         result h = run(set, &bt, entities, ticks, 8, true);
         result h0 = run(set, &bt, entities, ticks, 8, false);
         result d = run(set, &bt, entities, ticks, 1, true);
         result d0 = run(set, &bt, entities, ticks, 1, false);
-        double x = (a.ns - a0.ns) / (double)a.entity_ticks;
-        if (x < idle_ns) idle_ns = x, idle = a;
-        x = (h.ns - h0.ns) / (double)h.entity_ticks;
-        if (x < human_ns) human_ns = x, human = h;
-        x = (d.ns - d0.ns) / (double)d.entity_ticks;
-        if (x < dense_ns) dense_ns = x, dense = d;
+        di[rep] = (a.ns - a0.ns) / (double)a.entity_ticks;
+        dh[rep] = (h.ns - h0.ns) / (double)h.entity_ticks;
+        dd[rep] = (d.ns - d0.ns) / (double)d.entity_ticks;
+        idle = a;
+        human = h;
+        dense = d;
     }
+    double idle_ns = median(di, reps), human_ns = median(dh, reps), dense_ns = median(dd, reps);
     double human_rate = (double)human.edges / (double)human.entity_ticks * 60.0;
     double dense_per_tick = (double)dense.edges / (double)dense.entity_ticks;
     printf("  idle            %7.1f ns per entity-tick, %zu allocations\n", idle_ns,
