@@ -86,6 +86,8 @@ fg_lua_rules *fg_lua_test_rules(lua_State *L, int idx);
 /* Compiles the declaration at decl into a Rules userdata; chunk names its source in messages.
 ** [-0, +1, v] */
 int fg_lua_build_rules(lua_State *L, int decl, const char *chunk);
+/* fg.replication{...} (l_replication.c): a replication session from a table at index 1. */
+int fg_lua_replication_new(lua_State *L);
 /* Reads a request rule's result at idx into a verdict; false (with err) when it is not one. */
 bool fg_lua_read_verdict(lua_State *L, int idx, fg_verdict *out, fg_error *err);
 

@@ -411,7 +411,7 @@ static void leave(l_rep *r, lua_State *L, lua_State *saved, fg_status st, const 
 /* {====================================================================== constructor */
 
 /* fg.replication{properties=, actions=, owner=, authority=, seed=, max_observers=, ...} */
-static int l_new(lua_State *L) {
+int fg_lua_replication_new(lua_State *L) {
     static const char *const fields[] = {"properties", "actions",          "owner",
                                          "authority",  "seed",             "max_observers",
                                          "channel_capacity", "inflight_capacity", NULL};
@@ -789,6 +789,6 @@ void fg_lua_open_replication(lua_State *L) {
         {"close", l_close},     {NULL, NULL}};
     static const luaL_Reg meta[] = {{"__gc", l_gc}, {"__tostring", l_tostring}, {NULL, NULL}};
     fg_lua_class(L, REP_MT, methods, meta);
-    lua_pushcfunction(L, l_new);
+    lua_pushcfunction(L, fg_lua_replication_new);
     lua_setfield(L, -2, "replication");
 }

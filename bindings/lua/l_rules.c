@@ -302,7 +302,7 @@ static void read_markers(reader *rd, int t, fg_action_def *a) {
     check_table(rd, -1, "a list of { tick =, marker = }");
     lua_Integer n = luaL_len(L, -1);
     if (n > FG_MAX_MARKERS) fail(rd, "%lld markers, at most %d", (long long)n, FG_MAX_MARKERS);
-    static const char *const fields[] = {"tick", "marker", "loop", NULL};
+    static const char *const fields[] = {"tick", "marker", "once", NULL};
     for (lua_Integer i = 1; i <= n; i++) {
         lua_geti(L, -1, i);
         size_t o2 = path_push(rd, "[%lld]", (long long)i);
@@ -310,7 +310,7 @@ static void read_markers(reader *rd, int t, fg_action_def *a) {
         only_fields(rd, -1, fields);
         fg_marker_def *m = &a->markers[a->nmarkers++];
         m->tick = (int32_t)int_field(rd, -1, "tick", 0, -1000000, 1000000);
-        m->loop = bool_field(rd, -1, "loop", true);
+        m->once = bool_field(rd, -1, "once", false);
         str_field(rd, -1, "marker", m->name, sizeof m->name);
         if (!m->name[0]) fail(rd, "needs a marker name");
         path_pop(rd, o2);
@@ -618,6 +618,26 @@ static void read_declaration(reader *rd, int idx, fg_ruleset_builder *b) {
         path_pop(rd, old);
     }
     lua_pop(L, 1);
+    if (get_field(rd, idx, "replicated")) {
+        size_t old = path_push(rd, "replicated");
+        check_table(rd, -1, "{ properties = { ... }, actions = { ... } }");
+        static const char *const rfields[] = {"properties", "actions", NULL};
+        only_fields(rd, -1, rfields);
+        path_pop(rd, old);
+    }
+    lua_pop(L, 1);
+    if (get_field(rd, idx, "jump")) {
+        size_t old = path_push(rd, "jump");
+        check_table(rd, -1, "{ button =, buffer =, coyote = }");
+        static const char *const jfields[] = {"button", "buffer", "coyote", NULL};
+        only_fields(rd, -1, jfields);
+        int_field(rd, -1, "buffer", 0, 0, 600);
+        int_field(rd, -1, "coyote", 0, 0, 600);
+        char button[FG_IN_NAME_MAX] = "";
+        str_field(rd, -1, "button", button, sizeof button);
+        path_pop(rd, old);
+    }
+    lua_pop(L, 1);
     if (get_field(rd, idx, "motions")) {
         size_t old = path_push(rd, "motions");
         check_table(rd, -1, "a table of name = { \"notation\", ... }");
@@ -876,6 +896,40 @@ static int rules_sources(lua_State *L) {
     return 1;
 }
 
+/* rules:replication([opts]) -> a replication session (fg.replication) for the properties and
+** predicted actions the ruleset declares in `replicated = { properties =, actions = }`; opts
+** adds the links, seed and hooks. */
+static int rules_replication(lua_State *L) {
+    fg_lua_check_rules(L, 1);
+    lua_settop(L, 2);
+    lua_getiuservalue(L, 1, 1);
+    lua_getfield(L, -1, "declaration");
+    if (lua_getfield(L, -1, "replicated") != LUA_TTABLE)
+        return luaL_error(L, "rules '%s' declare nothing to replicate (no 'replicated' table)",
+                          fg_ruleset_name(fg_lua_check_rules(L, 1)->rules));
+    int decl = lua_gettop(L);
+    lua_newtable(L); /* the arguments of fg.replication */
+    int args = lua_gettop(L);
+    if (lua_istable(L, 2)) {
+        lua_pushnil(L);
+        while (lua_next(L, 2)) {
+            lua_pushvalue(L, -2);
+            lua_insert(L, -2);
+            lua_settable(L, args);
+        }
+    }
+    static const char *const parts[] = {"properties", "actions", NULL};
+    for (const char *const *p = parts; *p; p++)
+        if (lua_getfield(L, args, *p) == LUA_TNIL) {
+            lua_getfield(L, decl, *p);
+            lua_setfield(L, args, *p);
+        }
+    lua_settop(L, args);
+    lua_replace(L, 1);
+    lua_settop(L, 1);
+    return fg_lua_replication_new(L);
+}
+
 /* rules:findings() -> the validator's warnings. */
 static int rules_findings(lua_State *L) {
     fg_lua_check_rules(L, 1);
@@ -999,6 +1053,7 @@ void fg_lua_open_rules(lua_State *L) {
     static const luaL_Reg methods[] = {
         {"name", rules_name},       {"hash", rules_hash},         {"actions", rules_actions},
         {"action", rules_action},   {"findings", rules_findings}, {"sources", rules_sources},
+        {"replication", rules_replication},
         {NULL, NULL},
     };
     static const luaL_Reg meta[] = {

@@ -450,7 +450,7 @@ static void compile_action(fg_ruleset *r, uint32_t id) {
     rt->nmarkers = (uint8_t)a->nmarkers;
     for (uint32_t i = 0; i < a->nmarkers; i++) {
         rt->markers[i].tick = a->markers[i].tick;
-        rt->markers[i].loop = a->markers[i].loop;
+        rt->markers[i].once = a->markers[i].once;
         rt->markers[i].marker =
             (uint16_t)index_of(r->marker_names, r->nmarkers,
                                a->markers[i].name);
@@ -532,7 +532,7 @@ static uint64_t content_hash(const fg_ruleset *r) {
         for (uint32_t m = 0; m < rt->nmarkers; m++) {
             fg_hash_i64(&hs, rt->markers[m].tick);
             fg_hash_str(&hs, a->markers[m].name);
-            fg_hash_u64(&hs, rt->markers[m].loop);
+            fg_hash_u64(&hs, rt->markers[m].once);
         }
         for (uint32_t m = 0; m < rt->nmoves; m++) {
             fg_hash_i64(&hs, rt->moves[m].from);

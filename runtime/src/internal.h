@@ -41,7 +41,7 @@ typedef struct fg_window_rt {
 typedef struct fg_marker_rt {
     int32_t tick;
     uint16_t marker; /* id in the ruleset's marker table */
-    bool loop;
+    bool once;
     bool is_hit; /* the marker named "hit" or "damage": an attack connects here */
 } fg_marker_rt;
 

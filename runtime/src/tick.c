@@ -399,7 +399,7 @@ static void collect_markers(fg_world *w, fg_entity_state *es, fg_tick t) {
         const fg_action_rt *a = &w->versions[inst->version]->rt[inst->action];
         for (uint32_t m = 0; m < a->nmarkers; m++) {
             if (a->markers[m].tick != inst->elapsed) continue;
-            if (inst->cycle > 0 && !a->markers[m].loop) continue;
+            if (inst->cycle > 0 && a->markers[m].once) continue;
             if (w->ncands == w->cap_cands) return;
             fg_candidate *c = &w->cands[w->ncands++];
             c->slot = es->id - 1;
