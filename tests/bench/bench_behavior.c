@@ -337,7 +337,7 @@ static const char *LUA_RULES =
     "  local special = i % 4 == 3\n"
     "  local a = { startup = s, active = act, recovery = 8 + i % 11, requires = 'grounded',\n"
     "    tags = { 'attack', special and 'special' or 'normal' },\n"
-    "    markers = { { tick = s, marker = 'hit', loop = false } },\n"
+    "    markers = { { tick = s, marker = 'hit' } },\n"
     "    hit = { range = 60 + (i % 4) * 10, damage = 10 + i, hitstop = 4 + i % 5,\n"
     "            hitstun = 12 + i % 6, blockstun = 8 + i % 5, meter = 5 } }\n"
     "  if not special then\n"
