@@ -203,9 +203,10 @@ static fg_decision consult_rule(fg_world *w, fg_entity_state *es, fg_decision d)
     if (w->hooks.request(w->hooks.ud, w, &d, &v, &err) != FG_OK) {
         d.kind = FG_DECIDE_REJECTED;
         d.reason = FG_R_RULE_ERROR;
-        snprintf(d.rule_text, sizeof d.rule_text, "%s", err.msg);
+        /* Both copies are cut to their buffers on purpose: the precision says so. */
+        snprintf(d.rule_text, sizeof d.rule_text, "%.*s", (int)sizeof d.rule_text - 1, err.msg);
         fg_trace_record *r = fg_world_trace_push(w, d.tick, es->id, FG_TRACE_RULE_ERROR, 0);
-        if (r) snprintf(r->text, sizeof r->text, "%s", err.msg);
+        if (r) snprintf(r->text, sizeof r->text, "%.*s", (int)sizeof r->text - 1, err.msg);
         return d;
     }
     snprintf(d.rule_text, sizeof d.rule_text, "%s", v.text);
