@@ -233,7 +233,7 @@ static void newer_request_replaces_the_queued_one(void **state) {
     /* The same action again refreshes the wait without a replacement. */
     request_at(&d, d.p1, 2, "fireball");
     assert_int_equal(fgt_decision_count(&d, d.p1), 3);
-    request_at(&d, d.p1, 3, "uppercut");
+    request_at(&d, d.p1, 3, "shoryuken");
     const fg_decision *queued = fgt_decision(&d, d.p1, 3, 0);
     const fg_decision *replaced = fgt_decision(&d, d.p1, 3, 1);
     assert_non_null(replaced);
@@ -241,15 +241,15 @@ static void newer_request_replaces_the_queued_one(void **state) {
     assert_int_equal(replaced->kind, FG_DECIDE_REPLACED);
     assert_int_equal(replaced->reason, FG_R_SUPERSEDED);
     assert_int_equal(replaced->action, fgt_id(d.r, "fireball"));
-    assert_int_equal(replaced->other, fgt_id(d.r, "uppercut"));
-    assert_string_equal(TEXT(&d, replaced), "replaced: fireball by uppercut");
-    /* The jab connects on tick 4 and freezes both until tick 11: the uppercut comes out then. */
+    assert_int_equal(replaced->other, fgt_id(d.r, "shoryuken"));
+    assert_string_equal(TEXT(&d, replaced), "replaced: fireball by shoryuken");
+    /* The jab connects on tick 4 and freezes both until tick 11: the shoryuken comes out then. */
     fgt_run(&d, 10);
     dec = fgt_decision(&d, d.p1, 11, 0);
     assert_non_null(dec);
-    assert_string_equal(TEXT(&d, dec), "accepted: uppercut cancels jab at tick 5 (window 4-12 on "
+    assert_string_equal(TEXT(&d, dec), "accepted: shoryuken cancels jab at tick 5 (window 4-12 on "
                                        "hit)");
-    assert_string_equal(fgt_running(&d, d.p1, 0), "uppercut");
+    assert_string_equal(fgt_running(&d, d.p1, 0), "shoryuken");
     assert_int_equal(fg_world_resource(d.w, d.p1, (uint32_t)fg_ruleset_find_resource(d.r,
                                                                                      "meter")), 0);
     fgt_duel_free(&d);
@@ -267,27 +267,27 @@ static void exact_cost_is_accepted_and_short_by_one_is_refused(void **state) {
     (void)state;
     fgt_duel d = fgt_duel_new(fgt_fighter(), FAR, NULL, NULL);
     fgt_set_meter(&d, d.p1, 99);
-    const fg_decision *dec = request_at(&d, d.p1, 0, "uppercut");
+    const fg_decision *dec = request_at(&d, d.p1, 0, "shoryuken");
     assert_int_equal(dec->kind, FG_DECIDE_REJECTED);
     assert_int_equal(dec->reason, FG_R_COST);
     assert_int_equal(dec->cost, 100);
     assert_int_equal(dec->have, 99);
-    assert_string_equal(TEXT(&d, dec), "rejected: uppercut costs 100 meter, have 99");
+    assert_string_equal(TEXT(&d, dec), "rejected: shoryuken costs 100 meter, have 99");
     assert_int_equal(meter_of(&d, d.p1), 99);
     assert_string_equal(fgt_running(&d, d.p1, 0), "idle");
 
     fgt_set_meter(&d, d.p1, 100);
-    dec = request_at(&d, d.p1, 1, "uppercut");
+    dec = request_at(&d, d.p1, 1, "shoryuken");
     assert_int_equal(dec->kind, FG_DECIDE_ACCEPTED);
-    assert_string_equal(TEXT(&d, dec), "accepted: uppercut from idle");
+    assert_string_equal(TEXT(&d, dec), "accepted: shoryuken from idle");
     assert_int_equal(meter_of(&d, d.p1), 0);
-    assert_string_equal(fgt_running(&d, d.p1, 0), "uppercut");
+    assert_string_equal(fgt_running(&d, d.p1, 0), "shoryuken");
     fgt_duel_free(&d);
 }
 
 static void resources_never_go_negative(void **state) {
     (void)state;
-    static const char *const costly[] = {"uppercut", "super", "uppercut", "jab", "super"};
+    static const char *const costly[] = {"shoryuken", "super", "shoryuken", "jab", "super"};
     for (int start = 0; start <= 300; start += 50) {
         fgt_duel d = fgt_duel_new(fgt_fighter(), FAR, NULL, NULL);
         fgt_set_meter(&d, d.p1, start);
@@ -575,18 +575,18 @@ static void rule_accept_cannot_pay_a_cost_the_fighter_lacks(void **state) {
     fgt_duel d = rule_duel(&h, FAR);
     fgt_set_meter(&d, d.p1, 50);
     /* From idle the data refuses for the cost itself. */
-    const fg_decision *dec = request_at(&d, d.p1, 0, "uppercut");
+    const fg_decision *dec = request_at(&d, d.p1, 0, "shoryuken");
     assert_int_equal(h.seen.reason, FG_R_COST);
     assert_int_equal(dec->kind, FG_DECIDE_REJECTED);
     assert_int_equal(dec->reason, FG_R_RULE_OVERRIDDEN);
-    assert_string_equal(TEXT(&d, dec), "rejected: the rule accepted uppercut, but it costs 100 "
+    assert_string_equal(TEXT(&d, dec), "rejected: the rule accepted shoryuken, but it costs 100 "
                                        "meter, have 50");
     assert_int_equal(meter_of(&d, d.p1), 50);
     /* Through a closed window the data stops before the cost; C still checks it. */
     h.verdict = verdict(FG_VERDICT_DEFAULT, 0, "");
     request_at(&d, d.p1, 1, "jab");
     h.verdict = verdict(FG_VERDICT_ACCEPT, 0, "always");
-    dec = request_at(&d, d.p1, 9, "uppercut");
+    dec = request_at(&d, d.p1, 9, "shoryuken");
     assert_int_equal(h.seen.reason, FG_R_WINDOW_CLOSED);
     assert_int_equal(dec->reason, FG_R_RULE_OVERRIDDEN);
     assert_int_equal(meter_of(&d, d.p1), 50);
@@ -784,7 +784,7 @@ static void deciding_requests_allocates_nothing_per_tick(void **state) {
     fg_world_hooks hooks = {&h, host_has_rule, host_request};
     fgt_duel d = fgt_duel_new(fgt_fighter(), NEAR, &hooks, &a);
     fgt_set_meter(&d, d.p1, 300);
-    static const char *const script[] = {"jab", "fireball", "probe", "a_hit", "uppercut",
+    static const char *const script[] = {"jab", "fireball", "probe", "a_hit", "shoryuken",
                                          "taunt", "dash", "stance", "jab", "super"};
     fgt_run(&d, 2);
     size_t before = c.allocations;

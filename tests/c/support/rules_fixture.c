@@ -150,7 +150,7 @@ fg_ruleset_builder *fgt_fighter_builder(const fg_allocator *alloc) {
     a = fgt_action("fireball", 13, 2, 31);
     fgt_tag(&a, "special");
     fgt_add(b, &a);
-    a = fgt_action("uppercut", 3, 10, 28);
+    a = fgt_action("shoryuken", 3, 10, 28);
     fgt_tag(&a, "special");
     fgt_cost(&a, "meter", 100);
     snprintf(a.requires, sizeof a.requires, "grounded");

@@ -14,7 +14,7 @@
 **                           8-11 on whiff into a_whiff 9-12 on contact into a_contact
 **                           10-14 always into a_always
 **                stance   2/0/20, window 2-21 always into "normal" (jab, probe)
-**                fireball 13/2/31 (special)      uppercut 3/10/28, costs 100 meter (special)
+**                fireball 13/2/31 (special)      shoryuken 3/10/28, costs 100 meter (special)
 **                super    5/6/40, costs 200 meter, interrupts the other layers
 **                jump     airborne, 4/0/56, rises on tick 4     dash 2/10/6 (movement)
 **                hitstun (interrupts), blockstun
