@@ -828,6 +828,34 @@ static void queued_request_is_hashed_and_survives_a_snapshot(void **state) {
     fgt_duel_free(&plain);
 }
 
+/* A request for an action that does not exist, or one more than the tick can take, is refused
+** when it is made, with a message, and leaves nothing behind. */
+static void bad_requests_are_refused_with_a_message_and_change_nothing(void **state) {
+    (void)state;
+    fgt_duel d = fgt_duel_new(fgt_fighter(), FAR, NULL, NULL);
+    fgt_run(&d, 2);
+    uint64_t before = fg_world_hash(d.w);
+    fg_error err;
+    uint32_t n = fg_ruleset_action_count(d.r);
+    assert_int_equal(fg_world_request(d.w, d.p1, n, FG_REQ_AI, &err), FG_ENOTFOUND);
+    char want[128];
+    snprintf(want, sizeof want, "request: action id %u does not exist (%u actions)", n, n);
+    assert_string_equal(err.msg, want);
+    assert_int_equal(fg_world_request(d.w, 9, 0, FG_REQ_AI, &err), FG_ENOTFOUND);
+    assert_string_equal(err.msg, "entity 9 does not exist (2 spawned)");
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(fg_world_request(d.w, d.p2, fgt_id(d.r, "jab"), FG_REQ_AI, &err), FG_OK);
+    assert_int_equal(fg_world_request(d.w, d.p2, fgt_id(d.r, "jab"), FG_REQ_AI, &err),
+                     FG_ENOMEM);
+    assert_string_equal(err.msg, "request: 8 requests already wait for the next tick");
+    /* p1 asked for nothing that was kept; p2's eight are decided (one jab, seven refusals). */
+    assert_int_equal(fg_world_hash(d.w), before);
+    fgt_run(&d, 1);
+    assert_int_equal(fgt_decision_count(&d, d.p1), 0);
+    assert_int_equal(fgt_decision_count(&d, d.p2), 8);
+    fgt_duel_free(&d);
+}
+
 /* }====================================================================== */
 
 int main(void) {
@@ -856,6 +884,7 @@ int main(void) {
         cmocka_unit_test(frame_meter_of_a_jab_cancelled_into_a_fireball),
         cmocka_unit_test(deciding_requests_allocates_nothing_per_tick),
         cmocka_unit_test(queued_request_is_hashed_and_survives_a_snapshot),
+        cmocka_unit_test(bad_requests_are_refused_with_a_message_and_change_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -172,6 +172,23 @@ function TestBadRules:test_a_file_names_itself_in_every_error()
   lu.assertStrContains(err, path .. ": actions.idle.startpu: unknown field")
 end
 
+TestBadRequests = {}
+
+function TestBadRequests:test_unknown_action_or_source_is_an_argument_error()
+  local w = fg.world { rules = declaration() }
+  local p = w:spawn()
+  w:run(1)
+  local hash = w:hash()
+  lu.assertErrorMsgContains("bad argument #1 to 'request' ('jabb' is not an action of 'tester')",
+    function() p:request("jabb") end)
+  lu.assertErrorMsgContains("bad argument #2 to 'request' (invalid option 'human')",
+    function() p:request("jab", "human") end)
+  w:run(1)
+  lu.assertEquals(#w:decisions(), 0)
+  lu.assertEquals(p:action(), "idle")
+  lu.assertNotEquals(w:hash(), hash) -- the tick ran
+end
+
 -- `framegate check` prints into a buffer here.
 local function buffer()
   local b = { text = "" }
@@ -249,6 +266,16 @@ function TestCheckCommand:test_malformed_fields_and_lua_errors_are_one_finding()
   lu.assertStrContains(out.text, typo .. ": not loaded: 1 error, 0 warnings\n")
   lu.assertStrContains(out.text, syntax .. ":2: unexpected symbol near '='\n")
   lu.assertNotStrContains(out.text, syntax .. ": " .. syntax)
+end
+
+function TestCheckCommand:test_no_file_is_a_usage_error()
+  local stderr = io.stderr
+  local err = buffer()
+  io.stderr = err -- luacheck: ignore
+  local code = check.run()
+  io.stderr = stderr -- luacheck: ignore
+  lu.assertEquals(code, 2)
+  lu.assertEquals(err.text, "framegate check: which rules? e.g. framegate check samples/duel/rules.lua\n")
 end
 
 function TestCheckCommand:test_exit_codes()
