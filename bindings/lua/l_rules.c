@@ -477,29 +477,36 @@ static void read_action(reader *rd, int t, const char *name, fg_action_def *a) {
 }
 
 /* { "236P", window = 12, buffer = 2, priority = 5, gap = 8, charge = 40, absolute = true,
-**   hitstop = "skip"|"count" }: [1] is the notation, the rest are matcher options. */
-static void read_motion_options(reader *rd, int t, fg_motion_def *def) {
+**   frozen = "skip"|"count" }: the notations first (several = alternatives under one name),
+** then the matcher options, as fg.motion_set takes them. Returns how many notations. */
+static int read_motion_options(reader *rd, int t, fg_motion_def *def) {
     lua_State *L = rd->L;
     t = lua_absindex(L, t);
-    static const char *const fields[] = {"window", "time",     "buffer",  "priority", "gap",
-                                         "charge", "absolute", "hitstop", NULL};
+    static const char *const fields[] = {"window", "time",     "buffer", "priority", "gap",
+                                         "charge", "absolute", "frozen", NULL};
+    lua_Integer n = (lua_Integer)lua_rawlen(L, t);
     lua_pushnil(L);
     while (lua_next(L, t)) {
         lua_pop(L, 1);
-        bool ok = lua_isinteger(L, -1) && lua_tointeger(L, -1) == 1;
+        bool ok = lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 1 && lua_tointeger(L, -1) <= n;
         for (const char *const *f = fields; !ok && *f; f++)
             ok = lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), *f) == 0;
         if (!ok) {
             char v[64];
-            fail(rd, "unknown field %s (expected the notation first, then window, buffer, "
-                 "priority, gap, charge, absolute or hitstop)", describe_value(L, -1, v, sizeof v));
+            fail(rd, "unknown field %s (expected the notations first, then window, buffer, "
+                 "priority, gap, charge, absolute or frozen)", describe_value(L, -1, v, sizeof v));
         }
     }
-    lua_geti(L, t, 1);
-    if (lua_type(L, -1) != LUA_TSTRING)
-        fail(rd, "[1] must be the notation, as in { \"236P\", window = 12 }");
-    def->notation = lua_tostring(L, -1); /* stays alive in the table */
-    lua_pop(L, 1);
+    if (n < 1) fail(rd, "needs a notation, as in { \"236P\", window = 12 }");
+    for (lua_Integer i = 1; i <= n; i++) {
+        if (lua_rawgeti(L, t, i) != LUA_TSTRING) {
+            char v[64];
+            size_t old = path_push(rd, "[%lld]", (long long)i);
+            fail(rd, "expected a notation string, got %s", describe_value(L, -1, v, sizeof v));
+            path_pop(rd, old);
+        }
+        lua_pop(L, 1);
+    }
     def->time = (int32_t)int_field(rd, t, "window", 0, 0, FG_MOTION_MAX_TICKS);
     def->time = (int32_t)int_field(rd, t, "time", def->time, 0, FG_MOTION_MAX_TICKS);
     def->buffer = (int32_t)int_field(rd, t, "buffer", 0, 0, FG_MOTION_MAX_TICKS);
@@ -510,14 +517,15 @@ static void read_motion_options(reader *rd, int t, fg_motion_def *def) {
     lua_pop(L, 1);
     def->priority = (int32_t)int_field(rd, t, "priority", 0, -1000000, 1000000);
     char frozen[8] = "skip";
-    str_field(rd, t, "hitstop", frozen, sizeof frozen);
+    str_field(rd, t, "frozen", frozen, sizeof frozen);
     if (!strcmp(frozen, "skip")) def->frozen = FG_MOTION_FROZEN_SKIP;
     else if (!strcmp(frozen, "count")) def->frozen = FG_MOTION_FROZEN_COUNT;
     else {
-        size_t old = path_push(rd, ".hitstop");
+        size_t old = path_push(rd, ".frozen");
         fail(rd, "'%s', expected skip or count", frozen);
         path_pop(rd, old);
     }
+    return (int)n;
 }
 
 /* Feeds a declaration table (at idx) into the builder. Raises on the first malformed field. */
@@ -652,11 +660,17 @@ static void read_declaration(reader *rd, int idx, fg_ruleset_builder *b) {
             def.name = k;
             if (lua_type(L, -1) == LUA_TSTRING) {
                 def.notation = lua_tostring(L, -1);
+                if (fg_ruleset_add_motion(b, &def, &err) != FG_OK) fail(rd, "%s", err.msg);
             } else {
                 check_table(rd, -1, "a notation string or { \"236P\", window = 12 }");
-                read_motion_options(rd, -1, &def);
+                int nn = read_motion_options(rd, -1, &def);
+                for (int j = 1; j <= nn; j++) {
+                    lua_rawgeti(L, -1, j);
+                    def.notation = lua_tostring(L, -1); /* alive in the table */
+                    lua_pop(L, 1);
+                    if (fg_ruleset_add_motion(b, &def, &err) != FG_OK) fail(rd, "%s", err.msg);
+                }
             }
-            if (fg_ruleset_add_motion(b, &def, &err) != FG_OK) fail(rd, "%s", err.msg);
             path_pop(rd, o2);
             lua_pop(L, 2);
         }

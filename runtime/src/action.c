@@ -226,7 +226,9 @@ static int cmp_resource(const void *a, const void *b) {
 }
 
 static int cmp_motion(const void *a, const void *b) {
-    return strcmp(((const fg_motion_rt *)a)->name, ((const fg_motion_rt *)b)->name);
+    const fg_motion_rt *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : strcmp(x->notation, y->notation);
 }
 
 static int find_def(const fg_action_def *defs, uint32_t n, const char *name) {
@@ -714,11 +716,13 @@ fg_ruleset *fg_ruleset_build(fg_ruleset_builder *b, fg_findings *findings, fg_er
             snprintf(path, sizeof path, "actions.%s", r->defs[i].name);
             finding(f, false, path, "is declared twice");
         }
+    /* Several notations under one name are alternatives; the same one twice is a mistake. */
     for (uint32_t i = 1; i < r->nmotions; i++)
-        if (strcmp(r->motions[i - 1].name, r->motions[i].name) == 0) {
+        if (strcmp(r->motions[i - 1].name, r->motions[i].name) == 0 &&
+            strcmp(r->motions[i - 1].notation, r->motions[i].notation) == 0) {
             char path[96];
             snprintf(path, sizeof path, "motions.%s", r->motions[i].name);
-            finding(f, false, path, "is declared twice");
+            finding(f, false, path, "'%s' is declared twice", r->motions[i].notation);
         }
     r->ngroups = add_sorted_unique(r->groups, 0, FG_MAX_GROUPS, "airborne");
     r->ngroups = add_sorted_unique(r->groups, r->ngroups, FG_MAX_GROUPS, "grounded");

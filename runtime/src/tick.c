@@ -187,6 +187,16 @@ static void advance_actions(fg_world *w, fg_entity_state *es, fg_tick t) {
     }
 }
 
+/* Copies text, cutting it to fit: messages longer than a trace field are truncated on purpose. */
+static void copy_text(char *dst, size_t size, const char *src) {
+    size_t n = 0;
+    while (n + 1 < size && src[n]) {
+        dst[n] = src[n];
+        n++;
+    }
+    dst[n] = '\0';
+}
+
 /* Asks the host's request rule, when the entity's ruleset has one, and merges its verdict with
 ** the data's decision. C keeps the hard limits: an action must exist and be paid for. */
 static fg_decision consult_rule(fg_world *w, fg_entity_state *es, fg_decision d) {
@@ -203,13 +213,12 @@ static fg_decision consult_rule(fg_world *w, fg_entity_state *es, fg_decision d)
     if (w->hooks.request(w->hooks.ud, w, &d, &v, &err) != FG_OK) {
         d.kind = FG_DECIDE_REJECTED;
         d.reason = FG_R_RULE_ERROR;
-        /* Both copies are cut to their buffers on purpose: the precision says so. */
-        snprintf(d.rule_text, sizeof d.rule_text, "%.*s", (int)sizeof d.rule_text - 1, err.msg);
+        copy_text(d.rule_text, sizeof d.rule_text, err.msg);
         fg_trace_record *r = fg_world_trace_push(w, d.tick, es->id, FG_TRACE_RULE_ERROR, 0);
-        if (r) snprintf(r->text, sizeof r->text, "%.*s", (int)sizeof r->text - 1, err.msg);
+        if (r) copy_text(r->text, sizeof r->text, err.msg);
         return d;
     }
-    snprintf(d.rule_text, sizeof d.rule_text, "%s", v.text);
+    copy_text(d.rule_text, sizeof d.rule_text, v.text);
     switch (v.kind) {
     case FG_VERDICT_DEFAULT: break;
     case FG_VERDICT_ACCEPT:
