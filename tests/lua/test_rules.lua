@@ -127,7 +127,7 @@ function TestBadRules:test_bad_motion_notation_names_its_column()
     invalid('actions.jab.input: jab: "2MK": unexpected \'M\' at column 2, expected a direction '
       .. "or button"))
   lu.assertEquals(load_error(function(d) d.motions = { fireball = { window = 12 } } end),
-    'motions.fireball: [1] must be the notation, as in { "236P", window = 12 }')
+    'motions.fireball: needs a notation, as in { "236P", window = 12 }')
 end
 
 function TestBadRules:test_every_error_of_a_declaration_is_listed()
