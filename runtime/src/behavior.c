@@ -307,16 +307,14 @@ int fg_decision_describe(const fg_ruleset *r, const fg_decision *d, char *buf, s
         where(r, d, at, sizeof at);
         return snprintf(buf, size, "rejected: %s; it has no cancel into %s", at, want);
     case FG_R_WINDOW_CLOSED:
-        /* The window is named with the request it was asked for: a log line alone must say
-        ** which request was refused. */
         where(r, d, at, sizeof at);
         if (d->window_on == FG_ON_ALWAYS || contact_matches(d->window_on, d->contact))
-            return snprintf(buf, size, "rejected: %s; cancel window %d-%d into %s %s", at,
-                            d->window_from, d->window_to, want,
-                            d->elapsed < d->window_from ? "is not open yet" : "has closed");
-        return snprintf(buf, size, "rejected: %s; cancel window %d-%d into %s opens on %s, %s", at,
-                        d->window_from, d->window_to, want,
-                        fg_contact_name((fg_contact)d->window_on), contact_words(d->contact));
+            return snprintf(buf, size, "rejected: %s; cancel window %d-%d %s", at, d->window_from,
+                            d->window_to, d->elapsed < d->window_from ? "is not open yet"
+                                                                      : "has closed");
+        return snprintf(buf, size, "rejected: %s; cancel window %d-%d opens on %s, %s", at,
+                        d->window_from, d->window_to, fg_contact_name((fg_contact)d->window_on),
+                        contact_words(d->contact));
     case FG_R_WAIT_WINDOW:
         return snprintf(buf, size, "queued: %s waits %d tick%s for %s's window %d-%d", want,
                         d->wait, d->wait == 1 ? "" : "s", action_name(r, d->current),

@@ -109,16 +109,16 @@ static void closed_window_says_why_in_words(void **state) {
     fgt_duel d = probe_duel(FG_ON_WHIFF);
     const fg_decision *dec = request_at(&d, d.p1, 7, "a_hit");
     assert_string_equal(TEXT(&d, dec), "rejected: probe is in recovery (tick 7 of 20); cancel "
-                                       "window 6-9 into a_hit opens on hit, last attack whiffed");
+                                       "window 6-9 opens on hit, last attack whiffed");
     dec = request_at(&d, d.p1, 15, "a_always");
     assert_string_equal(TEXT(&d, dec), "rejected: probe is in recovery (tick 15 of 20); cancel "
-                                       "window 10-14 into a_always has closed");
+                                       "window 10-14 has closed");
     fgt_duel_free(&d);
 
     d = probe_duel(FG_ON_HIT);
     dec = request_at(&d, d.p1, 8, "a_block");
     assert_string_equal(TEXT(&d, dec), "rejected: probe is in recovery (tick 8 of 20); cancel "
-                                       "window 7-10 into a_block opens on block, last attack hit");
+                                       "window 7-10 opens on block, last attack hit");
     dec = request_at(&d, d.p1, 9, "a_hit");
     assert_string_equal(TEXT(&d, dec), "accepted: a_hit cancels probe at tick 9 (window 6-9 on "
                                        "hit)");
@@ -127,7 +127,7 @@ static void closed_window_says_why_in_words(void **state) {
     d = probe_duel(FG_ON_BLOCK);
     dec = request_at(&d, d.p1, 5, "a_always");
     assert_string_equal(TEXT(&d, dec), "rejected: probe is in active (tick 5 of 20); cancel "
-                                       "window 10-14 into a_always is not open yet");
+                                       "window 10-14 is not open yet");
     dec = request_at(&d, d.p1, 6, "fireball");
     assert_int_equal(dec->reason, FG_R_NO_CANCEL);
     assert_string_equal(TEXT(&d, dec), "rejected: probe is in recovery (tick 6 of 20); it has no "
@@ -192,7 +192,7 @@ static void request_within_buffer_waits_and_one_tick_earlier_is_refused(void **s
     assert_int_equal(dec->kind, FG_DECIDE_REJECTED);
     assert_int_equal(dec->reason, FG_R_WINDOW_CLOSED);
     assert_string_equal(TEXT(&d, dec), "rejected: slow is in startup (tick 4 of 20); cancel "
-                                       "window 8-15 into fireball is not open yet");
+                                       "window 8-15 is not open yet");
     fgt_run(&d, 10);
     assert_int_equal(fgt_decision_count(&d, d.p1), 2);
     assert_string_equal(fgt_running(&d, d.p1, 0), "slow");
