@@ -30,6 +30,7 @@ static void start_action(fg_world *w, fg_entity_state *es, uint32_t layer, uint3
                          uint32_t version, fg_transition_reason why, int32_t duration, fg_tick t) {
     fg_instance *inst = &es->layers[layer];
     uint16_t from = inst->action;
+    uint16_t from_version = inst->version;
     const fg_ruleset *r = w->versions[version];
     const fg_action_rt *a = &r->rt[action];
     inst->action = (uint16_t)action;
@@ -41,7 +42,8 @@ static void start_action(fg_world *w, fg_entity_state *es, uint32_t layer, uint3
     inst->seq = ++es->next_seq[layer];
     inst->started = t;
     begin_ledger(w, es, layer, inst->seq);
-    fg_world_trace4(w, t, es->id, FG_TRACE_TRANSITION, why, layer, from == FG_NO_ACTION ? -1 : from,
+    fg_world_trace4(w, t, es->id, FG_TRACE_TRANSITION, why, layer,
+                    from == FG_NO_ACTION ? -1 : (int64_t)((uint64_t)from_version << 32 | from),
                     action, inst->seq);
     if (a->interrupts)
         for (uint32_t l = 0; l < r->nlayers; l++) {
@@ -53,7 +55,7 @@ static void start_action(fg_world *w, fg_entity_state *es, uint32_t layer, uint3
                 start_action(w, es, l, neutral, version, FG_TR_INTERRUPTED, 0, t);
             } else {
                 fg_world_trace4(w, t, es->id, FG_TRACE_TRANSITION, FG_TR_INTERRUPTED, l,
-                                o->action, -1, o->seq);
+                                (int64_t)((uint64_t)o->version << 32 | o->action), -1, o->seq);
                 o->action = FG_NO_ACTION;
             }
         }
@@ -106,7 +108,8 @@ static void follow_up(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick 
     if (next >= 0) {
         start_action(w, es, layer, (uint32_t)next, version, why, 0, t);
     } else {
-        fg_world_trace4(w, t, es->id, FG_TRACE_TRANSITION, why, layer, inst->action, -1, inst->seq);
+        fg_world_trace4(w, t, es->id, FG_TRACE_TRANSITION, why, layer,
+                        (int64_t)((uint64_t)inst->version << 32 | inst->action), -1, inst->seq);
         inst->action = FG_NO_ACTION;
     }
 }
@@ -483,7 +486,8 @@ static uint8_t apply_hit(fg_world *w, fg_entity_state *es, fg_instance *inst,
         es->frozen_from = tg->frozen_from = t + 1;
         es->frozen_until = tg->frozen_until = t + 1 + a->hit.hitstop;
     }
-    fg_world_trace4(w, t, tg->id, FG_TRACE_HIT, contact, es->id, inst->action, damage,
+    fg_world_trace4(w, t, tg->id, FG_TRACE_HIT, contact, es->id,
+                    (int64_t)((uint64_t)inst->version << 32 | inst->action), damage,
                     a->hit.hitstop);
     return contact;
 }

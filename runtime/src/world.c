@@ -45,6 +45,8 @@ fg_trace_record *fg_world_trace_push(fg_world *w, fg_tick tick, fg_entity e, fg_
     fg_trace_record *r = &w->trace[at];
     r->tick = tick;
     r->entity = e;
+    fg_entity_state *es = fg_world_entity(w, e);
+    r->version = es && w->state->nslots ? w->state->slot_version[es->rules_slot] : 0;
     r->kind = (uint16_t)kind;
     r->code = (uint16_t)code;
     r->a = r->b = r->c = r->d = 0;
@@ -264,6 +266,33 @@ fg_status fg_world_replace_rules(fg_world *w, uint32_t slot, fg_ruleset *r, fg_e
     fg_status st = add_version(w, r, &version, err);
     if (st != FG_OK) return st;
     w->state->slot_version[slot] = (uint16_t)version;
+    /* Waiting requests name actions by id: carry them over by name, or drop them with a note. */
+    for (uint32_t i = 0; i < w->state->nentities; i++) {
+        fg_entity_state *es = &w->entities[i];
+        if (es->rules_slot != slot) continue;
+        for (uint32_t l = 0; l < FG_MAX_LAYERS; l++) {
+            fg_queued *q = &es->queued[l];
+            if (q->action == FG_NO_ACTION) continue;
+            int id = fg_ruleset_find_action(r, old->defs[q->action].name);
+            if (id < 0) {
+                char note[128];
+                snprintf(note, sizeof note, "reload: the queued request for '%s' was dropped, "
+                         "the new rules have no such action", old->defs[q->action].name);
+                fg_world_note_error(w, es->id, note);
+                q->action = FG_NO_ACTION;
+            } else {
+                q->action = (uint16_t)id;
+            }
+        }
+        uint32_t kept = 0;
+        for (uint32_t k = 0; k < es->npending; k++) {
+            int id = fg_ruleset_find_action(r, old->defs[es->pending[k].action].name);
+            if (id < 0) continue;
+            es->pending[kept] = es->pending[k];
+            es->pending[kept++].action = (uint16_t)id;
+        }
+        es->npending = (uint8_t)kept;
+    }
     /* Motions in progress belong to the old patterns; the edges themselves stay buffered. */
     if (fg_motion_set_hash(old->motion_set) != fg_motion_set_hash(r->motion_set))
         for (uint32_t i = 0; i < w->state->nentities; i++)
@@ -787,8 +816,9 @@ static const char *edge_kind_name(int k) {
     return k == FG_EDGE_PRESS ? "press" : k == FG_EDGE_RELEASE ? "release" : "dir";
 }
 
-static const char *name_in(const fg_world *w, const fg_trace_record *r, int64_t action) {
-    const fg_ruleset *rules = fg_world_rules(w, r->entity);
+/* Names are read in the ruleset version the record was made with: ids change across reloads. */
+static const char *name_in(const fg_world *w, uint32_t version, int64_t action) {
+    const fg_ruleset *rules = version < w->nversions ? w->versions[version] : NULL;
     if (!rules || action < 0 || (uint64_t)action >= rules->nactions) return "(none)";
     return rules->defs[action].name;
 }
@@ -798,7 +828,8 @@ int fg_world_trace_format(const fg_world *w, const fg_trace_record *r, char *buf
     if (n < 0 || (size_t)n >= size) return n;
     char *p = buf + n;
     size_t left = size - (size_t)n;
-    const fg_ruleset *rules = fg_world_rules(w, r->entity);
+    const fg_ruleset *rules = r->version < w->nversions && w->state->nslots ? w->versions[r->version]
+                                                                          : NULL;
     switch (r->kind) {
     case FG_TRACE_INPUT:
         if (r->a == FG_EDGE_DIR)
@@ -825,18 +856,21 @@ int fg_world_trace_format(const fg_world *w, const fg_trace_record *r, char *buf
                      : n + snprintf(p, left, "decision");
     case FG_TRACE_TRANSITION: {
         const char *layer = rules && r->a < (int64_t)rules->nlayers ? rules->layers[r->a] : "?";
-        return n + snprintf(p, left, "%s: %s -> %s (%s, action #%lld)", layer, name_in(w, r, r->b),
-                            name_in(w, r, r->c),
+        uint32_t from_version = r->b < 0 ? r->version : (uint32_t)((uint64_t)r->b >> 32);
+        int64_t from = r->b < 0 ? -1 : (int64_t)(r->b & 0xFFFFFFFF);
+        return n + snprintf(p, left, "%s: %s -> %s (%s, action #%lld)", layer,
+                            name_in(w, from_version, from), name_in(w, r->version, r->c),
                             fg_transition_reason_name((fg_transition_reason)r->code),
                             (long long)r->d);
     }
     case FG_TRACE_HIT:
         return n + snprintf(p, left, "%s by e%lld's %s: %lld damage, hitstop %lld",
                             r->code == FG_ON_HIT ? "hit" : "blocked", (long long)r->a,
-                            name_in(w, r, r->b), (long long)r->c, (long long)r->d);
+                            name_in(w, (uint32_t)((uint64_t)r->b >> 32), r->b & 0xFFFFFFFF),
+                            (long long)r->c, (long long)r->d);
     case FG_TRACE_COMMAND:
         return n + snprintf(p, left, "command %s (motion %lld, first edge %lld)",
-                            name_in(w, r, r->b), (long long)r->a, (long long)r->c);
+                            name_in(w, r->version, r->b), (long long)r->a, (long long)r->c);
     case FG_TRACE_EVENT: {
         const char *marker = rules && r->c >= 0 && (uint64_t)r->c < rules->nmarkers
                                  ? rules->marker_names[r->c]

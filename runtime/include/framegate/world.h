@@ -199,10 +199,11 @@ typedef enum fg_trace_kind {
                                 c = window, d = last tick the press stays buffered */
     FG_TRACE_CONTACT = 2,    /* a = grounded (0/1), b = permission restored (0/1) */
     FG_TRACE_DECISION = 3,   /* decision */
-    FG_TRACE_TRANSITION = 4, /* code = fg_transition_reason, a = layer, b = from, c = to,
-                                d = new action sequence */
-    FG_TRACE_HIT = 5,        /* code = fg_contact, a = attacker, b = action, c = damage,
-                                d = hitstop; entity = the target */
+    FG_TRACE_TRANSITION = 4, /* code = fg_transition_reason, a = layer, b = from (its ruleset
+                                version in bits 32..47), c = to, d = new action sequence */
+    FG_TRACE_HIT = 5,        /* code = fg_contact, a = attacker, b = action (its ruleset
+                                version in bits 32..47), c = damage, d = hitstop; entity = the
+                                target */
     FG_TRACE_COMMAND = 6,    /* a = motion id, b = action requested, c = first edge id */
     FG_TRACE_RULE_ERROR = 7, /* text = the rule's error */
     FG_TRACE_EVENT = 8,      /* code = fg_dispatch_result, a = layer, b = action sequence,
@@ -229,6 +230,7 @@ typedef struct fg_trace_record {
     fg_entity entity;
     uint16_t kind;
     uint16_t code;
+    uint16_t version; /* the entity's ruleset version when recorded: names are read in it */
     int64_t a, b, c, d;
     fg_decision decision; /* FG_TRACE_DECISION */
     char text[256];       /* FG_TRACE_RULE_ERROR: the message and the rule's own frames */
