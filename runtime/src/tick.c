@@ -94,14 +94,15 @@ void fg_world_start_neutral(fg_world *w, fg_entity_state *es, fg_tick t,
 /* The action that follows one that ended: its `next`, looked up by name in the entity's current
 ** ruleset (it may have been reloaded meanwhile), else the layer's neutral. */
 static void follow_up(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick t,
-                      fg_transition_reason why) {
+                      fg_transition_reason why, bool use_next) {
     fg_instance *inst = &es->layers[layer];
     const fg_ruleset *old = w->versions[inst->version];
     uint32_t version = w->state->slot_version[es->rules_slot];
     const fg_ruleset *r = w->versions[version];
     const fg_action_rt *a = &old->rt[inst->action];
     int next = -1;
-    if (a->next != FG_NO_ACTION) next = fg_ruleset_find_action(r, old->defs[a->next].name);
+    if (use_next && a->next != FG_NO_ACTION)
+        next = fg_ruleset_find_action(r, old->defs[a->next].name);
     if (next < 0 && layer < r->nlayers) next = r->layer_neutral[layer] == FG_NO_ACTION
                                                   ? -1
                                                   : r->layer_neutral[layer];
@@ -185,7 +186,7 @@ static void advance_actions(fg_world *w, fg_entity_state *es, fg_tick t) {
             inst->elapsed = 0;
             inst->cycle++;
         } else {
-            follow_up(w, es, l, t, FG_TR_ENDED);
+            follow_up(w, es, l, t, FG_TR_ENDED, true);
         }
     }
 }
@@ -433,12 +434,12 @@ static int sign_of(fg_facing f) { return f == FG_FACING_LEFT ? -1 : 1; }
 /* Whether the target blocks: on the ground, free (or already blocking), holding back, and at the
 ** right height for a low or an overhead. */
 static bool blocks(const fg_world *w, const fg_entity_state *tg, const fg_hit_def *hit) {
-    const fg_ruleset *r = fg_world_rules_of(w, tg);
     const fg_instance *body = &tg->layers[0];
     if (body->action != FG_NO_ACTION) {
-        const fg_action_rt *cur = &w->versions[body->version]->rt[body->action];
-        bool free = cur->neutral || body->action == r->blockstun;
-        if (!free || (int)cur->group == r->airborne) return false;
+        const fg_ruleset *br = w->versions[body->version]; /* the version it started with */
+        const fg_action_rt *cur = &br->rt[body->action];
+        bool free = cur->neutral || body->action == br->blockstun;
+        if (!free || (int)cur->group == br->airborne) return false;
     }
     const fg_buffer *b = fg_world_buffer_at(w, tg->id - 1);
     int rel = fg_numpad_relative(b->dir, (fg_facing)tg->facing);
@@ -577,11 +578,11 @@ static void move_entity(fg_world *w, fg_entity_state *es, fg_tick t) {
     if (es->y <= p->ground_y) {
         es->y = p->ground_y;
         if (es->vy < 0) es->vy = 0;
-        if (airborne && body->action != FG_NO_ACTION &&
-            (int)w->versions[body->version]->rt[body->action].group == r->airborne) {
+        const fg_ruleset *br = body->action != FG_NO_ACTION ? w->versions[body->version] : NULL;
+        if (airborne && br && (int)br->rt[body->action].group == br->airborne) {
             es->vx = 0;
-            follow_up(w, es, 0, t, FG_TR_LANDED);
             /* Landing ends the air action: it lands on the neutral, not on its `next`. */
+            follow_up(w, es, 0, t, FG_TR_LANDED, false);
         }
     }
     if (es->x < p->stage_min) es->x = p->stage_min;
