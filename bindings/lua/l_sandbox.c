@@ -96,8 +96,10 @@ static void *budget_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         int64_t after = b->in_use + ((int64_t)nsize - old) - b->base;
         int64_t ceiling = b->cap * 2 + (b->tripped ? ERROR_SLACK : 0);
         if (after > ceiling) {
-            /* The same request refused twice is the retry after the emergency collection. */
-            if (b->refused == (int64_t)nsize && !b->tripped) {
+            /* The same request refused twice is the retry after the emergency collection; a
+            ** request bigger than the whole allowance can never fit. */
+            bool hopeless = (int64_t)nsize - old > b->cap * 2;
+            if ((hopeless || b->refused == (int64_t)nsize) && !b->tripped) {
                 b->tripped = TRIP_MEMORY;
                 lua_sethook(b->L, budget_hook, LUA_MASKCOUNT | LUA_MASKLINE, 1);
             }
@@ -128,7 +130,7 @@ static size_t append_frames(lua_State *L, int level, const char *what, char *buf
         int is_tramp = lua_tocfunction(L, -1) == rule_trampoline;
         lua_pop(L, 1);
         if (is_tramp) break;
-        if (*ar.what == 'C' && !ar.name) continue;
+        if (*ar.what == 'C' && (!ar.name || strcmp(ar.namewhat, "metamethod") == 0)) continue;
         if (count == 8) {
             more++;
             continue;
@@ -266,9 +268,23 @@ static int rule_trampoline(lua_State *L) {
 ** keeps the message made where it happened, whatever the script did with the error since. */
 static int rule_handler(lua_State *L) {
     fg_lua_budget *b = budget_of(L);
-    if (b && b->active && b->tripped && b->msg[0]) {
-        lua_pushstring(L, b->msg);
-        return 1;
+    if (b && b->active && b->tripped) {
+        if (!b->msg[0]) {
+            /* A refused allocation raised as an ordinary error (a C library's buffer): the
+            ** stack is still here, so say where. */
+            lua_Debug ar;
+            int level = 1;
+            while (lua_getstack(L, level, &ar)) {
+                lua_getinfo(L, "S", &ar);
+                if (*ar.what != 'C') break;
+                level++;
+            }
+            if (lua_getstack(L, level, &ar)) describe_overrun(L, b, &ar);
+        }
+        if (b->msg[0]) {
+            lua_pushstring(L, b->msg);
+            return 1;
+        }
     }
     char buf[FG_ERROR_MAX];
     const char *msg = lua_tostring(L, 1);
@@ -317,14 +333,16 @@ static fg_status budget_pcall(lua_State *L, int nargs, int nresults, int64_t ste
         lua_Debug ar;
         lua_pushvalue(L, fidx);
         lua_getinfo(L, ">S", &ar);
+        char where[LUA_IDSIZE + 24];
+        if (ar.linedefined > 0) snprintf(where, sizeof where, "%s:%d", ar.short_src, ar.linedefined);
+        else snprintf(where, sizeof where, "%s", ar.short_src);
         if (b)
-            fg_error_set(err, FG_ERULE, "%s:%d: framegate: %s went over its memory cap of %lld "
-                         "bytes (an allocation of %lld bytes was refused)", ar.short_src,
-                         ar.linedefined, what ? what : "rule", (long long)memory,
-                         (long long)b->refused);
+            fg_error_set(err, FG_ERULE, "%s: framegate: %s went over its memory cap of %lld "
+                         "bytes (an allocation of %lld bytes was refused)", where,
+                         what ? what : "rule", (long long)memory, (long long)b->refused);
         else
-            fg_error_set(err, FG_ERULE, "%s:%d: framegate: %s: not enough memory", ar.short_src,
-                         ar.linedefined, what ? what : "rule");
+            fg_error_set(err, FG_ERULE, "%s: framegate: %s: not enough memory", where,
+                         what ? what : "rule");
     } else {
         const char *msg = lua_tostring(L, -1);
         fg_error_set(err, FG_ERULE, "%s", msg ? msg : "rule failed");
@@ -688,6 +706,31 @@ static int sandbox_random(lua_State *L) {
     return 1;
 }
 
+/* string.rep in rules: a result bigger than what the call may still allocate is refused here,
+** where the position is known, rather than by the allocator (a memory error has no traceback). */
+static int sandbox_rep(lua_State *L) {
+    size_t len, lsep;
+    luaL_checklstring(L, 1, &len);
+    lua_Integer n = luaL_checkinteger(L, 2);
+    luaL_optlstring(L, 3, "", &lsep);
+    fg_lua_budget *b = budget_of(L);
+    if (b && b->active && n > 0 && !b->tripped) {
+        double total = (double)len * (double)n + (double)lsep * (double)(n - 1);
+        if (total > (double)(b->cap - (b->in_use - b->base))) {
+            lua_Debug ar;
+            b->tripped = TRIP_MEMORY;
+            if (lua_getstack(L, 1, &ar)) describe_overrun(L, b, &ar);
+            lua_sethook(L, budget_hook, LUA_MASKCOUNT | LUA_MASKLINE, 1);
+            lua_pushstring(L, b->msg);
+            return lua_error(L);
+        }
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
 static bool is_protected(lua_State *L, int idx) {
     if (!lua_getmetatable(L, idx)) return false;
     lua_getfield(L, -1, "__metatable");
@@ -810,6 +853,9 @@ static void build_sandbox(lua_State *L) {
     push_lib_copy(L, LUA_STRLIBNAME, luaopen_string);
     push_blocked(L, "string.dump");
     lua_setfield(L, -2, "dump");
+    lua_getfield(L, -1, "rep");
+    lua_pushcclosure(L, sandbox_rep, 1);
+    lua_setfield(L, -2, "rep");
     /* Strings' methods go through the shared string metatable: point its __index at this copy
     ** (which falls back on the real library for anything added later), so `("").dump` is
     ** blocked too. The host sees the same functions, except dump. */
@@ -1108,12 +1154,12 @@ static int locate_in(const char *text, const char *field, int *line) {
 /* Rewrites "path: field: message" (and the validator's "\n  field: message" lines) so each
 ** field names the file and line it was declared at. */
 static void add_field_lines(lua_State *L, int ctx, const char *path, const char *msg) {
+    lua_getfield(L, ctx, "sources"); /* before the buffer: its stack use must stay balanced */
+    int sources = lua_gettop(L);
+    lua_Integer nsources = luaL_len(L, sources);
     luaL_Buffer b;
     luaL_buffinit(L, &b);
     size_t plen = strlen(path);
-    lua_getfield(L, ctx, "sources");
-    int sources = lua_gettop(L);
-    lua_Integer nsources = luaL_len(L, sources);
     const char *p = msg;
     bool first = true;
     while (*p) {
