@@ -423,8 +423,8 @@ static int l_limits(lua_State *L) {
         for (int i = 0; i < 4; i++) {
             next[i] = fg_lua_opt_int_field(L, 1, keys[i], *fields[i]);
             if (next[i] < 1)
-                return luaL_error(L, "field '%s': %lld, expected a positive integer", keys[i],
-                                  (long long)next[i]);
+                return luaL_error(L, "field '%s': %I, expected a positive integer", keys[i],
+                                  (lua_Integer)next[i]);
         }
         for (int i = 0; i < 4; i++) *fields[i] = next[i];
     }
@@ -1138,7 +1138,11 @@ static int locate_in(const char *text, const char *field, int *line) {
                     break;
                 }
             }
-            if (!hit) break;
+            if (!hit) { /* not in this file (or written another way): try the next name */
+                p += len;
+                while (*p == '.' || *p == '[' || *p == ']' || (*p >= '0' && *p <= '9')) p++;
+                continue;
+            }
             pos = hit + len;
             found++;
             int l = 1;
