@@ -27,7 +27,7 @@ return {
   { dir = "blocked_io", stage = "reload", expect = { "rules.lua:3: framegate: 'io.open' is not available in rules" } },
   { dir = "blocked_debug_in_rule", stage = "request",
     expect = { "rules.lua:17: framegate: 'debug.sethook' is not available in rules" } },
-  { dir = "randomseed", stage = "reload",
+  { dir = "math_randomseed", stage = "reload",
     expect = { "rules.lua:3: framegate: 'math.randomseed' is not available in rules" } },
   { dir = "writing_a_global", stage = "reload",
     expect = { "rules.lua:3: framegate: assigning the global 'speed' in a rules file" } },

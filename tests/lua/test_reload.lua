@@ -146,7 +146,8 @@ function TestReload:test_reload_with_a_path_a_table_or_rules()
 end
 
 function TestReload:test_rules_built_from_a_table_need_a_path_to_reload()
-  local w = fg.world { rules = { buttons = { "LP" }, actions = { idle = { neutral = true, loop = true, duration = 1 } } } }
+  local w = fg.world { rules = { buttons = { "LP" },
+    actions = { idle = { neutral = true, loop = true, duration = 1 } } } }
   local info, err = w:reload()
   lu.assertNil(info)
   lu.assertStrContains(err, "were not loaded from a file; pass a path")
@@ -183,7 +184,8 @@ function TestWhatIf:test_what_if_lists_decisions_the_new_rules_change()
   lu.assertEquals(report.to, 50)
   lu.assertTrue(report.complete)
   lu.assertEquals(report.differences, 1)
-  lu.assertStrContains(report.lines[1], "tick 21: e1 hadouken now rejected (was accepted: hadouken cancels jab at tick 5 (window 4-12 on hit))")
+  lu.assertStrContains(report.lines[1], "tick 21: e1 hadouken now rejected "
+    .. "(was accepted: hadouken cancels jab at tick 5 (window 4-12 on hit))")
   lu.assertNotEquals(report.shadow_hash, report.hash)
   lu.assertEquals(w:hash(), hash_after_reload)
   lu.assertNotEquals(live_hash, hash_after_reload)
@@ -207,7 +209,8 @@ function TestWhatIf:test_what_if_with_other_rules_leaves_the_world_alone()
   local before = w:hash()
   local free = fg.rules("free/rules.lua", DUEL:gsub("cost = { meter = 100 }, ", ""))
   local report = w:what_if { from = snap, rules = free }
-  lu.assertEquals(report.lines, { "tick 5: e1 shoryuken now accepted (was rejected: shoryuken costs 100 meter, have 0)" })
+  lu.assertEquals(report.lines,
+    { "tick 5: e1 shoryuken now accepted (was rejected: shoryuken costs 100 meter, have 0)" })
   lu.assertEquals(w:hash(), before)
   lu.assertEquals(p1:history(), {})
 end

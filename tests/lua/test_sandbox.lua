@@ -266,7 +266,8 @@ function TestInclude:test_include_outside_the_folder_is_refused()
   write(d .. "/rules.lua", MAIN:gsub("moves/specials.lua", "../secrets.lua"))
   local ok, err = pcall(fg.rules, d .. "/rules.lua")
   lu.assertFalse(ok)
-  lu.assertStrContains(err, "rules.lua:2: framegate: include \"../secrets.lua\": only files inside the ruleset's folder")
+  lu.assertStrContains(err,
+    "rules.lua:2: framegate: include \"../secrets.lua\": only files inside the ruleset's folder")
   write(d .. "/rules.lua", MAIN:gsub("moves/specials.lua", "/etc/passwd"))
   lu.assertErrorMsgContains("only files inside the ruleset's folder", fg.rules, d .. "/rules.lua")
 end
