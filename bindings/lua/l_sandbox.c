@@ -48,6 +48,8 @@ typedef struct fg_lua_budget {
     int tripped;     /* TRIP_*: the call is over budget; every further instruction errors */
     int soft;        /* grew past the cap: judged after a collection at the next instruction */
     lua_State *L;    /* the thread running it */
+    const void *caller; /* the call frame (CallInfo) that made the call: the rule's own frames
+                           are those above it */
     int64_t base;    /* in_use when it began */
     int64_t cap;     /* bytes it may add */
     int64_t steps;   /* instructions left */
@@ -65,6 +67,7 @@ typedef struct fg_lua_budget {
 typedef struct budget_frame {
     int active, tripped, soft, every;
     lua_State *L;
+    const void *caller;
     int64_t base, cap, steps, limit_steps;
     fg_world *world;
     const char *what;
@@ -116,20 +119,18 @@ static void *budget_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     return p;
 }
 
-static int rule_trampoline(lua_State *L);
-
-/* Appends the frames of the running rule (those above the budgeted call's trampoline) to buf,
-** from `level` up. The rule's own function is named `what`. */
-static size_t append_frames(lua_State *L, int level, const char *what, char *buf, size_t n,
-                            size_t size) {
+/* Appends the frames of the running rule (those above the frame that made the budgeted call)
+** to buf, from `level` up. The rule's own function is named `what`. Frames are told apart by
+** lua_Debug's i_ci, which lua_getstack sets: reading a pointer costs the call nothing, where
+** marking the boundary with a frame of our own would cost a C call on every rule call. */
+static size_t append_frames(lua_State *L, int level, const void *caller, const char *what,
+                            char *buf, size_t n, size_t size) {
     lua_Debug ar;
     char lines[8][160];
     int count = 0, more = 0;
     for (; lua_getstack(L, level, &ar); level++) {
-        lua_getinfo(L, "Slnf", &ar);
-        int is_tramp = lua_tocfunction(L, -1) == rule_trampoline;
-        lua_pop(L, 1);
-        if (is_tramp) break;
+        if (caller && (const void *)ar.i_ci == caller) break;
+        lua_getinfo(L, "Sln", &ar);
         if (*ar.what == 'C' && (!ar.name || strcmp(ar.namewhat, "metamethod") == 0)) continue;
         if (count == 8) {
             more++;
@@ -175,7 +176,7 @@ static void describe_overrun(lua_State *L, fg_lua_budget *b, lua_Debug *ar) {
                              "memory cap of %lld bytes", ar->short_src, ar->currentline,
                              b->what ? b->what : "rule", (long long)b->cap);
     if (n >= sizeof b->msg) n = sizeof b->msg - 1;
-    append_frames(L, 0, b->what, b->msg, n, sizeof b->msg);
+    append_frames(L, 0, b->caller, b->what, b->msg, n, sizeof b->msg);
 }
 
 /* The count hook. Once a call is over budget it re-arms itself on every instruction and line,
@@ -218,6 +219,7 @@ static void budget_begin(lua_State *L, fg_lua_budget *b, budget_frame *f, int64_
     f->soft = b->soft;
     f->every = b->every;
     f->L = b->L;
+    f->caller = b->caller;
     f->base = b->base;
     f->cap = b->cap;
     f->steps = b->steps;
@@ -231,6 +233,8 @@ static void budget_begin(lua_State *L, fg_lua_budget *b, budget_frame *f, int64_
     b->tripped = TRIP_NONE;
     b->soft = 0;
     b->L = L;
+    lua_Debug ar;
+    b->caller = lua_getstack(L, 0, &ar) ? (const void *)ar.i_ci : NULL;
     b->base = b->in_use;
     b->cap = memory;
     b->steps = b->limit_steps = steps;
@@ -249,19 +253,13 @@ static void budget_end(lua_State *L, fg_lua_budget *b, const budget_frame *f) {
     b->soft = f->soft;
     b->every = f->every;
     b->L = f->L;
+    b->caller = f->caller;
     b->base = f->base;
     b->cap = f->cap;
     b->steps = f->steps;
     b->limit_steps = f->limit_steps;
     b->world = f->world;
     b->what = f->what;
-}
-
-/* Calls the rule the trampoline sits below; the trampoline marks where the rule's own frames
-** end, for tracebacks. */
-static int rule_trampoline(lua_State *L) {
-    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-    return lua_gettop(L);
 }
 
 /* Message handler: the message plus the rule's own frames (not the host's). A budget overrun
@@ -296,24 +294,24 @@ static int rule_handler(lua_State *L) {
     else
         n = (size_t)snprintf(buf, sizeof buf, "(error object is a %s value)", luaL_typename(L, 1));
     if (n >= sizeof buf) n = sizeof buf - 1;
-    append_frames(L, 1, b && b->active ? b->what : NULL, buf, n, sizeof buf);
+    append_frames(L, 1, b && b->active ? b->caller : NULL, b && b->active ? b->what : NULL, buf, n,
+                  sizeof buf);
     lua_pushstring(L, buf);
     return 1;
 }
 
 /* Calls the function below nargs arguments, protected, under a budget. On failure err holds
 ** "file:line: message" and the rule's frames, and nothing is left on the stack. */
-static fg_status budget_pcall(lua_State *L, int nargs, int nresults, int64_t steps,
-                              int64_t memory, fg_world *world, const char *what, fg_error *err) {
-    fg_lua_budget *b = budget_of(L);
+static fg_status budget_pcall(lua_State *L, fg_lua_budget *b, int nargs, int nresults,
+                              int64_t steps, int64_t memory, fg_world *world, const char *what,
+                              fg_error *err) {
     int fidx = lua_gettop(L) - nargs;
     lua_pushvalue(L, fidx); /* kept below, to name the rule when memory runs out */
     lua_pushcfunction(L, rule_handler);
-    lua_pushcfunction(L, rule_trampoline);
-    lua_rotate(L, fidx, 3); /* copy, handler, trampoline, f, args */
+    lua_rotate(L, fidx, 2); /* copy, handler, f, args */
     budget_frame f;
     if (b) budget_begin(L, b, &f, steps, memory, world, what);
-    int st = lua_pcall(L, nargs + 1, nresults, fidx + 1);
+    int st = lua_pcall(L, nargs, nresults, fidx + 1);
     int tripped = b ? b->tripped : TRIP_NONE;
     if (b) {
         /* The budget's message, if it made one, wins over what the script turned it into. */
@@ -354,7 +352,7 @@ static fg_status budget_pcall(lua_State *L, int nargs, int nresults, int64_t ste
 fg_status fg_lua_call_rule(lua_State *L, fg_world *rng, const char *what, int nargs, int nresults,
                            fg_error *err) {
     fg_lua_budget *b = budget_of(L);
-    return budget_pcall(L, nargs, nresults, b ? b->call_steps : CALL_STEPS,
+    return budget_pcall(L, b, nargs, nresults, b ? b->call_steps : CALL_STEPS,
                         b ? b->call_memory : CALL_MEMORY, rng, what, err);
 }
 
@@ -1303,7 +1301,7 @@ fg_status fg_lua_load_rules(lua_State *L, const char *path, const char *text, si
     if (map) lua_pushvalue(L, map);
     else lua_pushnil(L);
     fg_lua_budget *b = budget_of(L);
-    return budget_pcall(L, 3, 1, b ? b->load_steps : LOAD_STEPS,
+    return budget_pcall(L, b, 3, 1, b ? b->load_steps : LOAD_STEPS,
                         b ? b->load_memory : LOAD_MEMORY, NULL, "loading the rules", err);
 }
 
@@ -1329,7 +1327,7 @@ static int l_sandboxed(lua_State *L) {
     lua_setupvalue(L, -2, 1);
     fg_lua_budget *b = budget_of(L);
     fg_error err;
-    if (budget_pcall(L, 0, LUA_MULTRET, b ? b->load_steps : LOAD_STEPS,
+    if (budget_pcall(L, b, 0, LUA_MULTRET, b ? b->load_steps : LOAD_STEPS,
                      b ? b->load_memory : LOAD_MEMORY, NULL, "sandboxed chunk", &err) != FG_OK)
         return fg_lua_raise(L, &err);
     return lua_gettop(L) - 2;
