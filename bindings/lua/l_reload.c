@@ -92,7 +92,7 @@ static bool action_changed(const fg_action_def *a, const fg_action_def *b) {
             return true;
     }
     for (uint32_t i = 0; i < a->nmarkers; i++)
-        if (a->markers[i].tick != b->markers[i].tick || a->markers[i].loop != b->markers[i].loop ||
+        if (a->markers[i].tick != b->markers[i].tick || a->markers[i].once != b->markers[i].once ||
             strcmp(a->markers[i].name, b->markers[i].name))
             return true;
     for (uint32_t i = 0; i < a->nmoves; i++)

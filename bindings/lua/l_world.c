@@ -293,7 +293,16 @@ static int l_world(lua_State *L) {
     lua_pop(L, 1);
     c.buttons = buttons;
     c.nbuttons = nbuttons;
-    if (lua_getfield(L, 1, "jump") != LUA_TNIL) {
+    if (lua_getfield(L, 1, "jump") == LUA_TNIL && rules_idx) {
+        /* The rules may declare the jump gate: jump = { button =, buffer =, coyote = }. */
+        lua_pop(L, 1);
+        lua_getiuservalue(L, rules_idx, 1);
+        lua_getfield(L, -1, "declaration");
+        lua_getfield(L, -1, "jump");
+        lua_replace(L, -3);
+        lua_pop(L, 1);
+    }
+    if (!lua_isnil(L, -1)) {
         luaL_argexpected(L, lua_istable(L, -1), 1, "field 'jump' to be a table");
         c.jump_button = fg_lua_opt_str_field(L, -1, "button", "jump");
         c.jump.buffer_ticks = fg_lua_opt_int_field(L, -1, "buffer", c.jump.buffer_ticks);

@@ -90,11 +90,19 @@ bool fg_window_open_for(const fg_action_rt *a, const fg_instance *inst, uint32_t
 
 fg_phase fg_instance_phase(const fg_ruleset *r, const fg_instance *inst, const fg_entity_state *e,
                            fg_tick tick, uint32_t layer) {
+    fg_phase p = fg_action_phase(r, inst, e, tick);
+    if (inst->action != FG_NO_ACTION && p != FG_PHASE_HITSTOP && p != FG_PHASE_STUN &&
+        e->queued[layer].action != FG_NO_ACTION)
+        return FG_PHASE_BUFFERED;
+    return p;
+}
+
+fg_phase fg_action_phase(const fg_ruleset *r, const fg_instance *inst, const fg_entity_state *e,
+                         fg_tick tick) {
     if (inst->action == FG_NO_ACTION) return FG_PHASE_NEUTRAL;
     if (fg_entity_frozen(e, tick)) return FG_PHASE_HITSTOP;
     const fg_action_rt *a = &r->rt[inst->action];
     if (inst->action == r->hitstun || inst->action == r->blockstun) return FG_PHASE_STUN;
-    if (e->queued[layer].action != FG_NO_ACTION) return FG_PHASE_BUFFERED;
     if (a->neutral) return (int)a->group == r->airborne ? FG_PHASE_AIRBORNE : FG_PHASE_NEUTRAL;
     if (inst->elapsed < a->startup) return FG_PHASE_STARTUP;
     if (inst->elapsed < a->startup + a->active) return FG_PHASE_ACTIVE;
@@ -255,8 +263,12 @@ static const char *contact_words(uint8_t contact) {
     }
 }
 
-/* "jab is in recovery (tick 9 of 13)" */
+/* "jab is in recovery (tick 9 of 13)"; a stun has no phases: "fighter is in hitstun (tick 3 of
+** 13)". */
 static int where(const fg_ruleset *r, const fg_decision *d, char *buf, size_t size) {
+    if (d->current != FG_NO_ACTION && (d->current == r->hitstun || d->current == r->blockstun))
+        return snprintf(buf, size, "fighter is in %s (tick %d of %d)", action_name(r, d->current),
+                        d->elapsed, d->duration);
     return snprintf(buf, size, "%s is in %s (tick %d of %d)", action_name(r, d->current),
                     phase_word(d), d->elapsed, d->duration);
 }

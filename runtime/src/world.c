@@ -731,7 +731,7 @@ uint64_t fg_world_hash(const fg_world *w) {
             fg_hash_i64(&hs, es->started_tick[l]);
             const fg_queued *q = &es->queued[l];
             fg_hash_u64(&hs, (uint64_t)q->action | (uint64_t)q->source << 16 |
-                                 (uint64_t)q->by_rule << 24);
+                                 (uint64_t)q->why << 24);
             if (q->action != FG_NO_ACTION) {
                 fg_hash_i64(&hs, q->waited);
                 fg_hash_i64(&hs, q->limit);

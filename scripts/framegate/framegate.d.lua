@@ -203,6 +203,43 @@ function framegate.playback_owner(opts) end
 
 -- }----------------------------------------------------------------------
 
+-- {---------------------------------------------------------------------- motions
+
+---A motion pattern compiled from notation ("236P", "~D, DF, F, x").
+---@return framegate.Motion
+function framegate.motion(notation, opts) end
+
+---Several named motions matched together, with arbitration.
+---@return framegate.MotionSet
+function framegate.motion_set(motions, opts) end
+
+---A motion command (the result of a match), for tests and tools.
+---@return table
+function framegate.motion_cmd(...) end
+
+-- }----------------------------------------------------------------------
+
+-- {---------------------------------------------------------------------- locomotion, replication
+
+---@param config? table
+---@return framegate.locomotion
+function framegate.locomotion(config) end
+
+---@param angle number
+---@return number angle in (-180, 180]
+function framegate.locomotion_normalize(angle) end
+
+---@param angle number
+---@param cardinal string
+---@return number
+function framegate.locomotion_warp(angle, cardinal) end
+
+---@param opts table
+---@return framegate.replication
+function framegate.replication(opts) end
+
+-- }----------------------------------------------------------------------
+
 ---@class framegate.replaylib
 local replay = {}
 ---@type integer
@@ -343,6 +380,9 @@ function Rules:action(name) end
 function Rules:findings() end
 ---@return { path: string, text: string }[]
 function Rules:sources() end
+---The ruleset's replication declaration, if any.
+---@return table?
+function Rules:replication() end
 
 ---@class framegate.Loop
 local Loop = {}
@@ -425,5 +465,63 @@ function Owner:hash() end
 function Owner:snapshot() end
 function Owner:restore(snapshot) end
 function Owner:describe(...) end
+
+---@class framegate.Motion
+local Motion = {}
+function Motion:match(...) end
+function Motion:explain(...) end
+function Motion:describe() end
+function Motion:lint() end
+
+---@class framegate.MotionSet
+local MotionSet = {}
+function MotionSet:match(...) end
+function MotionSet:explain(...) end
+function MotionSet:describe() end
+function MotionSet:lint() end
+---@return string[]
+function MotionSet:names() end
+
+---@class framegate.locomotion
+local Locomotion = {}
+---@return table out
+function Locomotion:step(input, out) end
+---@return table
+function Locomotion:state() end
+---@return integer
+function Locomotion:hash() end
+function Locomotion:reset(cardinal) end
+---@return framegate.locomotion
+function Locomotion:clone() end
+---@return table
+function Locomotion:config() end
+---@return string
+function Locomotion:cardinal_of(angle, current) end
+
+---@class framegate.replication
+local Replication = {}
+---@return integer tick
+function Replication:advance(n) end
+function Replication:join(...) end
+function Replication:leave(...) end
+---@return integer[]
+function Replication:observers() end
+function Replication:hooks(node, hooks) end
+function Replication:set(node, name, value) end
+function Replication:get(node, name) end
+---@return boolean ok, integer seq_or_ready_tick
+function Replication:try(action) end
+function Replication:set_cooldown(node, action, ready_tick) end
+---@return integer
+function Replication:cooldown(node, action) end
+---@return table
+function Replication:stats(node) end
+---@return "authority"|"owner"|"observer"
+function Replication:role(node) end
+---@return boolean connected, string? reason
+function Replication:connected(node) end
+function Replication:hash() end
+function Replication:tick() end
+function Replication:close() end
 
 return framegate

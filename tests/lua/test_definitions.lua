@@ -55,7 +55,8 @@ end
 
 local CLASSES = { "framegate.World", "framegate.Entity", "framegate.Rules", "framegate.Loop",
   "framegate.Watcher", "framegate.replay_reader", "framegate.replay_writer", "framegate.dispatcher",
-  "framegate.loop_track", "framegate.playback_owner" }
+  "framegate.loop_track", "framegate.playback_owner", "framegate.Motion", "framegate.MotionSet",
+  "framegate.locomotion", "framegate.replication" }
 
 TestDefinitions = {}
 
