@@ -70,7 +70,7 @@ function TestProbe:test_meter() local s, p1 = duel() s:input(p1, "LP@0") s:run(2
   lu.assertEquals(code, 1)
   lu.assertStrContains(out, "probe.golden/jab.txt is missing; run with FG_UPDATE_GOLDEN=1")
   out, code = run(sh_quote(path), "FG_UPDATE_GOLDEN=1")
-  lu.assertEquals(code, 0)
+  lu.assertEquals(code, 0, out)
   out, code = run(sh_quote(path))
   lu.assertEquals(code, 0, out)
   local f = assert(io.open((path:gsub("%.lua$", ".golden/jab.txt"))))
