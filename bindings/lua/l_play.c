@@ -12,25 +12,7 @@
 
 /* {====================================================================== calling rules */
 
-static int traceback_handler(lua_State *L) {
-    const char *msg = lua_tostring(L, 1);
-    if (!msg) msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
-    luaL_traceback(L, L, msg, 1);
-    return 1;
-}
-
-fg_status fg_lua_call_rule(lua_State *L, int nargs, int nresults, fg_error *err) {
-    int base = lua_gettop(L) - nargs;
-    lua_pushcfunction(L, traceback_handler);
-    lua_insert(L, base);
-    int st = lua_pcall(L, nargs, nresults, base);
-    lua_remove(L, base);
-    if (st == LUA_OK) return FG_OK;
-    const char *msg = lua_tostring(L, -1);
-    fg_error_set(err, FG_ERULE, "%s", msg ? msg : "rule failed");
-    lua_pop(L, 1);
-    return FG_ERULE;
-}
+/* fg_lua_call_rule, the budgeted protected call, lives in l_sandbox.c with the budgets. */
 
 void fg_lua_report_hook_error(lua_State *L, fg_world *w, fg_entity e, const fg_error *err) {
     (void)L;

@@ -809,7 +809,7 @@ static void push_findings(lua_State *L, const fg_findings *f) {
     }
 }
 
-int fg_lua_build_rules(lua_State *L, int decl, const char *chunk) {
+int fg_lua_build_rules(lua_State *L, int decl, const char *chunk, uint64_t source_hash) {
     decl = lua_absindex(L, decl);
     reader rd;
     memset(&rd, 0, sizeof rd);
@@ -825,6 +825,8 @@ int fg_lua_build_rules(lua_State *L, int decl, const char *chunk) {
     str_field(&rd, decl, "name", name, sizeof name);
     fg_ruleset_builder *b = fg_ruleset_builder_new(name, NULL);
     if (!b) return luaL_error(L, "rules: out of memory");
+    /* The hash of the files' text, so the trace of a reload names exactly what was loaded. */
+    fg_ruleset_set_source_hash(b, source_hash);
     /* The builder must not leak if reading raises: a guard userdata frees it when collected. */
     fg_ruleset_builder **guard = lua_newuserdatauv(L, sizeof *guard, 0);
     *guard = b;
@@ -952,17 +954,21 @@ static int rules_findings(lua_State *L) {
     return 1;
 }
 
-/* fg.rules(path | declaration | Rules) -> Rules. [-1, +1, v] */
+/* fg.rules(path [, text] | declaration | Rules) -> Rules. [-2, +1, v] */
 static int l_rules(lua_State *L) {
     if (fg_lua_test_rules(L, 1)) {
         lua_settop(L, 1);
         return 1;
     }
     if (lua_type(L, 1) == LUA_TSTRING) {
-        fg_lua_load_rules_file(L, lua_tostring(L, 1));
+        /* fg.rules(path, text): the text, read as if it were the file at path. */
+        size_t len;
+        const char *text = luaL_optlstring(L, 2, NULL, &len);
+        if (text) fg_lua_load_rules_source(L, lua_tostring(L, 1), text, len);
+        else fg_lua_load_rules_file(L, lua_tostring(L, 1));
         return 1;
     }
-    return fg_lua_build_rules(L, 1, NULL);
+    return fg_lua_build_rules(L, 1, NULL, 0);
 }
 
 /* fg.ruleset "name" { ... } -> the declaration, named. [-1, +1, v] */

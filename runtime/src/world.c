@@ -266,6 +266,9 @@ fg_status fg_world_replace_rules(fg_world *w, uint32_t slot, fg_ruleset *r, fg_e
     fg_status st = add_version(w, r, &version, err);
     if (st != FG_OK) return st;
     w->state->slot_version[slot] = (uint16_t)version;
+    /* Recorded so a trace (and a replay made from it) shows which rules ran from which tick. */
+    fg_world_trace4(w, w->state->tick, 0, FG_TRACE_RELOAD, (int)slot, (int64_t)r->hash,
+                    (int64_t)r->source_hash, (int64_t)old->hash, (int64_t)version);
     /* Waiting requests name actions by id: carry them over by name, or drop them with a note. */
     for (uint32_t i = 0; i < w->state->nentities; i++) {
         fg_entity_state *es = &w->entities[i];
@@ -299,6 +302,35 @@ fg_status fg_world_replace_rules(fg_world *w, uint32_t slot, fg_ruleset *r, fg_e
             if (w->entities[i].rules_slot == slot)
                 fg_motion_state_init(r->motion_set, fg_world_motion_at(w, i), w->state->tick - 1);
     return FG_OK;
+}
+
+fg_world *fg_world_clone(const fg_world *src, const fg_world_hooks *hooks, fg_error *err) {
+    fg_world_config c = fg_world_config_default();
+    c.tick_rate = src->tick_rate;
+    c.seed = src->seed;
+    c.max_entities = src->max_entities;
+    c.buffer_capacity = src->buffer_capacity;
+    c.trace_capacity = src->trace_cap;
+    c.motion_bytes = (uint32_t)src->motion_stride;
+    c.allocator = src->alloc;
+    c.rules = src->nversions > 0 ? src->versions[0] : NULL;
+    if (hooks) c.hooks = *hooks;
+    fg_world *w = fg_world_create(&c, err);
+    if (!w) return NULL;
+    /* Same semantic buttons and jump gate, and the same version numbers for every ruleset, so
+    ** instances in flight in a snapshot of src find their definitions here. */
+    w->names = src->names;
+    w->jump_action = src->jump_action;
+    w->jump = src->jump;
+    for (uint32_t i = w->nversions; i < src->nversions; i++) {
+        fg_ruleset_retain(src->versions[i]);
+        w->versions[w->nversions++] = src->versions[i];
+    }
+    memcpy(w->arena, src->arena, src->arena_size);
+    memcpy(w->maps, src->maps, sizeof(fg_input_map) * src->max_entities);
+    memcpy(w->devices, src->devices, sizeof(fg_device_state) * src->max_entities);
+    memcpy(w->meter, src->meter, (size_t)FG_METER_TICKS * src->max_entities);
+    return w;
 }
 
 const fg_ruleset *fg_world_rules_version(const fg_world *w, uint32_t version) {
@@ -691,6 +723,10 @@ static void hash_instance(fg_hasher *hs, const fg_instance *i) {
     fg_hash_i64(hs, i->started);
 }
 
+int64_t fg_world_random(fg_world *w, int64_t lo, int64_t hi) {
+    return fg_rng_range(&w->state->rng, lo, hi);
+}
+
 /* Pending requests and pending input edges are input for ticks not yet run: like a host's
 ** polling, they take no part in the hash. */
 uint64_t fg_world_hash(const fg_world *w) {
@@ -880,6 +916,13 @@ int fg_world_trace_format(const fg_world *w, const fg_trace_record *r, char *buf
                             fg_dispatch_result_name((fg_dispatch_result)r->code));
     }
     case FG_TRACE_RULE_ERROR: return n + snprintf(p, left, "rule error: %s", r->text);
+    case FG_TRACE_RELOAD: {
+        const fg_ruleset *now = fg_world_rules_version(w, (uint32_t)r->d);
+        return n + snprintf(p, left, "reload: slot %u runs '%s' version %lld, content %016llx "
+                            "(was %016llx), source %016llx", r->code, now ? now->name : "?",
+                            (long long)r->d, (unsigned long long)r->a, (unsigned long long)r->c,
+                            (unsigned long long)r->b);
+    }
     default: return n + snprintf(p, left, "record kind %u", r->kind);
     }
 }

@@ -169,7 +169,7 @@ function TestBadRules:test_a_file_names_itself_in_every_error()
   local ok, err = pcall(fg.rules, path)
   os.remove(path)
   lu.assertFalse(ok)
-  lu.assertStrContains(err, path .. ": actions.idle.startpu: unknown field")
+  lu.assertStrContains(err, path .. ":3: actions.idle.startpu: unknown field")
 end
 
 TestBadRequests = {}
@@ -231,8 +231,8 @@ return fg.ruleset "broken" {
   lu.assertFalse(check.check(path, out))
   os.remove(path)
   lu.assertEquals(out.text,
-    path .. ": actions.jab.cancels[1].to: 14 is past the end of jab (13 ticks)\n"
-    .. path .. ": actions.jab.cancels[1].into[1]: 'hadoken' is neither an action nor a tag\n"
+    path .. ":7: actions.jab.cancels[1].to: 14 is past the end of jab (13 ticks)\n"
+    .. path .. ":7: actions.jab.cancels[1].into[1]: 'hadoken' is neither an action nor a tag\n"
     .. path .. ": not loaded: 2 errors, 0 warnings\n")
 end
 
@@ -262,7 +262,7 @@ function TestCheckCommand:test_malformed_fields_and_lua_errors_are_one_finding()
   lu.assertFalse(check.check(syntax, out))
   os.remove(typo)
   os.remove(syntax)
-  lu.assertStrContains(out.text, typo .. ": actions.idle.startpu: unknown field")
+  lu.assertStrContains(out.text, typo .. ":1: actions.idle.startpu: unknown field")
   lu.assertStrContains(out.text, typo .. ": not loaded: 1 error, 0 warnings\n")
   lu.assertStrContains(out.text, syntax .. ":2: unexpected symbol near '='\n")
   lu.assertNotStrContains(out.text, syntax .. ": " .. syntax)
@@ -291,7 +291,7 @@ function TestCheckCommand:test_exit_codes()
   os.remove(path)
   lu.assertEquals(good, 0)
   lu.assertEquals(bad, 1)
-  lu.assertStrContains(out.text, path .. ": actions.idle.loop: expected true or false")
+  lu.assertStrContains(out.text, path .. ":1: actions.idle.loop: expected true or false")
 end
 
 os.exit(lu.LuaUnit.run())
