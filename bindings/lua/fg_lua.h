@@ -29,6 +29,10 @@ void fg_lua_open_rules(lua_State *L);
 void fg_lua_open_replay(lua_State *L);
 void fg_lua_open_locomotion(lua_State *L);
 void fg_lua_open_replication(lua_State *L);
+/* Wraps the state's allocator for the budgets and adds fg.limits, fg.sandboxed. */
+void fg_lua_open_sandbox(lua_State *L);
+/* world:reload, world:what_if, fg.watcher. */
+void fg_lua_open_reload(lua_State *L);
 void fg_lua_open_determinism(lua_State *L);
 
 /* {====================================================================== worlds */
@@ -47,6 +51,11 @@ typedef struct fg_lua_world {
     struct fg_lua_recording *recording; /* w:record in progress (kept alive by the world) */
 } fg_lua_world;
 
+/* Pushes a World userdata with no world yet (lw->w == NULL) and an empty store; its user value
+** is { rules = { [slot + 1] = Rules }, committed = { marker = count } }. A world created for it
+** calls the rules through fg_lua_world_hooks(lw). [-0, +1, m] */
+fg_lua_world *fg_lua_new_world(lua_State *L);
+fg_world_hooks fg_lua_world_hooks(fg_lua_world *lw);
 /* Checks that idx is an open World. [-0, +0, v] */
 fg_lua_world *fg_lua_check_world(lua_State *L, int idx);
 /* Pushes an Entity userdata for id, tied to the World at world_idx. [-0, +1, m] */
@@ -77,12 +86,25 @@ void fg_lua_push_view(lua_State *L, const fg_world *w, fg_entity e);
 void fg_lua_push_event(lua_State *L, const fg_world *w, const fg_event *ev);
 /* Sets (lw != NULL) or clears the world and entity fg.cue emits for. [-0, +0, m] */
 void fg_lua_set_cue_target(lua_State *L, fg_lua_world *lw, fg_entity e);
-/* Calls the function below nargs arguments in protected mode with a traceback; on failure err
-** holds "file:line: message" plus the traceback, and nothing is left on the stack.
+/* Calls the rule or hook below nargs arguments, protected, under the sandbox's budgets (an
+** instruction budget and a memory cap per call; see l_sandbox.c). `what` names it in messages
+** ("request rule"); math.random inside it draws from rng (NULL: not available). On failure err
+** holds "file:line: message" plus the rule's own frames, and nothing is left on the stack.
 ** [-(nargs+1), +nresults|0, -] */
-fg_status fg_lua_call_rule(lua_State *L, int nargs, int nresults, fg_error *err);
+fg_status fg_lua_call_rule(lua_State *L, fg_world *rng, const char *what, int nargs, int nresults,
+                           fg_error *err);
 /* Records a hook's failure in the world's trace (the tick goes on). */
 void fg_lua_report_hook_error(lua_State *L, fg_world *w, fg_entity e, const fg_error *err);
+/* Loads rules in the sandbox, protected, under the load budget: the file at path (or `text`,
+** read as that file, when not NULL); includes resolve relative to path's folder, and come from
+** the table at index `map` (path -> text; 0: from disk) when given, as a replay needs. Pushes the
+** Rules on success; on failure pushes nothing and err names file, line and field. [-0, +1|0, -] */
+fg_status fg_lua_load_rules(lua_State *L, const char *path, const char *text, size_t len,
+                            int map, fg_error *err);
+/* Bytes the state's allocator holds now (the budgets' count), or -1 without budgets. */
+int64_t fg_lua_memory_in_use(lua_State *L);
+/* __pairs for read-only views: the viewed table's keys in sorted order. */
+int fg_lua_view_pairs(lua_State *L);
 /* Loads a rules file into a Rules userdata. The Rules remember every file read (path and text)
 ** for replays: rules:sources(). [-0, +1, v] */
 void fg_lua_load_rules_file(lua_State *L, const char *path);
@@ -105,9 +127,12 @@ typedef struct fg_lua_rules {
 
 fg_lua_rules *fg_lua_check_rules(lua_State *L, int idx);
 fg_lua_rules *fg_lua_test_rules(lua_State *L, int idx);
-/* Compiles the declaration at decl into a Rules userdata; chunk names its source in messages.
+/* Compiles the declaration at decl into a Rules userdata; chunk names its source in messages,
+** source_hash (0 if none) is the hash of the files it came from.
 ** [-0, +1, v] */
-int fg_lua_build_rules(lua_State *L, int decl, const char *chunk);
+int fg_lua_build_rules(lua_State *L, int decl, const char *chunk, uint64_t source_hash);
+/* fg.replication{...} (l_replication.c): a replication session from a table at index 1. */
+int fg_lua_replication_new(lua_State *L);
 /* Reads a request rule's result at idx into a verdict; false (with err) when it is not one. */
 bool fg_lua_read_verdict(lua_State *L, int idx, fg_verdict *out, fg_error *err);
 

@@ -9,7 +9,7 @@
 **   w:replace_rules(rules [, slot])   swaps a slot's ruleset (what a hot reload does underneath)
 **   fg.replay.world(reader, rules)    -> a World built and set up as the replay's started
 **   fg.replay.rules(reader [, slot])  -> recorded path, { {path=, text=}, ... }
-**   fg.load_rules_source(path, text)  -> Rules compiled from text (a replay's embedded source)
+**   fg.load_rules_source(path, text [, files]) -> Rules from text (a replay's embedded sources)
 **   fg.input_fuzz(seed [, activity])  -> Fuzz: fz:tick(world) pushes one tick of random input
 **
 ** Lua rules run inside every tick these drive (fg_lua_world_step), re-simulated ticks included;
@@ -601,15 +601,8 @@ static fg_status player_step_fn(void *ud, fg_world *w, bool again, fg_error *err
     return fg_lua_world_step(lp->L, lp->world_idx, again, err);
 }
 
-static int load_source_protected(lua_State *L) {
-    size_t len;
-    const char *path = lua_tostring(L, 1);
-    const char *text = lua_tolstring(L, 2, &len);
-    fg_lua_load_rules_source(L, path, text, len);
-    return 1;
-}
-
-/* A reload record: compile the first embedded file (the ruleset's own) and swap it in. */
+/* A reload record: compile the embedded files (the first is the ruleset's own file, the others
+** what it includes) and swap the result in. */
 static fg_status player_reload_fn(void *ud, fg_world *w, uint32_t slot,
                                   const fg_replay_reload *rec, fg_error *err) {
     (void)w;
@@ -619,16 +612,19 @@ static fg_status player_reload_fn(void *ud, fg_world *w, uint32_t slot,
         return fg_error_set(err, FG_EFORMAT, "replay: the reload at tick %lld embeds no source",
                             (long long)rec->tick);
     int top = lua_gettop(L);
-    lua_pushcfunction(L, load_source_protected);
-    lua_pushlstring(L, rec->files[0].path.s, rec->files[0].path.len);
-    lua_pushlstring(L, rec->files[0].text.s, rec->files[0].text.len);
-    if (lua_pcall(L, 2, 1, 0) != LUA_OK) {
-        fg_error_set(err, FG_ERULE, "replay: the reload at tick %lld: %s", (long long)rec->tick,
-                     lua_tostring(L, -1));
-        lua_settop(L, top);
-        return FG_ERULE;
+    lua_createtable(L, 0, (int)rec->nfiles);
+    for (uint32_t i = 0; i < rec->nfiles; i++) {
+        lua_pushlstring(L, rec->files[i].text.s, rec->files[i].text.len);
+        lua_setfield(L, -2, rec->files[i].path.s);
     }
-    fg_status st = fg_lua_world_replace_rules(L, lp->world_idx, slot, -1, err);
+    fg_status st = fg_lua_load_rules(L, rec->files[0].path.s, rec->files[0].text.s,
+                                     rec->files[0].text.len, -1, err);
+    if (st != FG_OK) {
+        fg_error_prefix(err, "replay: the reload at tick %lld", (long long)rec->tick);
+        lua_settop(L, top);
+        return st;
+    }
+    st = fg_lua_world_replace_rules(L, lp->world_idx, slot, -1, err);
     lua_settop(L, top);
     return st;
 }
@@ -792,12 +788,31 @@ static int l_replay_rules(lua_State *L) {
     return 2;
 }
 
-/* fg.load_rules_source(path, text) -> Rules compiled from text; path names it in messages. */
+/* fg.load_rules_source(path, text [, files]) -> Rules compiled from text, in the sandbox; path
+** names it in messages and anchors includes, which come from files ({ {path=, text=}, ... }, as
+** fg.replay.rules returns them) instead of the disk when given. */
 static int l_load_rules_source(lua_State *L) {
     const char *path = luaL_checkstring(L, 1);
     size_t len;
     const char *text = luaL_checklstring(L, 2, &len);
-    fg_lua_load_rules_source(L, path, text, len);
+    int map = 0;
+    if (!lua_isnoneornil(L, 3)) {
+        luaL_checktype(L, 3, LUA_TTABLE);
+        lua_newtable(L);
+        map = lua_gettop(L);
+        for (lua_Integer i = 1; lua_rawgeti(L, 3, i) == LUA_TTABLE; i++) {
+            lua_getfield(L, -1, "path");
+            lua_getfield(L, -2, "text");
+            if (lua_type(L, -2) == LUA_TSTRING && lua_type(L, -1) == LUA_TSTRING)
+                lua_settable(L, map);
+            else
+                lua_pop(L, 2);
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
+    fg_error err;
+    if (fg_lua_load_rules(L, path, text, len, map, &err) != FG_OK) return fg_lua_raise(L, &err);
     return 1;
 }
 

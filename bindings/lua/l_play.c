@@ -12,25 +12,7 @@
 
 /* {====================================================================== calling rules */
 
-static int traceback_handler(lua_State *L) {
-    const char *msg = lua_tostring(L, 1);
-    if (!msg) msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
-    luaL_traceback(L, L, msg, 1);
-    return 1;
-}
-
-fg_status fg_lua_call_rule(lua_State *L, int nargs, int nresults, fg_error *err) {
-    int base = lua_gettop(L) - nargs;
-    lua_pushcfunction(L, traceback_handler);
-    lua_insert(L, base);
-    int st = lua_pcall(L, nargs, nresults, base);
-    lua_remove(L, base);
-    if (st == LUA_OK) return FG_OK;
-    const char *msg = lua_tostring(L, -1);
-    fg_error_set(err, FG_ERULE, "%s", msg ? msg : "rule failed");
-    lua_pop(L, 1);
-    return FG_ERULE;
-}
+/* fg_lua_call_rule, the budgeted protected call, lives in l_sandbox.c with the budgets. */
 
 void fg_lua_report_hook_error(lua_State *L, fg_world *w, fg_entity e, const fg_error *err) {
     (void)L;
@@ -163,8 +145,11 @@ static int world_evaluate(lua_State *L) {
     return 2;
 }
 
-static void push_decision(lua_State *L, const fg_world *w, const fg_decision *d) {
-    const fg_ruleset *r = fg_world_rules(w, d->entity);
+/* A decision's names are read in the ruleset version it was made with. */
+static void push_decision(lua_State *L, const fg_world *w, const fg_decision *d,
+                          uint32_t version) {
+    const fg_ruleset *r = fg_world_rules_version(w, version);
+    if (!r) r = fg_world_rules(w, d->entity);
     lua_createtable(L, 0, 8);
     lua_pushinteger(L, d->tick);
     lua_setfield(L, -2, "tick");
@@ -194,7 +179,7 @@ static int world_decisions(lua_State *L) {
     for (uint32_t i = 0; i < fg_world_trace_count(w); i++) {
         const fg_trace_record *rec = fg_world_trace_at(w, i);
         if (rec->kind != FG_TRACE_DECISION || (only && rec->entity != only)) continue;
-        push_decision(L, w, &rec->decision);
+        push_decision(L, w, &rec->decision, rec->version);
         lua_rawseti(L, -2, ++k);
     }
     return 1;
@@ -402,8 +387,8 @@ static int entity_history(lua_State *L) {
         const fg_trace_record *rec = fg_world_trace_at(w, i);
         if (rec->kind != FG_TRACE_TRANSITION || rec->entity != e || rec->code != FG_TR_REQUEST)
             continue;
-        const fg_ruleset *r = fg_world_rules(w, e);
-        const fg_action_def *a = fg_ruleset_action(r, (uint32_t)rec->c);
+        const fg_ruleset *r = fg_world_rules_version(w, rec->version);
+        const fg_action_def *a = r ? fg_ruleset_action(r, (uint32_t)rec->c) : NULL;
         lua_pushstring(L, a ? a->name : "?");
         lua_rawseti(L, -2, ++k);
     }
@@ -491,7 +476,7 @@ static int entity_decision(lua_State *L) {
         lua_pushnil(L);
         return 1;
     }
-    push_decision(L, w, d);
+    push_decision(L, w, d, UINT32_MAX); /* the entity's current rules */
     return 1;
 }
 

@@ -40,6 +40,8 @@ static int fail(reader *rd, const char *fmt, ...) {
 /* Path helpers: push a segment, returning the old length to restore. */
 static size_t path_push(reader *rd, const char *fmt, ...) {
     size_t old = strlen(rd->path);
+    /* A field of the declaration itself has no parent: "actoins", not ".actoins". */
+    if (old == 0 && fmt[0] == '.') fmt++;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(rd->path + old, sizeof rd->path - old, fmt, ap);
@@ -300,7 +302,7 @@ static void read_markers(reader *rd, int t, fg_action_def *a) {
     check_table(rd, -1, "a list of { tick =, marker = }");
     lua_Integer n = luaL_len(L, -1);
     if (n > FG_MAX_MARKERS) fail(rd, "%lld markers, at most %d", (long long)n, FG_MAX_MARKERS);
-    static const char *const fields[] = {"tick", "marker", "loop", NULL};
+    static const char *const fields[] = {"tick", "marker", "once", NULL};
     for (lua_Integer i = 1; i <= n; i++) {
         lua_geti(L, -1, i);
         size_t o2 = path_push(rd, "[%lld]", (long long)i);
@@ -308,7 +310,7 @@ static void read_markers(reader *rd, int t, fg_action_def *a) {
         only_fields(rd, -1, fields);
         fg_marker_def *m = &a->markers[a->nmarkers++];
         m->tick = (int32_t)int_field(rd, -1, "tick", 0, -1000000, 1000000);
-        m->loop = bool_field(rd, -1, "loop", true);
+        m->once = bool_field(rd, -1, "once", false);
         str_field(rd, -1, "marker", m->name, sizeof m->name);
         if (!m->name[0]) fail(rd, "needs a marker name");
         path_pop(rd, o2);
@@ -475,29 +477,36 @@ static void read_action(reader *rd, int t, const char *name, fg_action_def *a) {
 }
 
 /* { "236P", window = 12, buffer = 2, priority = 5, gap = 8, charge = 40, absolute = true,
-**   hitstop = "skip"|"count" }: [1] is the notation, the rest are matcher options. */
-static void read_motion_options(reader *rd, int t, fg_motion_def *def) {
+**   frozen = "skip"|"count" }: the notations first (several = alternatives under one name),
+** then the matcher options, as fg.motion_set takes them. Returns how many notations. */
+static int read_motion_options(reader *rd, int t, fg_motion_def *def) {
     lua_State *L = rd->L;
     t = lua_absindex(L, t);
-    static const char *const fields[] = {"window", "time",     "buffer",  "priority", "gap",
-                                         "charge", "absolute", "hitstop", NULL};
+    static const char *const fields[] = {"window", "time",     "buffer", "priority", "gap",
+                                         "charge", "absolute", "frozen", NULL};
+    lua_Integer n = (lua_Integer)lua_rawlen(L, t);
     lua_pushnil(L);
     while (lua_next(L, t)) {
         lua_pop(L, 1);
-        bool ok = lua_isinteger(L, -1) && lua_tointeger(L, -1) == 1;
+        bool ok = lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 1 && lua_tointeger(L, -1) <= n;
         for (const char *const *f = fields; !ok && *f; f++)
             ok = lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), *f) == 0;
         if (!ok) {
             char v[64];
-            fail(rd, "unknown field %s (expected the notation first, then window, buffer, "
-                 "priority, gap, charge, absolute or hitstop)", describe_value(L, -1, v, sizeof v));
+            fail(rd, "unknown field %s (expected the notations first, then window, buffer, "
+                 "priority, gap, charge, absolute or frozen)", describe_value(L, -1, v, sizeof v));
         }
     }
-    lua_geti(L, t, 1);
-    if (lua_type(L, -1) != LUA_TSTRING)
-        fail(rd, "[1] must be the notation, as in { \"236P\", window = 12 }");
-    def->notation = lua_tostring(L, -1); /* stays alive in the table */
-    lua_pop(L, 1);
+    if (n < 1) fail(rd, "needs a notation, as in { \"236P\", window = 12 }");
+    for (lua_Integer i = 1; i <= n; i++) {
+        if (lua_rawgeti(L, t, i) != LUA_TSTRING) {
+            char v[64];
+            size_t old = path_push(rd, "[%lld]", (long long)i);
+            fail(rd, "expected a notation string, got %s", describe_value(L, -1, v, sizeof v));
+            path_pop(rd, old);
+        }
+        lua_pop(L, 1);
+    }
     def->time = (int32_t)int_field(rd, t, "window", 0, 0, FG_MOTION_MAX_TICKS);
     def->time = (int32_t)int_field(rd, t, "time", def->time, 0, FG_MOTION_MAX_TICKS);
     def->buffer = (int32_t)int_field(rd, t, "buffer", 0, 0, FG_MOTION_MAX_TICKS);
@@ -508,14 +517,15 @@ static void read_motion_options(reader *rd, int t, fg_motion_def *def) {
     lua_pop(L, 1);
     def->priority = (int32_t)int_field(rd, t, "priority", 0, -1000000, 1000000);
     char frozen[8] = "skip";
-    str_field(rd, t, "hitstop", frozen, sizeof frozen);
+    str_field(rd, t, "frozen", frozen, sizeof frozen);
     if (!strcmp(frozen, "skip")) def->frozen = FG_MOTION_FROZEN_SKIP;
     else if (!strcmp(frozen, "count")) def->frozen = FG_MOTION_FROZEN_COUNT;
     else {
-        size_t old = path_push(rd, ".hitstop");
+        size_t old = path_push(rd, ".frozen");
         fail(rd, "'%s', expected skip or count", frozen);
         path_pop(rd, old);
     }
+    return (int)n;
 }
 
 /* Feeds a declaration table (at idx) into the builder. Raises on the first malformed field. */
@@ -616,6 +626,26 @@ static void read_declaration(reader *rd, int idx, fg_ruleset_builder *b) {
         path_pop(rd, old);
     }
     lua_pop(L, 1);
+    if (get_field(rd, idx, "replicated")) {
+        size_t old = path_push(rd, "replicated");
+        check_table(rd, -1, "{ properties = { ... }, actions = { ... } }");
+        static const char *const rfields[] = {"properties", "actions", NULL};
+        only_fields(rd, -1, rfields);
+        path_pop(rd, old);
+    }
+    lua_pop(L, 1);
+    if (get_field(rd, idx, "jump")) {
+        size_t old = path_push(rd, "jump");
+        check_table(rd, -1, "{ button =, buffer =, coyote = }");
+        static const char *const jfields[] = {"button", "buffer", "coyote", NULL};
+        only_fields(rd, -1, jfields);
+        int_field(rd, -1, "buffer", 0, 0, 600);
+        int_field(rd, -1, "coyote", 0, 0, 600);
+        char button[FG_IN_NAME_MAX] = "";
+        str_field(rd, -1, "button", button, sizeof button);
+        path_pop(rd, old);
+    }
+    lua_pop(L, 1);
     if (get_field(rd, idx, "motions")) {
         size_t old = path_push(rd, "motions");
         check_table(rd, -1, "a table of name = { \"notation\", ... }");
@@ -630,11 +660,17 @@ static void read_declaration(reader *rd, int idx, fg_ruleset_builder *b) {
             def.name = k;
             if (lua_type(L, -1) == LUA_TSTRING) {
                 def.notation = lua_tostring(L, -1);
+                if (fg_ruleset_add_motion(b, &def, &err) != FG_OK) fail(rd, "%s", err.msg);
             } else {
                 check_table(rd, -1, "a notation string or { \"236P\", window = 12 }");
-                read_motion_options(rd, -1, &def);
+                int nn = read_motion_options(rd, -1, &def);
+                for (int j = 1; j <= nn; j++) {
+                    lua_rawgeti(L, -1, j);
+                    def.notation = lua_tostring(L, -1); /* alive in the table */
+                    lua_pop(L, 1);
+                    if (fg_ruleset_add_motion(b, &def, &err) != FG_OK) fail(rd, "%s", err.msg);
+                }
             }
-            if (fg_ruleset_add_motion(b, &def, &err) != FG_OK) fail(rd, "%s", err.msg);
             path_pop(rd, o2);
             lua_pop(L, 2);
         }
@@ -773,7 +809,7 @@ static void push_findings(lua_State *L, const fg_findings *f) {
     }
 }
 
-int fg_lua_build_rules(lua_State *L, int decl, const char *chunk) {
+int fg_lua_build_rules(lua_State *L, int decl, const char *chunk, uint64_t source_hash) {
     decl = lua_absindex(L, decl);
     reader rd;
     memset(&rd, 0, sizeof rd);
@@ -789,6 +825,8 @@ int fg_lua_build_rules(lua_State *L, int decl, const char *chunk) {
     str_field(&rd, decl, "name", name, sizeof name);
     fg_ruleset_builder *b = fg_ruleset_builder_new(name, NULL);
     if (!b) return luaL_error(L, "rules: out of memory");
+    /* The hash of the files' text, so the trace of a reload names exactly what was loaded. */
+    fg_ruleset_set_source_hash(b, source_hash);
     /* The builder must not leak if reading raises: a guard userdata frees it when collected. */
     fg_ruleset_builder **guard = lua_newuserdatauv(L, sizeof *guard, 0);
     *guard = b;
@@ -814,13 +852,19 @@ int fg_lua_build_rules(lua_State *L, int decl, const char *chunk) {
         luaL_addstring(&buf, "invalid ruleset '");
         luaL_addstring(&buf, name);
         luaL_addstring(&buf, "':");
-        for (uint32_t i = 0; i < findings.count; i++) {
-            if (findings.items[i].warning) continue;
-            luaL_addstring(&buf, "\n  ");
-            luaL_addstring(&buf, findings.items[i].path);
-            luaL_addstring(&buf, ": ");
-            luaL_addstring(&buf, findings.items[i].msg);
-        }
+        /* One finding per line, "  path: message": errors, then the lint warnings found on the
+        ** way (`framegate check` lists every finding from these lines). */
+        for (int pass = 0; pass < 2; pass++)
+            for (uint32_t i = 0; i < findings.count; i++) {
+                const fg_finding *x = &findings.items[i];
+                if (x->warning != (pass == 1)) continue;
+                luaL_addstring(&buf, "\n  ");
+                luaL_addstring(&buf, x->path);
+                luaL_addstring(&buf, ": ");
+                if (x->warning && strncmp(x->msg, "warning", 7) != 0)
+                    luaL_addstring(&buf, "warning: ");
+                luaL_addstring(&buf, x->msg);
+            }
         luaL_pushresult(&buf);
         return lua_error(L);
     }
@@ -868,6 +912,40 @@ static int rules_sources(lua_State *L) {
     return 1;
 }
 
+/* rules:replication([opts]) -> a replication session (fg.replication) for the properties and
+** predicted actions the ruleset declares in `replicated = { properties =, actions = }`; opts
+** adds the links, seed and hooks. */
+static int rules_replication(lua_State *L) {
+    fg_lua_check_rules(L, 1);
+    lua_settop(L, 2);
+    lua_getiuservalue(L, 1, 1);
+    lua_getfield(L, -1, "declaration");
+    if (lua_getfield(L, -1, "replicated") != LUA_TTABLE)
+        return luaL_error(L, "rules '%s' declare nothing to replicate (no 'replicated' table)",
+                          fg_ruleset_name(fg_lua_check_rules(L, 1)->rules));
+    int decl = lua_gettop(L);
+    lua_newtable(L); /* the arguments of fg.replication */
+    int args = lua_gettop(L);
+    if (lua_istable(L, 2)) {
+        lua_pushnil(L);
+        while (lua_next(L, 2)) {
+            lua_pushvalue(L, -2);
+            lua_insert(L, -2);
+            lua_settable(L, args);
+        }
+    }
+    static const char *const parts[] = {"properties", "actions", NULL};
+    for (const char *const *p = parts; *p; p++)
+        if (lua_getfield(L, args, *p) == LUA_TNIL) {
+            lua_getfield(L, decl, *p);
+            lua_setfield(L, args, *p);
+        }
+    lua_settop(L, args);
+    lua_replace(L, 1);
+    lua_settop(L, 1);
+    return fg_lua_replication_new(L);
+}
+
 /* rules:findings() -> the validator's warnings. */
 static int rules_findings(lua_State *L) {
     fg_lua_check_rules(L, 1);
@@ -876,17 +954,21 @@ static int rules_findings(lua_State *L) {
     return 1;
 }
 
-/* fg.rules(path | declaration | Rules) -> Rules. [-1, +1, v] */
+/* fg.rules(path [, text] | declaration | Rules) -> Rules. [-2, +1, v] */
 static int l_rules(lua_State *L) {
     if (fg_lua_test_rules(L, 1)) {
         lua_settop(L, 1);
         return 1;
     }
     if (lua_type(L, 1) == LUA_TSTRING) {
-        fg_lua_load_rules_file(L, lua_tostring(L, 1));
+        /* fg.rules(path, text): the text, read as if it were the file at path. */
+        size_t len;
+        const char *text = luaL_optlstring(L, 2, NULL, &len);
+        if (text) fg_lua_load_rules_source(L, lua_tostring(L, 1), text, len);
+        else fg_lua_load_rules_file(L, lua_tostring(L, 1));
         return 1;
     }
-    return fg_lua_build_rules(L, 1, NULL);
+    return fg_lua_build_rules(L, 1, NULL, 0);
 }
 
 /* fg.ruleset "name" { ... } -> the declaration, named. [-1, +1, v] */
@@ -991,6 +1073,7 @@ void fg_lua_open_rules(lua_State *L) {
     static const luaL_Reg methods[] = {
         {"name", rules_name},       {"hash", rules_hash},         {"actions", rules_actions},
         {"action", rules_action},   {"findings", rules_findings}, {"sources", rules_sources},
+        {"replication", rules_replication},
         {NULL, NULL},
     };
     static const luaL_Reg meta[] = {

@@ -120,6 +120,8 @@ static void make_readonly(lua_State *L) {
     lua_setfield(L, -2, "__newindex");
     lua_pushliteral(L, "framegate.View");
     lua_setfield(L, -2, "__name");
+    lua_pushcfunction(L, fg_lua_view_pairs); /* pairs(view) walks the fields, sorted */
+    lua_setfield(L, -2, "__pairs");
     lua_setmetatable(L, -2);
     lua_remove(L, -2);
 }
@@ -196,7 +198,7 @@ static fg_status hook_request(void *ud, fg_world *w, const fg_decision *d, fg_ve
     lua_pushstring(L, fg_ruleset_layer_name(r, d->layer));
     lua_setfield(L, -2, "layer");
     make_readonly(L);
-    fg_status st = fg_lua_call_rule(L, 2, 1, err);
+    fg_status st = fg_lua_call_rule(L, w, "request rule", 2, 1, err);
     if (st == FG_OK && !fg_lua_read_verdict(L, -1, out, err)) st = FG_ERULE;
     lua_settop(L, top);
     return st;
@@ -230,7 +232,9 @@ static void present(lua_State *L, fg_lua_world *lw, int world_idx) {
         fg_lua_push_event(L, w, ev);
         fg_lua_set_cue_target(L, lw, ev->entity);
         fg_error err;
-        if (fg_lua_call_rule(L, 2, 0, &err) != FG_OK) fg_lua_report_hook_error(L, w, ev->entity, &err);
+        /* No RNG for presentation: drawing would change the world. */
+        if (fg_lua_call_rule(L, NULL, "on_event", 2, 0, &err) != FG_OK)
+            fg_lua_report_hook_error(L, w, ev->entity, &err);
         fg_lua_set_cue_target(L, NULL, 0);
     }
     lua_pop(L, 1);
@@ -246,7 +250,7 @@ static void push_rules_arg(lua_State *L, int idx) {
     } else if (lua_type(L, idx) == LUA_TSTRING) {
         fg_lua_load_rules_file(L, lua_tostring(L, idx));
     } else if (lua_istable(L, idx)) {
-        fg_lua_build_rules(L, idx, NULL);
+        fg_lua_build_rules(L, idx, NULL, 0);
     } else {
         luaL_error(L, "field 'rules': expected a path, a ruleset table or fg.rules(...), got %s",
                    luaL_typename(L, idx));
@@ -290,33 +294,57 @@ static int l_world(lua_State *L) {
     lua_pop(L, 1);
     c.buttons = buttons;
     c.nbuttons = nbuttons;
-    if (lua_getfield(L, 1, "jump") != LUA_TNIL) {
+    if (lua_getfield(L, 1, "jump") == LUA_TNIL && rules_idx) {
+        /* The rules may declare the jump gate: jump = { button =, buffer =, coyote = }. */
+        lua_pop(L, 1);
+        lua_getiuservalue(L, rules_idx, 1);
+        lua_getfield(L, -1, "declaration");
+        lua_getfield(L, -1, "jump");
+        lua_replace(L, -3);
+        lua_pop(L, 1);
+    }
+    if (!lua_isnil(L, -1)) {
         luaL_argexpected(L, lua_istable(L, -1), 1, "field 'jump' to be a table");
         c.jump_button = fg_lua_opt_str_field(L, -1, "button", "jump");
         c.jump.buffer_ticks = fg_lua_opt_int_field(L, -1, "buffer", c.jump.buffer_ticks);
         c.jump.coyote_ticks = fg_lua_opt_int_field(L, -1, "coyote", c.jump.coyote_ticks);
     }
     lua_pop(L, 1);
-    fg_lua_world *lw = lua_newuserdatauv(L, sizeof *lw, 1);
-    memset(lw, 0, sizeof *lw);
-    luaL_setmetatable(L, FG_LUA_WORLD_T);
-    c.hooks.ud = lw;
-    c.hooks.has_rule = hook_has_rule;
-    c.hooks.request = hook_request;
+    fg_lua_world *lw = fg_lua_new_world(L);
+    c.hooks = fg_lua_world_hooks(lw);
     fg_error err;
     lw->w = fg_world_create(&c, &err);
     if (!lw->w) return fg_lua_raise(L, &err);
-    lua_createtable(L, 0, 2);
-    lua_createtable(L, 1, 0);
     if (rules_idx) {
+        lua_getiuservalue(L, -1, 1);
+        lua_getfield(L, -1, "rules");
         lua_pushvalue(L, rules_idx);
         lua_rawseti(L, -2, 1);
+        lua_pop(L, 2);
     }
+    return 1;
+}
+
+fg_lua_world *fg_lua_new_world(lua_State *L) {
+    fg_lua_world *lw = lua_newuserdatauv(L, sizeof *lw, 1);
+    memset(lw, 0, sizeof *lw);
+    luaL_setmetatable(L, FG_LUA_WORLD_T);
+    lua_createtable(L, 0, 2);
+    lua_createtable(L, 1, 0);
     lua_setfield(L, -2, "rules");
     lua_newtable(L);
     lua_setfield(L, -2, "committed");
     lua_setiuservalue(L, -2, 1);
-    return 1;
+    return lw;
+}
+
+fg_world_hooks fg_lua_world_hooks(fg_lua_world *lw) {
+    fg_world_hooks h;
+    memset(&h, 0, sizeof h);
+    h.ud = lw;
+    h.has_rule = hook_has_rule;
+    h.request = hook_request;
+    return h;
 }
 
 static int world_close(lua_State *L) {

@@ -9,6 +9,7 @@ int luaopen_framegate(lua_State *L) {
     lua_newtable(L);
     lua_pushstring(L, fg_version());
     lua_setfield(L, -2, "version");
+    fg_lua_open_sandbox(L);
     fg_lua_open_input(L);
     fg_lua_open_motion(L);
     fg_lua_open_gate(L);
@@ -17,6 +18,7 @@ int luaopen_framegate(lua_State *L) {
     fg_lua_open_replay(L);
     fg_lua_open_locomotion(L);
     fg_lua_open_replication(L);
+    fg_lua_open_reload(L);
     fg_lua_open_determinism(L);
     return 1;
 }

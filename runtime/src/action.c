@@ -226,7 +226,9 @@ static int cmp_resource(const void *a, const void *b) {
 }
 
 static int cmp_motion(const void *a, const void *b) {
-    return strcmp(((const fg_motion_rt *)a)->name, ((const fg_motion_rt *)b)->name);
+    const fg_motion_rt *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : strcmp(x->notation, y->notation);
 }
 
 static int find_def(const fg_action_def *defs, uint32_t n, const char *name) {
@@ -282,12 +284,16 @@ static void check_action(const fg_ruleset *r, const fg_action_def *a, fg_finding
             snprintf(path, sizeof path, "actions.%s.%s", n, counts[i]);
             finding(f, false, path, "%d, expected a count of ticks >= 0", vals[i]);
         }
+    /* With a negative phase the length is meaningless: windows, markers and moves are not
+    ** measured against it (each would repeat the same mistake with a wrong number). */
+    bool phases_ok = a->startup >= 0 && a->active >= 0 && a->recovery >= 0;
     int32_t duration = a->startup + a->active + a->recovery;
-    if (duration < 1) {
+    if (phases_ok && duration < 1) {
         snprintf(path, sizeof path, "actions.%s", n);
         finding(f, false, path, "lasts %d ticks, expected at least 1", duration);
-        duration = 1;
     }
+    bool known = phases_ok && duration >= 1;
+    if (!known) duration = INT32_MAX;
     for (uint32_t i = 0; i < a->ncancels; i++) {
         const fg_cancel_def *c = &a->cancels[i];
         if (c->from < 0) {
@@ -318,13 +324,13 @@ static void check_action(const fg_ruleset *r, const fg_action_def *a, fg_finding
             }
         }
     }
-    for (uint32_t i = 0; i < a->nmarkers; i++)
+    for (uint32_t i = 0; known && i < a->nmarkers; i++)
         if (a->markers[i].tick < 0 || a->markers[i].tick >= duration) {
             snprintf(path, sizeof path, "actions.%s.markers[%u].tick", n, i + 1);
             finding(f, false, path, "%d is outside %s (ticks 0-%d)", a->markers[i].tick, n,
                     duration - 1);
         }
-    for (uint32_t i = 0; i < a->nmoves; i++)
+    for (uint32_t i = 0; known && i < a->nmoves; i++)
         if (a->moves[i].from < 0 || a->moves[i].to < a->moves[i].from ||
             a->moves[i].to >= duration) {
             snprintf(path, sizeof path, "actions.%s.moves[%u]", n, i + 1);
@@ -397,7 +403,7 @@ static void check_resources(const fg_ruleset *r, fg_findings *f) {
         const fg_resource_def *d = &r->resources[i];
         snprintf(path, sizeof path, "resources.%s", d->name);
         if (d->max < 1) finding(f, false, path, "max %d, expected >= 1", d->max);
-        if (d->start < 0 || d->start > d->max)
+        else if (d->start < 0 || d->start > d->max)
             finding(f, false, path, "start %d, expected 0..max (%d)", d->start, d->max);
         if (d->regen < 0) finding(f, false, path, "regen %d, expected >= 0", d->regen);
         if (d->regen_every < 1)
@@ -425,6 +431,8 @@ static void compile_action(fg_ruleset *r, uint32_t id) {
     rt->neutral = a->neutral;
     rt->interrupts = a->interrupts;
     rt->hold_dir = (int8_t)a->hold_dir;
+    rt->hold_bits = a->hold_dir ? (uint8_t)fg_bits_of_numpad(a->hold_dir) : 0;
+    rt->next_held = FG_NO_ACTION;
     rt->priority = a->priority;
     int next = a->next[0] ? find_def(r->defs, r->nactions, a->next) : -1;
     rt->next = next < 0 ? FG_NO_ACTION : (uint16_t)next;
@@ -444,7 +452,7 @@ static void compile_action(fg_ruleset *r, uint32_t id) {
     rt->nmarkers = (uint8_t)a->nmarkers;
     for (uint32_t i = 0; i < a->nmarkers; i++) {
         rt->markers[i].tick = a->markers[i].tick;
-        rt->markers[i].loop = a->markers[i].loop;
+        rt->markers[i].once = a->markers[i].once;
         rt->markers[i].marker =
             (uint16_t)index_of(r->marker_names, r->nmarkers,
                                a->markers[i].name);
@@ -526,7 +534,7 @@ static uint64_t content_hash(const fg_ruleset *r) {
         for (uint32_t m = 0; m < rt->nmarkers; m++) {
             fg_hash_i64(&hs, rt->markers[m].tick);
             fg_hash_str(&hs, a->markers[m].name);
-            fg_hash_u64(&hs, rt->markers[m].loop);
+            fg_hash_u64(&hs, rt->markers[m].once);
         }
         for (uint32_t m = 0; m < rt->nmoves; m++) {
             fg_hash_i64(&hs, rt->moves[m].from);
@@ -692,6 +700,13 @@ fg_ruleset *fg_ruleset_build(fg_ruleset_builder *b, fg_findings *findings, fg_er
     qsort(r->resources, r->nresources, sizeof r->resources[0], cmp_resource);
     memcpy(r->defs, b->actions, sizeof(fg_action_def) * r->nactions);
     qsort(r->defs, r->nactions, sizeof r->defs[0], cmp_action_def);
+    /* The definition a reader gets back states its length as the sum of its phases, whatever a
+    ** caller left in `duration` (a C caller who set the phases of a default def left 1). */
+    for (uint32_t i = 0; i < r->nactions; i++) {
+        fg_action_def *a = &r->defs[i];
+        int64_t sum = (int64_t)a->startup + a->active + a->recovery;
+        a->duration = sum < 1 ? 1 : sum > INT32_MAX ? INT32_MAX : (int32_t)sum;
+    }
     memcpy(r->motions, b->motions, sizeof(fg_motion_rt) * r->nmotions);
     qsort(r->motions, r->nmotions, sizeof r->motions[0], cmp_motion);
 
@@ -701,11 +716,13 @@ fg_ruleset *fg_ruleset_build(fg_ruleset_builder *b, fg_findings *findings, fg_er
             snprintf(path, sizeof path, "actions.%s", r->defs[i].name);
             finding(f, false, path, "is declared twice");
         }
+    /* Several notations under one name are alternatives; the same one twice is a mistake. */
     for (uint32_t i = 1; i < r->nmotions; i++)
-        if (strcmp(r->motions[i - 1].name, r->motions[i].name) == 0) {
+        if (strcmp(r->motions[i - 1].name, r->motions[i].name) == 0 &&
+            strcmp(r->motions[i - 1].notation, r->motions[i].notation) == 0) {
             char path[96];
             snprintf(path, sizeof path, "motions.%s", r->motions[i].name);
-            finding(f, false, path, "is declared twice");
+            finding(f, false, path, "'%s' is declared twice", r->motions[i].notation);
         }
     r->ngroups = add_sorted_unique(r->groups, 0, FG_MAX_GROUPS, "airborne");
     r->ngroups = add_sorted_unique(r->groups, r->ngroups, FG_MAX_GROUPS, "grounded");
@@ -750,7 +767,8 @@ fg_ruleset *fg_ruleset_build(fg_ruleset_builder *b, fg_findings *findings, fg_er
             }
         }
         fg_free(&r->alloc, seen, r->nactions + 1);
-        /* Each layer's neutral: the neutral action without a hold direction, lowest id. */
+        /* Each layer's neutral: the neutral action without a hold direction, lowest id. Its
+        ** neutrals with a hold direction are chained in id order. */
         for (uint32_t l = 0; l < r->nlayers; l++) {
             r->layer_neutral[l] = FG_NO_ACTION;
             for (uint32_t i = 0; i < r->nactions; i++)
@@ -758,6 +776,13 @@ fg_ruleset *fg_ruleset_build(fg_ruleset_builder *b, fg_findings *findings, fg_er
                     r->layer_neutral[l] = (uint16_t)i;
                     break;
                 }
+            r->first_held[l] = FG_NO_ACTION;
+            for (uint32_t i = r->nactions; i-- > 0;) {
+                fg_action_rt *a = &r->rt[i];
+                if (a->layer != l || !a->neutral || a->hold_dir == 0) continue;
+                a->next_held = r->first_held[l];
+                r->first_held[l] = (uint16_t)i;
+            }
         }
         if (r->nactions > 0 && r->layer_neutral[0] == FG_NO_ACTION) {
             char path[96];

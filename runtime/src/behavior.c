@@ -51,11 +51,17 @@ const char *fg_phase_name(fg_phase p) {
 
 /* {====================================================================== state queries */
 
+/* A group id in the request's ruleset: the body's action may come from an older version, whose
+** group ids can differ, so the group is carried over by name. */
 int fg_entity_group(const fg_decide_ctx *c, const fg_entity_state *e) {
     const fg_instance *body = &e->layers[0];
     if (body->action == FG_NO_ACTION) return c->rules->grounded;
     const fg_ruleset *r = c->versions[body->version];
-    return r->rt[body->action].group;
+    int g = r->rt[body->action].group;
+    if (r == c->rules) return g;
+    for (uint32_t i = 0; i < c->rules->ngroups; i++)
+        if (strcmp(c->rules->groups[i], r->groups[g]) == 0) return (int)i;
+    return -1;
 }
 
 static bool contact_matches(uint8_t on, uint8_t contact) {
@@ -90,11 +96,19 @@ bool fg_window_open_for(const fg_action_rt *a, const fg_instance *inst, uint32_t
 
 fg_phase fg_instance_phase(const fg_ruleset *r, const fg_instance *inst, const fg_entity_state *e,
                            fg_tick tick, uint32_t layer) {
+    fg_phase p = fg_action_phase(r, inst, e, tick);
+    if (inst->action != FG_NO_ACTION && p != FG_PHASE_HITSTOP && p != FG_PHASE_STUN &&
+        e->queued[layer].action != FG_NO_ACTION)
+        return FG_PHASE_BUFFERED;
+    return p;
+}
+
+fg_phase fg_action_phase(const fg_ruleset *r, const fg_instance *inst, const fg_entity_state *e,
+                         fg_tick tick) {
     if (inst->action == FG_NO_ACTION) return FG_PHASE_NEUTRAL;
     if (fg_entity_frozen(e, tick)) return FG_PHASE_HITSTOP;
     const fg_action_rt *a = &r->rt[inst->action];
     if (inst->action == r->hitstun || inst->action == r->blockstun) return FG_PHASE_STUN;
-    if (e->queued[layer].action != FG_NO_ACTION) return FG_PHASE_BUFFERED;
     if (a->neutral) return (int)a->group == r->airborne ? FG_PHASE_AIRBORNE : FG_PHASE_NEUTRAL;
     if (inst->elapsed < a->startup) return FG_PHASE_STARTUP;
     if (inst->elapsed < a->startup + a->active) return FG_PHASE_ACTIVE;
@@ -128,10 +142,21 @@ static fg_decision blank(const fg_decide_ctx *c, const fg_entity_state *e, uint3
     return d;
 }
 
+/* An action id of one ruleset version in another: ids are positions in sorted names, so they
+** shift when a reload adds or removes actions. FG_NO_ACTION when the other has no such action. */
+static uint32_t id_in(const fg_ruleset *from, uint32_t id, const fg_ruleset *to) {
+    if (from == to || id == FG_NO_ACTION) return id;
+    int found = fg_ruleset_find_action(to, from->defs[id].name);
+    return found < 0 ? FG_NO_ACTION : (uint32_t)found;
+}
+
+/* The running action goes into the decision as an id of the request's ruleset, so one ruleset
+** names everything in the message. */
 static void note_current(fg_decision *d, const fg_decide_ctx *c, const fg_instance *inst) {
     if (inst->action == FG_NO_ACTION) return;
-    const fg_action_rt *a = &c->versions[inst->version]->rt[inst->action];
-    d->current = inst->action;
+    const fg_ruleset *ir = c->versions[inst->version];
+    const fg_action_rt *a = &ir->rt[inst->action];
+    d->current = (uint16_t)id_in(ir, inst->action, c->rules);
     d->elapsed = inst->elapsed;
     d->duration = inst->duration;
     d->startup = a->startup;
@@ -170,20 +195,26 @@ fg_decision fg_decide(const fg_decide_ctx *c, const fg_entity_state *e, uint32_t
     for (uint32_t l = 0; l < r->nlayers; l++) {
         const fg_instance *o = &e->layers[l];
         if (l == layer || o->action == FG_NO_ACTION) continue;
-        const fg_action_rt *oa = &c->versions[o->version]->rt[o->action];
-        if (fg_action_set_has(&oa->tagged_forbid, action)) {
-            d.other = o->action;
+        const fg_ruleset *orr = c->versions[o->version];
+        const fg_action_rt *oa = &orr->rt[o->action];
+        uint32_t as_there = id_in(r, action, orr); /* the forbid set is in o's version */
+        if (as_there != FG_NO_ACTION && fg_action_set_has(&oa->tagged_forbid, as_there)) {
+            d.other = (uint16_t)id_in(orr, o->action, r);
             d.window_from = (int32_t)l; /* the layer that forbids, for the message */
             return verdict(d, FG_DECIDE_REJECTED, FG_R_FORBIDDEN);
         }
     }
     fg_reason ok = FG_R_LAYER_FREE;
     if (inst->action != FG_NO_ACTION) {
-        const fg_action_rt *cur = &c->versions[inst->version]->rt[inst->action];
+        const fg_ruleset *ir = c->versions[inst->version];
+        const fg_action_rt *cur = &ir->rt[inst->action];
+        /* An instance in flight keeps the version it started with: its windows name actions of
+        ** that version, so the request is looked up there by name. */
+        uint32_t target = id_in(r, action, ir);
         int w = -1;
         if (cur->neutral) {
             ok = FG_R_FROM_NEUTRAL;
-        } else if (fg_window_open_for(cur, inst, action, &w)) {
+        } else if (target != FG_NO_ACTION && fg_window_open_for(cur, inst, target, &w)) {
             ok = FG_R_CANCEL;
             d.window_from = cur->windows[w].from;
             d.window_to = cur->windows[w].to;
@@ -194,7 +225,7 @@ fg_decision fg_decide(const fg_decide_ctx *c, const fg_entity_state *e, uint32_t
             int best = -1;
             for (uint32_t i = 0; i < cur->nwindows; i++) {
                 const fg_window_rt *win = &cur->windows[i];
-                if (!fg_action_set_has(&win->into, action)) continue;
+                if (target == FG_NO_ACTION || !fg_action_set_has(&win->into, target)) continue;
                 if (best < 0) best = (int)i;
                 bool in_time = inst->elapsed >= win->from && inst->elapsed <= win->to;
                 if (in_time && inst->contact == 0 && win->on != FG_ON_ALWAYS) {
@@ -255,8 +286,12 @@ static const char *contact_words(uint8_t contact) {
     }
 }
 
-/* "jab is in recovery (tick 9 of 13)" */
+/* "jab is in recovery (tick 9 of 13)"; a stun has no phases: "fighter is in hitstun (tick 3 of
+** 13)". */
 static int where(const fg_ruleset *r, const fg_decision *d, char *buf, size_t size) {
+    if (d->current != FG_NO_ACTION && (d->current == r->hitstun || d->current == r->blockstun))
+        return snprintf(buf, size, "fighter is in %s (tick %d of %d)", action_name(r, d->current),
+                        d->elapsed, d->duration);
     return snprintf(buf, size, "%s is in %s (tick %d of %d)", action_name(r, d->current),
                     phase_word(d), d->elapsed, d->duration);
 }

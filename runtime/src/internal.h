@@ -41,7 +41,7 @@ typedef struct fg_window_rt {
 typedef struct fg_marker_rt {
     int32_t tick;
     uint16_t marker; /* id in the ruleset's marker table */
-    bool loop;
+    bool once;
     bool is_hit; /* the marker named "hit" or "damage": an attack connects here */
 } fg_marker_rt;
 
@@ -56,6 +56,8 @@ typedef struct fg_action_rt {
     int32_t priority;
     uint16_t next;    /* FG_NO_ACTION = the layer's neutral */
     uint16_t motion;  /* motion id that requests it, FG_NO_ACTION = none */
+    uint16_t next_held; /* the next neutral action with a hold on its layer, FG_NO_ACTION = end */
+    uint8_t hold_bits;  /* direction bits of hold_dir */
     uint8_t nwindows, nmarkers, nmoves;
     uint8_t root_motion;
     fg_window_rt windows[FG_MAX_CANCELS];
@@ -87,6 +89,9 @@ struct fg_ruleset {
     fg_action_rt *rt;
     char layers[FG_MAX_LAYERS][FG_NAME_MAX];
     uint16_t layer_neutral[FG_MAX_LAYERS]; /* default neutral action per layer, or none */
+    /* Per layer, the first of the neutral actions chosen by a held direction (chained through
+    ** next_held in id order): the tick looks at these, not at every action. */
+    uint16_t first_held[FG_MAX_LAYERS];
     fg_resource_def resources[FG_MAX_RESOURCES];
     char groups[FG_MAX_GROUPS][FG_NAME_MAX];
     char (*marker_names)[FG_NAME_MAX];
@@ -108,7 +113,7 @@ struct fg_ruleset {
 typedef struct fg_queued {
     uint16_t action; /* FG_NO_ACTION: empty */
     uint8_t source;
-    uint8_t by_rule; /* queued by a request rule's verdict */
+    uint8_t why;     /* fg_reason it was queued for: a window, a contact, a hitstop, a rule */
     int32_t waited;  /* ticks waited so far */
     int32_t limit;   /* ticks it may wait */
     fg_tick made;
@@ -173,9 +178,18 @@ fg_decision fg_decide(const fg_decide_ctx *c, const fg_entity_state *e, uint32_t
 int fg_entity_group(const fg_decide_ctx *c, const fg_entity_state *e);
 fg_phase fg_instance_phase(const fg_ruleset *r, const fg_instance *inst, const fg_entity_state *e,
                            fg_tick tick, uint32_t layer);
+/* The same without the queue: the phase of the action itself under a waiting request (the frame
+** meter shows the wait but counts startup and active from this). */
+fg_phase fg_action_phase(const fg_ruleset *r, const fg_instance *inst, const fg_entity_state *e,
+                         fg_tick tick);
 /* Whether a window of `inst` lets `target` start now, given the contact so far. */
 bool fg_window_open_for(const fg_action_rt *a, const fg_instance *inst, uint32_t target,
                         int *window);
+
+/* A frame meter record is one byte per entity and tick: the phase, and two flags. */
+#define FG_METER_PHASE 0x3Fu
+#define FG_METER_BUFFERED 0x40u /* a request waited in the body's queue (shown as 'b') */
+#define FG_METER_STARTED 0x80u  /* a request started the body's action on this tick */
 
 /* The world's header inside the arena. */
 typedef struct fg_world_state {

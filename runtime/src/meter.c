@@ -17,7 +17,8 @@ static uint8_t meter_raw(const fg_world *w, fg_entity e, fg_tick tick) {
 }
 
 fg_phase fg_world_meter_at(const fg_world *w, fg_entity e, fg_tick tick) {
-    return (fg_phase)(meter_raw(w, e, tick) & 0x7Fu);
+    uint8_t raw = meter_raw(w, e, tick);
+    return raw & FG_METER_BUFFERED ? FG_PHASE_BUFFERED : (fg_phase)(raw & FG_METER_PHASE);
 }
 
 static bool busy(fg_phase p) { return p != FG_PHASE_NEUTRAL && p != FG_PHASE_AIRBORNE; }
@@ -35,11 +36,11 @@ static row_stats stats_of(const fg_world *w, fg_entity e, fg_tick from, fg_tick 
     row_stats s = {-1, -1, 0, 0, 0, false};
     for (fg_tick t = from; t <= to; t++) {
         uint8_t raw = meter_raw(w, e, t);
-        fg_phase p = (fg_phase)(raw & 0x7Fu);
+        fg_phase p = (fg_phase)(raw & FG_METER_PHASE); /* under a waiting request, too */
         if (s.first_busy < 0) {
             if (!busy(p)) continue;
             s.first_busy = t;
-        } else if (raw & 0x80u) {
+        } else if (raw & FG_METER_STARTED) {
             s.free_at = t;
             s.cancelled = true;
             break;

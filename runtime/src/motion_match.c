@@ -2,12 +2,15 @@
 ** motion_match.c: steps to a compiled set, the incremental matcher, arbitration between commands
 ** completing on the same tick, near-miss explanations, lint and the script runner.
 **
-** Matching is a dynamic programme kept per pattern and per reading facing ("track"): part[k] is
-** the most recent way the steps 0..k were matched, with the edges it used. A new edge is looked up
-** in an index built at compile (direction transition prev -> dir, or button press/release) that
-** lists exactly the (pattern, track, step) it can advance, so a tick costs in proportion to its
-** new edges. Keeping the latest match of each prefix is what walking back from the newest edge
-** and taking, for each step, the latest edge that still leaves a valid earlier part would find,
+** Matching is a dynamic programme over prefixes. Each pattern is read in each facing it can have
+** (a "track"), which turns its steps into screen directions; the non-final steps of all tracks of
+** all patterns form a trie, so 236P, 236K and 214K-read-facing-left share the node for "2, 3"
+** once. A node keeps the most recent match of its prefix and the edges it used; a pattern's final
+** step turns the match of its last node into a candidate command. A new edge is looked up in an
+** index built at compile (direction transition prev -> dir, or button press/release) that lists
+** exactly the nodes and final steps it can advance, so a tick costs in proportion to its new
+** edges. Keeping the latest match of each prefix is what walking back from the newest edge and
+** taking, for each step, the latest edge that still leaves a valid earlier part would find,
 ** memoised. The state is plain data at offsets fixed by the set, so it is copied with memcpy.
 */
 #include "motion_internal.h"
@@ -29,7 +32,10 @@ typedef struct mpart { /* a matched prefix: steps 0..k */
     int64_t start;     /* time of step 0 */
     fg_edge_id edge;   /* the edge that completed step k */
     uint8_t valid, open, skipped;
-    uint8_t reserved[5];
+    uint8_t reserved;
+    uint16_t taken; /* 1 + the motion whose command used its edges: only a chord ranked above it
+                       may still complete from here, within the chord window */
+    uint8_t reserved2[2];
 } mpart;
 
 typedef struct mlink {
@@ -77,7 +83,7 @@ struct fg_motion_state {
 /* {====================================================================== compiled set */
 
 typedef struct cstep {
-    uint8_t trig, flags, ngroups, aux;
+    uint8_t trig, flags, ngroups, reserved0;
     uint8_t edge_off, nedges;
     uint8_t reserved[2];
     uint16_t dirs[2], hold[2]; /* absolute sets when read facing right [0] / left [1] */
@@ -92,21 +98,35 @@ typedef struct cpattern {
     char notation[FG_MOTION_NOTATION_MAX];
     int32_t priority, time, buffer, charge, gap;
     int32_t spec; /* alternatives accepted over all steps: fewer is more specific */
-    uint8_t syntax, frozen, nsteps, ntracks, nedges, naux, has_priority, level;
-    uint32_t off;        /* byte offset of the pattern's block in the state */
-    uint32_t track_size; /* bytes per track; tracks follow the done record */
-    uint32_t chain_off;  /* offset of the chain area inside a track */
-    uint32_t aux_off;
-    uint16_t chain_start[FG_MOTION_MAX_STEPS];
+    uint8_t syntax, frozen, nsteps, ntracks, nedges, has_priority, level, final_aux;
+    uint8_t len; /* inputs for ranking: edges plus `/X` holds */
+    uint8_t reserved[7];
+    uint32_t off;          /* state block of the last completion: mdone, mlink[nedges] */
+    uint32_t final_off[2]; /* per track: mmiss, then maux when final_aux */
+    uint16_t path[2][FG_MOTION_MAX_STEPS]; /* per track: the node of each non-final step */
     cstep steps[FG_MOTION_MAX_STEPS];
 } cpattern;
+
+/* A prefix shared by every (pattern, track) that starts with the same steps read in the same
+** screen directions, with the same gaps and clock. */
+typedef struct cnode {
+    cstep step;      /* its last step, in screen directions: dirs[0] and hold[0] */
+    uint16_t parent; /* FG_MOTION_NONE at depth 0 */
+    uint8_t depth, frozen, chain_len, has_aux;
+    uint8_t chord_child; /* a pattern's final step here is a chord (it may take over a press) */
+    uint8_t reserved;
+    int32_t time; /* the largest `time` of the patterns through it: when its match expires */
+    uint32_t off; /* state block: mmiss, mpart, mlink[chain_len], maux when has_aux */
+} cnode;
 
 enum { R_CLOSE = 0, R_LEAVE = 1, R_ENTER = 2, R_SINCE = 3, R_PRESS = 4, R_RELEASE = 5 };
 
 typedef struct mentry {
-    uint16_t pattern;
-    uint8_t track, step, role;
-    uint8_t reserved[3];
+    uint16_t target; /* node id, or pattern id for a final step */
+    uint8_t role, depth, track, final;
+    uint8_t reserved[2];
+    uint32_t prev_off;  /* state offset of the parent's mpart (0: first step): most stop here */
+    uint32_t prev2_off; /* the grandparent's, when the parent is a skippable diagonal, else 0 */
 } mentry;
 
 struct fg_motion_set {
@@ -114,13 +134,14 @@ struct fg_motion_set {
     size_t block_size;
     uint64_t hash;
     size_t state_size;
-    uint32_t npatterns, nentries, nfindings, nlevels;
+    uint32_t npatterns, nnodes, nentries, nfindings, nlevels;
     int32_t max_buffer;
     fg_motion_buttons buttons;
     uint32_t dir_first[10][10], dir_count[10][10];
     uint32_t press_first[FG_INPUT_MAX_ACTIONS], press_count[FG_INPUT_MAX_ACTIONS];
     uint32_t release_first[FG_INPUT_MAX_ACTIONS], release_count[FG_INPUT_MAX_ACTIONS];
     cpattern *patterns;
+    cnode *nodes;
     mentry *entries;
     fg_motion_finding *findings;
     uint16_t *levels;
@@ -142,26 +163,34 @@ static size_t done_size(const cpattern *P) {
     return sizeof(mdone) + (size_t)P->nedges * sizeof(mlink);
 }
 
-static inline uint8_t *pattern_base(const fg_motion_state *st, const cpattern *P) {
-    return (uint8_t *)st + P->off;
-}
+static inline uint8_t *at(const fg_motion_state *st, uint32_t off) { return (uint8_t *)st + off; }
 static inline mdone *done_of(const fg_motion_state *st, const cpattern *P) {
-    return (mdone *)pattern_base(st, P);
+    return (mdone *)at(st, P->off);
 }
 static inline mlink *done_links(const fg_motion_state *st, const cpattern *P) {
-    return (mlink *)(pattern_base(st, P) + sizeof(mdone));
+    return (mlink *)(at(st, P->off) + sizeof(mdone));
 }
-static inline uint8_t *track_base(const fg_motion_state *st, const cpattern *P, int tr) {
-    return pattern_base(st, P) + done_size(P) + (size_t)tr * P->track_size;
+static inline mmiss *node_miss(const fg_motion_state *st, const cnode *N) {
+    return (mmiss *)at(st, N->off);
 }
-static inline mmiss *miss_of(uint8_t *tb) { return (mmiss *)tb; }
-static inline mpart *parts_of(uint8_t *tb) { return (mpart *)(tb + sizeof(mmiss)); }
-static inline mlink *chain_of(uint8_t *tb, const cpattern *P, int k) {
-    return (mlink *)(tb + P->chain_off) + P->chain_start[k];
+static inline mpart *node_part(const fg_motion_state *st, const cnode *N) {
+    return (mpart *)(at(st, N->off) + sizeof(mmiss));
 }
-static inline maux *aux_of(uint8_t *tb, const cpattern *P) { return (maux *)(tb + P->aux_off); }
-static inline int chain_len(const cpattern *P, int k) {
-    return P->steps[k].edge_off + P->steps[k].nedges;
+static inline mlink *node_chain(const fg_motion_state *st, const cnode *N) {
+    return (mlink *)(at(st, N->off) + sizeof(mmiss) + sizeof(mpart));
+}
+static inline maux *node_aux(const fg_motion_state *st, const cnode *N) {
+    return (maux *)((uint8_t *)node_chain(st, N) + (size_t)N->chain_len * sizeof(mlink));
+}
+static inline size_t node_size(const cnode *N) {
+    return sizeof(mmiss) + sizeof(mpart) + (size_t)N->chain_len * sizeof(mlink) +
+           (N->has_aux ? sizeof(maux) : 0);
+}
+static inline mmiss *final_miss(const fg_motion_state *st, const cpattern *P, int tr) {
+    return (mmiss *)at(st, P->final_off[tr]);
+}
+static inline maux *final_aux(const fg_motion_state *st, const cpattern *P, int tr) {
+    return (maux *)(at(st, P->final_off[tr]) + sizeof(mmiss));
 }
 
 /* }====================================================================== */
@@ -207,19 +236,30 @@ static void pattern_title(const cpattern *P, char *buf, size_t n) {
 
 /* {====================================================================== ranking */
 
-/* Rank of a completion: priority, then inputs, then specificity, then id. */
-static int rank_cmp(const cpattern *a, uint16_t ia, int32_t spec_a, const cpattern *b,
-                    uint16_t ib, int32_t spec_b) {
+/* Rank of a completion: priority, then inputs, then specificity, then id. A completion that
+** skipped steps (lenient profile) has that many fewer inputs; spec carries the skips too. */
+static int rank_cmp2(const cpattern *a, uint16_t ia, int32_t spec_a, int skip_a, const cpattern *b,
+                     uint16_t ib, int32_t spec_b, int skip_b) {
     if (a->priority != b->priority) return a->priority > b->priority ? -1 : 1;
-    if (a->nedges != b->nedges) return a->nedges > b->nedges ? -1 : 1;
+    if (a->len - skip_a != b->len - skip_b) return a->len - skip_a > b->len - skip_b ? -1 : 1;
     if (spec_a != spec_b) return spec_a < spec_b ? -1 : 1;
     if (ia != ib) return ia < ib ? -1 : 1;
     return 0;
 }
 
-static uint8_t why_between(const cpattern *w, int32_t sw, const cpattern *l, int32_t sl) {
+static int rank_cmp(const cpattern *a, uint16_t ia, int32_t spec_a, const cpattern *b,
+                    uint16_t ib, int32_t spec_b) {
+    if (a->priority != b->priority) return a->priority > b->priority ? -1 : 1;
+    if (a->len != b->len) return a->len > b->len ? -1 : 1;
+    if (spec_a != spec_b) return spec_a < spec_b ? -1 : 1;
+    if (ia != ib) return ia < ib ? -1 : 1;
+    return 0;
+}
+
+static uint8_t why_between(const cpattern *w, int32_t sw, int kw, const cpattern *l, int32_t sl,
+                           int kl) {
     if (w->priority != l->priority) return FG_MOTION_WHY_PRIORITY;
-    if (w->nedges != l->nedges) return FG_MOTION_WHY_LENGTH;
+    if (w->len - kw != l->len - kl) return FG_MOTION_WHY_LENGTH;
     if (sw != sl) return FG_MOTION_WHY_SPECIFICITY;
     return FG_MOTION_WHY_ORDER;
 }
@@ -230,7 +270,7 @@ static int why_text(char *buf, size_t n, uint8_t why, const cpattern *w, int32_t
     case FG_MOTION_WHY_PRIORITY:
         return snprintf(buf, n, "priority %d > %d", (int)w->priority, (int)l->priority);
     case FG_MOTION_WHY_LENGTH:
-        return snprintf(buf, n, "more inputs (%d > %d)", w->nedges, l->nedges);
+        return snprintf(buf, n, "more inputs (%d > %d)", w->len, l->len);
     case FG_MOTION_WHY_SPECIFICITY:
         return snprintf(buf, n, "more specific (%d alternatives < %d)", (int)sw, (int)sl);
     case FG_MOTION_WHY_ORDER:
@@ -243,6 +283,12 @@ static int why_text(char *buf, size_t n, uint8_t why, const cpattern *w, int32_t
 /* }====================================================================== */
 
 /* {====================================================================== compile */
+
+/* A charge (`[4]`, `~30B`) or timed hold-only step remembers when its set was entered. */
+static bool needs_aux(const cstep *c) {
+    return (c->trig == FG_MT_LEAVE && c->min_hold > 0) ||
+           (c->trig == FG_MT_LEVEL && (c->dirs[0] | c->dirs[1]) && c->min_hold > 0);
+}
 
 static bool dir_trig(uint8_t trig) {
     return trig == FG_MT_HOLD || trig == FG_MT_ENTER || trig == FG_MT_LEAVE;
@@ -269,7 +315,8 @@ static fg_status build_pattern(const fg_motion_def *d, const fg_mir *ir, cpatter
     P->buffer = d->buffer > 0 ? d->buffer : FG_MOTION_DEFAULT_BUFFER;
     P->charge = d->charge > 0 ? d->charge : FG_MOTION_DEFAULT_CHARGE;
     P->gap = d->gap;
-    P->frozen = d->frozen == FG_MOTION_FROZEN_COUNT ? FG_MOTION_FROZEN_COUNT : FG_MOTION_FROZEN_SKIP;
+    P->frozen =
+        d->frozen == FG_MOTION_FROZEN_COUNT ? FG_MOTION_FROZEN_COUNT : FG_MOTION_FROZEN_SKIP;
     P->syntax = ir->syntax;
     P->nsteps = ir->nsteps;
     bool two = false;
@@ -280,7 +327,6 @@ static fg_status build_pattern(const fg_motion_def *d, const fg_mir *ir, cpatter
         c->trig = m->trig;
         c->flags = m->flags;
         c->ngroups = m->ngroups;
-        c->aux = NO_AUX;
         for (int f = 0; f < 2; f++) {
             uint16_t rel = f ? fg_motion_mirror_set(m->dirs_rel) : m->dirs_rel;
             uint16_t hrel = f ? fg_motion_mirror_set(m->hold_rel) : m->hold_rel;
@@ -309,9 +355,6 @@ static fg_status build_pattern(const fg_motion_def *d, const fg_mir *ir, cpatter
         edges += c->nedges;
         if (dir_trig(c->trig) || c->trig == FG_MT_LEVEL) P->spec += popcount32(c->dirs[0]);
         for (int g = 0; g < c->ngroups; g++) P->spec += popcount32(c->groups[g]);
-        if (((c->trig == FG_MT_LEAVE && c->min_hold > 0) ||
-             (c->trig == FG_MT_LEVEL && c->dirs[0] && c->min_hold > 0)))
-            c->aux = P->naux++;
     }
     if (edges > FG_MOTION_MAX_EDGES) {
         char q[200];
@@ -320,19 +363,13 @@ static fg_status build_pattern(const fg_motion_def *d, const fg_mir *ir, cpatter
                             d->name, q, edges, FG_MOTION_MAX_EDGES);
     }
     P->nedges = (uint8_t)edges;
+    P->len = (uint8_t)edges;
+    for (uint8_t k = 0; k < ir->nsteps; k++)
+        if (ir->steps[k].hold_rel || ir->steps[k].hold_abs || ir->steps[k].hold_buttons) P->len++;
     P->ntracks = two ? 2 : 1;
     P->level = ir->nsteps == 1 && ir->steps[0].trig == FG_MT_LEVEL;
     if (P->level) P->buffer = 1; /* as MUGEN: hold-only commands are never buffered */
-    /* Layout of one track: miss, partials 0..n-2, their chains, aux. */
-    size_t chain_entries = 0;
-    for (int k = 0; k + 1 < P->nsteps; k++) {
-        P->chain_start[k] = (uint16_t)chain_entries;
-        chain_entries += (size_t)chain_len(P, k);
-    }
-    int nparts = P->nsteps > 1 ? P->nsteps - 1 : 0;
-    P->chain_off = (uint32_t)(sizeof(mmiss) + (size_t)nparts * sizeof(mpart));
-    P->aux_off = (uint32_t)(P->chain_off + chain_entries * sizeof(mlink));
-    P->track_size = (uint32_t)align8(P->aux_off + (size_t)P->naux * sizeof(maux));
+    P->final_aux = needs_aux(&P->steps[P->nsteps - 1]);
     return FG_OK;
 }
 
@@ -382,58 +419,146 @@ static int cmp_defs(const void *a, const void *b) {
 
 static int entry_phase(uint8_t role) { return role == R_CLOSE || role == R_LEAVE ? 0 : 1; }
 
+/* Within a phase, deeper steps first: an edge must not complete a step and then, through the
+** match it just made, the next step too (a leave and an enter of one edge are two phases). */
 static int cmp_entries(const void *a, const void *b) {
     const mentry *x = a, *y = b;
     int px = entry_phase(x->role), py = entry_phase(y->role);
     if (px != py) return px - py;
-    if (x->pattern != y->pattern) return x->pattern < y->pattern ? -1 : 1;
+    if (x->depth != y->depth) return y->depth - x->depth;
+    if (x->final != y->final) return x->final - y->final;
+    if (x->target != y->target) return x->target < y->target ? -1 : 1;
     if (x->track != y->track) return x->track - y->track;
-    if (x->step != y->step) return y->step - x->step; /* later steps first */
     return x->role - y->role;
 }
 
-/* Visits every (list, entry) of the set: lists 0..99 are prev*10+dir transitions, 100+b button
-** presses, 200+b releases. */
-typedef void (*entry_fn)(void *ud, int list, uint16_t p, uint8_t tr, uint8_t k, uint8_t role);
+static bool same_step(const cstep *a, const cstep *b) {
+    if (a->trig != b->trig || a->flags != b->flags || a->ngroups != b->ngroups ||
+        a->dirs[0] != b->dirs[0] || a->hold[0] != b->hold[0] ||
+        a->hold_buttons != b->hold_buttons || a->min_hold != b->min_hold || a->gap != b->gap ||
+        a->nedges != b->nedges)
+        return false;
+    for (int g = 0; g < a->ngroups; g++)
+        if (a->groups[g] != b->groups[g]) return false;
+    return true;
+}
 
-static void for_each_entry(const cpattern *pats, uint32_t np, entry_fn fn, void *ud) {
+/* Builds the trie of non-final steps. nodes has room for every non-final step of every track. */
+static uint32_t build_nodes(cpattern *pats, uint32_t np, cnode *nodes) {
+    uint32_t nn = 0;
+    for (uint32_t p = 0; p < np; p++) {
+        cpattern *P = &pats[p];
+        for (int tr = 0; tr < 2; tr++)
+            for (int k = 0; k < FG_MOTION_MAX_STEPS; k++) P->path[tr][k] = FG_MOTION_NONE;
+        for (uint8_t tr = 0; tr < P->ntracks; tr++) {
+            uint16_t parent = FG_MOTION_NONE;
+            for (int k = 0; k + 1 < P->nsteps; k++) {
+                cstep rs = P->steps[k];
+                rs.dirs[0] = rs.dirs[1] = P->steps[k].dirs[tr];
+                rs.hold[0] = rs.hold[1] = P->steps[k].hold[tr];
+                uint32_t found = nn;
+                for (uint32_t i = 0; i < nn; i++)
+                    if (nodes[i].parent == parent && nodes[i].frozen == P->frozen &&
+                        same_step(&nodes[i].step, &rs)) {
+                        found = i;
+                        break;
+                    }
+                if (found == nn) {
+                    cnode *N = &nodes[nn++];
+                    memset(N, 0, sizeof *N);
+                    N->step = rs;
+                    N->parent = parent;
+                    N->depth = (uint8_t)k;
+                    N->frozen = P->frozen;
+                    N->chain_len = (uint8_t)(rs.edge_off + rs.nedges);
+                    N->has_aux = needs_aux(&rs);
+                }
+                if (P->time > nodes[found].time) nodes[found].time = P->time;
+                P->path[tr][k] = (uint16_t)found;
+                parent = (uint16_t)found;
+            }
+        }
+    }
+    return nn;
+}
+
+/* Visits every index entry: lists 0..99 are prev*10+dir transitions, 100+b button presses,
+** 200+b releases. */
+typedef void (*entry_fn)(void *ud, int list, const mentry *e);
+
+static void step_entries(const cstep *S, int f, bool has_aux, bool closes, mentry proto,
+                         entry_fn fn, void *ud) {
+    uint16_t A = S->dirs[f];
+    for (int a = 1; a <= 9; a++)
+        for (int z = 1; z <= 9; z++) {
+            if (a == z) continue;
+            bool ina = A & DBIT(a), inz = A & DBIT(z);
+            bool enter = !ina && inz, leave = ina && !inz;
+            int list = a * 10 + z;
+            mentry e = proto;
+            switch (S->trig) {
+            case FG_MT_HOLD:
+                if (enter) e.role = R_ENTER, fn(ud, list, &e);
+                if (leave && closes) e.role = R_CLOSE, fn(ud, list, &e);
+                break;
+            case FG_MT_ENTER:
+                if (enter) e.role = R_ENTER, fn(ud, list, &e);
+                break;
+            case FG_MT_LEAVE:
+                if (leave) e.role = R_LEAVE, fn(ud, list, &e);
+                if (enter && has_aux) e.role = R_SINCE, fn(ud, list, &e);
+                break;
+            case FG_MT_LEVEL:
+                if (enter && has_aux) e.role = R_SINCE, fn(ud, list, &e);
+                break;
+            default:
+                break;
+            }
+        }
+    if (S->trig == FG_MT_PRESS || S->trig == FG_MT_RELEASE)
+        for (int btn = FG_IN_FIRST_BUTTON; btn < FG_INPUT_MAX_ACTIONS; btn++)
+            if (S->buttons & BIT(btn)) {
+                mentry e = proto;
+                e.role = S->trig == FG_MT_PRESS ? R_PRESS : R_RELEASE;
+                fn(ud, (S->trig == FG_MT_PRESS ? 100 : 200) + btn, &e);
+            }
+}
+
+static uint32_t part_off(const cnode *N) { return N->off + (uint32_t)sizeof(mmiss); }
+
+static void for_each_entry(const cpattern *pats, uint32_t np, const cnode *nodes, uint32_t nn,
+                           entry_fn fn, void *ud) {
+    for (uint32_t i = 0; i < nn; i++) {
+        const cnode *N = &nodes[i];
+        mentry proto;
+        memset(&proto, 0, sizeof proto);
+        proto.target = (uint16_t)i;
+        proto.depth = N->depth;
+        if (N->parent != FG_MOTION_NONE) {
+            const cnode *par = &nodes[N->parent];
+            proto.prev_off = part_off(par);
+            if (par->parent != FG_MOTION_NONE && (par->step.flags & FG_MS_SKIPPABLE))
+                proto.prev2_off = part_off(&nodes[par->parent]);
+        }
+        step_entries(&N->step, 0, N->has_aux, true, proto, fn, ud);
+    }
     for (uint32_t p = 0; p < np; p++) {
         const cpattern *P = &pats[p];
-        for (uint8_t tr = 0; tr < P->ntracks; tr++)
-            for (uint8_t k = 0; k < P->nsteps; k++) {
-                const cstep *S = &P->steps[k];
-                uint16_t A = S->dirs[tr];
-                for (int a = 1; a <= 9; a++)
-                    for (int z = 1; z <= 9; z++) {
-                        if (a == z) continue;
-                        bool ina = A & DBIT(a), inz = A & DBIT(z);
-                        bool enter = !ina && inz, leave = ina && !inz;
-                        int list = a * 10 + z;
-                        switch (S->trig) {
-                        case FG_MT_HOLD:
-                            if (enter) fn(ud, list, (uint16_t)p, tr, k, R_ENTER);
-                            if (leave && k + 1 < P->nsteps) fn(ud, list, (uint16_t)p, tr, k, R_CLOSE);
-                            break;
-                        case FG_MT_ENTER:
-                            if (enter) fn(ud, list, (uint16_t)p, tr, k, R_ENTER);
-                            break;
-                        case FG_MT_LEAVE:
-                            if (leave) fn(ud, list, (uint16_t)p, tr, k, R_LEAVE);
-                            if (enter && S->aux != NO_AUX) fn(ud, list, (uint16_t)p, tr, k, R_SINCE);
-                            break;
-                        case FG_MT_LEVEL:
-                            if (enter && S->aux != NO_AUX) fn(ud, list, (uint16_t)p, tr, k, R_SINCE);
-                            break;
-                        default:
-                            break;
-                        }
-                    }
-                if (S->trig == FG_MT_PRESS || S->trig == FG_MT_RELEASE)
-                    for (int btn = FG_IN_FIRST_BUTTON; btn < FG_INPUT_MAX_ACTIONS; btn++)
-                        if (S->buttons & BIT(btn))
-                            fn(ud, (S->trig == FG_MT_PRESS ? 100 : 200) + btn, (uint16_t)p, tr, k,
-                               S->trig == FG_MT_PRESS ? R_PRESS : R_RELEASE);
+        int n = P->nsteps;
+        for (uint8_t tr = 0; tr < P->ntracks; tr++) {
+            mentry proto;
+            memset(&proto, 0, sizeof proto);
+            proto.target = (uint16_t)p;
+            proto.depth = (uint8_t)(n - 1);
+            proto.track = tr;
+            proto.final = 1;
+            if (n >= 2) {
+                proto.prev_off = part_off(&nodes[P->path[tr][n - 2]]);
+                if (n >= 3 && (P->steps[n - 2].flags & FG_MS_SKIPPABLE))
+                    proto.prev2_off = part_off(&nodes[P->path[tr][n - 3]]);
             }
+            step_entries(&P->steps[n - 1], tr, P->final_aux, false, proto, fn, ud);
+        }
     }
 }
 
@@ -444,19 +569,14 @@ typedef struct index_build {
     mentry *entries;
 } index_build;
 
-static void count_entry(void *ud, int list, uint16_t p, uint8_t tr, uint8_t k, uint8_t role) {
-    (void)p, (void)tr, (void)k, (void)role;
+static void count_entry(void *ud, int list, const mentry *e) {
+    (void)e;
     ((index_build *)ud)->count[list]++;
 }
 
-static void fill_entry(void *ud, int list, uint16_t p, uint8_t tr, uint8_t k, uint8_t role) {
+static void fill_entry(void *ud, int list, const mentry *e) {
     index_build *ib = ud;
-    mentry *e = &ib->entries[ib->first[list] + ib->fill[list]++];
-    memset(e, 0, sizeof *e);
-    e->pattern = p;
-    e->track = tr;
-    e->step = k;
-    e->role = role;
+    ib->entries[ib->first[list] + ib->fill[list]++] = *e;
 }
 
 static void lint_set(const cpattern *pats, uint32_t np, fg_motion_finding *out, uint32_t *nout);
@@ -497,6 +617,25 @@ static uint64_t hash_set(const fg_motion_buttons *b, const cpattern *pats, uint3
     return fg_hasher_end(&hs);
 }
 
+/* Scratch memory of one compile, freed on every path. */
+typedef struct scratch {
+    fg_allocator alloc;
+    sort_item *items;
+    cpattern *pats;
+    cnode *nodes;
+    fg_motion_finding *finds;
+    index_build *ib;
+    size_t nitems, nnodes_cap;
+} scratch;
+
+static void scratch_free(scratch *sc) {
+    fg_free(&sc->alloc, sc->items, sc->nitems * sizeof *sc->items);
+    fg_free(&sc->alloc, sc->pats, sc->nitems * sizeof *sc->pats);
+    fg_free(&sc->alloc, sc->nodes, sc->nnodes_cap * sizeof *sc->nodes);
+    fg_free(&sc->alloc, sc->finds, MAX_FINDINGS * sizeof *sc->finds);
+    fg_free(&sc->alloc, sc->ib, sizeof *sc->ib);
+}
+
 fg_status fg_motion_set_compile(const fg_motion_buttons *buttons, const fg_motion_def *defs,
                                 uint32_t ndefs, const fg_allocator *a, fg_motion_set **out,
                                 fg_error *err) {
@@ -505,15 +644,20 @@ fg_status fg_motion_set_compile(const fg_motion_buttons *buttons, const fg_motio
     if (ndefs > FG_MOTION_MAX_PATTERNS)
         return fg_error_set(err, FG_EINVAL, "motions: %u declared, at most %d are supported",
                             ndefs, FG_MOTION_MAX_PATTERNS);
-    fg_allocator alloc = a ? *a : fg_allocator_default();
-    /* Checked and parsed in the caller's order, so the first error is the first bad def. */
-    sort_item *items = fg_alloc(&alloc, (ndefs ? ndefs : 1) * sizeof *items);
-    cpattern *pats = fg_alloc(&alloc, (ndefs ? ndefs : 1) * sizeof *pats);
-    fg_motion_finding *finds = fg_alloc(&alloc, MAX_FINDINGS * sizeof *finds);
-    size_t items_size = (ndefs ? ndefs : 1) * sizeof *items;
-    size_t pats_size = (ndefs ? ndefs : 1) * sizeof *pats;
+    scratch sc;
+    memset(&sc, 0, sizeof sc);
+    sc.alloc = a ? *a : fg_allocator_default();
+    sc.nitems = ndefs ? ndefs : 1;
+    sc.nnodes_cap = (size_t)sc.nitems * 2 * FG_MOTION_MAX_STEPS;
+    sc.items = fg_alloc(&sc.alloc, sc.nitems * sizeof *sc.items);
+    sc.pats = fg_alloc(&sc.alloc, sc.nitems * sizeof *sc.pats);
+    sc.nodes = fg_alloc(&sc.alloc, sc.nnodes_cap * sizeof *sc.nodes);
+    sc.finds = fg_alloc(&sc.alloc, MAX_FINDINGS * sizeof *sc.finds);
+    sc.ib = fg_alloc(&sc.alloc, sizeof *sc.ib);
     fg_status s = FG_OK;
-    if (!items || !pats || !finds) s = fg_error_set(err, FG_ENOMEM, "motion set: out of memory");
+    if (!sc.items || !sc.pats || !sc.nodes || !sc.finds || !sc.ib)
+        s = fg_error_set(err, FG_ENOMEM, "motion set: out of memory");
+    /* Checked and parsed in the caller's order, so the first error is the first bad def. */
     for (uint32_t i = 0; s == FG_OK && i < ndefs; i++) {
         s = check_def(&defs[i], i, err);
         if (s != FG_OK) break;
@@ -523,79 +667,87 @@ fg_status fg_motion_set_compile(const fg_motion_buttons *buttons, const fg_motio
             fg_error_prefix(err, "%s", defs[i].name);
             break;
         }
-        items[i].def = &defs[i];
-        items[i].index = i;
+        sc.items[i].def = &defs[i];
+        sc.items[i].index = i;
     }
-    if (s == FG_OK) qsort(items, ndefs, sizeof *items, cmp_defs);
+    if (s == FG_OK) qsort(sc.items, ndefs, sizeof *sc.items, cmp_defs);
     int32_t max_buffer = 1;
+    uint32_t nlevels = 0;
     for (uint32_t i = 0; s == FG_OK && i < ndefs; i++) {
         fg_mir ir;
-        s = fg_motion_parse_notation(items[i].def->notation, items[i].def, buttons, &ir, err);
-        if (s == FG_OK) s = build_pattern(items[i].def, &ir, &pats[i], err);
-        if (s == FG_OK && pats[i].buffer > max_buffer) max_buffer = pats[i].buffer;
+        s = fg_motion_parse_notation(sc.items[i].def->notation, sc.items[i].def, buttons, &ir,
+                                     err);
+        if (s == FG_OK) s = build_pattern(sc.items[i].def, &ir, &sc.pats[i], err);
+        if (s == FG_OK && sc.pats[i].buffer > max_buffer) max_buffer = sc.pats[i].buffer;
+        if (s == FG_OK && sc.pats[i].level) nlevels++;
     }
     if (s != FG_OK) {
-        fg_free(&alloc, items, items_size);
-        fg_free(&alloc, pats, pats_size);
-        fg_free(&alloc, finds, MAX_FINDINGS * sizeof *finds);
+        scratch_free(&sc);
         return s;
     }
-    /* State layout: the header, then each pattern's done record and tracks. */
+    cpattern *pats = sc.pats;
+    uint32_t nnodes = build_nodes(pats, ndefs, sc.nodes);
+    for (uint32_t p = 0; p < ndefs; p++)
+        for (int tr = 0; tr < pats[p].ntracks; tr++)
+            if (pats[p].nsteps >= 2 && pats[p].steps[pats[p].nsteps - 1].ngroups > 1)
+                sc.nodes[pats[p].path[tr][pats[p].nsteps - 2]].chord_child = 1;
+    /* State layout: the header, each pattern's last completion and final-step records, then the
+    ** nodes. Every block is a multiple of 8 bytes. */
     size_t off = align8(sizeof(fg_motion_state));
-    uint32_t nlevels = 0;
     for (uint32_t p = 0; p < ndefs; p++) {
         pats[p].off = (uint32_t)off;
-        off += align8(done_size(&pats[p])) + (size_t)pats[p].ntracks * pats[p].track_size;
-        /* done_size is a multiple of 8 already; keep the tracks aligned */
-        if (pats[p].level) nlevels++;
+        off += align8(done_size(&pats[p]));
+        for (int tr = 0; tr < pats[p].ntracks; tr++) {
+            pats[p].final_off[tr] = (uint32_t)off;
+            off += sizeof(mmiss) + (pats[p].final_aux ? sizeof(maux) : 0);
+        }
     }
-    index_build *ib = fg_alloc(&alloc, sizeof *ib);
-    if (!ib) {
-        fg_free(&alloc, items, items_size);
-        fg_free(&alloc, pats, pats_size);
-        fg_free(&alloc, finds, MAX_FINDINGS * sizeof *finds);
-        return fg_error_set(err, FG_ENOMEM, "motion set: out of memory");
+    for (uint32_t i = 0; i < nnodes; i++) {
+        sc.nodes[i].off = (uint32_t)off;
+        off += align8(node_size(&sc.nodes[i]));
     }
-    for_each_entry(pats, ndefs, count_entry, ib);
+    index_build *ib = sc.ib;
+    for_each_entry(pats, ndefs, sc.nodes, nnodes, count_entry, ib);
     uint32_t nentries = 0;
     for (int l = 0; l < 300; l++) {
         ib->first[l] = nentries;
         nentries += ib->count[l];
     }
     uint32_t nfind = 0;
-    lint_set(pats, ndefs, finds, &nfind);
-    /* One block: the set, patterns, entries, findings, level ids. */
+    lint_set(pats, ndefs, sc.finds, &nfind);
+    /* One block: the set, patterns, nodes, entries, findings, level ids. */
     size_t o_pat = align8(sizeof(fg_motion_set));
-    size_t o_ent = align8(o_pat + (size_t)ndefs * sizeof(cpattern));
+    size_t o_node = align8(o_pat + (size_t)ndefs * sizeof(cpattern));
+    size_t o_ent = align8(o_node + (size_t)nnodes * sizeof(cnode));
     size_t o_find = align8(o_ent + (size_t)nentries * sizeof(mentry));
     size_t o_lev = align8(o_find + (size_t)nfind * sizeof(fg_motion_finding));
     size_t total = align8(o_lev + (size_t)nlevels * sizeof(uint16_t));
-    uint8_t *blk = fg_alloc(&alloc, total);
+    uint8_t *blk = fg_alloc(&sc.alloc, total);
     if (!blk) {
-        fg_free(&alloc, ib, sizeof *ib);
-        fg_free(&alloc, items, items_size);
-        fg_free(&alloc, pats, pats_size);
-        fg_free(&alloc, finds, MAX_FINDINGS * sizeof *finds);
+        scratch_free(&sc);
         return fg_error_set(err, FG_ENOMEM, "motion set: out of memory (%zu bytes)", total);
     }
     fg_motion_set *set = (fg_motion_set *)blk;
-    set->alloc = alloc;
+    set->alloc = sc.alloc;
     set->block_size = total;
     set->state_size = align8(off);
     set->npatterns = ndefs;
+    set->nnodes = nnodes;
     set->nentries = nentries;
     set->nfindings = nfind;
     set->nlevels = nlevels;
     set->max_buffer = max_buffer;
     set->buttons = *buttons;
     set->patterns = (cpattern *)(blk + o_pat);
+    set->nodes = (cnode *)(blk + o_node);
     set->entries = (mentry *)(blk + o_ent);
     set->findings = (fg_motion_finding *)(blk + o_find);
     set->levels = (uint16_t *)(blk + o_lev);
     if (ndefs) memcpy(set->patterns, pats, (size_t)ndefs * sizeof *pats);
-    if (nfind) memcpy(set->findings, finds, (size_t)nfind * sizeof *finds);
+    if (nnodes) memcpy(set->nodes, sc.nodes, (size_t)nnodes * sizeof *sc.nodes);
+    if (nfind) memcpy(set->findings, sc.finds, (size_t)nfind * sizeof *sc.finds);
     ib->entries = set->entries;
-    for_each_entry(set->patterns, ndefs, fill_entry, ib);
+    for_each_entry(set->patterns, ndefs, set->nodes, nnodes, fill_entry, ib);
     for (int l = 0; l < 300; l++)
         if (ib->count[l] > 1)
             qsort(set->entries + ib->first[l], ib->count[l], sizeof(mentry), cmp_entries);
@@ -614,10 +766,7 @@ fg_status fg_motion_set_compile(const fg_motion_buttons *buttons, const fg_motio
     for (uint32_t p = 0; p < ndefs; p++)
         if (set->patterns[p].level) set->levels[nl++] = (uint16_t)p;
     set->hash = hash_set(buttons, set->patterns, ndefs);
-    fg_free(&alloc, ib, sizeof *ib);
-    fg_free(&alloc, items, items_size);
-    fg_free(&alloc, pats, pats_size);
-    fg_free(&alloc, finds, MAX_FINDINGS * sizeof *finds);
+    scratch_free(&sc);
     *out = set;
     return FG_OK;
 }
@@ -652,14 +801,62 @@ void fg_motion_set_free(fg_motion_set *set) {
 
 /* {====================================================================== describe */
 
+static void app_set(char *buf, size_t n, size_t *o, uint16_t right, uint16_t left) {
+    bool absolute = right == left && fg_motion_mirror_set(right) != right;
+    if (absolute) app(buf, n, o, "screen ");
+    int count = 0;
+    for (int d = 1; d <= 9; d++) count += (right >> d) & 1;
+    if (count != 1) app(buf, n, o, "{");
+    for (int d = 1; d <= 9; d++)
+        if (right & DBIT(d)) app(buf, n, o, "%d", d);
+    if (count != 1) app(buf, n, o, "}");
+}
+
+static void app_buttons(const fg_motion_set *set, char *buf, size_t n, size_t *o, uint32_t mask) {
+    for (uint32_t g = 0; g < set->buttons.ngroups; g++)
+        if (set->buttons.groups[g].mask == mask) {
+            app(buf, n, o, "%s", set->buttons.groups[g].name);
+            return;
+        }
+    bool first = true;
+    for (int b = FG_IN_FIRST_BUTTON; b < FG_INPUT_MAX_ACTIONS; b++)
+        if (mask & BIT(b)) {
+            app(buf, n, o, "%s%s", first ? "" : "|", fg_action_names_get(&set->buttons.names, b));
+            first = false;
+        }
+}
+
+/* One step in words, read facing right: `strict leave {147} >= 30 while a`. */
+static void app_step(const fg_motion_set *set, char *buf, size_t n, size_t *o, const cstep *S) {
+    static const char *const kind[] = {"", "", "enter ", "leave ", "press ", "release ", "held "};
+    if (S->flags & FG_MS_STRICT) app(buf, n, o, "strict ");
+    app(buf, n, o, "%s", kind[S->trig]);
+    if (dir_trig(S->trig) || (S->trig == FG_MT_LEVEL && S->dirs[0]))
+        app_set(buf, n, o, S->dirs[0], S->dirs[1]);
+    for (int g = 0; g < S->ngroups; g++) {
+        if (g) app(buf, n, o, "+");
+        app_buttons(set, buf, n, o, S->groups[g]);
+    }
+    if (S->flags & FG_MS_SKIPPABLE) app(buf, n, o, "?");
+    if (S->min_hold > 0) app(buf, n, o, " >= %d", (int)S->min_hold);
+    if (S->hold[0] || S->hold_buttons) {
+        app(buf, n, o, " while ");
+        if (S->hold[0]) app_set(buf, n, o, S->hold[0], S->hold[1]);
+        if (S->hold[0] && S->hold_buttons) app(buf, n, o, " ");
+        if (S->hold_buttons) app_buttons(set, buf, n, o, S->hold_buttons);
+    }
+}
+
 size_t fg_motion_describe(const fg_motion_set *set, uint32_t id, char *buf, size_t n) {
     if (!set || id >= set->npatterns) return (size_t)snprintf(buf, n, "(no motion %u)", id);
     const cpattern *P = &set->patterns[id];
     size_t o = 0;
     if (n) buf[0] = '\0';
     app(buf, n, &o, "%s:", P->notation);
-    for (int k = 0; k < P->nsteps; k++)
-        app(buf, n, &o, "%s %s", k ? " >" : "", P->steps[k].label);
+    for (int k = 0; k < P->nsteps; k++) {
+        app(buf, n, &o, "%s", k ? " > " : " ");
+        app_step(set, buf, n, &o, &P->steps[k]);
+    }
     app(buf, n, &o, " (%s%s; time %d, buffer %d", P->syntax == FG_MOTION_MUGEN ? "mugen" : "numpad",
         P->ntracks == 2 ? ", facing-relative" : "", (int)P->time, (int)P->buffer);
     bool any_gap = false;
@@ -668,6 +865,7 @@ size_t fg_motion_describe(const fg_motion_set *set, uint32_t id, char *buf, size
         app(buf, n, &o, "; gaps");
         for (int k = 1; k < P->nsteps; k++) app(buf, n, &o, " %d", (int)P->steps[k].gap);
     }
+    if (P->frozen == FG_MOTION_FROZEN_COUNT) app(buf, n, &o, "; counts frozen ticks");
     if (P->has_priority) app(buf, n, &o, "; priority %d", (int)P->priority);
     app(buf, n, &o, ")");
     return o;
@@ -677,10 +875,6 @@ size_t fg_motion_describe(const fg_motion_set *set, uint32_t id, char *buf, size
 
 /* {====================================================================== state */
 
-static int64_t start_base(const cpattern *P, fg_tick start_tick) {
-    return P->frozen == FG_MOTION_FROZEN_COUNT ? start_tick : 0;
-}
-
 void fg_motion_state_init(const fg_motion_set *set, fg_motion_state *st, fg_tick start_tick) {
     memset(st, 0, set->state_size);
     st->set_hash = set->hash;
@@ -689,14 +883,27 @@ void fg_motion_state_init(const fg_motion_set *set, fg_motion_state *st, fg_tick
     st->clock = 0;
     st->dir = 5;
     for (int b = 0; b < FG_INPUT_MAX_ACTIONS; b++) st->press_tick[b] = start_tick;
+    /* The stick starts at neutral: a set holding 5 has been held since the start. */
     for (uint32_t p = 0; p < set->npatterns; p++) {
         const cpattern *P = &set->patterns[p];
         done_of(st, P)->beat = done_of(st, P)->replaces = FG_MOTION_NONE;
-        for (int tr = 0; tr < P->ntracks; tr++) {
-            maux *ax = aux_of(track_base(st, P, tr), P);
-            for (int i = 0; i < P->naux; i++) ax[i].since = start_base(P, start_tick);
-        }
+        for (int tr = 0; P->final_aux && tr < P->ntracks; tr++)
+            final_aux(st, P, tr)->since = P->frozen == FG_MOTION_FROZEN_COUNT ? start_tick : 0;
     }
+    for (uint32_t i = 0; i < set->nnodes; i++) {
+        const cnode *N = &set->nodes[i];
+        if (N->has_aux)
+            node_aux(st, N)->since = N->frozen == FG_MOTION_FROZEN_COUNT ? start_tick : 0;
+    }
+}
+
+/* The world hashes every entity's matcher every tick, and it is the largest part of the world's
+** state, so its words go through a fold (fg_fold: independent multiplies summed, base.h) rather
+** than a chain of dependent mixes, and validity flags go 64 to a word. Every authoritative field
+** is still fed, one at a time. */
+static void fold_aux(fg_fold *f, const maux *ax) {
+    fg_fold_u64(f, (uint64_t)ax->since);
+    fg_fold_u64(f, ax->edge);
 }
 
 /* A link as one word: edge id and tick, each in 32 bits (both stay far below 2^32 in any match,
@@ -705,9 +912,6 @@ static inline uint64_t link_word(const mlink *l) {
     return (uint64_t)(uint32_t)l->id | (uint64_t)(uint32_t)l->tick << 32;
 }
 
-/* The world hashes the matcher every tick and it is the largest part of the world's state, so
-** its words go through a fold (fg_fold: independent multiplies summed) rather than a chain of
-** dependent mixes. Every authoritative field is still fed, one at a time. */
 void fg_motion_state_hash(const fg_motion_set *set, const fg_motion_state *st, fg_hasher *hs) {
     fg_fold f = fg_fold_begin(st->set_hash);
     fg_fold_u64(&f, (uint64_t)st->last_tick);
@@ -720,19 +924,15 @@ void fg_motion_state_hash(const fg_motion_set *set, const fg_motion_state *st, f
         fg_fold_u64(&f, (uint64_t)st->press_tick[b]);
         fg_fold_u64(&f, (uint64_t)st->press_clock[b]);
     }
+    uint64_t valid = 0;
     for (uint32_t p = 0; p < set->npatterns; p++) {
         const cpattern *P = &set->patterns[p];
         const mdone *d = done_of(st, P);
-        /* Which of the completion and the partial matches are valid, as one word: most are not.
-        ** The valid ones follow in full. */
-        uint64_t mask = d->valid ? 1u : 0u;
-        uint8_t *tracks[2] = {track_base(st, P, 0), P->ntracks > 1 ? track_base(st, P, 1) : NULL};
-        for (int tr = 0; tr < P->ntracks; tr++) {
-            const mpart *parts = parts_of(tracks[tr]);
-            for (int k = 0; k + 1 < P->nsteps; k++)
-                mask |= (uint64_t)(parts[k].valid != 0) << (1 + tr * FG_MOTION_MAX_STEPS + k);
+        valid |= (uint64_t)(d->valid != 0) << (p & 63);
+        if ((p & 63) == 63) {
+            fg_fold_u64(&f, valid);
+            valid = 0;
         }
-        fg_fold_u64(&f, mask);
         if (d->valid) {
             fg_fold_u64(&f, (uint64_t)d->tick);
             fg_fold_u64(&f, (uint64_t)d->time);
@@ -743,25 +943,30 @@ void fg_motion_state_hash(const fg_motion_set *set, const fg_motion_state *st, f
             const mlink *dl = done_links(st, P);
             for (int i = 0; i < d->nedges; i++) fg_fold_u64(&f, link_word(&dl[i]));
         }
-        for (uint64_t m = mask >> 1; m; m &= m - 1) {
-            int bit = __builtin_ctzll(m), tr = bit / FG_MOTION_MAX_STEPS,
-                k = bit % FG_MOTION_MAX_STEPS;
-            const mpart *q = &parts_of(tracks[tr])[k];
+        for (int tr = 0; P->final_aux && tr < P->ntracks; tr++) fold_aux(&f, final_aux(st, P, tr));
+    }
+    fg_fold_u64(&f, valid);
+    valid = 0;
+    for (uint32_t i = 0; i < set->nnodes; i++) {
+        const cnode *N = &set->nodes[i];
+        const mpart *q = node_part(st, N);
+        valid |= (uint64_t)(q->valid != 0) << (i & 63);
+        if ((i & 63) == 63) {
+            fg_fold_u64(&f, valid);
+            valid = 0;
+        }
+        if (q->valid) {
             fg_fold_u64(&f, (uint64_t)q->t);
             fg_fold_u64(&f, (uint64_t)q->start);
             fg_fold_u64(&f, q->edge);
-            fg_fold_u64(&f, (uint64_t)q->open | (uint64_t)q->skipped << 8);
-            const mlink *ch = chain_of(tracks[tr], P, k);
-            for (int i = 0; i < chain_len(P, k); i++) fg_fold_u64(&f, link_word(&ch[i]));
+            fg_fold_u64(&f, (uint64_t)q->open | (uint64_t)q->skipped << 8 |
+                                (uint64_t)q->taken << 16);
+            const mlink *ch = node_chain(st, N);
+            for (int k = 0; k < N->chain_len; k++) fg_fold_u64(&f, link_word(&ch[k]));
         }
-        for (int tr = 0; P->naux && tr < P->ntracks; tr++) {
-            const maux *ax = aux_of(tracks[tr], P);
-            for (int i = 0; i < P->naux; i++) {
-                fg_fold_u64(&f, (uint64_t)ax[i].since);
-                fg_fold_u64(&f, ax[i].edge);
-            }
-        }
+        if (N->has_aux) fold_aux(&f, node_aux(st, N));
     }
+    fg_fold_u64(&f, valid);
     fg_hash_fold_end(hs, &f);
 }
 
@@ -799,16 +1004,16 @@ static inline int64_t edge_clock(const mctx *m, fg_tick tick) {
     return c < m->clock_now ? c : m->clock_now;
 }
 
-static inline int64_t edge_time(const mctx *m, const cpattern *P, fg_tick tick) {
-    return P->frozen == FG_MOTION_FROZEN_COUNT ? tick : edge_clock(m, tick);
+static inline int64_t time_of(const mctx *m, uint8_t frozen, fg_tick tick) {
+    return frozen == FG_MOTION_FROZEN_COUNT ? tick : edge_clock(m, tick);
 }
 
-static inline int64_t now_time(const mctx *m, const cpattern *P) {
-    return P->frozen == FG_MOTION_FROZEN_COUNT ? m->now : m->clock_now;
+static inline int64_t now_of(const mctx *m, uint8_t frozen) {
+    return frozen == FG_MOTION_FROZEN_COUNT ? m->now : m->clock_now;
 }
 
-static inline int64_t press_time(const fg_motion_state *st, const cpattern *P, int b) {
-    return P->frozen == FG_MOTION_FROZEN_COUNT ? st->press_tick[b] : st->press_clock[b];
+static inline int64_t press_time(const fg_motion_state *st, uint8_t frozen, int b) {
+    return frozen == FG_MOTION_FROZEN_COUNT ? st->press_tick[b] : st->press_clock[b];
 }
 
 static int64_t gap_limit(const cstep *S, const fg_motion_profile *prof) {
@@ -817,16 +1022,15 @@ static int64_t gap_limit(const cstep *S, const fg_motion_profile *prof) {
     return g < 1 ? 1 : g;
 }
 
-static int64_t time_limit(const cpattern *P, const fg_motion_profile *prof) {
-    int64_t t = (int64_t)P->time + prof->time_extra;
+static int64_t time_limit(int32_t time, const fg_motion_profile *prof) {
+    int64_t t = (int64_t)time + prof->time_extra;
     return t < 1 ? 1 : t;
 }
 
-/* Keeps the deepest failure (or a newer one once the old is stale). */
-static void record(uint8_t *tb, const cpattern *P, fg_tick tick, int step, uint8_t reason,
+/* Keeps the deepest failure, or a newer one once the old one is stale. */
+static void record(mmiss *ms, int32_t stale_after, fg_tick tick, int step, uint8_t reason,
                    int64_t value, int64_t limit, uint16_t other, uint8_t facing) {
-    mmiss *ms = miss_of(tb);
-    if (ms->valid && step < ms->step && tick - ms->tick <= P->time) return;
+    if (ms->valid && step < ms->step && tick - ms->tick <= stale_after) return;
     ms->valid = 1;
     ms->tick = tick;
     ms->step = (uint8_t)step;
@@ -843,7 +1047,8 @@ static int upgrade_source(const mctx *m, const cpattern *P, uint16_t pid, fg_edg
     for (uint32_t q = 0; q < set->npatterns; q++) {
         const cpattern *Q = &set->patterns[q];
         const mdone *d = done_of(m->st, Q);
-        if (!d->valid || d->tick < m->now - m->prof->chord_window || (d->flags & FG_MOTION_CMD_UPGRADE))
+        if (!d->valid || d->tick < m->now - m->prof->chord_window ||
+            (d->flags & FG_MOTION_CMD_UPGRADE))
             continue;
         if (rank_cmp(Q, (uint16_t)q, Q->spec, P, pid, P->spec) <= 0) continue;
         const mlink *dl = done_links(m->st, Q);
@@ -851,6 +1056,18 @@ static int upgrade_source(const mctx *m, const cpattern *P, uint16_t pid, fg_edg
             if (dl[i].id == id) return (int)q;
     }
     return -1;
+}
+
+/* Is a match marked taken still usable by a chord of P (ranked above the command that took it,
+** within the chord window)? Returns the motion to replace, or -1. */
+static int taken_usable(const mctx *m, const mpart *q, const cpattern *P, uint16_t pid) {
+    if (!q->taken || !P) return -1;
+    uint16_t qid = (uint16_t)(q->taken - 1);
+    const cpattern *Q = &m->set->patterns[qid];
+    const mdone *d = done_of(m->st, Q);
+    if (!d->valid || d->tick < m->now - m->prof->chord_window) return -1;
+    if (rank_cmp(Q, qid, Q->spec, P, pid, P->spec) <= 0) return -1;
+    return qid;
 }
 
 typedef struct chord_pick {
@@ -862,7 +1079,8 @@ typedef struct chord_pick {
 
 static bool assign_chord(const cstep *S, const chord_pick *c, int nc, int g, uint32_t used,
                          int *pick) {
-    if (g == S->ngroups) return (used & 1u) != 0; /* the newest press must be part of it */
+    if (g >= S->ngroups || g >= FG_MOTION_MAX_CHORD)
+        return (used & 1u) != 0; /* the newest press must be part of it */
     for (int i = 0; i < nc; i++) {
         if (used & BIT(i)) continue;
         if (!(S->groups[g] & BIT(c[i].action))) continue;
@@ -873,7 +1091,8 @@ static bool assign_chord(const cstep *S, const chord_pick *c, int nc, int g, uin
 }
 
 /* Finds one press (or release) per group within the chord window ending at e, all after
-** `after`. Fills links sorted by id. */
+** `after`. A final step (P != NULL) may take over a press a lower-ranked command used within the
+** window. Fills links sorted by id. */
 static bool find_chord(const mctx *m, const cpattern *P, uint16_t pid, const cstep *S,
                        const fg_edge *e, uint32_t pos, fg_edge_id after, mlink *links,
                        int *replaces, int64_t *fail_value) {
@@ -891,15 +1110,14 @@ static bool find_chord(const mctx *m, const cpattern *P, uint16_t pid, const cst
         const fg_edge *x = fg_buffer_at(m->buf, i);
         if (x->id <= after) break;
         if (x->tick < e->tick - w) {
-            /* Too early: remember how far for the explanation. */
-            if (x->kind == kind && (S->buttons & BIT(x->action)) && *fail_value < 0)
-                *fail_value = e->tick - x->tick;
+            /* Too early: remember how far, for the explanation. */
+            if (x->kind == kind && (S->buttons & BIT(x->action))) *fail_value = e->tick - x->tick;
             break;
         }
         if (x->kind != kind || !(S->buttons & BIT(x->action))) continue;
         int up = -1;
         if (x->flags & FG_EDGE_CONSUMED) {
-            up = upgrade_source(m, P, pid, x->id);
+            up = P ? upgrade_source(m, P, pid, x->id) : -1;
             if (up < 0) continue;
         }
         c[nc].id = x->id;
@@ -911,12 +1129,12 @@ static bool find_chord(const mctx *m, const cpattern *P, uint16_t pid, const cst
     int pick[FG_MOTION_MAX_CHORD];
     if (!assign_chord(S, c, nc, 0, 0, pick)) return false;
     *replaces = -1;
-    for (int g = 0; g < S->ngroups; g++) {
+    for (int g = 0; g < S->ngroups && g < FG_MOTION_MAX_CHORD; g++) {
         links[g].id = c[pick[g]].id;
         links[g].tick = c[pick[g]].tick;
         if (c[pick[g]].upgrade >= 0) *replaces = c[pick[g]].upgrade;
     }
-    for (int i = 1; i < S->ngroups; i++) /* insertion sort by id */
+    for (int i = 1; i < S->ngroups && i < FG_MOTION_MAX_CHORD; i++) /* by id */
         for (int j = i; j > 0 && links[j - 1].id > links[j].id; j--) {
             mlink tmp = links[j];
             links[j] = links[j - 1];
@@ -925,72 +1143,112 @@ static bool find_chord(const mctx *m, const cpattern *P, uint16_t pid, const cst
     return true;
 }
 
-/* Tries to complete step k of P (read in track tr) with edge e at buffer position pos. */
-static void try_step(mctx *m, uint16_t pid, int tr, int k, const fg_edge *e, uint32_t pos) {
-    const cpattern *P = &m->set->patterns[pid];
-    const cstep *S = &P->steps[k];
+/* Tries to complete one step with edge e (at buffer position pos): a node's step, which updates
+** the node's match, or a pattern's final step, which adds a candidate command. */
+static void try_step(mctx *m, const mentry *en, const fg_edge *e, uint32_t pos) {
+    const fg_motion_set *set = m->set;
+    fg_motion_state *st = m->st;
     if (e->flags & FG_EDGE_CONSUMED) return;
-    uint8_t *tb = track_base(m->st, P, tr);
-    mpart *parts = parts_of(tb);
-    int64_t t = edge_time(m, P, e->tick);
-    /* The earlier part it can extend: part[k-1], or part[k-2] over a skippable diagonal. */
-    int opt[2], nopt = 0;
-    if (k > 0) {
-        if (parts[k - 1].valid) opt[nopt++] = k - 1;
-        if (m->prof->lenient_directions && k >= 2 && (P->steps[k - 1].flags & FG_MS_SKIPPABLE) &&
-            parts[k - 2].valid)
-            opt[nopt++] = k - 2;
+    const cpattern *P = NULL;
+    const cnode *N = NULL, *prev1 = NULL, *prev2 = NULL;
+    const cstep *S;
+    int f, depth = en->depth;
+    uint8_t frozen;
+    int32_t stale;
+    mmiss *miss;
+    maux *aux;
+    if (en->final) {
+        P = &set->patterns[en->target];
+        S = &P->steps[P->nsteps - 1];
+        f = en->track;
+        frozen = P->frozen;
+        stale = P->time;
+        miss = final_miss(st, P, en->track);
+        aux = P->final_aux ? final_aux(st, P, en->track) : NULL;
+        if (P->nsteps >= 2) prev1 = &set->nodes[P->path[en->track][P->nsteps - 2]];
+        if (en->prev2_off) prev2 = &set->nodes[P->path[en->track][P->nsteps - 3]];
+    } else {
+        N = &set->nodes[en->target];
+        S = &N->step;
+        f = 0;
+        frozen = N->frozen;
+        stale = N->time;
+        miss = node_miss(st, N);
+        aux = N->has_aux ? node_aux(st, N) : NULL;
+        if (N->parent != FG_MOTION_NONE) prev1 = &set->nodes[N->parent];
+        if (en->prev2_off) prev2 = &set->nodes[prev1->parent];
+    }
+    uint8_t facing = (uint8_t)en->track;
+    int64_t t = time_of(m, frozen, e->tick);
+    /* The earlier match it can extend: the parent's, or the grandparent's over a skippable
+    ** diagonal when the profile is lenient. */
+    const cnode *opt[2];
+    int nopt = 0, taken_from = -1;
+    if (prev1) {
+        /* A match whose edges a command took serves only a chord that may take it over. */
+        const mpart *q1 = node_part(st, prev1);
+        int t1 = S->ngroups > 1 ? taken_usable(m, q1, P, en->target) : -1;
+        if (q1->valid && (!q1->taken || t1 >= 0)) {
+            opt[nopt++] = prev1;
+            if (q1->taken) taken_from = t1;
+        }
+        if (prev2 && m->prof->lenient_directions && node_part(st, prev2)->valid &&
+            !node_part(st, prev2)->taken)
+            opt[nopt++] = prev2;
         if (nopt == 0) return;
     }
-    uint8_t facing = (uint8_t)tr;
     if (S->min_hold > 0 && (S->trig == FG_MT_LEAVE || S->trig == FG_MT_RELEASE)) {
-        int64_t since = S->trig == FG_MT_LEAVE ? aux_of(tb, P)[S->aux].since
-                                               : press_time(m->st, P, e->action);
+        int64_t since = S->trig == FG_MT_LEAVE ? aux->since : press_time(st, frozen, e->action);
         int64_t held = t - since;
         if (held < S->min_hold) {
-            record(tb, P, e->tick, k, FG_MOTION_FAIL_CHARGE, held, S->min_hold, FG_MOTION_NONE,
-                   facing);
+            record(miss, stale, e->tick, depth, FG_MOTION_FAIL_CHARGE, held, S->min_hold,
+                   FG_MOTION_NONE, facing);
             return;
         }
     }
-    if (S->hold[tr] || S->hold_buttons) {
-        bool ok = (!S->hold[tr] || (S->hold[tr] & DBIT(e->dir))) &&
-                  (m->st->held & S->hold_buttons) == S->hold_buttons;
+    if (S->hold[f] || S->hold_buttons) {
+        bool ok = (!S->hold[f] || (S->hold[f] & DBIT(e->dir))) &&
+                  (st->held & S->hold_buttons) == S->hold_buttons;
         if (!ok) {
-            record(tb, P, e->tick, k, FG_MOTION_FAIL_HOLD, e->dir, 0, FG_MOTION_NONE, facing);
+            record(miss, stale, e->tick, depth, FG_MOTION_FAIL_HOLD, e->dir, 0, FG_MOTION_NONE,
+                   facing);
             return;
         }
     }
     mlink chord[FG_MOTION_MAX_CHORD];
     int replaces = -1;
-    int chosen = -1;
+    const cnode *chosen = NULL;
     int64_t start = t;
     uint8_t fail = FG_MOTION_FAIL_NONE;
     int64_t fvalue = 0, flimit = 0;
-    for (int i = 0; i < (k > 0 ? nopt : 1); i++) {
+    for (int i = 0; i < (prev1 ? nopt : 1); i++) {
         fg_edge_id after = 0;
-        if (k > 0) {
-            const mpart *q = &parts[opt[i]];
+        if (prev1) {
+            const mpart *q = node_part(st, opt[i]);
             int64_t end = q->open ? t : q->t;
-            int64_t st0 = (q->open && opt[i] == 0) ? t : q->start;
-            int64_t glim = gap_limit(S, m->prof), tlim = time_limit(P, m->prof);
-            uint8_t f = FG_MOTION_FAIL_NONE;
+            int64_t st0 = (q->open && opt[i]->depth == 0) ? t : q->start;
+            int64_t glim = gap_limit(S, m->prof);
+            /* The window is checked where a pattern completes: nodes are shared by patterns
+            ** whose windows differ, and a match too old for the window cannot be rescued by an
+            ** older one anyway. */
+            int64_t tlim = P ? time_limit(P->time, m->prof) : 0;
+            uint8_t fl = FG_MOTION_FAIL_NONE;
             int64_t v = 0, l = 0;
             if (glim && t - end > glim) {
-                f = FG_MOTION_FAIL_GAP;
+                fl = FG_MOTION_FAIL_GAP;
                 v = t - end;
                 l = glim;
-            } else if (t - st0 > tlim) {
-                f = FG_MOTION_FAIL_TIME;
+            } else if (tlim && t - st0 > tlim) {
+                fl = FG_MOTION_FAIL_TIME;
                 v = t - st0;
                 l = tlim;
             } else if ((S->flags & FG_MS_STRICT) && e->id > q->edge + 1) {
-                f = FG_MOTION_FAIL_STRICT;
+                fl = FG_MOTION_FAIL_STRICT;
                 v = (int64_t)(e->id - q->edge - 1);
             }
-            if (f != FG_MOTION_FAIL_NONE) {
+            if (fl != FG_MOTION_FAIL_NONE) {
                 if (fail == FG_MOTION_FAIL_NONE) {
-                    fail = f;
+                    fail = fl;
                     fvalue = v;
                     flimit = l;
                 }
@@ -1001,7 +1259,7 @@ static void try_step(mctx *m, uint16_t pid, int tr, int k, const fg_edge *e, uin
         }
         if (S->ngroups > 1) {
             int64_t cv;
-            if (!find_chord(m, P, pid, S, e, pos, after, chord, &replaces, &cv)) {
+            if (!find_chord(m, P, en->target, S, e, pos, after, chord, &replaces, &cv)) {
                 if (fail == FG_MOTION_FAIL_NONE) {
                     fail = FG_MOTION_FAIL_CHORD;
                     fvalue = cv;
@@ -1010,26 +1268,27 @@ static void try_step(mctx *m, uint16_t pid, int tr, int k, const fg_edge *e, uin
                 continue;
             }
         }
-        chosen = k > 0 ? opt[i] : -1;
+        chosen = prev1 ? opt[i] : NULL;
+        if (chosen == prev1 && taken_from >= 0) replaces = taken_from;
         fail = FG_MOTION_FAIL_NONE;
         break;
     }
     if (fail != FG_MOTION_FAIL_NONE) {
-        record(tb, P, e->tick, k, fail, fvalue, flimit, FG_MOTION_NONE, facing);
+        record(miss, stale, e->tick, depth, fail, fvalue, flimit, FG_MOTION_NONE, facing);
         return;
     }
-    /* Build the edge chain: the earlier part's, a blank for a skipped step, then this step. */
+    /* The edge chain: the earlier match's, a blank for a skipped step, then this step's. */
     mlink links[FG_MOTION_MAX_EDGES];
     int nl = 0;
     uint8_t skipped = 0;
-    if (k > 0) {
-        const mlink *src = chain_of(tb, P, chosen);
-        nl = chain_len(P, chosen);
-        memcpy(links, src, (size_t)nl * sizeof *links);
-        skipped = parts[chosen].skipped;
-        if (chosen == k - 2) {
+    if (chosen) {
+        const mlink *src = node_chain(st, chosen);
+        nl = chosen->chain_len;
+        for (int i = 0; i < nl; i++) links[i] = src[i];
+        skipped = node_part(st, chosen)->skipped;
+        if (chosen != prev1) {
             skipped++;
-            for (int i = 0; i < P->steps[k - 1].nedges; i++) {
+            for (int i = 0; i < prev1->step.nedges; i++) {
                 links[nl].id = 0;
                 links[nl].tick = 0;
                 nl++;
@@ -1043,61 +1302,77 @@ static void try_step(mctx *m, uint16_t pid, int tr, int k, const fg_edge *e, uin
         links[nl].tick = e->tick;
         nl++;
     }
-    if (k == P->nsteps - 1) {
-        if (P->ntracks == 2 && e->facing != tr) {
-            record(tb, P, e->tick, k, FG_MOTION_FAIL_FACING, e->facing, 0, FG_MOTION_NONE,
-                   facing);
+    if (P) {
+        if (P->ntracks == 2 && e->facing != en->track) {
+            record(miss, stale, e->tick, depth, FG_MOTION_FAIL_FACING, e->facing, 0,
+                   FG_MOTION_NONE, facing);
             return;
         }
         if (m->ncand == MAX_CAND) return;
         cand *c = &m->cands[m->ncand++];
         memset(c, 0, sizeof *c);
-        c->pattern = pid;
+        c->pattern = en->target;
         c->replaces = replaces >= 0 ? (uint16_t)replaces : FG_MOTION_NONE;
-        c->track = (uint8_t)tr;
+        c->track = en->track;
         c->facing = e->facing;
         c->nedges = (uint8_t)nl;
         c->skipped = skipped;
         c->spec = P->spec + 16 * skipped;
         c->t = t;
         c->last = e->id;
-        memcpy(c->chain, links, (size_t)nl * sizeof *links);
+        for (int i = 0; i < nl; i++) c->chain[i] = links[i];
         return;
     }
-    mpart *q = &parts[k];
+    mpart *q = node_part(st, N);
     q->valid = 1;
     q->open = S->trig == FG_MT_HOLD;
     q->skipped = skipped;
     q->t = t;
-    q->start = k == 0 ? t : start;
+    q->start = prev1 ? start : t;
     q->edge = e->id;
-    memcpy(chain_of(tb, P, k), links, (size_t)nl * sizeof *links);
+    mlink *dst = node_chain(st, N);
+    for (int i = 0; i < nl; i++) dst[i] = links[i];
 }
 
 static void run_entries(mctx *m, uint32_t first, uint32_t count, const fg_edge *e, uint32_t pos) {
     const mentry *list = m->set->entries + first;
+    const uint8_t *base = (const uint8_t *)m->st;
     for (uint32_t i = 0; i < count; i++) {
         const mentry *en = &list[i];
-        const cpattern *P = &m->set->patterns[en->pattern];
         switch (en->role) {
         case R_CLOSE: {
-            uint8_t *tb = track_base(m->st, P, en->track);
-            mpart *q = &parts_of(tb)[en->step];
+            const cnode *N = &m->set->nodes[en->target];
+            mpart *q = node_part(m->st, N);
             if (q->valid && q->open) {
                 q->open = 0;
-                q->t = edge_time(m, P, e->tick);
-                if (en->step == 0) q->start = q->t;
+                q->t = time_of(m, N->frozen, e->tick);
+                if (N->depth == 0) q->start = q->t;
             }
             break;
         }
         case R_SINCE: {
-            maux *ax = &aux_of(track_base(m->st, P, en->track), P)[P->steps[en->step].aux];
-            ax->since = edge_time(m, P, e->tick);
+            maux *ax;
+            uint8_t frozen;
+            if (en->final) {
+                const cpattern *P = &m->set->patterns[en->target];
+                ax = final_aux(m->st, P, en->track);
+                frozen = P->frozen;
+            } else {
+                const cnode *N = &m->set->nodes[en->target];
+                ax = node_aux(m->st, N);
+                frozen = N->frozen;
+            }
+            ax->since = time_of(m, frozen, e->tick);
             ax->edge = e->id;
             break;
         }
         default:
-            try_step(m, en->pattern, en->track, en->step, e, pos);
+            /* Most entries are for steps whose earlier part is not matched: one load each. */
+            if (en->prev_off && !((const mpart *)(base + en->prev_off))->valid &&
+                !(en->prev2_off && m->prof->lenient_directions &&
+                  ((const mpart *)(base + en->prev2_off))->valid))
+                break;
+            try_step(m, en, e, pos);
             break;
         }
     }
@@ -1125,50 +1400,53 @@ static void process_edge(mctx *m, const fg_edge *e, uint32_t pos) {
     }
 }
 
-/* Clears the partial matches of patterns that used any of the consumed edges. */
-static void invalidate(mctx *m, const fg_edge_id *ids, int n) {
+/* Clears the matches that used any of the consumed edges. */
+/* Clears the matches that used any of the consumed edges (owner[i]: the motion that used
+** ids[i]). A match a chord could still complete from is only marked: the chord may take over
+** the command within the chord window (236P then a second punch: the EX version). */
+static void invalidate(mctx *m, const fg_edge_id *ids, const uint16_t *owner, int n) {
     if (n == 0) return;
     fg_edge_id lo = ids[0];
     for (int i = 1; i < n; i++)
         if (ids[i] < lo) lo = ids[i];
     const fg_motion_set *set = m->set;
-    for (uint32_t p = 0; p < set->npatterns; p++) {
-        const cpattern *P = &set->patterns[p];
-        for (int tr = 0; tr < P->ntracks; tr++) {
-            uint8_t *tb = track_base(m->st, P, tr);
-            mpart *parts = parts_of(tb);
-            for (int k = 0; k + 1 < P->nsteps; k++) {
-                if (!parts[k].valid || parts[k].edge < lo) continue;
-                const mlink *ch = chain_of(tb, P, k);
-                bool hit = false;
-                for (int i = 0; i < chain_len(P, k) && !hit; i++)
-                    for (int j = 0; j < n && !hit; j++) hit = ch[i].id && ch[i].id == ids[j];
-                if (hit) memset(&parts[k], 0, sizeof parts[k]);
-            }
-        }
+    for (uint32_t i = 0; i < set->nnodes; i++) {
+        const cnode *N = &set->nodes[i];
+        mpart *q = node_part(m->st, N);
+        if (!q->valid || q->edge < lo) continue;
+        const mlink *ch = node_chain(m->st, N);
+        int hit = -1;
+        for (int k = 0; k < N->chain_len && hit < 0; k++)
+            for (int j = 0; j < n && hit < 0; j++)
+                if (ch[k].id && ch[k].id == ids[j]) hit = j;
+        if (hit < 0) continue;
+        if (N->chord_child && !q->taken) q->taken = (uint16_t)(owner[hit] + 1);
+        else memset(q, 0, sizeof *q);
     }
 }
 
-/* Drops partial matches that can no longer complete inside their time window. One pattern per
-** tick keeps it cheap and the state small for hashing. */
+
+/* Drops matches that can no longer complete inside any window of the patterns through them.
+** One node per tick keeps it cheap and keeps the hashed state small. */
 static void sweep(mctx *m) {
     const fg_motion_set *set = m->set;
-    if (set->npatterns == 0) return;
-    uint32_t p = m->st->sweep % set->npatterns;
-    m->st->sweep = (p + 1) % set->npatterns;
-    const cpattern *P = &set->patterns[p];
-    int64_t now = now_time(m, P), tlim = time_limit(P, m->prof);
-    for (int tr = 0; tr < P->ntracks; tr++) {
-        mpart *parts = parts_of(track_base(m->st, P, tr));
-        for (int k = 0; k + 1 < P->nsteps; k++) {
-            mpart *q = &parts[k];
-            if (!q->valid || (q->open && k == 0)) continue;
-            if (now - q->start > tlim) {
-                memset(q, 0, sizeof *q);
-                record(track_base(m->st, P, tr), P, m->now, k + 1, FG_MOTION_FAIL_EXPIRED,
-                       now - q->start, tlim, FG_MOTION_NONE, (uint8_t)tr);
-            }
-        }
+    if (set->nnodes == 0) return;
+    uint32_t i = m->st->sweep % set->nnodes;
+    m->st->sweep = (i + 1) % set->nnodes;
+    const cnode *N = &set->nodes[i];
+    mpart *q = node_part(m->st, N);
+    if (!q->valid) return;
+    if (q->taken) {
+        const mdone *d = done_of(m->st, &set->patterns[q->taken - 1]);
+        if (!d->valid || d->tick < m->now - m->prof->chord_window) memset(q, 0, sizeof *q);
+        return;
+    }
+    if (q->open && N->depth == 0) return;
+    int64_t now = now_of(m, N->frozen), tlim = time_limit(N->time, m->prof);
+    if (now - q->start > tlim) {
+        memset(q, 0, sizeof *q);
+        record(node_miss(m->st, N), N->time, m->now, N->depth + 1, FG_MOTION_FAIL_EXPIRED,
+               now - q->start, tlim, FG_MOTION_NONE, 0);
     }
 }
 
@@ -1184,18 +1462,18 @@ static void level_candidates(mctx *m) {
         int64_t since = INT64_MAX;
         if (S->dirs[tr]) {
             ok = (S->dirs[tr] & DBIT(st->dir)) != 0;
-            if (ok && S->aux != NO_AUX) since = aux_of(track_base(st, P, tr), P)[S->aux].since;
+            if (ok && P->final_aux) since = final_aux(st, P, tr)->since;
         }
         for (int g = 0; ok && g < S->ngroups; g++) {
             uint32_t h = st->held & S->groups[g];
             ok = h != 0;
             for (int b = FG_IN_FIRST_BUTTON; ok && b < FG_INPUT_MAX_ACTIONS; b++)
-                if ((h & BIT(b)) && (since == INT64_MAX || press_time(st, P, b) > since))
-                    since = press_time(st, P, b);
+                if ((h & BIT(b)) && (since == INT64_MAX || press_time(st, P->frozen, b) > since))
+                    since = press_time(st, P->frozen, b);
         }
         if (!ok) continue;
-        if (S->min_hold > 0) {
-            int64_t held = since == INT64_MAX ? 0 : now_time(m, P) - since + 1;
+        if (S->min_hold > 0) { /* held through `since`..now, both ticks included */
+            int64_t held = since == INT64_MAX ? 0 : now_of(m, P->frozen) - since + 1;
             if (held < S->min_hold) continue;
         }
         cand *c = &m->cands[m->ncand++];
@@ -1206,14 +1484,14 @@ static void level_candidates(mctx *m) {
         c->facing = st->facing;
         c->level = 1;
         c->spec = P->spec;
-        c->t = now_time(m, P);
+        c->t = now_of(m, P->frozen);
         c->last = UINT64_MAX;
     }
 }
 
 static int cand_cmp(const fg_motion_set *set, const cand *a, const cand *b) {
-    int r = rank_cmp(&set->patterns[a->pattern], a->pattern, a->spec, &set->patterns[b->pattern],
-                     b->pattern, b->spec);
+    int r = rank_cmp2(&set->patterns[a->pattern], a->pattern, a->spec, a->skipped,
+                      &set->patterns[b->pattern], b->pattern, b->spec, b->skipped);
     if (r) return r;
     return a->last < b->last ? -1 : a->last > b->last;
 }
@@ -1310,7 +1588,7 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
         for (uint32_t oi = 0; oi < m.ncand; oi++) {
             const cand *c = &m.cands[order[oi]];
             const cpattern *P = &set->patterns[c->pattern];
-            uint8_t *tb = track_base(st, P, c->track);
+            mmiss *ms = final_miss(st, P, c->track);
             int loser_of = -1;
             bool dup = false;
             for (int a = 0; a < nacc; a++) {
@@ -1337,7 +1615,7 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
                     }
             }
             if (consumed) {
-                record(tb, P, m.now, P->nsteps - 1, FG_MOTION_FAIL_CONSUMED, 0, 0,
+                record(ms, P->time, m.now, P->nsteps - 1, FG_MOTION_FAIL_CONSUMED, 0, 0,
                        consumed_other >= 0 ? (uint16_t)consumed_other : FG_MOTION_NONE,
                        c->track);
                 continue;
@@ -1351,17 +1629,17 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
             if (loser_of >= 0) {
                 const cand *w = &m.cands[acc[loser_of]];
                 const cpattern *W = &set->patterns[w->pattern];
-                uint8_t why = why_between(W, w->spec, P, c->spec);
+                uint8_t why = why_between(W, w->spec, w->skipped, P, c->spec, c->skipped);
                 if (acc_beat[loser_of] == FG_MOTION_NONE) {
                     acc_beat[loser_of] = c->pattern;
                     acc_why[loser_of] = why;
                 }
-                record(tb, P, m.now, P->nsteps - 1, FG_MOTION_FAIL_LOST, why, 0, w->pattern,
+                record(ms, P->time, m.now, P->nsteps - 1, FG_MOTION_FAIL_LOST, why, 0, w->pattern,
                        c->track);
                 continue;
             }
             if ((uint32_t)nacc == max) {
-                record(tb, P, m.now, P->nsteps - 1, FG_MOTION_FAIL_LOST, 0, 0, FG_MOTION_NONE,
+                record(ms, P->time, m.now, P->nsteps - 1, FG_MOTION_FAIL_LOST, 0, 0, FG_MOTION_NONE,
                        c->track);
                 continue;
             }
@@ -1398,7 +1676,7 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
                 (void)fg_buffer_consume(buf, ref, NULL); /* an upgrade's edge is consumed already */
             }
             for (int tr = 0; tr < P->ntracks; tr++) /* it fired: old misses are history */
-                memset(miss_of(track_base(st, P, tr)), 0, sizeof(mmiss));
+                memset(final_miss(st, P, tr), 0, sizeof(mmiss));
             if (c->level) continue;
             mdone *d = done_of(st, P);
             if (d->live) st->nlive--;
@@ -1419,7 +1697,9 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
                 dl[i].tick = cmd->edge_ticks[i];
             }
         }
-        invalidate(&m, taken, ntaken);
+        uint16_t owners[MAX_CAND * FG_MOTION_MAX_EDGES];
+        for (int i = 0; i < ntaken; i++) owners[i] = m.cands[acc[taken_by[i]]].pattern;
+        invalidate(&m, taken, owners, ntaken);
     }
     /* Commands still asserted by their buffer. */
     if (st->nlive) {
@@ -1427,7 +1707,7 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
             const cpattern *P = &set->patterns[p];
             mdone *d = done_of(st, P);
             if (!d->live || d->tick == m.now) continue;
-            int64_t age = now_time(&m, P) - d->time;
+            int64_t age = now_of(&m, P->frozen) - d->time;
             if (age >= P->buffer) {
                 d->live = 0;
                 st->nlive--;
@@ -1436,7 +1716,10 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
             if (n == max) continue;
             fg_motion_command *cmd = &out[n++];
             fill_command(set, cmd, (uint16_t)p, done_links(st, P), d->nedges, d->tick, d->facing);
-            cmd->age = (uint16_t)age;
+            /* Expiry follows the pattern's clock; the age reported is in ticks, so a command
+            ** re-asserted through hitstop never looks new. */
+            int64_t ticks = m.now - d->tick;
+            cmd->age = (uint16_t)(ticks > 65535 ? 65535 : ticks);
             cmd->why = d->why;
             cmd->beat = d->beat;
             cmd->replaces = d->replaces;
@@ -1495,50 +1778,56 @@ void fg_motion_explain(const fg_motion_set *set, const fg_motion_state *st,
     const fg_motion_profile *prof = profile ? profile : &standard_profile;
     out->nsteps = P->nsteps;
     int64_t now = P->frozen == FG_MOTION_FROZEN_COUNT ? st->last_tick : st->clock;
-    int64_t tlim = time_limit(P, prof);
-    int best_tr = -1, best_key = -1, best_reached = 0;
+    int64_t tlim = time_limit(P->time, prof);
+    const mdone *done = done_of(st, P);
+    /* Per reading facing: the deepest live match on the pattern's path, and the deepest failure
+    ** on it since the pattern last fired. */
+    int best_key = -1;
     for (int tr = 0; tr < P->ntracks; tr++) {
-        uint8_t *tb = track_base(st, P, tr);
-        const mpart *parts = parts_of(tb);
         int reached = 0;
-        for (int k = P->nsteps - 2; k >= 0; k--) {
-            const mpart *q = &parts[k];
-            if (!q->valid) continue;
+        for (int k = P->nsteps - 2; k >= 0 && !reached; k--) {
+            const cnode *N = &set->nodes[P->path[tr][k]];
+            const mpart *q = node_part(st, N);
+            if (!q->valid || q->taken) continue;
             int64_t s0 = (q->open && k == 0) ? now : q->start;
-            if (now - s0 > tlim) continue;
-            reached = k + 1;
-            break;
+            if (now - s0 <= tlim) reached = k + 1;
         }
-        const mmiss *ms = miss_of(tb);
-        int key = reached;
-        if (ms->valid && ms->step + 1 > key) key = ms->step + 1;
-        key = key * 2 + (tr == st->facing);
-        if (key > best_key) {
-            best_key = key;
-            best_tr = tr;
-            best_reached = reached;
+        const mmiss *ms = final_miss(st, P, tr);
+        if (!ms->valid || (done->valid && ms->tick < done->tick)) ms = NULL;
+        for (int k = P->nsteps - 2; k >= 0 && !ms; k--) {
+            const mmiss *nm = node_miss(st, &set->nodes[P->path[tr][k]]);
+            if (nm->valid && nm->step < P->nsteps && !(done->valid && nm->tick < done->tick))
+                ms = nm;
+        }
+        if (ms && ms->step < reached) ms = NULL;
+        int deep = ms ? ms->step + 1 : reached;
+        if (deep < reached) deep = reached;
+        int key = deep * 2 + (tr == st->facing);
+        if (key <= best_key) continue;
+        best_key = key;
+        out->facing = (uint8_t)(P->ntracks == 2 ? tr : st->facing);
+        if (ms) {
+            out->reason = ms->reason;
+            out->step = ms->step;
+            out->reached = ms->reason == FG_MOTION_FAIL_LOST ||
+                                   ms->reason == FG_MOTION_FAIL_CONSUMED ||
+                                   ms->reason == FG_MOTION_FAIL_FACING
+                               ? P->nsteps
+                               : ms->step;
+            out->value = ms->value;
+            out->limit = ms->limit;
+            out->other = ms->other;
+            out->tick = ms->tick;
+            if (P->ntracks == 2) out->facing = (uint8_t)tr;
+        } else {
+            out->reason = FG_MOTION_FAIL_NONE;
+            out->reached = (uint8_t)reached;
+            out->step = (uint8_t)reached;
+            out->value = out->limit = 0;
+            out->other = FG_MOTION_NONE;
+            out->tick = -1;
         }
     }
-    uint8_t *tb = track_base(st, P, best_tr);
-    const mmiss *ms = miss_of(tb);
-    out->facing = (uint8_t)(P->ntracks == 2 ? best_tr : st->facing);
-    if (ms->valid && ms->step >= best_reached) {
-        out->reason = ms->reason;
-        out->step = ms->step;
-        out->reached = ms->reason == FG_MOTION_FAIL_LOST || ms->reason == FG_MOTION_FAIL_CONSUMED ||
-                               ms->reason == FG_MOTION_FAIL_FACING
-                           ? P->nsteps
-                           : ms->step;
-        out->value = ms->value;
-        out->limit = ms->limit;
-        out->other = ms->other;
-        out->tick = ms->tick;
-        out->facing = ms->facing;
-        return;
-    }
-    out->reason = FG_MOTION_FAIL_NONE;
-    out->reached = (uint8_t)best_reached;
-    out->step = (uint8_t)best_reached;
 }
 
 static const char *facing_word(int f) { return f == FG_FACING_LEFT ? "left" : "right"; }
@@ -1680,6 +1969,27 @@ static bool step_implies(const cpattern *A, int i, const cpattern *B, int j, int
     if (a->hold[f] && (!b->hold[f] || (b->hold[f] & ~a->hold[f]))) return false;
     if ((b->hold_buttons & a->hold_buttons) != a->hold_buttons) return false;
     return true;
+}
+
+/* Does A complete on B's steps 0..last (ignoring timing), its final step on B's step last? */
+static bool maps_onto(const cpattern *A, const cpattern *B, int last, int f) {
+    int i = A->nsteps - 1, j = last;
+    if (!step_implies(A, i, B, j, f)) return false;
+    for (i--, j--; i >= 0; i--, j--) {
+        while (j >= 0 && !step_implies(A, i, B, j, f)) j--;
+        if (j < 0) return false;
+    }
+    return true;
+}
+
+/* The earliest non-final step of B on which A completes, or -1: A then fires first and uses the
+** inputs B needs. */
+static int cut_short(const cpattern *A, const cpattern *B) {
+    if (A->level || B->level) return -1;
+    for (int last = A->nsteps - 1; last + 1 < B->nsteps; last++)
+        for (int f = 0; f < 2; f++)
+            if (maps_onto(A, B, last, f)) return last;
+    return -1;
 }
 
 /* Every input completing B also completes A on the same tick (ignoring timing). */
@@ -1825,7 +2135,7 @@ static void add_finding(fg_motion_finding *out, uint32_t *n, uint8_t kind, uint1
 }
 
 static const char *implicit_rule(const cpattern *W, const cpattern *L) {
-    if (W->nedges != L->nedges) return "having more inputs";
+    if (W->len != L->len) return "having more inputs";
     if (W->spec != L->spec) return "being more specific";
     return "name order";
 }
@@ -1852,10 +2162,20 @@ static void lint_set(const cpattern *pats, uint32_t np, fg_motion_finding *out, 
             if (strcmp(A->name, B->name) == 0) continue; /* alternatives of one command */
             pattern_title(A, ta, sizeof ta);
             pattern_title(B, tb, sizeof tb);
+            int cut = cut_short(A, B);
+            if (cut >= 0) {
+                add_finding(out, nout, FG_MOTION_LINT_NEVER, (uint16_t)b, (uint16_t)a,
+                            "warning: %s can never fire: its step %d (%s) completes %s first, "
+                            "which uses the inputs before %s completes. Make %s longer or drop "
+                            "it",
+                            tb, cut + 1, B->steps[cut].label, ta, B->name, A->name);
+                never[b] = true;
+                continue;
+            }
             bool ab = contained(A, B), ba = contained(B, A);
             int r = rank_cmp(A, (uint16_t)a, A->spec, B, (uint16_t)b, B->spec);
             if (ab && ba) {
-                if (a < b && A->priority == B->priority && A->nedges == B->nedges &&
+                if (a < b && A->priority == B->priority && A->len == B->len &&
                     A->spec == B->spec) {
                     add_finding(out, nout, FG_MOTION_LINT_NEVER, (uint16_t)b, (uint16_t)a,
                                 "warning: %s can never fire: %s accepts the same inputs and wins "

@@ -151,13 +151,19 @@ fg_status fg_motion_buttons_init(fg_motion_buttons *out, const char *const *butt
     return FG_OK;
 }
 
-void fg_motion_buttons_default(fg_motion_buttons *out) {
+void fg_motion_buttons_default(fg_motion_buttons *out, int syntax) {
     static const char *const names[] = {"LP", "MP", "HP", "LK", "MK", "HK", "a", "b",
                                         "c",  "x",  "y",  "z",  "s",  "d",  "w", "m"};
+    const char *const *first = names;
+    uint32_t n = (uint32_t)(sizeof names / sizeof names[0]);
+    if (syntax == FG_MOTION_NUMPAD) n = 6;
+    else if (syntax == FG_MOTION_MUGEN) {
+        first = names + 6;
+        n -= 6;
+    }
     fg_error err;
-    if (fg_motion_buttons_init(out, names, (uint32_t)(sizeof names / sizeof names[0]), NULL, 0,
-                               &err) != FG_OK)
-        memset(out, 0, sizeof *out); /* unreachable: the list above is valid */
+    if (fg_motion_buttons_init(out, first, n, NULL, 0, &err) != FG_OK)
+        memset(out, 0, sizeof *out); /* unreachable: the lists above are valid */
 }
 
 int fg_motion_buttons_group(const fg_motion_buttons *b, const char *name) {
@@ -294,6 +300,14 @@ static void set_label(fg_mstep *st, const char *src, size_t len) {
     if (len >= FG_MOTION_LABEL_MAX) len = FG_MOTION_LABEL_MAX - 1;
     memcpy(st->label, src, len);
     st->label[len] = '\0';
+}
+
+/* label = a then b, cut to the label size (labels are for messages only). */
+static void join_label(char *label, const char *a, const char *b) {
+    size_t o = 0;
+    for (; *a && o + 1 < FG_MOTION_LABEL_MAX; a++) label[o++] = *a;
+    for (; *b && o + 1 < FG_MOTION_LABEL_MAX; b++) label[o++] = *b;
+    label[o] = '\0';
 }
 
 static int32_t def_charge(const fg_motion_def *d) {
@@ -448,7 +462,8 @@ static fg_status parse_numpad(parser *p, fg_mir *out) {
     for (uint8_t i = 1; i < ex.nsteps; i++) {
         fg_mstep *st = &ex.steps[i];
         bool dir = st->trig == FG_MT_HOLD || st->trig == FG_MT_LEAVE;
-        int gap = dir ? (ndir <= 3 ? FG_MOTION_GAP_SHORT : FG_MOTION_GAP_LONG) : FG_MOTION_GAP_BUTTON;
+        int gap = dir ? (ndir <= 3 ? FG_MOTION_GAP_SHORT : FG_MOTION_GAP_LONG)
+                      : FG_MOTION_GAP_BUTTON;
         st->gap = p->def->gap > 0 ? p->def->gap : gap;
     }
     /* A diagonal between its two cardinals (the 3 of 236) may be skipped by lenient profiles. */
@@ -608,9 +623,13 @@ static fg_status parse_mugen(parser *p, fg_mir *out) {
                 return perr_msg(p, p->pos, "too many symbols in one element");
             fg_status s = parse_mugen_item(p, !slash, &items[nitems]);
             if (s != FG_OK) return s;
+            if (joiner == '+' && items[nitems].dir)
+                return perr(p, items[nitems].at, "a button ('+' joins buttons)");
             nitems++;
             skip_spaces(p);
             char c = p->s[p->pos];
+            if (c == '+' && items[0].dir && !joiner)
+                return perr(p, p->pos, "',' or '|' ('+' joins buttons, not directions)");
             if (c == '+' || c == '|') {
                 if (joiner && joiner != c)
                     return perr(p, p->pos, "',' or the same joiner ('+' and '|' cannot be mixed "
@@ -695,6 +714,10 @@ static fg_status parse_mugen(parser *p, fg_mir *out) {
                 st.hold_abs = hold_abs;
                 st.hold_buttons = hold_buttons;
                 hold_pending = false;
+                char step_label[FG_MOTION_LABEL_MAX], hold_label[FG_MOTION_LABEL_MAX + 1];
+                memcpy(step_label, st.label, sizeof step_label);
+                join_label(hold_label, level.label, ",");
+                join_label(st.label, hold_label, step_label);
             }
             plain[ir.nsteps] = items[0].dir && !items[0].release && nitems == 1 && !strict;
             ir.steps[ir.nsteps++] = st;
@@ -730,13 +753,10 @@ static fg_status parse_mugen(parser *p, fg_mir *out) {
             *n = *cur;
             n->trig = FG_MT_LEAVE;
             n->flags = FG_MS_STRICT | FG_MS_SYNTH | (cur->flags & FG_MS_SETDIR);
-            char lab[FG_MOTION_LABEL_MAX];
-            snprintf(lab, sizeof lab, ">~%s", cur->label);
-            memcpy(n->label, lab, sizeof n->label);
+            join_label(n->label, ">~", cur->label);
             ex.steps[ex.nsteps] = *cur;
             ex.steps[ex.nsteps].flags |= FG_MS_STRICT;
-            snprintf(lab, sizeof lab, ">%s", cur->label);
-            memcpy(ex.steps[ex.nsteps].label, lab, sizeof lab);
+            join_label(ex.steps[ex.nsteps].label, ">", cur->label);
             ex.nsteps++;
         } else {
             ex.steps[ex.nsteps++] = *cur;
@@ -761,6 +781,15 @@ static bool looks_mugen(const char *s, const fg_motion_buttons *b) {
     uint32_t mask;
     size_t blen = match_name(b, s, &mask, NULL);
     return strlen(d->name) >= blen;
+}
+
+fg_motion_syntax fg_motion_detect(const char *notation, const fg_motion_buttons *b) {
+    fg_motion_buttons def;
+    if (!b) {
+        fg_motion_buttons_default(&def, FG_MOTION_AUTO);
+        b = &def;
+    }
+    return notation && looks_mugen(notation, b) ? FG_MOTION_MUGEN : FG_MOTION_NUMPAD;
 }
 
 fg_status fg_motion_parse_notation(const char *notation, const fg_motion_def *def,
@@ -792,7 +821,7 @@ fg_status fg_motion_parse_notation(const char *notation, const fg_motion_def *de
 
 typedef struct cmd_entry {
     size_t name, command; /* offsets in the string arena */
-    int line;
+    int line, command_line;
     int32_t time, buffer, steptime, hitpause, autogreater;
 } cmd_entry;
 
@@ -979,6 +1008,7 @@ fg_status fg_motion_cmd_read(const fg_motion_buttons *b, const char *text, size_
                 break;
             }
             cur->command = used;
+            cur->command_line = line;
             memcpy(arena + used, v, vl);
             used += vl;
             arena[used++] = '\0';
@@ -1027,7 +1057,7 @@ fg_status fg_motion_cmd_read(const fg_motion_buttons *b, const char *text, size_
         d->no_autogreater = ents[i].autogreater == 0;
         fg_mir ir;
         s = fg_motion_parse_notation(d->notation, d, b, &ir, err);
-        if (s != FG_OK) fg_error_prefix(err, "%s:%d: %s", src, ents[i].line, d->name);
+        if (s != FG_OK) fg_error_prefix(err, "%s:%d: %s", src, ents[i].command_line, d->name);
     }
     fg_free(a, ents, ecap * sizeof *ents);
     if (s != FG_OK) {
@@ -1077,18 +1107,19 @@ static fg_status serr_msg(const char *script, size_t at, fg_error *err, const ch
     return fg_error_set(err, FG_EFORMAT, "script %s: %s at column %zu", q, m, at + 1);
 }
 
-static bool read_tick(const char *s, size_t *pos, fg_tick *out) {
+/* Reads a tick; 0 when there is none, -1 when it is larger than FG_MOTION_SCRIPT_MAX_TICK. */
+static int read_tick(const char *s, size_t *pos, fg_tick *out) {
     size_t p = *pos;
-    if (!isdigit((unsigned char)s[p])) return false;
+    if (!isdigit((unsigned char)s[p])) return 0;
     long long v = 0;
     while (isdigit((unsigned char)s[p])) {
         v = v * 10 + (s[p] - '0');
-        if (v > 100000000LL) return false;
+        if (v > FG_MOTION_SCRIPT_MAX_TICK) return -1;
         p++;
     }
     *pos = p;
     *out = v;
-    return true;
+    return 1;
 }
 
 fg_status fg_motion_script_parse(const char *script, const fg_motion_buttons *b,
@@ -1168,14 +1199,23 @@ fg_status fg_motion_script_parse(const char *script, const fg_motion_buttons *b,
         if (s[pos] != '@') return serr(script, pos, "'@' and a tick", err);
         pos++;
         size_t tick_at = pos;
-        if (!read_tick(s, &pos, &ev.tick)) return serr(script, pos, "a tick", err);
+        int rt = read_tick(s, &pos, &ev.tick);
+        if (rt < 0)
+            return serr_msg(script, tick_at, err, "tick too large (at most %d)",
+                            FG_MOTION_SCRIPT_MAX_TICK);
+        if (rt == 0) return serr(script, pos, "a tick", err);
         ev.until = ev.tick;
         bool ranged = false;
         if (s[pos] == '-') {
             ranged = true;
             if (!range_ok) return serr(script, pos, "a space before the next event", err);
             pos++;
-            if (!read_tick(s, &pos, &ev.until)) return serr(script, pos, "the last tick", err);
+            size_t until_at = pos;
+            rt = read_tick(s, &pos, &ev.until);
+            if (rt < 0)
+                return serr_msg(script, until_at, err, "tick too large (at most %d)",
+                                FG_MOTION_SCRIPT_MAX_TICK);
+            if (rt == 0) return serr(script, pos, "the last tick", err);
             if (ev.until < ev.tick)
                 return serr_msg(script, tick_at, err, "range %lld-%lld ends before it starts",
                                 (long long)ev.tick, (long long)ev.until);

@@ -274,35 +274,36 @@ static void diff_record(walk *k, uint32_t e, const fg_entity_state *a, const fg_
         CMP(k, true, fmt_i, ja->press_until, jb->press_until, "e%u.last_jump.press_until", e);
     }
 
+    /* The last request decision is a report, not state: compared, not hashed. */
     const fg_decision *da = &a->last_decision, *db = &b->last_decision;
-    cmp_action(k, true, ra, rb, da->action, db->action, "e%u.last_decision.action", e);
+    cmp_action(k, false, ra, rb, da->action, db->action, "e%u.last_decision.action", e);
     if (da->action != FG_NO_ACTION && db->action != FG_NO_ACTION) {
-        CMP(k, true, fmt_i, da->tick, db->tick, "e%u.last_decision.tick", e);
-        CMP(k, true, fmt_kind, da->kind, db->kind, "e%u.last_decision.kind", e);
-        CMP(k, true, fmt_reason, da->reason, db->reason, "e%u.last_decision.reason", e);
-        CMP(k, true, fmt_i, da->source, db->source, "e%u.last_decision.source", e);
-        CMP(k, true, fmt_i, da->layer, db->layer, "e%u.last_decision.layer", e);
-        cmp_action(k, true, ra, rb, da->current, db->current, "e%u.last_decision.current", e);
-        cmp_action(k, true, ra, rb, da->other, db->other, "e%u.last_decision.other", e);
-        CMP(k, true, fmt_i, da->window_on, db->window_on, "e%u.last_decision.window_on", e);
-        CMP(k, true, fmt_contact, da->contact, db->contact, "e%u.last_decision.contact", e);
-        CMP(k, true, fmt_i, da->group_have, db->group_have, "e%u.last_decision.group_have", e);
-        CMP(k, true, fmt_i, da->group_need, db->group_need, "e%u.last_decision.group_need", e);
-        CMP(k, true, fmt_i, da->resource, db->resource, "e%u.last_decision.resource", e);
-        CMP(k, true, fmt_i, da->elapsed, db->elapsed, "e%u.last_decision.elapsed", e);
-        CMP(k, true, fmt_i, da->duration, db->duration, "e%u.last_decision.duration", e);
-        CMP(k, true, fmt_i, da->startup, db->startup, "e%u.last_decision.startup", e);
-        CMP(k, true, fmt_i, da->active, db->active, "e%u.last_decision.active", e);
-        CMP(k, true, fmt_i, da->window_from, db->window_from, "e%u.last_decision.window_from", e);
-        CMP(k, true, fmt_i, da->window_to, db->window_to, "e%u.last_decision.window_to", e);
-        CMP(k, true, fmt_i, da->wait, db->wait, "e%u.last_decision.wait", e);
-        CMP(k, true, fmt_i, da->cost, db->cost, "e%u.last_decision.cost", e);
-        CMP(k, true, fmt_i, da->have, db->have, "e%u.last_decision.have", e);
+        CMP(k, false, fmt_i, da->tick, db->tick, "e%u.last_decision.tick", e);
+        CMP(k, false, fmt_kind, da->kind, db->kind, "e%u.last_decision.kind", e);
+        CMP(k, false, fmt_reason, da->reason, db->reason, "e%u.last_decision.reason", e);
+        CMP(k, false, fmt_i, da->source, db->source, "e%u.last_decision.source", e);
+        CMP(k, false, fmt_i, da->layer, db->layer, "e%u.last_decision.layer", e);
+        cmp_action(k, false, ra, rb, da->current, db->current, "e%u.last_decision.current", e);
+        cmp_action(k, false, ra, rb, da->other, db->other, "e%u.last_decision.other", e);
+        CMP(k, false, fmt_i, da->window_on, db->window_on, "e%u.last_decision.window_on", e);
+        CMP(k, false, fmt_contact, da->contact, db->contact, "e%u.last_decision.contact", e);
+        CMP(k, false, fmt_i, da->group_have, db->group_have, "e%u.last_decision.group_have", e);
+        CMP(k, false, fmt_i, da->group_need, db->group_need, "e%u.last_decision.group_need", e);
+        CMP(k, false, fmt_i, da->resource, db->resource, "e%u.last_decision.resource", e);
+        CMP(k, false, fmt_i, da->elapsed, db->elapsed, "e%u.last_decision.elapsed", e);
+        CMP(k, false, fmt_i, da->duration, db->duration, "e%u.last_decision.duration", e);
+        CMP(k, false, fmt_i, da->startup, db->startup, "e%u.last_decision.startup", e);
+        CMP(k, false, fmt_i, da->active, db->active, "e%u.last_decision.active", e);
+        CMP(k, false, fmt_i, da->window_from, db->window_from, "e%u.last_decision.window_from", e);
+        CMP(k, false, fmt_i, da->window_to, db->window_to, "e%u.last_decision.window_to", e);
+        CMP(k, false, fmt_i, da->wait, db->wait, "e%u.last_decision.wait", e);
+        CMP(k, false, fmt_i, da->cost, db->cost, "e%u.last_decision.cost", e);
+        CMP(k, false, fmt_i, da->have, db->have, "e%u.last_decision.have", e);
         if (strncmp(da->rule_text, db->rule_text, sizeof da->rule_text) != 0) {
             val va, vb;
             snprintf(va, sizeof va, "\"%.*s\"", 56, da->rule_text);
             snprintf(vb, sizeof vb, "\"%.*s\"", 56, db->rule_text);
-            emit(k, true, va, vb, "e%u.last_decision.rule_text", e);
+            emit(k, false, va, vb, "e%u.last_decision.rule_text", e);
         }
     }
 
@@ -329,7 +330,7 @@ static void diff_record(walk *k, uint32_t e, const fg_entity_state *a, const fg_
         const fg_queued *qa = &a->queued[l], *qb = &b->queued[l];
         cmp_action(k, hashed, ra, rb, qa->action, qb->action, "e%u.queued[%u].action", e, l);
         CMP(k, hashed, fmt_i, qa->source, qb->source, "e%u.queued[%u].source", e, l);
-        CMP(k, hashed, fmt_bool, qa->by_rule, qb->by_rule, "e%u.queued[%u].by_rule", e, l);
+        CMP(k, hashed, fmt_reason, qa->why, qb->why, "e%u.queued[%u].why", e, l);
         if (qa->action != FG_NO_ACTION && qb->action != FG_NO_ACTION) {
             CMP(k, hashed, fmt_i, qa->waited, qb->waited, "e%u.queued[%u].waited", e, l);
             CMP(k, hashed, fmt_i, qa->limit, qb->limit, "e%u.queued[%u].limit", e, l);
@@ -487,5 +488,5 @@ fg_status fg_world_diff(const fg_world *w, const void *a, size_t asize, const vo
 
 int fg_state_diff_format(const fg_state_diff *d, char *buf, size_t size) {
     return snprintf(buf, size, "%s: %s vs %s%s", d->path, d->a, d->b,
-                    d->hashed ? "" : " (not hashed: input not yet consumed)");
+                    d->hashed ? "" : " (not in the hash)");
 }

@@ -30,6 +30,7 @@ static void start_action(fg_world *w, fg_entity_state *es, uint32_t layer, uint3
                          uint32_t version, fg_transition_reason why, int32_t duration, fg_tick t) {
     fg_instance *inst = &es->layers[layer];
     uint16_t from = inst->action;
+    uint16_t from_version = inst->version;
     const fg_ruleset *r = w->versions[version];
     const fg_action_rt *a = &r->rt[action];
     inst->action = (uint16_t)action;
@@ -41,7 +42,8 @@ static void start_action(fg_world *w, fg_entity_state *es, uint32_t layer, uint3
     inst->seq = ++es->next_seq[layer];
     inst->started = t;
     begin_ledger(w, es, layer, inst->seq);
-    fg_world_trace4(w, t, es->id, FG_TRACE_TRANSITION, why, layer, from == FG_NO_ACTION ? -1 : from,
+    fg_world_trace4(w, t, es->id, FG_TRACE_TRANSITION, why, layer,
+                    from == FG_NO_ACTION ? -1 : (int64_t)((uint64_t)from_version << 32 | from),
                     action, inst->seq);
     if (a->interrupts)
         for (uint32_t l = 0; l < r->nlayers; l++) {
@@ -53,7 +55,7 @@ static void start_action(fg_world *w, fg_entity_state *es, uint32_t layer, uint3
                 start_action(w, es, l, neutral, version, FG_TR_INTERRUPTED, 0, t);
             } else {
                 fg_world_trace4(w, t, es->id, FG_TRACE_TRANSITION, FG_TR_INTERRUPTED, l,
-                                o->action, -1, o->seq);
+                                (int64_t)((uint64_t)o->version << 32 | o->action), -1, o->seq);
                 o->action = FG_NO_ACTION;
             }
         }
@@ -67,10 +69,10 @@ static uint32_t wanted_neutral(const fg_ruleset *r, const fg_entity_state *es, u
     int32_t best_priority = INT32_MIN;
     uint32_t held = fg_bits_of_numpad(rel_dir);
     (void)es;
-    for (uint32_t i = 0; i < r->nactions; i++) {
+    for (uint32_t i = r->first_held[layer]; i != FG_NO_ACTION; i = r->rt[i].next_held) {
         const fg_action_rt *a = &r->rt[i];
-        if (!a->neutral || a->layer != layer || a->hold_dir == 0 || a->group != group) continue;
-        uint32_t want = fg_bits_of_numpad(a->hold_dir);
+        if (a->group != group) continue;
+        uint32_t want = a->hold_bits;
         if ((held & want) != want) continue;
         if (a->priority > best_priority) {
             best = i;
@@ -92,21 +94,23 @@ void fg_world_start_neutral(fg_world *w, fg_entity_state *es, fg_tick t,
 /* The action that follows one that ended: its `next`, looked up by name in the entity's current
 ** ruleset (it may have been reloaded meanwhile), else the layer's neutral. */
 static void follow_up(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick t,
-                      fg_transition_reason why) {
+                      fg_transition_reason why, bool use_next) {
     fg_instance *inst = &es->layers[layer];
     const fg_ruleset *old = w->versions[inst->version];
     uint32_t version = w->state->slot_version[es->rules_slot];
     const fg_ruleset *r = w->versions[version];
     const fg_action_rt *a = &old->rt[inst->action];
     int next = -1;
-    if (a->next != FG_NO_ACTION) next = fg_ruleset_find_action(r, old->defs[a->next].name);
+    if (use_next && a->next != FG_NO_ACTION)
+        next = fg_ruleset_find_action(r, old->defs[a->next].name);
     if (next < 0 && layer < r->nlayers) next = r->layer_neutral[layer] == FG_NO_ACTION
                                                   ? -1
                                                   : r->layer_neutral[layer];
     if (next >= 0) {
         start_action(w, es, layer, (uint32_t)next, version, why, 0, t);
     } else {
-        fg_world_trace4(w, t, es->id, FG_TRACE_TRANSITION, why, layer, inst->action, -1, inst->seq);
+        fg_world_trace4(w, t, es->id, FG_TRACE_TRANSITION, why, layer,
+                        (int64_t)((uint64_t)inst->version << 32 | inst->action), -1, inst->seq);
         inst->action = FG_NO_ACTION;
     }
 }
@@ -169,7 +173,9 @@ static void record_decision(fg_world *w, fg_entity_state *es, const fg_decision 
 ** settles whether an attack whiffed. */
 static void advance_actions(fg_world *w, fg_entity_state *es, fg_tick t) {
     if (fg_entity_frozen(es, t)) return;
-    for (uint32_t l = 0; l < FG_MAX_LAYERS; l++) {
+    /* Every version of an entity's rules has the same layers (a reload must keep them). */
+    uint32_t nlayers = fg_world_rules_of(w, es)->nlayers;
+    for (uint32_t l = 0; l < nlayers; l++) {
         fg_instance *inst = &es->layers[l];
         if (inst->action == FG_NO_ACTION || inst->started >= t) continue;
         const fg_action_rt *a = &w->versions[inst->version]->rt[inst->action];
@@ -181,18 +187,30 @@ static void advance_actions(fg_world *w, fg_entity_state *es, fg_tick t) {
             inst->elapsed = 0;
             inst->cycle++;
         } else {
-            follow_up(w, es, l, t, FG_TR_ENDED);
+            follow_up(w, es, l, t, FG_TR_ENDED, true);
         }
     }
+}
+
+/* Copies text, cutting it to fit: messages longer than a trace field are truncated on purpose. */
+static void copy_text(char *dst, size_t size, const char *src) {
+    size_t n = 0;
+    while (n + 1 < size && src[n]) {
+        dst[n] = src[n];
+        n++;
+    }
+    dst[n] = '\0';
 }
 
 /* Asks the host's request rule, when the entity's ruleset has one, and merges its verdict with
 ** the data's decision. C keeps the hard limits: an action must exist and be paid for. */
 static fg_decision consult_rule(fg_world *w, fg_entity_state *es, fg_decision d) {
+    /* Nothing to ask about an unknown action, nor yet about one that waits out a freeze (it is
+    ** decided, rule included, when the freeze ends); checked before asking the host. */
+    if (d.reason == FG_R_UNKNOWN_ACTION || d.reason == FG_R_WAIT_HITSTOP) return d;
     if (!w->hooks.request || !w->hooks.has_rule ||
         !w->hooks.has_rule(w->hooks.ud, w, es->rules_slot))
         return d;
-    if (d.reason == FG_R_UNKNOWN_ACTION || d.reason == FG_R_WAIT_HITSTOP) return d;
     fg_verdict v;
     memset(&v, 0, sizeof v);
     fg_error err;
@@ -200,12 +218,12 @@ static fg_decision consult_rule(fg_world *w, fg_entity_state *es, fg_decision d)
     if (w->hooks.request(w->hooks.ud, w, &d, &v, &err) != FG_OK) {
         d.kind = FG_DECIDE_REJECTED;
         d.reason = FG_R_RULE_ERROR;
-        snprintf(d.rule_text, sizeof d.rule_text, "%s", err.msg);
+        copy_text(d.rule_text, sizeof d.rule_text, err.msg);
         fg_trace_record *r = fg_world_trace_push(w, d.tick, es->id, FG_TRACE_RULE_ERROR, 0);
-        if (r) snprintf(r->text, sizeof r->text, "%s", err.msg);
+        if (r) copy_text(r->text, sizeof r->text, err.msg);
         return d;
     }
-    snprintf(d.rule_text, sizeof d.rule_text, "%s", v.text);
+    copy_text(d.rule_text, sizeof d.rule_text, v.text);
     switch (v.kind) {
     case FG_VERDICT_DEFAULT: break;
     case FG_VERDICT_ACCEPT:
@@ -263,7 +281,7 @@ static void enqueue(fg_world *w, fg_entity_state *es, const fg_decision *d, fg_t
     }
     q->action = d->action;
     q->source = d->source;
-    q->by_rule = d->reason == FG_R_RULE_QUEUE;
+    q->why = d->reason;
     q->made = t;
     q->waited = 0;
     q->limit = d->wait;
@@ -291,10 +309,22 @@ static void retry_queued(fg_world *w, fg_entity_state *es, uint32_t layer, fg_ti
     fg_queued *q = &es->queued[layer];
     if (q->action == FG_NO_ACTION) return;
     if (fg_entity_frozen(es, t)) return;
+    /* A request made during a freeze was never decided: the state it arrived in may be gone (a
+    ** hit replaced it) and the request rule has not seen it. It is decided now, as a new request,
+    ** against the state the freeze left: an input during hitstop is neither lost nor able to use
+    ** the cancel windows of the state before the hit. */
+    if (q->why == FG_R_WAIT_HITSTOP) {
+        uint32_t action = q->action;
+        q->action = FG_NO_ACTION;
+        handle_request(w, es, action, FG_REQ_QUEUE, t);
+        return;
+    }
     q->waited++;
     fg_decide_ctx c = fg_world_ctx(w, es, t);
     fg_decision d = fg_decide(&c, es, q->action, FG_REQ_QUEUE);
-    if (q->by_rule && d.kind != FG_DECIDE_ACCEPTED && q->waited <= q->limit) return;
+    /* A rule's queue lasts its ticks: retried on each of them, expired on the last. */
+    bool by_rule = q->why == FG_R_RULE_QUEUE;
+    if (by_rule && d.kind != FG_DECIDE_ACCEPTED && q->waited < q->limit) return;
     if (d.kind == FG_DECIDE_ACCEPTED && es->started_tick[layer] != t) {
         q->action = FG_NO_ACTION;
         record_decision(w, es, &d);
@@ -305,10 +335,17 @@ static void retry_queued(fg_world *w, fg_entity_state *es, uint32_t layer, fg_ti
         if (d.reason == FG_R_WAIT_WINDOW) q->limit = q->waited + d.wait;
         return;
     }
+    q->action = FG_NO_ACTION;
+    /* The data refuses for a reason of its own (the state changed under the request, the cost
+    ** can no longer be paid): a rejection with that reason. A window whose contact never came,
+    ** or a rule's wait that ran out, is an expiry. */
+    if (!by_rule && d.kind == FG_DECIDE_REJECTED && d.reason != FG_R_WINDOW_CLOSED) {
+        record_decision(w, es, &d);
+        return;
+    }
     d.kind = FG_DECIDE_EXPIRED;
     d.reason = FG_R_WAITED_OUT;
     d.wait = q->waited;
-    q->action = FG_NO_ACTION;
     record_decision(w, es, &d);
 }
 
@@ -355,7 +392,8 @@ static void handle_commands(fg_world *w, fg_entity_state *es, fg_tick t) {
 
 static void behavior_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
     advance_actions(w, es, t);
-    for (uint32_t l = 0; l < FG_MAX_LAYERS; l++) retry_queued(w, es, l, t);
+    uint32_t nlayers = fg_world_rules_of(w, es)->nlayers;
+    for (uint32_t l = 0; l < nlayers; l++) retry_queued(w, es, l, t);
     handle_commands(w, es, t);
     for (uint32_t i = 0; i < es->npending; i++)
         handle_request(w, es, es->pending[i].action, (fg_request_source)es->pending[i].source, t);
@@ -369,13 +407,14 @@ static void behavior_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
 
 static void collect_markers(fg_world *w, fg_entity_state *es, fg_tick t) {
     if (fg_entity_frozen(es, t)) return;
-    for (uint32_t l = 0; l < FG_MAX_LAYERS; l++) {
+    uint32_t nlayers = fg_world_rules_of(w, es)->nlayers;
+    for (uint32_t l = 0; l < nlayers; l++) {
         const fg_instance *inst = &es->layers[l];
         if (inst->action == FG_NO_ACTION) continue;
         const fg_action_rt *a = &w->versions[inst->version]->rt[inst->action];
         for (uint32_t m = 0; m < a->nmarkers; m++) {
             if (a->markers[m].tick != inst->elapsed) continue;
-            if (inst->cycle > 0 && !a->markers[m].loop) continue;
+            if (inst->cycle > 0 && a->markers[m].once) continue;
             if (w->ncands == w->cap_cands) return;
             fg_candidate *c = &w->cands[w->ncands++];
             c->slot = es->id - 1;
@@ -396,12 +435,12 @@ static int sign_of(fg_facing f) { return f == FG_FACING_LEFT ? -1 : 1; }
 /* Whether the target blocks: on the ground, free (or already blocking), holding back, and at the
 ** right height for a low or an overhead. */
 static bool blocks(const fg_world *w, const fg_entity_state *tg, const fg_hit_def *hit) {
-    const fg_ruleset *r = fg_world_rules_of(w, tg);
     const fg_instance *body = &tg->layers[0];
     if (body->action != FG_NO_ACTION) {
-        const fg_action_rt *cur = &w->versions[body->version]->rt[body->action];
-        bool free = cur->neutral || body->action == r->blockstun;
-        if (!free || (int)cur->group == r->airborne) return false;
+        const fg_ruleset *br = w->versions[body->version]; /* the version it started with */
+        const fg_action_rt *cur = &br->rt[body->action];
+        bool free = cur->neutral || body->action == br->blockstun;
+        if (!free || (int)cur->group == br->airborne) return false;
     }
     const fg_buffer *b = fg_world_buffer_at(w, tg->id - 1);
     int rel = fg_numpad_relative(b->dir, (fg_facing)tg->facing);
@@ -440,7 +479,8 @@ static uint8_t apply_hit(fg_world *w, fg_entity_state *es, fg_instance *inst,
     uint16_t stun = contact == FG_ON_HIT ? tr->hitstun : tr->blockstun;
     int32_t stun_ticks = contact == FG_ON_HIT ? a->hit.hitstun : a->hit.blockstun;
     if (stun != FG_NO_ACTION) {
-        tg->queued[0].action = FG_NO_ACTION;
+        /* A request the target had queued stays queued: the retry decides it against the stun
+        ** (and records the refusal) instead of letting it vanish with the state it waited on. */
         start_action(w, tg, tr->rt[stun].layer, stun, tversion,
                      contact == FG_ON_HIT ? FG_TR_HIT : FG_TR_BLOCKED, stun_ticks, t);
     }
@@ -448,7 +488,8 @@ static uint8_t apply_hit(fg_world *w, fg_entity_state *es, fg_instance *inst,
         es->frozen_from = tg->frozen_from = t + 1;
         es->frozen_until = tg->frozen_until = t + 1 + a->hit.hitstop;
     }
-    fg_world_trace4(w, t, tg->id, FG_TRACE_HIT, contact, es->id, inst->action, damage,
+    fg_world_trace4(w, t, tg->id, FG_TRACE_HIT, contact, es->id,
+                    (int64_t)((uint64_t)inst->version << 32 | inst->action), damage,
                     a->hit.hitstop);
     return contact;
 }
@@ -538,11 +579,11 @@ static void move_entity(fg_world *w, fg_entity_state *es, fg_tick t) {
     if (es->y <= p->ground_y) {
         es->y = p->ground_y;
         if (es->vy < 0) es->vy = 0;
-        if (airborne && body->action != FG_NO_ACTION &&
-            (int)w->versions[body->version]->rt[body->action].group == r->airborne) {
+        const fg_ruleset *br = body->action != FG_NO_ACTION ? w->versions[body->version] : NULL;
+        if (airborne && br && (int)br->rt[body->action].group == br->airborne) {
             es->vx = 0;
-            follow_up(w, es, 0, t, FG_TR_LANDED);
             /* Landing ends the air action: it lands on the neutral, not on its `next`. */
+            follow_up(w, es, 0, t, FG_TR_LANDED, false);
         }
     }
     if (es->x < p->stage_min) es->x = p->stage_min;
@@ -596,13 +637,22 @@ static void regen(fg_world *w, fg_entity_state *es, fg_tick t) {
 static void meter_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
     uint8_t *row = w->meter + (size_t)(es->id - 1) * FG_METER_TICKS;
     fg_phase p = FG_PHASE_NEUTRAL;
+    uint8_t flags = 0;
     const fg_instance *body = &es->layers[0];
-    if (body->action != FG_NO_ACTION)
+    if (body->action != FG_NO_ACTION) {
         p = fg_instance_phase(w->versions[body->version], body, es, t, 0);
+        /* A waiting request shows as 'b', but the action under it is still in startup or
+        ** active, and the meter's counts need that: the phase is kept, the wait is a flag. */
+        if (p == FG_PHASE_BUFFERED) {
+            flags |= FG_METER_BUFFERED;
+            p = fg_action_phase(w->versions[body->version], body, es, t);
+        }
+    }
     if (fg_entity_frozen(es, t)) p = FG_PHASE_HITSTOP;
-    /* The high bit marks a tick where a request started the body's action: the meter's stats
+    /* Another flag marks a tick where a request started the body's action: the meter's stats
     ** stop the first action there. */
-    row[t % FG_METER_TICKS] = (uint8_t)(p | (es->started_tick[0] == t ? 0x80u : 0u));
+    if (es->started_tick[0] == t) flags |= FG_METER_STARTED;
+    row[t % FG_METER_TICKS] = (uint8_t)(p | flags);
 }
 
 fg_status fg_world_advance(fg_world *w, fg_error *err) {

@@ -45,6 +45,8 @@ fg_trace_record *fg_world_trace_push(fg_world *w, fg_tick tick, fg_entity e, fg_
     fg_trace_record *r = &w->trace[at];
     r->tick = tick;
     r->entity = e;
+    fg_entity_state *es = fg_world_entity(w, e);
+    r->version = es && w->state->nslots ? w->state->slot_version[es->rules_slot] : 0;
     r->kind = (uint16_t)kind;
     r->code = (uint16_t)code;
     r->a = r->b = r->c = r->d = 0;
@@ -272,12 +274,71 @@ fg_status fg_world_replace_rules(fg_world *w, uint32_t slot, fg_ruleset *r, fg_e
     fg_status st = add_version(w, r, &version, err);
     if (st != FG_OK) return st;
     w->state->slot_version[slot] = (uint16_t)version;
+    /* Recorded so a trace (and a replay made from it) shows which rules ran from which tick. */
+    fg_world_trace4(w, w->state->tick, 0, FG_TRACE_RELOAD, (int)slot, (int64_t)r->hash,
+                    (int64_t)r->source_hash, (int64_t)old->hash, (int64_t)version);
+    /* Waiting requests name actions by id: carry them over by name, or drop them with a note. */
+    for (uint32_t i = 0; i < w->state->nentities; i++) {
+        fg_entity_state *es = &w->entities[i];
+        if (es->rules_slot != slot) continue;
+        for (uint32_t l = 0; l < FG_MAX_LAYERS; l++) {
+            fg_queued *q = &es->queued[l];
+            if (q->action == FG_NO_ACTION) continue;
+            int id = fg_ruleset_find_action(r, old->defs[q->action].name);
+            if (id < 0) {
+                char note[128];
+                snprintf(note, sizeof note, "reload: the queued request for '%s' was dropped, "
+                         "the new rules have no such action", old->defs[q->action].name);
+                fg_world_note_error(w, es->id, note);
+                q->action = FG_NO_ACTION;
+            } else {
+                q->action = (uint16_t)id;
+            }
+        }
+        uint32_t kept = 0;
+        for (uint32_t k = 0; k < es->npending; k++) {
+            int id = fg_ruleset_find_action(r, old->defs[es->pending[k].action].name);
+            if (id < 0) continue;
+            es->pending[kept] = es->pending[k];
+            es->pending[kept++].action = (uint16_t)id;
+        }
+        es->npending = (uint8_t)kept;
+    }
     /* Motions in progress belong to the old patterns; the edges themselves stay buffered. */
     if (fg_motion_set_hash(old->motion_set) != fg_motion_set_hash(r->motion_set))
         for (uint32_t i = 0; i < w->state->nentities; i++)
             if (w->entities[i].rules_slot == slot)
                 fg_motion_state_init(r->motion_set, fg_world_motion_at(w, i), w->state->tick - 1);
     return FG_OK;
+}
+
+fg_world *fg_world_clone(const fg_world *src, const fg_world_hooks *hooks, fg_error *err) {
+    fg_world_config c = fg_world_config_default();
+    c.tick_rate = src->tick_rate;
+    c.seed = src->seed;
+    c.max_entities = src->max_entities;
+    c.buffer_capacity = src->buffer_capacity;
+    c.trace_capacity = src->trace_cap;
+    c.motion_bytes = (uint32_t)src->motion_stride;
+    c.allocator = src->alloc;
+    c.rules = src->nversions > 0 ? src->versions[0] : NULL;
+    if (hooks) c.hooks = *hooks;
+    fg_world *w = fg_world_create(&c, err);
+    if (!w) return NULL;
+    /* Same semantic buttons and jump gate, and the same version numbers for every ruleset, so
+    ** instances in flight in a snapshot of src find their definitions here. */
+    w->names = src->names;
+    w->jump_action = src->jump_action;
+    w->jump = src->jump;
+    for (uint32_t i = w->nversions; i < src->nversions; i++) {
+        fg_ruleset_retain(src->versions[i]);
+        w->versions[w->nversions++] = src->versions[i];
+    }
+    memcpy(w->arena, src->arena, src->arena_size);
+    memcpy(w->maps, src->maps, sizeof(fg_input_map) * src->max_entities);
+    memcpy(w->devices, src->devices, sizeof(fg_device_state) * src->max_entities);
+    memcpy(w->meter, src->meter, (size_t)FG_METER_TICKS * src->max_entities);
+    return w;
 }
 
 const fg_ruleset *fg_world_rules_version(const fg_world *w, uint32_t version) {
@@ -696,8 +757,9 @@ static void hash_instance(fg_fold *f, const fg_instance *i) {
     mix(f, (uint64_t)i->started);
 }
 
-/* The last tick's input and decisions are state too: a rule or a host reads them between ticks,
-** and a restored world must show the same. */
+/* The last tick's input and jump decision are state too: a rule or a host reads them between
+** ticks. The last request decision is not: it is a report (like the trace), and a request a
+** failing rule dropped leaves the world as if it was never made. */
 static void hash_last(fg_fold *f, const fg_entity_state *es) {
     const fg_tick_input *in = &es->last_input;
     mix(f, (uint64_t)in->tick);
@@ -713,27 +775,6 @@ static void hash_last(fg_fold *f, const fg_entity_state *es) {
         mix(f, (uint64_t)j->last_grounded);
         mix(f, (uint64_t)j->window);
         mix(f, (uint64_t)j->press_until);
-    }
-    const fg_decision *d = &es->last_decision;
-    mix(f, d->action);
-    if (d->action == FG_NO_ACTION) return;
-    mix(f, (uint64_t)d->tick);
-    mix(f, (uint64_t)d->current | (uint64_t)d->other << 16 | (uint64_t)d->kind << 32 |
-               (uint64_t)d->reason << 40 | (uint64_t)d->source << 48 | (uint64_t)d->layer << 56);
-    mix(f, (uint64_t)d->window_on | (uint64_t)d->contact << 8 |
-               (uint64_t)(uint8_t)d->group_have << 16 | (uint64_t)(uint8_t)d->group_need << 24 |
-               (uint64_t)(uint8_t)d->resource << 32);
-    mix2(f, (uint32_t)d->elapsed, (uint32_t)d->duration);
-    mix2(f, (uint32_t)d->startup, (uint32_t)d->active);
-    mix2(f, (uint32_t)d->window_from, (uint32_t)d->window_to);
-    mix2(f, (uint32_t)d->wait, (uint32_t)d->cost);
-    mix(f, (uint64_t)(uint32_t)d->have);
-    /* The rule's text, 8 bytes to a word, up to its terminator. */
-    for (size_t i = 0; i < sizeof d->rule_text && d->rule_text[i]; i += 8) {
-        uint64_t word = 0;
-        for (size_t k = 0; k < 8 && i + k < sizeof d->rule_text && d->rule_text[i + k]; k++)
-            word |= (uint64_t)(unsigned char)d->rule_text[i + k] << (8 * k);
-        mix(f, word);
     }
 }
 
@@ -765,6 +806,10 @@ static void hash_buffer(fg_fold *f, const fg_buffer *b, uint64_t digest) {
         }
     }
     mix(f, word);
+}
+
+int64_t fg_world_random(fg_world *w, int64_t lo, int64_t hi) {
+    return fg_rng_range(&w->state->rng, lo, hi);
 }
 
 /* Everything a later tick can read, entity by entity in id order. Pending requests, pending
@@ -804,7 +849,7 @@ uint64_t fg_world_hash(const fg_world *w) {
         for (uint32_t l = 0; l < nlayers; l++) {
             const fg_instance *inst = &es->layers[l];
             const fg_queued *q = &es->queued[l];
-            mix(&f, (uint64_t)q->action | (uint64_t)q->source << 16 | (uint64_t)q->by_rule << 24);
+            mix(&f, (uint64_t)q->action | (uint64_t)q->source << 16 | (uint64_t)q->why << 24);
             mix(&f, (uint64_t)es->next_seq[l]);
             mix(&f, (uint64_t)es->started_tick[l]);
             hash_instance(&f, inst);
@@ -942,8 +987,9 @@ static const char *edge_kind_name(int k) {
     return k == FG_EDGE_PRESS ? "press" : k == FG_EDGE_RELEASE ? "release" : "dir";
 }
 
-static const char *name_in(const fg_world *w, const fg_trace_record *r, int64_t action) {
-    const fg_ruleset *rules = fg_world_rules(w, r->entity);
+/* Names are read in the ruleset version the record was made with: ids change across reloads. */
+static const char *name_in(const fg_world *w, uint32_t version, int64_t action) {
+    const fg_ruleset *rules = version < w->nversions ? w->versions[version] : NULL;
     if (!rules || action < 0 || (uint64_t)action >= rules->nactions) return "(none)";
     return rules->defs[action].name;
 }
@@ -953,7 +999,8 @@ int fg_world_trace_format(const fg_world *w, const fg_trace_record *r, char *buf
     if (n < 0 || (size_t)n >= size) return n;
     char *p = buf + n;
     size_t left = size - (size_t)n;
-    const fg_ruleset *rules = fg_world_rules(w, r->entity);
+    const fg_ruleset *rules = r->version < w->nversions && w->state->nslots ? w->versions[r->version]
+                                                                          : NULL;
     switch (r->kind) {
     case FG_TRACE_INPUT:
         if (r->a == FG_EDGE_DIR)
@@ -980,18 +1027,21 @@ int fg_world_trace_format(const fg_world *w, const fg_trace_record *r, char *buf
                      : n + snprintf(p, left, "decision");
     case FG_TRACE_TRANSITION: {
         const char *layer = rules && r->a < (int64_t)rules->nlayers ? rules->layers[r->a] : "?";
-        return n + snprintf(p, left, "%s: %s -> %s (%s, action #%lld)", layer, name_in(w, r, r->b),
-                            name_in(w, r, r->c),
+        uint32_t from_version = r->b < 0 ? r->version : (uint32_t)((uint64_t)r->b >> 32);
+        int64_t from = r->b < 0 ? -1 : (int64_t)(r->b & 0xFFFFFFFF);
+        return n + snprintf(p, left, "%s: %s -> %s (%s, action #%lld)", layer,
+                            name_in(w, from_version, from), name_in(w, r->version, r->c),
                             fg_transition_reason_name((fg_transition_reason)r->code),
                             (long long)r->d);
     }
     case FG_TRACE_HIT:
         return n + snprintf(p, left, "%s by e%lld's %s: %lld damage, hitstop %lld",
                             r->code == FG_ON_HIT ? "hit" : "blocked", (long long)r->a,
-                            name_in(w, r, r->b), (long long)r->c, (long long)r->d);
+                            name_in(w, (uint32_t)((uint64_t)r->b >> 32), r->b & 0xFFFFFFFF),
+                            (long long)r->c, (long long)r->d);
     case FG_TRACE_COMMAND:
         return n + snprintf(p, left, "command %s (motion %lld, first edge %lld)",
-                            name_in(w, r, r->b), (long long)r->a, (long long)r->c);
+                            name_in(w, r->version, r->b), (long long)r->a, (long long)r->c);
     case FG_TRACE_EVENT: {
         const char *marker = rules && r->c >= 0 && (uint64_t)r->c < rules->nmarkers
                                  ? rules->marker_names[r->c]
@@ -1001,6 +1051,13 @@ int fg_world_trace_format(const fg_world *w, const fg_trace_record *r, char *buf
                             fg_dispatch_result_name((fg_dispatch_result)r->code));
     }
     case FG_TRACE_RULE_ERROR: return n + snprintf(p, left, "rule error: %s", r->text);
+    case FG_TRACE_RELOAD: {
+        const fg_ruleset *now = fg_world_rules_version(w, (uint32_t)r->d);
+        return n + snprintf(p, left, "reload: slot %u runs '%s' version %lld, content %016llx "
+                            "(was %016llx), source %016llx", r->code, now ? now->name : "?",
+                            (long long)r->d, (unsigned long long)r->a, (unsigned long long)r->c,
+                            (unsigned long long)r->b);
+    }
     default: return n + snprintf(p, left, "record kind %u", r->kind);
     }
 }

@@ -66,9 +66,10 @@ return fg.ruleset "duelist" {
               markers = { { tick = 5, marker = "hit" } },
               hit = { damage = 250, range = 120, hitstop = 15, hitstun = 45, blockstun = 25 } },
 
-    -- Put on the target by the gate; their length is the attacker's hitstun or blockstun.
-    hitstun = { duration = 1, tags = { "stun" }, interrupts = true },
-    blockstun = { duration = 1, tags = { "stun" } },
+    -- Put on the target by the gate; their length is the attacker's hitstun or blockstun. A
+    -- fighter being hit or blocking cannot start a taunt on the upper layer either.
+    hitstun = { duration = 1, tags = { "stun" }, interrupts = true, forbids = { "emote" } },
+    blockstun = { duration = 1, tags = { "stun" }, forbids = { "emote" } },
 
     -- The upper layer: a taunt that runs while the legs keep walking, and forbids dashing.
     upper_idle = { layer = "upper", neutral = true, loop = true, duration = 1 },

@@ -79,7 +79,7 @@ function M.replay_rules(reader, file, opts)
   local path, files = fg.replay.rules(reader, 0)
   if opts.embedded then
     if #files == 0 then return nil, file .. ": the replay embeds no ruleset source" end
-    local ok, rules = pcall(fg.load_rules_source, files[1].path, files[1].text)
+    local ok, rules = pcall(fg.load_rules_source, files[1].path, files[1].text, files)
     if not ok then return nil, file .. ": the embedded ruleset does not load: " .. rules end
     return rules, "the ruleset embedded in the replay (" .. files[1].path .. ")"
   end
@@ -124,7 +124,7 @@ function M.reference_diff(file, rules)
   local ra, rb = fg.replay.open(file), fg.replay.open(file)
   local _, files = fg.replay.rules(ra, 0)
   if #files == 0 then return nil end
-  local ok, ref_rules = pcall(fg.load_rules_source, files[1].path, files[1].text)
+  local ok, ref_rules = pcall(fg.load_rules_source, files[1].path, files[1].text, files)
   if not ok then return nil end
   local a = fg.replay.world(ra, rules)
   local b = fg.replay.world(rb, ref_rules)

@@ -277,13 +277,11 @@ static void diff_names_the_fields_that_differ(void **state) {
     }
     assert_string_equal(all, "e1.x: -35 vs -120\n"
                              "e1.prev_x: -35 vs -120\n"
-                             "e1.buffer.pending_count: 0 vs 1 (not hashed: input not yet "
-                             "consumed)\n"
-                             "e1.buffer.next_id: 1 vs 2 (not hashed: input not yet consumed)\n"
-                             "e1.buffer.last_time_us: -9223372036854775808 vs 5 (not hashed: "
-                             "input not yet consumed)\n"
-                             "e1.buffer.pushed_held: none vs LP (not hashed: input not yet "
-                             "consumed)\n"
+                             "e1.buffer.pending_count: 0 vs 1 (not in the hash)\n"
+                             "e1.buffer.next_id: 1 vs 2 (not in the hash)\n"
+                             "e1.buffer.last_time_us: -9223372036854775808 vs 5 (not in the "
+                             "hash)\n"
+                             "e1.buffer.pushed_held: none vs LP (not in the hash)\n"
                              "e2.res.meter: 0 vs 40\n");
     /* The tick that consumes the press starts the jab: named by action. */
     fg_world_advance(w, NULL);

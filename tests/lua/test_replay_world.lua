@@ -206,7 +206,8 @@ function TestRecord:test_wrong_rules_and_damaged_replays_are_refused_with_messag
   play(w, fg.input_fuzz(2), 120)
   local bytes = rec:finish()
   local reader = fg.replay.load(bytes, { name = "m.fgr" })
-  local other = fg.load_rules_source("other.lua", SOURCE:gsub("startup = 4, active = 2", "startup = 5, active = 2", 1))
+  local other = fg.load_rules_source("other.lua",
+    (SOURCE:gsub("startup = 4, active = 2", "startup = 5, active = 2", 1)))
   lu.assertErrorMsgContains("m.fgr: replay was recorded with ruleset 0x" .. rules:hash()
     .. " in slot 0, loaded ruleset is 0x" .. other:hash(), fg.replay.world, reader, other)
   local ok, err = pcall(fg.replay.load, bytes:sub(1, #bytes - 100), { name = "m.fgr" })

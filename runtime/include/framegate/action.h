@@ -60,7 +60,8 @@ typedef struct fg_cancel_def {
 typedef struct fg_marker_def {
     int32_t tick;
     char name[FG_NAME_MAX];
-    bool loop; /* with a looping action: fires on every cycle, occurrence 0, 1, 2, ... */
+    bool once; /* with a looping action: fire on the first cycle only (by default a marker
+                  fires on every cycle, with occurrence 0, 1, 2, ...) */
 } fg_marker_def;
 
 /* A target velocity for ticks [from, to] of the action, in fixed point per tick; x is along the

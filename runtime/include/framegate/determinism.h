@@ -38,7 +38,8 @@ typedef struct fg_state_diff {
     char path[64]; /* "e1.layers[0].elapsed", "e2.res.meter", "e1.buffer.edges[3].flags" */
     char a[64];    /* the value in the first snapshot, as text */
     char b[64];    /* ... in the second */
-    bool hashed;   /* part of the state hash (false: pending input, push-side counters) */
+    bool hashed;   /* part of the state hash (false: pending input, push-side counters, the
+                      last request decision) */
 } fg_state_diff;
 
 /* Compares two snapshots of this world (fg_world_save buffers, 8-byte aligned) field by field, in
@@ -50,7 +51,8 @@ typedef struct fg_state_diff {
 FG_API fg_status fg_world_diff(const fg_world *w, const void *a, size_t asize, const void *b,
                                size_t bsize, fg_state_diff *out, uint32_t max, uint32_t *count,
                                fg_error *err);
-/* "e1.layers[0].elapsed: 7 vs 8". Returns what snprintf returns. */
+/* "e1.layers[0].elapsed: 7 vs 8", with " (not in the hash)" after a field the hash leaves
+** out. Returns what snprintf returns. */
 FG_API int fg_state_diff_format(const fg_state_diff *d, char *buf, size_t size);
 
 /* }====================================================================== */

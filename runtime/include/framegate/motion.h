@@ -88,9 +88,10 @@ typedef struct fg_motion_group_def {
 FG_API fg_status fg_motion_buttons_init(fg_motion_buttons *out, const char *const *buttons,
                                         uint32_t nbuttons, const fg_motion_group_def *groups,
                                         uint32_t ngroups, fg_error *err);
-/* The table used when none is given (Lua `fg.motion` without `buttons`): LP MP HP LK MK HK with
-** groups P and K, plus MUGEN's a b c x y z s and Ikemen's d w m. */
-FG_API void fg_motion_buttons_default(fg_motion_buttons *out);
+/* The table used when none is given (Lua `fg.motion` without `buttons`). FG_MOTION_NUMPAD: LP MP
+** HP LK MK HK with groups P and K. FG_MOTION_MUGEN: MUGEN's a b c x y z s and Ikemen's d w m.
+** FG_MOTION_AUTO: both. */
+FG_API void fg_motion_buttons_default(fg_motion_buttons *out, int syntax);
 /* Group index of a name, or -1. */
 FG_API int fg_motion_buttons_group(const fg_motion_buttons *b, const char *name);
 
@@ -131,6 +132,10 @@ typedef struct fg_motion_def {
 } fg_motion_def;
 
 typedef struct fg_motion_set fg_motion_set;
+
+/* The notation a string is written in, by the FG_MOTION_AUTO rule above (b decides whether a
+** leading name is a button or a MUGEN direction; NULL = the default tables). */
+FG_API fg_motion_syntax fg_motion_detect(const char *notation, const fg_motion_buttons *b);
 
 /* Compiles defs into a set. Ids are assigned by sorting on (name, notation) bytewise, so the same
 ** defs in any order give the same ids. Every def is checked; the first error names the def and the
@@ -252,7 +257,9 @@ typedef struct fg_motion_command {
     uint8_t flags;     /* FG_MOTION_CMD_* */
     uint8_t facing;    /* fg_facing the motion was read in */
     uint8_t nedges;
-    uint16_t age;      /* 0 on the completing tick; n when re-asserted n ticks later (buffer) */
+    uint16_t age;      /* 0 on the completing tick; n when re-asserted n ticks later (buffer);
+                          the buffer expires on the pattern's clock, so frozen ticks add age
+                          without using up a FROZEN_SKIP buffer */
     int32_t priority;
     fg_tick tick;      /* completion tick */
     fg_edge_id edges[FG_MOTION_MAX_EDGES]; /* the edges it used, oldest first */
@@ -330,7 +337,9 @@ FG_API size_t fg_motion_miss_format(const fg_motion_set *set, const fg_motion_mi
 **   ~LP@9      LP up at 9
 **   face=left@10   the entity faces left from tick 10 (face=right likewise)
 **   freeze@12-20   ticks 12..20 are frozen (hitstop); freeze@12 freezes one tick
-** Tokens are separated by spaces; ticks never go back. Events of one tick apply in script order. */
+** Tokens are separated by spaces; ticks never go back and stay at most FG_MOTION_SCRIPT_MAX_TICK.
+** Events of one tick apply in script order. */
+#define FG_MOTION_SCRIPT_MAX_TICK 1000000
 typedef enum fg_motion_script_kind {
     FG_MOTION_SCRIPT_DIR = 0,
     FG_MOTION_SCRIPT_PRESS = 1,

@@ -107,6 +107,10 @@ FG_API fg_status fg_world_add_rules(fg_world *w, fg_ruleset *r, uint32_t *slot, 
 ** it; instances in flight finish on the version they started with. The new ruleset must declare
 ** the same buttons and layers. Nothing changes on failure. */
 FG_API fg_status fg_world_replace_rules(fg_world *w, uint32_t slot, fg_ruleset *r, fg_error *err);
+/* A new world with the same configuration, ruleset versions and authoritative state as w (the
+** trace and the cue queue start empty), calling `hooks` (NULL: none). A shadow for what-if runs:
+** snapshots of w restore into it. */
+FG_API fg_world *fg_world_clone(const fg_world *w, const fg_world_hooks *hooks, fg_error *err);
 
 /* Asks for an action on the entity now (between ticks: decided at the start of the next tick's
 ** request phase, in order). Returns FG_OK once queued for decision; the decision itself is in
@@ -179,12 +183,16 @@ FG_API const fg_tick_input *fg_world_last_input(const fg_world *w, fg_entity e);
 /* The jump decision of the last tick for an entity (result NO_PRESS when nothing happened). */
 FG_API const fg_jump_decision *fg_world_last_jump(const fg_world *w, fg_entity e);
 
+/* A draw from the world's seeded RNG (part of its state and of the hash): uniform in [lo, hi],
+** lo <= hi. For request rules (Lua's math.random inside rules); presentation must not call it. */
+FG_API int64_t fg_world_random(fg_world *w, int64_t lo, int64_t hi);
+
 /* 64-bit hash of all authoritative state, fed field by field in entity-id order: the tick, the
 ** RNG, the ruleset version of each slot, and per entity its record (position, facing, opponent,
-** ground, the last tick's input, jump and decision, layers and their instances, queued requests,
+** ground, the last tick's input and jump decision, layers and their instances, queued requests,
 ** resources, hitstop), its input buffer (stored edges, held state), its dispatch ledger and its
-** motion matcher state. Input not yet consumed (pending edges, requests, animation reports) is
-** not hashed. See docs/determinism.md. */
+** motion matcher state. Input not yet consumed (pending edges, requests, animation reports) and
+** reports (the last request decision, the trace) are not hashed. See docs/determinism.md. */
 FG_API uint64_t fg_world_hash(const fg_world *w);
 
 /* Snapshot into a caller-provided buffer of fg_world_snapshot_size bytes (no allocation), and
@@ -208,15 +216,18 @@ typedef enum fg_trace_kind {
                                 c = window, d = last tick the press stays buffered */
     FG_TRACE_CONTACT = 2,    /* a = grounded (0/1), b = permission restored (0/1) */
     FG_TRACE_DECISION = 3,   /* decision */
-    FG_TRACE_TRANSITION = 4, /* code = fg_transition_reason, a = layer, b = from, c = to,
-                                d = new action sequence */
-    FG_TRACE_HIT = 5,        /* code = fg_contact, a = attacker, b = action, c = damage,
-                                d = hitstop; entity = the target */
+    FG_TRACE_TRANSITION = 4, /* code = fg_transition_reason, a = layer, b = from (its ruleset
+                                version in bits 32..47), c = to, d = new action sequence */
+    FG_TRACE_HIT = 5,        /* code = fg_contact, a = attacker, b = action (its ruleset
+                                version in bits 32..47), c = damage, d = hitstop; entity = the
+                                target */
     FG_TRACE_COMMAND = 6,    /* a = motion id, b = action requested, c = first edge id */
     FG_TRACE_RULE_ERROR = 7, /* text = the rule's error */
     FG_TRACE_EVENT = 8,      /* code = fg_dispatch_result, a = layer, b = action sequence,
                                 c = marker id, d = occurrence */
-    FG_TRACE_CUE = 9         /* text = cue name, a, b = its parameters */
+    FG_TRACE_CUE = 9,        /* text = cue name, a, b = its parameters */
+    FG_TRACE_RELOAD = 10     /* fg_world_replace_rules: code = slot, a = new content hash,
+                                b = new source hash, c = previous content hash, d = version */
 } fg_trace_kind;
 
 /* Why a layer changed action. */
@@ -238,6 +249,7 @@ typedef struct fg_trace_record {
     fg_entity entity;
     uint16_t kind;
     uint16_t code;
+    uint16_t version; /* the entity's ruleset version when recorded: names are read in it */
     int64_t a, b, c, d;
     fg_decision decision; /* FG_TRACE_DECISION */
     char text[256];       /* FG_TRACE_RULE_ERROR: the message and the rule's own frames */

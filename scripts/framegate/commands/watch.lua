@@ -1,0 +1,196 @@
+-- framegate watch DIR: a playtest that reloads the rules whenever they are saved. Two duelists
+-- fight from a scripted input stream (--script FILE) or from the keyboard; transitions, request
+-- decisions with their reasons and the frame meter are printed as they happen. After each
+-- reload the last seconds of input are re-run against the new rules (what-if) and what now
+-- comes out differently is listed.
+--
+-- Script files hold one line per input: `TICK p1|p2 INPUT-SCRIPT` (the notation of world:play,
+-- ticks relative to TICK), `repeat N` to start the script again every N ticks, # for comments.
+-- Keys: w a s d directions (held for a few ticks), j k LP HP, u i LK HK, q quits.
+local fg = require "framegate"
+
+local M = {}
+
+local USAGE = "watch DIR [--script FILE] [--ticks N] [--fast] [--keys] [--what-if SECONDS] [--poll]"
+
+local function read_script(path)
+  local f, err = io.open(path, "r")
+  if not f then return nil, err end
+  local events, period = {}, nil
+  local n = 0
+  for line in f:lines() do
+    n = n + 1
+    line = line:gsub("#.*$", ""):match("^%s*(.-)%s*$")
+    if line ~= "" then
+      local every = line:match("^repeat%s+(%d+)$")
+      local tick, who, input = line:match("^(%d+)%s+(p[12])%s+(.+)$")
+      if every then
+        period = tonumber(every)
+      elseif tick then
+        events[#events + 1] = { tick = tonumber(tick), who = who, input = input }
+      else
+        f:close()
+        return nil, ("%s:%d: expected 'TICK p1|p2 INPUT' or 'repeat N', got '%s'"):format(path, n, line)
+      end
+    end
+  end
+  f:close()
+  table.sort(events, function(a, b) return a.tick < b.tick end)
+  return { events = events, period = period }
+end
+
+local KEYS = { w = 8, a = 4, s = 2, d = 6 }
+local BUTTONS = { j = "LP", k = "HP", u = "LK", i = "HK" }
+
+--- Runs a playtest session. opts: dir (a folder with rules.lua, or a rules file), script (path),
+--- ticks (stop after; nil: until q), fast (no real-time pacing), keys (keyboard input),
+--- what_if (seconds re-run after a reload, 0: off), poll (no inotify), out (function(line)),
+--- on_tick (function(session, tick), called before each tick: tests edit files from it).
+--- Returns the session: { world =, p1 =, p2 =, reloads = { {tick=, ok=, message=} }, ... }.
+function M.session(opts)
+  local out = opts.out or print
+  local rules = opts.dir:match("%.lua$") and opts.dir or (opts.dir:gsub("/+$", "") .. "/rules.lua")
+  local w = fg.world { rules = rules, seed = 7, buffer = 512, trace = 16384 }
+  local s = { world = w, reloads = {}, rules = rules }
+  s.p1 = w:spawn { x = -35 }
+  s.p2 = w:spawn { x = 35, facing = "left" }
+  local script
+  if opts.script then
+    local err
+    script, err = read_script(opts.script)
+    if not script then error(err, 0) end
+  end
+  local files = {}
+  for _, src in ipairs(fg.rules(rules):sources()) do files[#files + 1] = src.path end
+  local watcher = fg.watcher { files = files, keyboard = opts.keys, poll = opts.poll }
+  s.watcher = watcher
+  local rate = w:rate()
+  local what_if = opts.what_if or 3
+  local snapshots = {}
+  local printed = 0
+  local meter_from = 0
+  local held = { dir = 5, until_tick = 0 }
+  out(("framegate watch: %s (%s), %d Hz%s"):format(rules, watcher:mode(), rate,
+    opts.script and (", script " .. opts.script) or ""))
+
+  local function report_trace()
+    for _, r in ipairs(w:trace(printed)) do
+      if r.kind ~= "input" and not r.text:find(" event ", 1, true) then out(r.text) end
+    end
+    printed = w:tick()
+  end
+
+  local function reload()
+    local info, err = w:reload()
+    if info then
+      local changed = {}
+      for _, k in ipairs { "added", "changed", "removed" } do
+        if #info.changes[k] > 0 then changed[#changed + 1] = k .. " " .. table.concat(info.changes[k], ",") end
+      end
+      out(("t=%d reload: ok, '%s' hash %s%s%s"):format(w:tick(), info.name, info.hash,
+        #changed > 0 and ("; " .. table.concat(changed, "; ")) or "",
+        info.message and ("; " .. info.message) or ""))
+      s.reloads[#s.reloads + 1] = { tick = w:tick(), ok = true, info = info }
+      local from = snapshots[1]
+      for i = #snapshots, 1, -1 do
+        if snapshots[i].tick <= w:tick() - what_if * rate then from = snapshots[i]; break end
+      end
+      if what_if > 0 and from then
+        local report = w:what_if { from = from.data }
+        out(("what-if: ticks %d-%d against the new rules: %d difference%s%s"):format(report.from,
+          report.to - 1, report.differences, report.differences == 1 and "" or "s",
+          report.complete and "" or " (some input was no longer stored)"))
+        for _, line in ipairs(report.lines) do out("  " .. line) end
+        s.reloads[#s.reloads].what_if = report
+      end
+      -- Included files may have changed: watch what the new rules read.
+      local paths = {}
+      for _, p in ipairs(info.files) do paths[#paths + 1] = p end
+      watcher:set(paths)
+    else
+      out(("t=%d reload failed, the old rules keep running:\n%s"):format(w:tick(), err))
+      s.reloads[#s.reloads + 1] = { tick = w:tick(), ok = false, message = err }
+    end
+  end
+
+  local function on_keys(keys)
+    for k in keys:gmatch(".") do
+      if k == "q" then s.quit = true
+      elseif KEYS[k] then held.dir, held.until_tick = KEYS[k], w:tick() + 8
+      elseif BUTTONS[k] then w:play(s.p1, BUTTONS[k] .. "@0")
+      end
+    end
+  end
+
+  local start = watcher:clock()
+  local tick_us = 1000000 // rate
+  while not s.quit and (not opts.ticks or w:tick() < opts.ticks) do
+    local t = w:tick()
+    if opts.on_tick then opts.on_tick(s, t) end
+    if script then
+      local base = script.period and (t // script.period) * script.period or 0
+      for _, e in ipairs(script.events) do
+        if base + e.tick == t then w:play(e.who == "p1" and s.p1 or s.p2, e.input) end
+      end
+    end
+    if held.until_tick == t and held.dir ~= 5 then held.dir = 5; w:play(s.p1, "5@0") end
+    if t % rate == 0 then
+      snapshots[#snapshots + 1] = { tick = t, data = w:save() }
+      if #snapshots > what_if + 2 then table.remove(snapshots, 1) end
+    end
+    local wait_ms = 0
+    if not opts.fast then
+      local due = start + (t + 1) * tick_us
+      wait_ms = math.max(0, (due - watcher:clock()) // 1000)
+    end
+    local changed, keys = watcher:wait(wait_ms)
+    if #keys > 0 then on_keys(keys) end
+    if held.until_tick > t and held.dir ~= 5 then w:play(s.p1, held.dir .. "@0") end
+    if #changed > 0 then reload() end
+    w:advance()
+    report_trace()
+    if w:tick() - meter_from >= rate then
+      local text = w:meter(meter_from, w:tick() - 1)
+      if text:find("[sArcx=b^]") then out((text:gsub("\nlegend:.*$", ""))) end
+      meter_from = w:tick()
+    end
+  end
+  watcher:close()
+  return s
+end
+
+M.usage = USAGE
+M.summary = "playtest DIR's rules, reloading them on save (what-if after each reload)"
+
+function M.run(...)
+  local argv = { ... }
+  local opts = {}
+  local i = 1
+  while i <= #argv do
+    local a = argv[i]
+    if a == "--script" then opts.script = argv[i + 1]; i = i + 1
+    elseif a == "--ticks" then opts.ticks = tonumber(argv[i + 1]); i = i + 1
+    elseif a == "--what-if" then opts.what_if = tonumber(argv[i + 1]); i = i + 1
+    elseif a == "--fast" then opts.fast = true
+    elseif a == "--keys" then opts.keys = true
+    elseif a == "--poll" then opts.poll = true
+    elseif a:sub(1, 1) == "-" then
+      io.stderr:write("framegate watch: unknown option " .. a .. "\nusage: framegate " .. USAGE .. "\n")
+      return 2
+    else opts.dir = a end
+    i = i + 1
+  end
+  if not opts.dir then
+    io.stderr:write("usage: framegate " .. USAGE .. "\n")
+    return 2
+  end
+  if not opts.script then opts.keys = true end
+  local ok, err = pcall(M.session, opts)
+  if not ok then
+    io.stderr:write("framegate watch: " .. tostring(err) .. "\n")
+    return 1
+  end
+  return 0
+end
+
+return M

@@ -1,0 +1,1 @@
+return include "moves/normals.lua"

@@ -1,0 +1,297 @@
+-- test_rules.lua: bad ruleset data from Lua. Each mistake is an error that names the path of the
+-- field and the value, and nothing is loaded: no Rules, no world, the rules already loaded keep
+-- working. Then `framegate check`, which reports the same findings for a file.
+local lu = require "luaunit"
+local fg = require "framegate"
+local check = require "framegate.commands.check"
+
+-- A valid declaration; `patch` breaks one thing in it.
+local function declaration(patch)
+  local decl = {
+    buttons = { "LP" },
+    resources = { meter = { max = 100 } },
+    actions = {
+      idle = { neutral = true, loop = true },
+      jab = { input = "LP", startup = 4, active = 2, recovery = 7,
+              cancels = { { from = 4, to = 12, on = "hit", into = { "special" } } } },
+      fireball = { startup = 13, active = 2, recovery = 31, tags = { "special" } },
+    },
+  }
+  if patch then patch(decl) end
+  return fg.ruleset "tester"(decl)
+end
+
+-- The error of loading a broken declaration (and that loading it failed).
+local function load_error(patch)
+  local ok, err = pcall(fg.rules, declaration(patch))
+  lu.assertFalse(ok, "the broken declaration loaded")
+  lu.assertIsString(err)
+  return err
+end
+
+local function invalid(...)
+  return "invalid ruleset 'tester':\n  " .. table.concat({ ... }, "\n  ")
+end
+
+TestBadRules = {}
+
+function TestBadRules:test_valid_declaration_loads()
+  local rules = fg.rules(declaration())
+  lu.assertEquals(rules:name(), "tester")
+  lu.assertEquals(rules:actions(), { "fireball", "idle", "jab" })
+  lu.assertEquals(rules:action("jab").duration, 13)
+end
+
+function TestBadRules:test_wrong_types_name_the_field_and_the_value()
+  lu.assertEquals(load_error(function(d) d.actions.jab.startup = "fast" end),
+    "actions.jab.startup: expected an integer, got string 'fast'")
+  lu.assertEquals(load_error(function(d) d.actions.jab.startup = 4.5 end),
+    "actions.jab.startup: expected an integer, got 4.5")
+  lu.assertEquals(load_error(function(d) d.actions.jab.cancels = "LP" end),
+    "actions.jab.cancels: expected a list of windows, got string 'LP'")
+  lu.assertEquals(load_error(function(d) d.actions.jab.loop = 1 end),
+    "actions.jab.loop: expected true or false, got 1")
+  lu.assertEquals(load_error(function(d) d.actions.jab.tags = { 3 } end),
+    "actions.jab.tags[1]: expected a name, got 3")
+  lu.assertEquals(load_error(function(d) d.actions.jab.cost = { meter = "lots" } end),
+    "actions.jab.cost.meter: expected an integer, got string 'lots'")
+  lu.assertEquals(load_error(function(d) d.actions[1] = {} end),
+    "actions: expected name = value entries, found key 1")
+  lu.assertEquals(load_error(function(d) d.request = 5 end),
+    "request: expected a function, got number")
+  local ok, err = pcall(fg.rules, 42)
+  lu.assertFalse(ok)
+  lu.assertEquals(err, "expected a ruleset table (fg.ruleset \"name\" { ... }), got 42")
+end
+
+function TestBadRules:test_bad_words_list_what_is_expected()
+  lu.assertEquals(load_error(function(d) d.actions.jab.cancels[1].on = "hti" end),
+    "actions.jab.cancels[1].on: 'hti', expected always, hit, block, whiff or contact")
+  lu.assertEquals(load_error(function(d) d.actions.jab.root_motion = "fake" end),
+    "actions.jab.root_motion: 'fake', expected authoritative, suggested or presentation")
+  lu.assertEquals(load_error(function(d) d.actions.idle.hold = "x" end),
+    "actions.idle.hold: string 'x', expected a numpad direction 1..9 (2 = down, 6 = forward)")
+  lu.assertEquals(load_error(function(d) d.actions.jab.duration = 10 end),
+    "actions.jab.duration: 10, but startup + active + recovery = 13")
+end
+
+function TestBadRules:test_negative_frames_are_refused()
+  lu.assertEquals(load_error(function(d) d.actions.jab.startup = -1 end),
+    invalid("actions.jab.startup: -1, expected a count of ticks >= 0"))
+  lu.assertEquals(load_error(function(d) d.actions.jab.cancels[1].from = -2 end),
+    invalid("actions.jab.cancels[1].from: -2, expected a tick >= 0"))
+  lu.assertEquals(load_error(function(d) d.actions.jab.markers = { { tick = -1, marker = "hit" } } end),
+    invalid("actions.jab.markers[1].tick: -1 is outside jab (ticks 0-12)"))
+  lu.assertEquals(load_error(function(d) d.actions.jab.cost = { meter = -5 } end),
+    invalid("actions.jab.cost.meter: -5, expected a cost >= 0"))
+end
+
+function TestBadRules:test_windows_and_markers_stay_inside_the_action()
+  lu.assertEquals(load_error(function(d) d.actions.jab.cancels[1].to = 13 end),
+    invalid("actions.jab.cancels[1].to: 13 is past the end of jab (13 ticks)"))
+  lu.assertEquals(load_error(function(d) d.actions.jab.markers = { { tick = 13, marker = "hit" } } end),
+    invalid("actions.jab.markers[1].tick: 13 is outside jab (ticks 0-12)"))
+end
+
+function TestBadRules:test_unknown_targets_are_refused()
+  lu.assertEquals(load_error(function(d) d.actions.jab.cancels[1].into = { "fireball", "hadoken" } end),
+    invalid("actions.jab.cancels[1].into[2]: 'hadoken' is neither an action nor a tag"))
+  lu.assertEquals(load_error(function(d) d.actions.jab.next = "idel" end),
+    invalid("actions.jab.next: 'idel' is not an action"))
+  lu.assertEquals(load_error(function(d) d.actions.jab.layer = "arms" end),
+    invalid("actions.jab.layer: 'arms' is not a declared layer"))
+  lu.assertEquals(load_error(function(d) d.actions.jab.cost = { stamina = 5 } end),
+    invalid("actions.jab.cost.stamina: no resource 'stamina' is declared"))
+end
+
+function TestBadRules:test_typos_are_unknown_fields()
+  lu.assertEquals(load_error(function(d) d.actions.jab.startpu = 4 end),
+    "actions.jab.startpu: unknown field (expected one of: startup, active, recovery, duration, "
+    .. "loop, neutral, hold, priority, group, requires, layer, input, next, tags, cancels, markers, "
+    .. "move, root_motion, cost, hit, interrupts, forbids)")
+  lu.assertEquals(load_error(function(d) d.actions.jab.cancels[1].intoo = {} end),
+    "actions.jab.cancels[1].intoo: unknown field (expected one of: from, to, on, into, buffer)")
+  lu.assertEquals(load_error(function(d) d.resources.meter.maximum = 3 end),
+    "resources.meter.maximum: unknown field (expected one of: max, start, regen, every)")
+  -- A field of the declaration itself has no leading dot.
+  lu.assertStrContains(load_error(function(d) d.actoins = {} end),
+    "actoins: unknown field (expected one of: name, buttons, groups, layers, resources, motions,")
+  lu.assertNotStrContains(load_error(function(d) d.actoins = {} end), ".actoins")
+end
+
+function TestBadRules:test_bad_motion_notation_names_its_column()
+  lu.assertEquals(load_error(function(d) d.motions = { fireball = { "23x6LP" } } end),
+    invalid('motions.fireball: fireball: "23x6LP": unexpected \'x\' at column 3, expected a '
+      .. "direction or button"))
+  lu.assertEquals(load_error(function(d) d.actions.jab.input = "2MK" end),
+    invalid('actions.jab.input: jab: "2MK": unexpected \'M\' at column 2, expected a direction '
+      .. "or button"))
+  lu.assertEquals(load_error(function(d) d.motions = { fireball = { window = 12 } } end),
+    'motions.fireball: needs a notation, as in { "236P", window = 12 }')
+end
+
+function TestBadRules:test_every_error_of_a_declaration_is_listed()
+  lu.assertEquals(load_error(function(d)
+    d.actions.jab.cancels[1].to = 20
+    d.actions.jab.cost = { stamina = 1 }
+    d.resources.meter.start = 200
+  end), invalid("resources.meter: start 200, expected 0..max (100)",
+    "actions.jab.cancels[1].to: 20 is past the end of jab (13 ticks)",
+    "actions.jab.cost.stamina: no resource 'stamina' is declared"))
+end
+
+function TestBadRules:test_nothing_is_loaded_and_what_was_loaded_keeps_running()
+  local good = fg.rules(declaration())
+  local w = fg.world { rules = good }
+  local p = w:spawn()
+  w:run(5)
+  local hash, tick = w:hash(), w:tick()
+  -- A world refuses broken rules the same way and is not created.
+  local ok, err = pcall(fg.world, { rules = declaration(function(d) d.actions.jab.recovery = -7 end) })
+  lu.assertFalse(ok)
+  lu.assertStrContains(err, "actions.jab.recovery: -7, expected a count of ticks >= 0")
+  -- The running world and its rules did not change.
+  lu.assertEquals(w:hash(), hash)
+  lu.assertEquals(w:tick(), tick)
+  lu.assertEquals(good:actions(), { "fireball", "idle", "jab" })
+  p:request("jab")
+  w:run(1)
+  lu.assertEquals(p:action(), "jab")
+  collectgarbage()
+end
+
+function TestBadRules:test_a_file_names_itself_in_every_error()
+  local path = os.tmpname()
+  local f = assert(io.open(path, "w"))
+  f:write('local fg = require "framegate"\nreturn fg.ruleset "broken" {\n'
+    .. '  actions = { idle = { neutral = true, startpu = 3 } },\n}\n')
+  f:close()
+  local ok, err = pcall(fg.rules, path)
+  os.remove(path)
+  lu.assertFalse(ok)
+  lu.assertStrContains(err, path .. ":3: actions.idle.startpu: unknown field")
+end
+
+TestBadRequests = {}
+
+function TestBadRequests:test_unknown_action_or_source_is_an_argument_error()
+  local w = fg.world { rules = declaration() }
+  local p = w:spawn()
+  w:run(1)
+  local hash = w:hash()
+  lu.assertErrorMsgContains("bad argument #1 to 'request' ('jabb' is not an action of 'tester')",
+    function() p:request("jabb") end)
+  lu.assertErrorMsgContains("bad argument #2 to 'request' (invalid option 'human')",
+    function() p:request("jab", "human") end)
+  w:run(1)
+  lu.assertEquals(#w:decisions(), 0)
+  lu.assertEquals(p:action(), "idle")
+  lu.assertNotEquals(w:hash(), hash) -- the tick ran
+end
+
+-- `framegate check` prints into a buffer here.
+local function buffer()
+  local b = { text = "" }
+  function b:write(s) self.text = self.text .. s end
+  return b
+end
+
+local function write_file(text)
+  local path = os.tmpname()
+  local f = assert(io.open(path, "w"))
+  f:write(text)
+  f:close()
+  return path
+end
+
+TestCheckCommand = {}
+
+function TestCheckCommand:test_valid_rules_pass_with_a_summary()
+  local out = buffer()
+  local root = os.getenv("FG_SAMPLES") or "samples"
+  local file = root .. "/duel/rules.lua"
+  lu.assertTrue(check.check(file, out))
+  lu.assertStrMatches(out.text, "^" .. file:gsub("%p", "%%%0")
+    .. ": ok: ruleset 'duelist', 18 actions, hash %x+, 0 warnings\n$")
+end
+
+function TestCheckCommand:test_every_error_is_printed_with_its_path()
+  local path = write_file([[
+local fg = require "framegate"
+return fg.ruleset "broken" {
+  buttons = { "LP" },
+  actions = {
+    idle = { neutral = true },
+    jab = { startup = 4, active = 2, recovery = 7,
+            cancels = { { from = 4, to = 14, into = { "hadoken" } } } },
+  },
+}
+]])
+  local out = buffer()
+  lu.assertFalse(check.check(path, out))
+  os.remove(path)
+  lu.assertEquals(out.text,
+    path .. ":7: actions.jab.cancels[1].to: 14 is past the end of jab (13 ticks)\n"
+    .. path .. ":7: actions.jab.cancels[1].into[1]: 'hadoken' is neither an action nor a tag\n"
+    .. path .. ": not loaded: 2 errors, 0 warnings\n")
+end
+
+function TestCheckCommand:test_lint_warnings_are_printed_and_do_not_fail()
+  local path = write_file([[
+local fg = require "framegate"
+return fg.ruleset "linted" {
+  buttons = { "LP" },
+  motions = { fireball = { "236LP" }, double = { "236236LP" } },
+  actions = { idle = { neutral = true }, fireball = { startup = 3 }, double = { startup = 4 } },
+}
+]])
+  local out = buffer()
+  lu.assertTrue(check.check(path, out))
+  os.remove(path)
+  lu.assertStrContains(out.text, path .. ": motions: warning: fireball (236LP) is contained in "
+    .. "double (236236LP)")
+  lu.assertStrContains(out.text, path .. ": ok: ruleset 'linted', 3 actions")
+  lu.assertStrContains(out.text, ", 1 warning\n")
+end
+
+function TestCheckCommand:test_malformed_fields_and_lua_errors_are_one_finding()
+  local typo = write_file('return { actions = { idle = { neutral = true, startpu = 3 } } }\n')
+  local syntax = write_file("return {\n  actions = = 3\n}\n")
+  local out = buffer()
+  lu.assertFalse(check.check(typo, out))
+  lu.assertFalse(check.check(syntax, out))
+  os.remove(typo)
+  os.remove(syntax)
+  lu.assertStrContains(out.text, typo .. ":1: actions.idle.startpu: unknown field")
+  lu.assertStrContains(out.text, typo .. ": not loaded: 1 error, 0 warnings\n")
+  lu.assertStrContains(out.text, syntax .. ":2: unexpected symbol near '='\n")
+  lu.assertNotStrContains(out.text, syntax .. ": " .. syntax)
+end
+
+function TestCheckCommand:test_no_file_is_a_usage_error()
+  local stderr = io.stderr
+  local err = buffer()
+  io.stderr = err -- luacheck: ignore
+  local code = check.run()
+  io.stderr = stderr -- luacheck: ignore
+  lu.assertEquals(code, 2)
+  lu.assertEquals(err.text, "framegate check: which rules? e.g. framegate check samples/duel/rules.lua\n")
+end
+
+function TestCheckCommand:test_exit_codes()
+  local path = write_file('return { actions = { idle = { neutral = true, loop = "yes" } } }\n')
+  local root = os.getenv("FG_SAMPLES") or "samples"
+  local stdout = io.stdout
+  -- run() prints to stdout; point it at a buffer for the duration.
+  local out = buffer()
+  io.stdout = out -- luacheck: ignore
+  local good = check.run(root .. "/duel/rules.lua")
+  local bad = check.run(root .. "/duel/rules.lua", path)
+  io.stdout = stdout -- luacheck: ignore
+  os.remove(path)
+  lu.assertEquals(good, 0)
+  lu.assertEquals(bad, 1)
+  lu.assertStrContains(out.text, path .. ":1: actions.idle.loop: expected true or false")
+end
+
+os.exit(lu.LuaUnit.run())
