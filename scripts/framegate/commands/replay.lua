@@ -86,10 +86,11 @@ return {
     end
     local s = p:status()
     local final = w:hash()
-    print(string.format("  tick by tick: %d ticks, %d edges, %d commands, hashes at %d checkpoints "
-      .. "and the end verified%s; final hash %s", s.tick - header.start_tick, s.inputs, s.commands,
-      s.checkpoints, s.reloads > 0 and string.format(", %d reload(s) applied", s.reloads) or "",
-      final))
+    local finals = s.last_tick >= 0 and 1 or 0
+    print(string.format("  tick by tick: %d ticks, %d edges, %d commands, %d checkpoints%s "
+      .. "verified%s; final hash %s", s.tick - header.start_tick, s.inputs, s.commands,
+      s.checkpoints - finals, finals == 1 and " and the final hash" or "",
+      s.reloads > 0 and string.format(", %d reload(s) applied", s.reloads) or "", final))
     if s.clamped_us > 0 then
       print(string.format("  the recording clamped %d us of slow frames", s.clamped_us))
     end
