@@ -259,8 +259,12 @@ local function run_command(name, ...)
   io.write = function(...) -- luacheck: ignore 122
     for i = 1, select("#", ...) do out[#out + 1] = tostring(select(i, ...)) end
   end
+  local real_stderr = io.stderr
+  io.stderr = { write = function(_, ...) -- luacheck: ignore 122
+    for i = 1, select("#", ...) do out[#out + 1] = tostring(select(i, ...)) end
+  end }
   local ok, code = pcall(cmd.run, ...)
-  print, io.write = real_print, real_write -- luacheck: ignore 121 122
+  print, io.write, io.stderr = real_print, real_write, real_stderr -- luacheck: ignore 121 122
   if not ok then error(code, 0) end
   return code, table.concat(out)
 end
@@ -286,6 +290,33 @@ function TestCommands:test_trace_writes_chrome_trace_json_and_the_meter()
   lu.assertEquals(opens, closes)
   os.remove(tmp .. ".json")
   os.remove(tmp .. "-t.fgr")
+end
+
+function TestCommands:test_replay_command_verifies_and_refuses_the_wrong_rules()
+  local w = match()
+  local rec = w:record(tmp .. "-r.fgr", { every = 20 })
+  play(w, fg.input_fuzz(8), 200)
+  rec:finish()
+  local code, out = run_command("replay", tmp .. "-r.fgr", "--fps", "30,144")
+  lu.assertEquals(code, 0)
+  lu.assertStrContains(out, "10 checkpoints and the final hash verified; final hash " .. w:hash())
+  lu.assertStrContains(out, " 30 fps: ")
+  lu.assertStrContains(out, "144 fps: ")
+  local f = io.open(tmp .. "-other.lua", "w")
+  f:write((SOURCE:gsub("startup = 4, active = 2", "startup = 5, active = 2", 1)))
+  f:close()
+  code, out = run_command("replay", tmp .. "-r.fgr", "--rules", tmp .. "-other.lua")
+  lu.assertEquals(code, 1)
+  lu.assertStrContains(out, "replay was recorded with ruleset 0x" .. rules:hash())
+  lu.assertStrContains(out, "replay with --embedded to use the recorded source")
+  code, out = run_command("replay", tmp .. "-r.fgr", "--embedded")
+  lu.assertEquals(code, 0)
+  lu.assertStrContains(out, "the ruleset embedded in the replay")
+  code, out = run_command("replay", tmp .. "-r.fgr", "--fps", "0")
+  lu.assertEquals(code, 2)
+  lu.assertStrContains(out, "--fps 0: expected rates 1..1000")
+  os.remove(tmp .. "-other.lua")
+  os.remove(tmp .. "-r.fgr")
 end
 
 function TestCommands:test_synctest_command_reports_the_planted_rule()

@@ -26,7 +26,7 @@ local function record_worlds(path)
 end
 
 return {
-  usage = "run SAMPLE_DIR [--record FILE] [ARGS...]",
+  usage = "run DIR [--record FILE] [ARGS...]",
   summary = "play a sample's scripted playtest (SAMPLE_DIR/run.lua); --record writes replays",
   run = function(dir, ...)
     local args, record = {}, nil
