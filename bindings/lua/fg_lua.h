@@ -61,8 +61,13 @@ fg_entity fg_lua_check_entity(lua_State *L, int idx, fg_world **w);
 /* Adds the gameplay methods (requests, decisions, meter, ...) and fg.cue. [-0, +0, m] */
 void fg_lua_open_play(lua_State *L);
 
-/* The read-only view of an entity that rules and hooks see. [-0, +1, m] */
-void fg_lua_push_view(lua_State *L, const fg_world *w, fg_entity e);
+/* Read-only views (l_view.c). They read the world when indexed. push_view makes a new one (for
+** entity:view()); the rule views are the world's reusable ones, re-pointed for each call, so a
+** rule call allocates nothing. world_idx is the World userdata. [-0, +1, m] */
+void fg_lua_push_view(lua_State *L, int world_idx, fg_entity e);
+void fg_lua_push_rule_view(lua_State *L, int world_idx, fg_entity e);
+void fg_lua_push_request_view(lua_State *L, int world_idx, const fg_decision *d);
+void fg_lua_open_view(lua_State *L);
 /* An event table for a presentation hook. [-0, +1, m] */
 void fg_lua_push_event(lua_State *L, const fg_world *w, const fg_event *ev);
 /* Sets (lw != NULL) or clears the world and entity fg.cue emits for. [-0, +0, m] */
