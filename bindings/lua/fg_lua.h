@@ -45,6 +45,7 @@ typedef struct fg_lua_world {
     lua_State *L;      /* the thread running w:advance, for the request-rule hook */
     int self;          /* stack index of the World userdata during w:advance */
     fg_tick presented; /* presentation hooks have seen every tick before this one */
+    uint64_t rule_calls, hook_calls; /* calls into Lua, for w:stats() */
 } fg_lua_world;
 
 /* Pushes a World userdata with no world yet (lw->w == NULL) and an empty store; its user value

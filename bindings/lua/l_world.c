@@ -111,6 +111,7 @@ static fg_status hook_request(void *ud, fg_world *w, const fg_decision *d, fg_ve
     lua_State *L = lw->L;
     int top = lua_gettop(L);
     push_rules_hook(L, lw->self, fg_world_rules_slot(w, d->entity), "request");
+    lw->rule_calls++;
     fg_lua_push_rule_view(L, lw->self, d->entity);
     fg_lua_push_request_view(L, lw->self, d);
     fg_status st = fg_lua_call_rule(L, w, "request rule", 2, 1, err);
@@ -143,6 +144,7 @@ static void present(lua_State *L, fg_lua_world *lw) {
             lua_pop(L, 1);
             continue;
         }
+        lw->hook_calls++;
         fg_lua_push_rule_view(L, 1, ev->entity);
         fg_lua_push_event(L, w, ev);
         fg_lua_set_cue_target(L, lw, ev->entity);
@@ -359,6 +361,23 @@ static int world_advance(lua_State *L) {
         present(L, lw);
     }
     lua_pushinteger(L, fg_world_tick(lw->w));
+    return 1;
+}
+
+/* world:stats() -> { rule_calls =, hook_calls =, memory = bytes, entities =, tick = }. */
+static int world_stats(lua_State *L) {
+    fg_lua_world *lw = fg_lua_check_world(L, 1);
+    lua_createtable(L, 0, 5);
+    lua_pushinteger(L, (lua_Integer)lw->rule_calls);
+    lua_setfield(L, -2, "rule_calls");
+    lua_pushinteger(L, (lua_Integer)lw->hook_calls);
+    lua_setfield(L, -2, "hook_calls");
+    lua_pushinteger(L, (lua_Integer)fg_world_memory(lw->w));
+    lua_setfield(L, -2, "memory");
+    lua_pushinteger(L, fg_world_entity_count(lw->w));
+    lua_setfield(L, -2, "entities");
+    lua_pushinteger(L, fg_world_tick(lw->w));
+    lua_setfield(L, -2, "tick");
     return 1;
 }
 
@@ -765,7 +784,7 @@ void fg_lua_open_world(lua_State *L) {
     static const luaL_Reg funcs[] = {{"world", l_world}, {NULL, NULL}};
     static const luaL_Reg world_methods[] = {
         {"spawn", world_spawn},     {"entity", world_entity},   {"advance", world_advance},
-        {"run", world_advance},
+        {"run", world_advance},     {"stats", world_stats},
         {"tick", world_tick},       {"rate", world_rate},       {"hash", world_hash},
         {"save", world_save},       {"restore", world_restore}, {"trace", world_trace},
         {"trace_clear", world_trace_clear}, {"close", world_close},

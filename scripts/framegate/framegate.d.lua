@@ -275,6 +275,9 @@ function World:advance(n) end
 function World:run(n) end
 ---@return integer
 function World:tick() end
+---Counters: calls into Lua (rules, hooks), bytes the world allocated, entities, tick.
+---@return { rule_calls: integer, hook_calls: integer, memory: integer, entities: integer, tick: integer }
+function World:stats() end
 ---@return integer
 function World:rate() end
 ---@return string
