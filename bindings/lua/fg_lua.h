@@ -48,6 +48,7 @@ typedef struct fg_lua_world {
     lua_State *L;      /* the thread running w:advance, for the request-rule hook */
     int self;          /* stack index of the World userdata during w:advance */
     fg_tick presented; /* presentation hooks have seen every tick before this one */
+    uint64_t rule_calls, hook_calls; /* calls into Lua, for w:stats() */
     struct fg_lua_recording *recording; /* w:record in progress (kept alive by the world) */
 } fg_lua_world;
 
@@ -80,8 +81,13 @@ fg_status fg_lua_world_replace_rules(lua_State *L, int world_idx, uint32_t slot,
 /* Adds the gameplay methods (requests, decisions, meter, ...) and fg.cue. [-0, +0, m] */
 void fg_lua_open_play(lua_State *L);
 
-/* The read-only view of an entity that rules and hooks see. [-0, +1, m] */
-void fg_lua_push_view(lua_State *L, const fg_world *w, fg_entity e);
+/* Read-only views (l_view.c). They read the world when indexed. push_view makes a new one (for
+** entity:view()); the rule views are the world's reusable ones, re-pointed for each call, so a
+** rule call allocates nothing. world_idx is the World userdata. [-0, +1, m] */
+void fg_lua_push_view(lua_State *L, int world_idx, fg_entity e);
+void fg_lua_push_rule_view(lua_State *L, int world_idx, fg_entity e);
+void fg_lua_push_request_view(lua_State *L, int world_idx, const fg_decision *d);
+void fg_lua_open_view(lua_State *L);
 /* An event table for a presentation hook. [-0, +1, m] */
 void fg_lua_push_event(lua_State *L, const fg_world *w, const fg_event *ev);
 /* Sets (lw != NULL) or clears the world and entity fg.cue emits for. [-0, +0, m] */

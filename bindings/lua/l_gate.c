@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DISPATCHER "framegate.dispatcher"
-#define LOOP_TRACK "framegate.loop_track"
-#define OWNER "framegate.playback_owner"
+#define DISPATCHER "framegate.Dispatcher"
+#define LOOP_TRACK "framegate.LoopTrack"
+#define OWNER "framegate.PlaybackOwner"
 
 /* {====================================================================== argument helpers */
 

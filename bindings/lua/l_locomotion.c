@@ -10,7 +10,7 @@
 
 #include "fg_lua.h"
 
-#define LOCO_MT "framegate.locomotion"
+#define LOCO_MT "framegate.Locomotion"
 
 typedef struct l_loco {
     fg_loco_config cfg;
@@ -309,10 +309,10 @@ static int l_cardinal_of(lua_State *L) {
 static int l_tostring(lua_State *L) {
     l_loco *lo = check_loco(L, 1);
     if (lo->st.in_pivot)
-        lua_pushfstring(L, "framegate.locomotion (%s, in pivot %d)",
+        lua_pushfstring(L, "framegate.Locomotion (%s, in pivot %d)",
                         fg_cardinal_name((fg_cardinal)lo->st.cardinal), (int)lo->st.pivot_id);
     else
-        lua_pushfstring(L, "framegate.locomotion (%s)",
+        lua_pushfstring(L, "framegate.Locomotion (%s)",
                         fg_cardinal_name((fg_cardinal)lo->st.cardinal));
     return 1;
 }

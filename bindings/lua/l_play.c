@@ -491,7 +491,8 @@ static int entity_frozen(lua_State *L) {
 static int entity_view(lua_State *L) {
     fg_world *w;
     fg_entity e = fg_lua_check_entity(L, 1, &w);
-    fg_lua_push_view(L, w, e);
+    lua_getiuservalue(L, 1, 1); /* the entity's world */
+    fg_lua_push_view(L, -1, e);
     return 1;
 }
 

@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define READER_MT "framegate.replay_reader"
-#define WRITER_MT "framegate.replay_writer"
+#define READER_MT "framegate.ReplayReader"
+#define WRITER_MT "framegate.ReplayWriter"
 
 static const char *const KIND_NAMES[] = {"press", "release", "dir", NULL};
 static const char *const SOURCE_NAMES[] = {"device", "ai", "replay", "network", "script", NULL};

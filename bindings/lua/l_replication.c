@@ -15,7 +15,7 @@
 
 #include "fg_lua.h"
 
-#define REP_MT "framegate.replication"
+#define REP_MT "framegate.Replication"
 
 enum { KIND_INT = 0, KIND_BOOL = 1, KIND_ENUM = 2 };
 
@@ -766,10 +766,10 @@ static int l_gc(lua_State *L) {
 static int l_tostring(lua_State *L) {
     l_rep *r = luaL_checkudata(L, 1, REP_MT);
     if (!r->s) {
-        lua_pushliteral(L, "framegate.replication (closed)");
+        lua_pushliteral(L, "framegate.Replication (closed)");
         return 1;
     }
-    lua_pushfstring(L, "framegate.replication (tick %I, %d observers)",
+    lua_pushfstring(L, "framegate.Replication (tick %I, %d observers)",
                     (LUAI_UACINT)fg_rep_tick(r->s), (int)fg_rep_observers(r->s, NULL, 0));
     return 1;
 }

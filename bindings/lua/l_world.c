@@ -105,99 +105,15 @@ static bool hook_has_rule(void *ud, const fg_world *w, uint32_t slot) {
     return ty == LUA_TFUNCTION;
 }
 
-static int readonly_newindex(lua_State *L) {
-    return luaL_error(L, "framegate: '%s' is read-only in rules (rules propose, the runtime "
-                      "decides)", lua_tostring(L, 2) ? lua_tostring(L, 2) : "?");
-}
-
-/* Wraps the table on top of the stack in a read-only proxy. */
-static void make_readonly(lua_State *L) {
-    lua_newtable(L);            /* proxy */
-    lua_createtable(L, 0, 2);   /* its metatable */
-    lua_pushvalue(L, -3);
-    lua_setfield(L, -2, "__index");
-    lua_pushcfunction(L, readonly_newindex);
-    lua_setfield(L, -2, "__newindex");
-    lua_pushliteral(L, "framegate.View");
-    lua_setfield(L, -2, "__name");
-    lua_pushcfunction(L, fg_lua_view_pairs); /* pairs(view) walks the fields, sorted */
-    lua_setfield(L, -2, "__pairs");
-    lua_setmetatable(L, -2);
-    lua_remove(L, -2);
-}
-
-/* The read-only view of an entity a rule sees. */
-void fg_lua_push_view(lua_State *L, const fg_world *w, fg_entity e) {
-    const fg_ruleset *r = fg_world_rules(w, e);
-    lua_createtable(L, 0, 12);
-    lua_pushinteger(L, e);
-    lua_setfield(L, -2, "id");
-    lua_pushinteger(L, fg_world_tick(w));
-    lua_setfield(L, -2, "tick");
-    lua_pushstring(L, fg_world_facing(w, e) == FG_FACING_LEFT ? "left" : "right");
-    lua_setfield(L, -2, "facing");
-    fg_fx x, y;
-    fg_world_position(w, e, &x, &y);
-    lua_pushnumber(L, (double)x / FG_FX_ONE);
-    lua_setfield(L, -2, "x");
-    lua_pushnumber(L, (double)y / FG_FX_ONE);
-    lua_setfield(L, -2, "y");
-    lua_pushinteger(L, fg_world_frozen_for(w, e));
-    lua_setfield(L, -2, "frozen");
-    if (r) {
-        const fg_instance *body = fg_world_instance(w, e, 0);
-        const fg_ruleset *br = body && body->action != FG_NO_ACTION_ID
-                                   ? fg_world_rules_version(w, body->version) : NULL;
-        const fg_action_def *a = br ? fg_ruleset_action(br, body->action) : NULL;
-        lua_pushstring(L, a ? a->name : "none");
-        lua_setfield(L, -2, "action");
-        lua_pushstring(L, a ? a->group : "grounded");
-        lua_setfield(L, -2, "group");
-        lua_pushboolean(L, a && strcmp(a->group, "airborne") == 0);
-        lua_setfield(L, -2, "airborne");
-        lua_pushboolean(L, !a || strcmp(a->group, "grounded") == 0);
-        lua_setfield(L, -2, "grounded");
-        lua_pushinteger(L, body ? body->elapsed : 0);
-        lua_setfield(L, -2, "elapsed");
-        lua_pushstring(L, fg_phase_name(fg_world_phase(w, e, 0)));
-        lua_setfield(L, -2, "phase");
-        lua_createtable(L, 0, (int)fg_ruleset_resource_count(r));
-        for (uint32_t k = 0; k < fg_ruleset_resource_count(r); k++) {
-            lua_pushinteger(L, fg_world_resource(w, e, k));
-            lua_setfield(L, -2, fg_ruleset_resource(r, k)->name);
-        }
-        make_readonly(L);
-        lua_setfield(L, -2, "resources");
-    }
-    make_readonly(L);
-}
-
 static fg_status hook_request(void *ud, fg_world *w, const fg_decision *d, fg_verdict *out,
                               fg_error *err) {
     fg_lua_world *lw = ud;
     lua_State *L = lw->L;
     int top = lua_gettop(L);
-    const fg_ruleset *r = fg_world_rules(w, d->entity);
     push_rules_hook(L, lw->self, fg_world_rules_slot(w, d->entity), "request");
-    fg_lua_push_view(L, w, d->entity);
-    lua_createtable(L, 0, 8);
-    lua_pushstring(L, fg_ruleset_action(r, d->action)->name);
-    lua_setfield(L, -2, "action");
-    lua_pushstring(L, fg_request_source_name((fg_request_source)d->source));
-    lua_setfield(L, -2, "source");
-    lua_pushinteger(L, d->tick);
-    lua_setfield(L, -2, "tick");
-    lua_pushstring(L, fg_decision_kind_name((fg_decision_kind)d->kind));
-    lua_setfield(L, -2, "default");
-    lua_pushstring(L, fg_reason_name((fg_reason)d->reason));
-    lua_setfield(L, -2, "reason");
-    char text[256];
-    fg_decision_describe(r, d, text, sizeof text);
-    lua_pushstring(L, text);
-    lua_setfield(L, -2, "text");
-    lua_pushstring(L, fg_ruleset_layer_name(r, d->layer));
-    lua_setfield(L, -2, "layer");
-    make_readonly(L);
+    lw->rule_calls++;
+    fg_lua_push_rule_view(L, lw->self, d->entity);
+    fg_lua_push_request_view(L, lw->self, d);
     fg_status st = fg_lua_call_rule(L, w, "request rule", 2, 1, err);
     if (st == FG_OK && !fg_lua_read_verdict(L, -1, out, err)) st = FG_ERULE;
     lua_settop(L, top);
@@ -228,7 +144,8 @@ static void present(lua_State *L, fg_lua_world *lw, int world_idx) {
             lua_pop(L, 1);
             continue;
         }
-        fg_lua_push_view(L, w, ev->entity);
+        lw->hook_calls++;
+        fg_lua_push_rule_view(L, world_idx, ev->entity);
         fg_lua_push_event(L, w, ev);
         fg_lua_set_cue_target(L, lw, ev->entity);
         fg_error err;
@@ -456,6 +373,23 @@ static int world_advance(lua_State *L) {
     for (lua_Integer i = 0; i < n; i++)
         if (fg_lua_world_step(L, 1, false, &err) != FG_OK) return fg_lua_raise(L, &err);
     lua_pushinteger(L, fg_world_tick(lw->w));
+    return 1;
+}
+
+/* world:stats() -> { rule_calls =, hook_calls =, memory = bytes, entities =, tick = }. */
+static int world_stats(lua_State *L) {
+    fg_lua_world *lw = fg_lua_check_world(L, 1);
+    lua_createtable(L, 0, 5);
+    lua_pushinteger(L, (lua_Integer)lw->rule_calls);
+    lua_setfield(L, -2, "rule_calls");
+    lua_pushinteger(L, (lua_Integer)lw->hook_calls);
+    lua_setfield(L, -2, "hook_calls");
+    lua_pushinteger(L, (lua_Integer)fg_world_memory(lw->w));
+    lua_setfield(L, -2, "memory");
+    lua_pushinteger(L, fg_world_entity_count(lw->w));
+    lua_setfield(L, -2, "entities");
+    lua_pushinteger(L, fg_world_tick(lw->w));
+    lua_setfield(L, -2, "tick");
     return 1;
 }
 
@@ -862,7 +796,7 @@ void fg_lua_open_world(lua_State *L) {
     static const luaL_Reg funcs[] = {{"world", l_world}, {NULL, NULL}};
     static const luaL_Reg world_methods[] = {
         {"spawn", world_spawn},     {"entity", world_entity},   {"advance", world_advance},
-        {"run", world_advance},
+        {"run", world_advance},     {"stats", world_stats},
         {"tick", world_tick},       {"rate", world_rate},       {"hash", world_hash},
         {"save", world_save},       {"restore", world_restore}, {"trace", world_trace},
         {"trace_clear", world_trace_clear}, {"close", world_close},

@@ -421,6 +421,14 @@ fg_status fg_world_spawn(fg_world *w, const fg_spawn *s, fg_entity *out, fg_erro
 }
 
 uint32_t fg_world_entity_count(const fg_world *w) { return w->state->nentities; }
+
+size_t fg_world_memory(const fg_world *w) {
+    return sizeof *w + w->arena_size + sizeof(fg_input_map) * w->max_entities +
+           sizeof(fg_device_state) * w->max_entities + (size_t)FG_METER_TICKS * w->max_entities +
+           sizeof(fg_trace_record) * w->trace_cap + sizeof(fg_candidate) * w->cap_cands +
+           sizeof(fg_event) * w->cap_events +
+           (sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK + 1) * w->max_entities;
+}
 bool fg_world_entity_exists(const fg_world *w, fg_entity e) { return fg_world_entity(w, e) != NULL; }
 
 const fg_buffer *fg_world_buffer(const fg_world *w, fg_entity e) {

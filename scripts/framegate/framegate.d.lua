@@ -203,15 +203,15 @@ function framegate.watcher(opts) end
 -- {---------------------------------------------------------------------- the gate
 
 ---@param opts table
----@return framegate.dispatcher
+---@return framegate.Dispatcher
 function framegate.dispatcher(opts) end
 
 ---@param opts table
----@return framegate.loop_track
+---@return framegate.LoopTrack
 function framegate.loop_track(opts) end
 
 ---@param opts? table
----@return framegate.playback_owner
+---@return framegate.PlaybackOwner
 function framegate.playback_owner(opts) end
 
 -- }----------------------------------------------------------------------
@@ -235,7 +235,7 @@ function framegate.motion_cmd(...) end
 -- {---------------------------------------------------------------------- locomotion, replication
 
 ---@param config? table
----@return framegate.locomotion
+---@return framegate.Locomotion
 function framegate.locomotion(config) end
 
 ---@param angle number
@@ -248,7 +248,7 @@ function framegate.locomotion_normalize(angle) end
 function framegate.locomotion_warp(angle, cardinal) end
 
 ---@param opts table
----@return framegate.replication
+---@return framegate.Replication
 function framegate.replication(opts) end
 
 -- }----------------------------------------------------------------------
@@ -259,15 +259,15 @@ local replay = {}
 replay.format_major = 0
 ---@type integer
 replay.format_minor = 0
----@return framegate.replay_reader
+---@return framegate.ReplayReader
 function replay.open(path) end
----@return framegate.replay_reader
+---@return framegate.ReplayReader
 function replay.load(bytes, name) end
 ---@return table
 function replay.read(path) end
 ---@return table
 function replay.decode(bytes) end
----@return framegate.replay_writer
+---@return framegate.ReplayWriter
 function replay.writer(opts) end
 ---@return string
 function replay.write(opts) end
@@ -299,6 +299,9 @@ function World:advance(n) end
 function World:run(n) end
 ---@return integer
 function World:tick() end
+---Counters: calls into Lua (rules, hooks), bytes the world allocated, entities, tick.
+---@return { rule_calls: integer, hook_calls: integer, memory: integer, entities: integer, tick: integer }
+function World:stats() end
 ---@return integer
 function World:rate() end
 ---@return string
@@ -501,7 +504,7 @@ function Watcher:clock() end
 function Watcher:mode() end
 function Watcher:close() end
 
----@class framegate.replay_reader
+---@class framegate.ReplayReader
 local Reader = {}
 function Reader:next() end
 function Reader:peek() end
@@ -513,7 +516,7 @@ function Reader:name() end
 function Reader:check_ruleset(rules) end
 function Reader:close() end
 
----@class framegate.replay_writer
+---@class framegate.ReplayWriter
 local Writer = {}
 function Writer:input(...) end
 function Writer:command(...) end
@@ -528,7 +531,7 @@ function Writer:bytes() end
 function Writer:stats() end
 function Writer:close() end
 
----@class framegate.dispatcher
+---@class framegate.Dispatcher
 local Dispatcher = {}
 function Dispatcher:begin(...) end
 function Dispatcher:dispatch(...) end
@@ -540,12 +543,12 @@ function Dispatcher:snapshot() end
 function Dispatcher:restore(snapshot) end
 function Dispatcher:describe(...) end
 
----@class framegate.loop_track
+---@class framegate.LoopTrack
 local LoopTrack = {}
 function LoopTrack:sample(token, from, to) end
 function LoopTrack:markers() end
 
----@class framegate.playback_owner
+---@class framegate.PlaybackOwner
 local Owner = {}
 function Owner:begin(...) end
 function Owner:stop(...) end
@@ -573,7 +576,7 @@ function MotionSet:lint() end
 ---@return string[]
 function MotionSet:names() end
 
----@class framegate.locomotion
+---@class framegate.Locomotion
 local Locomotion = {}
 ---@return table out
 function Locomotion:step(input, out) end
@@ -582,14 +585,14 @@ function Locomotion:state() end
 ---@return integer
 function Locomotion:hash() end
 function Locomotion:reset(cardinal) end
----@return framegate.locomotion
+---@return framegate.Locomotion
 function Locomotion:clone() end
 ---@return table
 function Locomotion:config() end
 ---@return string
 function Locomotion:cardinal_of(angle, current) end
 
----@class framegate.replication
+---@class framegate.Replication
 local Replication = {}
 ---@return integer tick
 function Replication:advance(n) end

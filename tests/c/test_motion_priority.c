@@ -67,8 +67,9 @@ static void priority_table_rows_produce_their_commands(void **state) {
             p = tab + 1;
         }
         assert_int_equal(nc, 5);
-        char patterns[512];
-        snprintf(patterns, sizeof patterns, "%s", cols[0]);
+        char patterns[1024];
+        assert_true(strlen(cols[0]) < sizeof patterns);
+        memcpy(patterns, cols[0], strlen(cols[0]) + 1);
         fg_motion_def defs[MAX_DEFS];
         int nd = parse_patterns(patterns, defs);
         fg_motion_set *set = NULL;

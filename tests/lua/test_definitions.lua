@@ -54,9 +54,9 @@ local function methods_of(tname)
 end
 
 local CLASSES = { "framegate.World", "framegate.Entity", "framegate.Rules", "framegate.Loop",
-  "framegate.Watcher", "framegate.replay_reader", "framegate.replay_writer", "framegate.dispatcher",
-  "framegate.loop_track", "framegate.playback_owner", "framegate.Motion", "framegate.MotionSet",
-  "framegate.locomotion", "framegate.replication", "framegate.SyncTest", "framegate.Recording",
+  "framegate.Watcher", "framegate.ReplayReader", "framegate.ReplayWriter", "framegate.Dispatcher",
+  "framegate.LoopTrack", "framegate.PlaybackOwner", "framegate.Motion", "framegate.MotionSet",
+  "framegate.Locomotion", "framegate.Replication", "framegate.SyncTest", "framegate.Recording",
   "framegate.Player", "framegate.InputFuzz" }
 
 TestDefinitions = {}
@@ -85,7 +85,9 @@ end
 function TestDefinitions:test_every_registered_class_is_checked()
   local registered = {}
   for k, v in pairs(debug.getregistry()) do
-    if type(k) == "string" and k:match("^framegate%.") and type(v) == "table" and rawget(v, "__index") then
+    -- framegate.View has fields, not methods: its class is documented without functions.
+    if type(k) == "string" and k:match("^framegate%.") and type(v) == "table" and rawget(v, "__index")
+        and k ~= "framegate.View" then
       registered[#registered + 1] = k
     end
   end

@@ -193,7 +193,7 @@ function TestDispatcher:test_argument_errors_name_the_field_and_value()
   lu.assertStrContains(fails(function() d:dispatch() end),
     "bad argument #1 to 'dispatch' (table expected, got no value)")
   lu.assertStrContains(fails(function() d.dispatch({}, {}) end),
-    "bad argument #1 to 'dispatch' (framegate.dispatcher expected, got table)")
+    "bad argument #1 to 'dispatch' (framegate.Dispatcher expected, got table)")
   lu.assertStrContains(fails(fg.dispatcher, { capacity = 0 }),
     "bad argument #1 to 'framegate.dispatcher' (field 'capacity': expected 1 to 4096, got 0)")
   lu.assertStrContains(fails(fg.dispatcher, { markers = { "a", 3 } }),
@@ -204,8 +204,8 @@ end
 
 function TestDispatcher:test_userdata_has_a_name_and_prints()
   local d = self.d
-  lu.assertEquals(getmetatable(d).__name, "framegate.dispatcher")
-  lu.assertEquals(tostring(d), "framegate.dispatcher (channels 2, capacity 4)")
+  lu.assertEquals(getmetatable(d).__name, "framegate.Dispatcher")
+  lu.assertEquals(tostring(d), "framegate.Dispatcher (channels 2, capacity 4)")
   lu.assertEquals(d.channels, 2)
   lu.assertEquals(d.capacity, 4)
   lu.assertIsFunction(getmetatable(d).__gc)
@@ -251,8 +251,8 @@ end
 
 function TestLoopTrack.test_prints_and_lists_markers_in_tick_order()
   local t = run_cycle()
-  lu.assertEquals(tostring(t), "framegate.loop_track (duration 1000, markers 2)")
-  lu.assertEquals(getmetatable(t).__name, "framegate.loop_track")
+  lu.assertEquals(tostring(t), "framegate.LoopTrack (duration 1000, markers 2)")
+  lu.assertEquals(getmetatable(t).__name, "framegate.LoopTrack")
   lu.assertEquals(t.duration, 1000)
   lu.assertEquals(t:markers(), { { tick = 50, name = "FootLeft", id = 0 },
                                  { tick = 950, name = "FootRight", id = 1 } })
@@ -354,8 +354,8 @@ function TestPlaybackOwner:test_batch_errors_name_the_field()
   lu.assertStrContains(fails(function()
     o:commit { token = GEN7, from = 920, to = 1000, events = { { tick = 5, id = 0 } } }
   end), "commit: batch (920, 1000] events[1] at tick 5 is outside the interval")
-  lu.assertEquals(tostring(o), "framegate.playback_owner (slot 2 generation 7, cursor 920)")
-  lu.assertEquals(getmetatable(o).__name, "framegate.playback_owner")
+  lu.assertEquals(tostring(o), "framegate.PlaybackOwner (slot 2 generation 7, cursor 920)")
+  lu.assertEquals(getmetatable(o).__name, "framegate.PlaybackOwner")
 end
 
 return lu.LuaUnit.run(...)

@@ -128,7 +128,7 @@ function TestLocomotion:test_state_hash_and_clone()
   lu.assertEquals(a:hash(), b:hash())
   b:step { vx = 5, vy = 0, ax = 20, ay = 0 }
   lu.assertNotEquals(a:hash(), b:hash())
-  lu.assertStrContains(tostring(a), "framegate.locomotion (Forward, in pivot 1)")
+  lu.assertStrContains(tostring(a), "framegate.Locomotion (Forward, in pivot 1)")
   lu.assertEquals(a:state().pivot_id, 1)
 end
 
@@ -307,7 +307,7 @@ function TestReplication:test_errors_name_the_thing_and_change_nothing()
     fg.replication, { properties = { w = { type = "int", values = { "a" } } } })
   lu.assertErrorMsgContains("replication: property 'hp': initial 0 is outside [1, 5]", fg.replication,
     { properties = { hp = { type = "int", min = 1, max = 5, initial = 0 } } })
-  lu.assertStrContains(tostring(s), "framegate.replication (tick 0, 1 observers)")
+  lu.assertStrContains(tostring(s), "framegate.Replication (tick 0, 1 observers)")
   s:close()
   lu.assertErrorMsgContains("replication: the session is closed", s.tick, s)
 end

@@ -123,9 +123,9 @@ function TestReplay.test_records_iterator_starts_over_each_time()
   lu.assertEquals(r:next().index, 1)
   lu.assertEquals(r:peek().index, 2)
   lu.assertEquals(r:name(), "sample.fgr")
-  lu.assertStrContains(tostring(r), "framegate.replay_reader: sample.fgr (10 records)")
+  lu.assertStrContains(tostring(r), "framegate.ReplayReader: sample.fgr (10 records)")
   r:close()
-  lu.assertEquals(tostring(r), "framegate.replay_reader (closed)")
+  lu.assertEquals(tostring(r), "framegate.ReplayReader (closed)")
   expect_error_at_caller("replay reader is closed", function() return r:next() end)
 end
 

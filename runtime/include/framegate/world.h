@@ -80,6 +80,8 @@ typedef struct fg_spawn {
 
 FG_API fg_status fg_world_spawn(fg_world *w, const fg_spawn *s, fg_entity *out, fg_error *err);
 FG_API uint32_t fg_world_entity_count(const fg_world *w);
+/* Bytes the world allocated (state, per-tick work space, trace, meter), for memory budgets. */
+FG_API size_t fg_world_memory(const fg_world *w);
 FG_API bool fg_world_entity_exists(const fg_world *w, fg_entity e);
 
 /* Read-only views of one entity's state (NULL for an unknown entity). */

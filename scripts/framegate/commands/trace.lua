@@ -166,9 +166,8 @@ return {
       for _, id in ipairs(entities) do
         local e = w:entity(id)
         local prev = last_res[id] or {}
-        -- A view's resources are a read-only proxy; its metatable's __index holds the values.
         local now = {}
-        for k, v in pairs(getmetatable(e:view().resources).__index) do now[k] = v end
+        for k, v in pairs(e:view().resources) do now[k] = v end
         local changed = false
         for k, v in pairs(now) do if prev[k] ~= v then changed = true end end
         if changed then

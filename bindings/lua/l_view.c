@@ -1,0 +1,301 @@
+/*
+** l_view.c: the read-only views rules and hooks receive (`me`, `me.resources`, `req`).
+**
+** A view is a small userdata that reads the world when a field is indexed, instead of a table
+** filled in advance: a rule that looks at two fields pays for two, and a call allocates nothing,
+** because each world keeps one view of each kind and re-points it for every call. Writing to a
+** view is an error naming the field; pairs() walks the fields in sorted order, like everything a
+** rule may iterate.
+*/
+#include "fg_lua.h"
+
+#include <string.h>
+
+#define VIEW_T "framegate.View"
+
+typedef enum view_kind { VIEW_ENTITY = 0, VIEW_RESOURCES = 1, VIEW_REQUEST = 2 } view_kind;
+
+typedef struct view {
+    const fg_lua_world *lw; /* its world's userdata (kept alive by user value 1) */
+    const fg_world *w;      /* refreshed from lw on every access: a closed world reads NULL */
+    fg_entity e;
+    view_kind kind;
+    fg_decision d; /* VIEW_REQUEST: a copy, so the view never points into the tick's stack */
+} view;
+
+/* Field names of each kind, sorted bytewise: the order pairs() walks them in. */
+static const char *const entity_fields[] = {"action",  "airborne", "elapsed", "facing",
+                                            "frozen",  "grounded", "group",    "id",
+                                            "phase",   "resources", "tick",   "x",
+                                            "y",       NULL};
+static const char *const request_fields[] = {"action", "default", "layer",  "reason",
+                                             "source", "text",    "tick",   NULL};
+
+static view *check_view(lua_State *L, int idx) { return luaL_checkudata(L, idx, VIEW_T); }
+
+static const fg_action_def *body_action(const view *v) {
+    const fg_instance *body = fg_world_instance(v->w, v->e, 0);
+    if (!body || body->action == FG_NO_ACTION_ID) return NULL;
+    const fg_ruleset *r = fg_world_rules_version(v->w, body->version);
+    return r ? fg_ruleset_action(r, body->action) : NULL;
+}
+
+/* Pushes the value of an entity field, or returns 0 when there is no such field. */
+static int entity_field(lua_State *L, int self, const view *v, const char *k) {
+    const fg_world *w = v->w;
+    fg_entity e = v->e;
+    switch (k[0]) {
+    case 'a':
+        if (!strcmp(k, "action")) {
+            const fg_action_def *a = body_action(v);
+            lua_pushstring(L, a ? a->name : "none");
+            return 1;
+        }
+        if (!strcmp(k, "airborne")) {
+            const fg_action_def *a = body_action(v);
+            lua_pushboolean(L, a && !strcmp(a->group, "airborne"));
+            return 1;
+        }
+        break;
+    case 'e':
+        if (!strcmp(k, "elapsed")) {
+            const fg_instance *body = fg_world_instance(w, e, 0);
+            lua_pushinteger(L, body ? body->elapsed : 0);
+            return 1;
+        }
+        break;
+    case 'f':
+        if (!strcmp(k, "facing")) {
+            lua_pushstring(L, fg_world_facing(w, e) == FG_FACING_LEFT ? "left" : "right");
+            return 1;
+        }
+        if (!strcmp(k, "frozen")) {
+            lua_pushinteger(L, fg_world_frozen_for(w, e));
+            return 1;
+        }
+        break;
+    case 'g':
+        if (!strcmp(k, "group") || !strcmp(k, "grounded")) {
+            const fg_action_def *a = body_action(v);
+            const char *g = a ? a->group : "grounded";
+            if (k[5] == '\0') lua_pushstring(L, g);
+            else lua_pushboolean(L, !strcmp(g, "grounded"));
+            return 1;
+        }
+        break;
+    case 'i':
+        if (!strcmp(k, "id")) {
+            lua_pushinteger(L, e);
+            return 1;
+        }
+        break;
+    case 'p':
+        if (!strcmp(k, "phase")) {
+            lua_pushstring(L, fg_phase_name(fg_world_phase(w, e, 0)));
+            return 1;
+        }
+        break;
+    case 'r':
+        if (!strcmp(k, "resources")) {
+            /* The resources view rides in the entity view's user value. */
+            lua_getiuservalue(L, self, 2);
+            view *rv = lua_touserdata(L, -1);
+            rv->lw = v->lw;
+            rv->e = e;
+            return 1;
+        }
+        break;
+    case 't':
+        if (!strcmp(k, "tick")) {
+            lua_pushinteger(L, fg_world_tick(w));
+            return 1;
+        }
+        break;
+    case 'x':
+    case 'y':
+        if (k[1] == '\0') {
+            fg_fx x, y;
+            fg_world_position(w, e, &x, &y);
+            lua_pushnumber(L, (double)(k[0] == 'x' ? x : y) / FG_FX_ONE);
+            return 1;
+        }
+        break;
+    }
+    return 0;
+}
+
+static int resource_field(lua_State *L, const view *v, const char *k) {
+    const fg_ruleset *r = fg_world_rules(v->w, v->e);
+    int id = r ? fg_ruleset_find_resource(r, k) : -1;
+    if (id < 0) return 0;
+    lua_pushinteger(L, fg_world_resource(v->w, v->e, (uint32_t)id));
+    return 1;
+}
+
+static int request_field(lua_State *L, const view *v, const char *k) {
+    const fg_ruleset *r = fg_world_rules(v->w, v->d.entity);
+    const fg_decision *d = &v->d;
+    if (!strcmp(k, "action")) {
+        const fg_action_def *a = r ? fg_ruleset_action(r, d->action) : NULL;
+        lua_pushstring(L, a ? a->name : "?");
+    } else if (!strcmp(k, "source")) {
+        lua_pushstring(L, fg_request_source_name((fg_request_source)d->source));
+    } else if (!strcmp(k, "tick")) {
+        lua_pushinteger(L, d->tick);
+    } else if (!strcmp(k, "default")) {
+        lua_pushstring(L, fg_decision_kind_name((fg_decision_kind)d->kind));
+    } else if (!strcmp(k, "reason")) {
+        lua_pushstring(L, fg_reason_name((fg_reason)d->reason));
+    } else if (!strcmp(k, "text")) {
+        char text[256];
+        fg_decision_describe(r, d, text, sizeof text);
+        lua_pushstring(L, text);
+    } else if (!strcmp(k, "layer")) {
+        lua_pushstring(L, r ? fg_ruleset_layer_name(r, d->layer) : "?");
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+static int view_field(lua_State *L, int self, const view *v, const char *k) {
+    switch (v->kind) {
+    case VIEW_ENTITY: return entity_field(L, self, v, k);
+    case VIEW_RESOURCES: return resource_field(L, v, k);
+    case VIEW_REQUEST: return request_field(L, v, k);
+    }
+    return 0;
+}
+
+/* Checks the view and that its world is still open. */
+static view *live_view(lua_State *L, int idx) {
+    view *v = check_view(L, idx);
+    v->w = v->lw ? v->lw->w : NULL;
+    if (!v->w) luaL_error(L, "framegate: this view's world is closed");
+    return v;
+}
+
+static int view_index(lua_State *L) {
+    view *v = live_view(L, 1);
+    const char *k = lua_tostring(L, 2);
+    if (!k || !view_field(L, 1, v, k)) lua_pushnil(L);
+    return 1;
+}
+
+static int view_newindex(lua_State *L) {
+    const char *k = lua_tostring(L, 2);
+    return luaL_error(L, "framegate: '%s' is read-only in rules (rules propose, the runtime "
+                      "decides)", k ? k : luaL_typename(L, 2));
+}
+
+/* The name after `key` in the view's sorted field list (NULL at the end). */
+static const char *next_name(lua_State *L, const view *v, const char *key, int *index) {
+    if (v->kind == VIEW_RESOURCES) {
+        const fg_ruleset *r = fg_world_rules(v->w, v->e);
+        uint32_t n = r ? fg_ruleset_resource_count(r) : 0;
+        uint32_t i = 0;
+        if (key) {
+            int at = r ? fg_ruleset_find_resource(r, key) : -1;
+            if (at < 0) luaL_error(L, "framegate: '%s' is not a field of this view", key);
+            i = (uint32_t)at + 1;
+        }
+        *index = (int)i;
+        return i < n ? fg_ruleset_resource(r, i)->name : NULL; /* ids follow sorted names */
+    }
+    const char *const *names = v->kind == VIEW_ENTITY ? entity_fields : request_fields;
+    int i = 0;
+    if (key) {
+        while (names[i] && strcmp(names[i], key) != 0) i++;
+        if (!names[i]) luaL_error(L, "framegate: '%s' is not a field of this view", key);
+        i++;
+    }
+    *index = i;
+    return names[i];
+}
+
+static int view_next(lua_State *L) {
+    view *v = live_view(L, 1);
+    int i;
+    const char *name = next_name(L, v, lua_isnil(L, 2) ? NULL : luaL_checkstring(L, 2), &i);
+    if (!name) {
+        lua_pushnil(L);
+        return 1;
+    }
+    lua_pushstring(L, name);
+    if (!view_field(L, 1, v, name)) lua_pushnil(L);
+    return 2;
+}
+
+static int view_pairs(lua_State *L) {
+    check_view(L, 1);
+    lua_pushcfunction(L, view_next);
+    lua_pushvalue(L, 1);
+    lua_pushnil(L);
+    return 3;
+}
+
+static int view_tostring(lua_State *L) {
+    view *v = check_view(L, 1);
+    static const char *const kinds[] = {"entity", "resources", "request"};
+    lua_pushfstring(L, "framegate.View (%s of entity %d)", kinds[v->kind],
+                    (int)(v->kind == VIEW_REQUEST ? v->d.entity : v->e));
+    return 1;
+}
+
+/* A new view; an entity view carries its resources view in user value 2, and user value 1
+** keeps the world alive. [-0, +1, m] */
+static view *new_view(lua_State *L, int world_idx, view_kind kind) {
+    world_idx = lua_absindex(L, world_idx);
+    view *v = lua_newuserdatauv(L, sizeof *v, 2);
+    memset(v, 0, sizeof *v);
+    v->kind = kind;
+    v->lw = fg_lua_check_world(L, world_idx);
+    luaL_setmetatable(L, VIEW_T);
+    lua_pushvalue(L, world_idx);
+    lua_setiuservalue(L, -2, 1);
+    if (kind == VIEW_ENTITY) {
+        new_view(L, world_idx, VIEW_RESOURCES);
+        lua_setiuservalue(L, -2, 2);
+    }
+    return v;
+}
+
+/* The world's reusable view of `kind`, created on first use and kept in the world's store. */
+static view *cached_view(lua_State *L, int world_idx, view_kind kind) {
+    static const char *const keys[] = {"view_entity", "view_resources", "view_request"};
+    world_idx = lua_absindex(L, world_idx);
+    lua_getiuservalue(L, world_idx, 1);
+    if (lua_getfield(L, -1, keys[kind]) == LUA_TUSERDATA) {
+        lua_remove(L, -2);
+        return lua_touserdata(L, -1);
+    }
+    lua_pop(L, 1);
+    view *v = new_view(L, world_idx, kind);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -3, keys[kind]);
+    lua_remove(L, -2);
+    return v;
+}
+
+void fg_lua_push_rule_view(lua_State *L, int world_idx, fg_entity e) {
+    view *v = cached_view(L, world_idx, VIEW_ENTITY);
+    v->e = e;
+}
+
+void fg_lua_push_request_view(lua_State *L, int world_idx, const fg_decision *d) {
+    view *v = cached_view(L, world_idx, VIEW_REQUEST);
+    v->d = *d;
+}
+
+void fg_lua_push_view(lua_State *L, int world_idx, fg_entity e) {
+    view *v = new_view(L, world_idx, VIEW_ENTITY);
+    v->e = e;
+}
+
+void fg_lua_open_view(lua_State *L) {
+    static const luaL_Reg meta[] = {
+        {"__index", view_index}, {"__newindex", view_newindex}, {"__pairs", view_pairs},
+        {"__tostring", view_tostring}, {NULL, NULL},
+    };
+    fg_lua_class(L, VIEW_T, NULL, meta);
+}

@@ -1,0 +1,516 @@
+/*
+** bench_stress.c: the whole tick, measured. N fighters run the stress fighter (30 motion
+** patterns, 45 actions, two layers, a Lua request rule and a Lua presentation hook), paired in
+** duels, driven by seeded human-rate input (about 8 edges per second per fighter: motions,
+** normals, cancels, walking and blocking), with the state hash taken every tick.
+**
+** For N = 2, 100, 1000 and 10000 it prints ns per fighter-tick (median of several runs), ticks
+** per second, calls into Lua per fighter-tick, C heap allocations per tick, Lua garbage per tick
+** and memory per fighter. Then the input buffer and motion matcher alone against a pure-Lua
+** implementation of the same job on the same stream (tests/bench/lua_reference_matcher.lua),
+** the same pipeline at 4x the input rate, and a long run (cost must not grow with past ticks).
+**
+**   build/release/tests/bench_stress [--smoke] [--quick]
+*/
+#include <stdio.h>
+#include <string.h>
+
+#include "bench_util.h"
+#include "fg_lua.h"
+#include "fg_test.h"
+
+#define RULES FG_TESTS_DIR "/bench/stress_rules.lua"
+#define REFERENCE FG_TESTS_DIR "/bench/lua_reference_matcher.lua"
+
+/* {====================================================================== the input stream */
+
+typedef struct ev {
+    int32_t tick;
+    uint8_t kind;  /* 0 press, 1 release, 2 direction (value: relative numpad) */
+    uint8_t value; /* button index 0..3 (LP HP LK HK) or numpad */
+} ev;
+
+typedef struct stream {
+    ev *evs;
+    uint32_t n, cap;
+} stream;
+
+static void put(stream *s, int32_t tick, uint8_t kind, uint8_t value) {
+    if (s->n == s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 64;
+        s->evs = realloc(s->evs, sizeof *s->evs * s->cap);
+    }
+    s->evs[s->n++] = (ev){tick, kind, value};
+}
+
+/* A fighter's input for `ticks` ticks: every so often an intention (a motion, a normal, a
+** normal cancelled into a special, a walk, a block, a dash), as a player would. `rate` scales
+** how often. Every intention ends back in neutral with every button up. */
+static void make_stream(stream *s, uint64_t seed, int32_t ticks, int rate) {
+    static const char *const motions[] = {"236", "623", "214", "41236", "63214", "421", "22"};
+    fg_rng r = fg_rng_seeded(seed);
+    int32_t t = (int32_t)fg_rng_range(&r, 0, 30);
+    while (t < ticks - 40) {
+        int kind = (int)fg_rng_range(&r, 0, 9);
+        int button = (int)fg_rng_range(&r, 0, 3);
+        if (kind <= 2) { /* a special: a motion then a button */
+            const char *m = motions[fg_rng_range(&r, 0, 6)];
+            for (const char *c = m; *c; c++, t += 2) put(s, t, 2, (uint8_t)(*c - '0'));
+            put(s, t, 0, (uint8_t)button);
+            put(s, t + 2, 1, (uint8_t)button);
+            put(s, t + 3, 2, 5);
+            t += 3;
+        } else if (kind <= 4) { /* a normal, cancelled on hit into a fireball */
+            put(s, t, 0, (uint8_t)button);
+            put(s, t + 2, 1, (uint8_t)button);
+            put(s, t + 4, 2, 2);
+            put(s, t + 6, 2, 3);
+            put(s, t + 8, 2, 6);
+            put(s, t + 9, 0, 0);
+            put(s, t + 11, 1, 0);
+            put(s, t + 12, 2, 5);
+            t += 12;
+        } else if (kind <= 6) { /* walk or block for a while */
+            int32_t hold = (int32_t)fg_rng_range(&r, 10, 40);
+            put(s, t, 2, kind == 5 ? 6 : 4);
+            put(s, t + hold, 2, 5);
+            t += hold;
+        } else if (kind == 7) { /* a dash */
+            put(s, t, 2, 6);
+            put(s, t + 2, 2, 5);
+            put(s, t + 4, 2, 6);
+            put(s, t + 6, 2, 5);
+            t += 6;
+        } else { /* a crouching normal */
+            put(s, t, 2, 2);
+            put(s, t + 1, 0, (uint8_t)button);
+            put(s, t + 3, 1, (uint8_t)button);
+            put(s, t + 5, 2, 5);
+            t += 5;
+        }
+        /* About 8 edges per second at rate 1: the intentions above average ~6 edges. */
+        t += (int32_t)fg_rng_range(&r, 8, 40) / rate;
+    }
+}
+
+/* }====================================================================== */
+
+/* {====================================================================== a counting Lua state */
+
+typedef struct lua_counter {
+    size_t allocations, bytes_allocated, live, peak;
+} lua_counter;
+
+static void *lua_counting_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    lua_counter *c = ud;
+    if (nsize == 0) {
+        if (ptr) c->live -= osize;
+        free(ptr);
+        return NULL;
+    }
+    void *p = realloc(ptr, nsize);
+    if (!p) return NULL;
+    size_t old = ptr ? osize : 0;
+    if (nsize > old) {
+        c->allocations++;
+        c->bytes_allocated += nsize - old;
+    }
+    c->live += nsize - old;
+    if (c->live > c->peak) c->peak = c->live;
+    return p;
+}
+
+static lua_State *new_state(lua_counter *c) {
+    memset(c, 0, sizeof *c);
+    lua_State *L = lua_newstate(lua_counting_alloc, c);
+    luaL_openlibs(L);
+    fg_lua_preload(L);
+    lua_getglobal(L, "package");
+    lua_pushstring(L, FG_TESTS_DIR "/../scripts/?.lua;" FG_TESTS_DIR "/bench/?.lua");
+    lua_setfield(L, -2, "path");
+    lua_pop(L, 1);
+    return L;
+}
+
+static void check(lua_State *L, int status) {
+    if (status != LUA_OK) {
+        fprintf(stderr, "bench_stress: %s\n", lua_tostring(L, -1));
+        exit(1);
+    }
+}
+
+/* }====================================================================== */
+
+/* {====================================================================== the whole pipeline */
+
+typedef struct result {
+    double ns_per_fighter_tick;
+    double lua_calls_per_fighter_tick;
+    double c_allocs_per_tick;
+    double lua_bytes_per_tick;
+    double memory_per_fighter;
+    double edges_per_fighter_second;
+} result;
+
+static int lp, hp, lk, hk;
+
+static void push_events(fg_world *w, fg_entity e, const stream *s, uint32_t *cursor, int32_t tick,
+                        fg_facing facing) {
+    static int buttons[4];
+    buttons[0] = lp, buttons[1] = hp, buttons[2] = lk, buttons[3] = hk;
+    int64_t us = fg_us_of_tick(tick, 60);
+    while (*cursor < s->n && s->evs[*cursor].tick == tick) {
+        const ev *v = &s->evs[(*cursor)++];
+        if (v->kind == 2)
+            fg_world_direction(w, e, fg_numpad_relative(v->value, facing), us, FG_SOURCE_DEVICE,
+                               NULL);
+        else if (v->kind == 0)
+            fg_world_press(w, e, buttons[v->value], us, FG_SOURCE_DEVICE, NULL);
+        else
+            fg_world_release(w, e, buttons[v->value], us, FG_SOURCE_DEVICE, NULL);
+        us++;
+    }
+}
+
+/* One run of the full pipeline in a world created by the Lua bindings (rule and hook in Lua). */
+static result run_pipeline(int n, int32_t ticks, int rate) {
+    lua_counter lc;
+    lua_State *L = new_state(&lc);
+    check(L, luaL_dostring(L, "fg = require 'framegate'"));
+    lua_getglobal(L, "fg");
+    lua_getfield(L, -1, "world");
+    lua_createtable(L, 0, 3);
+    lua_getfield(L, -3, "rules");
+    lua_pushstring(L, RULES);
+    check(L, lua_pcall(L, 1, 1, 0));
+    lua_setfield(L, -2, "rules");
+    lua_pushinteger(L, n);
+    lua_setfield(L, -2, "entities");
+    lua_pushinteger(L, 1024);
+    lua_setfield(L, -2, "trace");
+    check(L, lua_pcall(L, 1, 1, 0));
+    int widx = lua_gettop(L);
+    fg_lua_world *lw = fg_lua_check_world(L, widx);
+    fg_world *w = lw->w;
+    lp = fg_world_action_id(w, "LP");
+    hp = fg_world_action_id(w, "HP");
+    lk = fg_world_action_id(w, "LK");
+    hk = fg_world_action_id(w, "HK");
+    for (int i = 0; i < n; i++) {
+        fg_spawn sp = {0};
+        sp.grounded = true;
+        sp.x = FG_FX(i % 2 ? 35 : -35);
+        sp.facing = i % 2 ? FG_FACING_LEFT : FG_FACING_RIGHT;
+        fg_world_spawn(w, &sp, NULL, NULL);
+    }
+    stream *streams = calloc((size_t)n, sizeof *streams);
+    uint32_t *cursor = calloc((size_t)n, sizeof *cursor);
+    uint64_t edges = 0;
+    for (int i = 0; i < n; i++) {
+        make_stream(&streams[i], 1000 + (uint64_t)i, ticks, rate);
+        edges += streams[i].n;
+    }
+    lua_getfield(L, widx, "advance"); /* the method, kept on the stack */
+    int advance = lua_gettop(L);
+    /* Warm up: a second of play, so every lazy structure exists before measuring. */
+    int32_t warm = 60;
+    for (int32_t t = 0; t < warm; t++) {
+        for (int i = 0; i < n; i++)
+            push_events(w, (fg_entity)i + 1, &streams[i], &cursor[i], t,
+                        i % 2 ? FG_FACING_LEFT : FG_FACING_RIGHT);
+        lua_pushvalue(L, advance);
+        lua_pushvalue(L, widx);
+        check(L, lua_pcall(L, 1, 0, 0));
+        (void)fg_world_hash(w);
+    }
+    uint64_t calls0 = lw->rule_calls + lw->hook_calls;
+    size_t lua_bytes0 = lc.bytes_allocated;
+    double t0 = fg_bench_now_ns();
+    for (int32_t t = warm; t < ticks; t++) {
+        for (int i = 0; i < n; i++)
+            push_events(w, (fg_entity)i + 1, &streams[i], &cursor[i], t,
+                        i % 2 ? FG_FACING_LEFT : FG_FACING_RIGHT);
+        lua_pushvalue(L, advance);
+        lua_pushvalue(L, widx);
+        check(L, lua_pcall(L, 1, 0, 0));
+        (void)fg_world_hash(w);
+    }
+    double ns = fg_bench_now_ns() - t0;
+    int32_t measured = ticks - warm;
+    result r;
+    memset(&r, 0, sizeof r);
+    r.ns_per_fighter_tick = ns / ((double)n * measured);
+    r.lua_calls_per_fighter_tick =
+        (double)(lw->rule_calls + lw->hook_calls - calls0) / ((double)n * measured);
+    r.lua_bytes_per_tick = (double)(lc.bytes_allocated - lua_bytes0) / measured;
+    r.memory_per_fighter = ((double)fg_world_memory(w) + (double)lc.peak) / n;
+    r.edges_per_fighter_second = (double)edges / n / ((double)ticks / 60.0);
+    for (int i = 0; i < n; i++) free(streams[i].evs);
+    free(streams);
+    free(cursor);
+    lua_close(L);
+    return r;
+}
+
+/* The same ruleset decided in C only (no Lua rule or hook), in a world made with a counting
+** allocator: proves no allocation per tick. */
+static double run_c_only(int n, int32_t ticks, double *allocs_per_tick) {
+    lua_counter lc;
+    lua_State *L = new_state(&lc);
+    check(L, luaL_dostring(L, "return require('framegate').rules('" RULES "')"));
+    fg_ruleset *rules = fg_lua_check_rules(L, -1)->rules;
+    fg_counting_allocator counter;
+    fg_world_config c = fg_world_config_default();
+    c.rules = rules;
+    c.max_entities = (uint32_t)n;
+    c.trace_capacity = 1024;
+    c.allocator = fg_test_counting_allocator(&counter);
+    fg_world *w = fg_world_create(&c, NULL);
+    lp = fg_world_action_id(w, "LP");
+    hp = fg_world_action_id(w, "HP");
+    lk = fg_world_action_id(w, "LK");
+    hk = fg_world_action_id(w, "HK");
+    for (int i = 0; i < n; i++) {
+        fg_spawn sp = {0};
+        sp.grounded = true;
+        sp.x = FG_FX(i % 2 ? 35 : -35);
+        sp.facing = i % 2 ? FG_FACING_LEFT : FG_FACING_RIGHT;
+        fg_world_spawn(w, &sp, NULL, NULL);
+    }
+    stream *streams = calloc((size_t)n, sizeof *streams);
+    uint32_t *cursor = calloc((size_t)n, sizeof *cursor);
+    for (int i = 0; i < n; i++) make_stream(&streams[i], 1000 + (uint64_t)i, ticks, 1);
+    int32_t warm = 60;
+    size_t allocs0 = 0;
+    double t0 = 0;
+    for (int32_t t = 0; t < ticks; t++) {
+        if (t == warm) {
+            allocs0 = counter.allocations;
+            t0 = fg_bench_now_ns();
+        }
+        for (int i = 0; i < n; i++)
+            push_events(w, (fg_entity)i + 1, &streams[i], &cursor[i], t,
+                        i % 2 ? FG_FACING_LEFT : FG_FACING_RIGHT);
+        fg_world_advance(w, NULL);
+        (void)fg_world_hash(w);
+    }
+    double ns = fg_bench_now_ns() - t0;
+    *allocs_per_tick = (double)(counter.allocations - allocs0) / (ticks - warm);
+    for (int i = 0; i < n; i++) free(streams[i].evs);
+    free(streams);
+    free(cursor);
+    fg_world_destroy(w);
+    lua_close(L);
+    return ns / ((double)n * (ticks - warm));
+}
+
+/* }====================================================================== */
+
+/* {====================================================================== buffer + matcher only */
+
+/* C: each fighter's input buffer and motion matcher with the stress fighter's compiled patterns. */
+static double run_c_matcher(int n, int32_t ticks, uint64_t *commands) {
+    lua_counter lc;
+    lua_State *L = new_state(&lc);
+    check(L, luaL_dostring(L, "return require('framegate').rules('" RULES "')"));
+    const fg_ruleset *rules = fg_lua_check_rules(L, -1)->rules;
+    const fg_motion_set *set = fg_ruleset_motions(rules);
+    const fg_action_names *names = fg_ruleset_buttons(rules);
+    lp = fg_action_names_find(names, "LP");
+    hp = fg_action_names_find(names, "HP");
+    lk = fg_action_names_find(names, "LK");
+    hk = fg_action_names_find(names, "HK");
+    int buttons[4] = {lp, hp, lk, hk};
+    size_t bsize = fg_buffer_size(32), msize = fg_motion_state_size(set);
+    unsigned char *bufs = calloc((size_t)n, bsize);
+    unsigned char *states = calloc((size_t)n, msize);
+    stream *streams = calloc((size_t)n, sizeof *streams);
+    uint32_t *cursor = calloc((size_t)n, sizeof *cursor);
+    for (int i = 0; i < n; i++) {
+        fg_buffer_init((fg_buffer *)(bufs + i * bsize), 32, -1, NULL);
+        fg_motion_state_init(set, (fg_motion_state *)(states + i * msize), -1);
+        make_stream(&streams[i], 1000 + (uint64_t)i, ticks, 1);
+    }
+    fg_motion_command out[8];
+    *commands = 0;
+    double t0 = fg_bench_now_ns();
+    for (int32_t t = 0; t < ticks; t++) {
+        for (int i = 0; i < n; i++) {
+            fg_buffer *b = (fg_buffer *)(bufs + i * bsize);
+            const stream *s = &streams[i];
+            int64_t us = fg_us_of_tick(t, 60);
+            while (cursor[i] < s->n && s->evs[cursor[i]].tick == t) {
+                const ev *v = &s->evs[cursor[i]++];
+                if (v->kind == 2) fg_buffer_push(b, FG_EDGE_DIR, 0, v->value, us++, t, 0, NULL, NULL);
+                else
+                    fg_buffer_push(b, v->kind ? FG_EDGE_RELEASE : FG_EDGE_PRESS,
+                                   buttons[v->value], 0, us++, t, 0, NULL, NULL);
+            }
+            fg_tick_input in;
+            fg_buffer_consume_for_tick(b, t, &in, NULL);
+            uint32_t nout = 0;
+            fg_motion_ctx ctx = {NULL, false};
+            fg_motion_step(set, (fg_motion_state *)(states + i * msize), b, &in, &ctx, out, 8,
+                           &nout, NULL);
+            for (uint32_t k = 0; k < nout; k++) *commands += out[k].age == 0;
+        }
+    }
+    double ns = fg_bench_now_ns() - t0;
+    for (int i = 0; i < n; i++) free(streams[i].evs);
+    free(streams);
+    free(cursor);
+    free(bufs);
+    free(states);
+    lua_close(L);
+    return ns / ((double)n * ticks);
+}
+
+/* Pure Lua: the reference buffer and matcher over the same stream, in the same process. */
+static double run_lua_matcher(int n, int32_t ticks, uint64_t *commands) {
+    lua_counter lc;
+    lua_State *L = new_state(&lc);
+    /* The stress fighter's declaration, read as plain Lua, gives the patterns. */
+    check(L, luaL_dostring(L,
+        "local ref = dofile('" REFERENCE "')\n"
+        "local decl = dofile('" RULES "')\n"
+        "local names = { LP = 1, HP = 2, LK = 3, HK = 4 }\n"
+        "local patterns = {}\n"
+        "for name, m in pairs(decl.motions) do\n"
+        "  patterns[#patterns + 1] = ref.compile(name, m[1], names, decl.groups, m)\n"
+        "end\n"
+        "for _, b in ipairs({ 'LP', 'HP', 'LK', 'HK' }) do\n"
+        "  patterns[#patterns + 1] = ref.compile(b, b, names, decl.groups, {})\n"
+        "end\n"
+        "table.sort(patterns, function(a, b) return a.name < b.name end)\n"
+        "bench = { ref = ref, patterns = patterns, fighters = {}, streams = {} }"));
+    stream *streams = calloc((size_t)n, sizeof *streams);
+    for (int i = 0; i < n; i++) make_stream(&streams[i], 1000 + (uint64_t)i, ticks, 1);
+    /* Hand the streams to Lua as flat arrays (not timed). */
+    lua_getglobal(L, "bench");
+    lua_getfield(L, -1, "streams");
+    for (int i = 0; i < n; i++) {
+        lua_createtable(L, (int)streams[i].n * 3, 0);
+        for (uint32_t k = 0; k < streams[i].n; k++) {
+            lua_pushinteger(L, streams[i].evs[k].tick);
+            lua_rawseti(L, -2, k * 3 + 1);
+            lua_pushinteger(L, streams[i].evs[k].kind);
+            lua_rawseti(L, -2, k * 3 + 2);
+            lua_pushinteger(L, streams[i].evs[k].value + (streams[i].evs[k].kind == 2 ? 0 : 1));
+            lua_rawseti(L, -2, k * 3 + 3);
+        }
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_pop(L, 2);
+    char setup[256];
+    snprintf(setup, sizeof setup,
+             "for i = 1, %d do bench.fighters[i] = bench.ref.fighter() end\n"
+             "bench.cursor = {} for i = 1, %d do bench.cursor[i] = 1 end", n, n);
+    check(L, luaL_dostring(L, setup));
+    check(L, luaL_dostring(L,
+        "function bench.tick(t)\n"
+        "  local ref, patterns, out = bench.ref, bench.patterns, bench.out or {}\n"
+        "  bench.out = out\n"
+        "  local found = 0\n"
+        "  for i = 1, #bench.fighters do\n"
+        "    local f, s, c = bench.fighters[i], bench.streams[i], bench.cursor[i]\n"
+        "    local fresh = 0\n"
+        "    while s[c] == t do\n"
+        "      ref.push(f, t, s[c + 1], s[c + 2])\n"
+        "      fresh = fresh + 1\n"
+        "      c = c + 3\n"
+        "    end\n"
+        "    bench.cursor[i] = c\n"
+        "    if fresh > 0 then found = found + ref.step(f, patterns, t, fresh, out) end\n"
+        "  end\n"
+        "  return found\n"
+        "end"));
+    lua_getglobal(L, "bench");
+    lua_getfield(L, -1, "tick");
+    int tick_fn = lua_gettop(L);
+    *commands = 0;
+    double t0 = fg_bench_now_ns();
+    for (int32_t t = 0; t < ticks; t++) {
+        lua_pushvalue(L, tick_fn);
+        lua_pushinteger(L, t);
+        check(L, lua_pcall(L, 1, 1, 0));
+        *commands += (uint64_t)lua_tointeger(L, -1);
+        lua_pop(L, 1);
+    }
+    double ns = fg_bench_now_ns() - t0;
+    for (int i = 0; i < n; i++) free(streams[i].evs);
+    free(streams);
+    lua_close(L);
+    return ns / ((double)n * ticks);
+}
+
+/* }====================================================================== */
+
+static int cmp_result(const void *a, const void *b) {
+    double x = ((const result *)a)->ns_per_fighter_tick, y = ((const result *)b)->ns_per_fighter_tick;
+    return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv) {
+    if (getenv("FG_BENCH_PROFILE_C")) {
+        double a;
+        printf("%.1f\n", run_c_only(atoi(getenv("FG_BENCH_PROFILE_C")), 600, &a));
+        return 0;
+    }
+    bool smoke = fg_bench_smoke(argc, argv);
+    bool quick = argc > 1 && strcmp(argv[argc - 1], "--quick") == 0;
+    int sizes[] = {2, 100, 1000, 10000};
+    int nsizes = smoke ? 1 : 4;
+    int runs = smoke ? 1 : quick ? 3 : 5;
+    printf("duel stress: the stress fighter (30 motions, 45 actions, 2 layers, Lua rule and hook),\n"
+           "paired fighters, seeded human-rate input, state hash every tick; median of %d runs\n\n",
+           runs);
+    printf("%7s %12s %12s %12s %12s %12s %12s\n", "fighters", "ns/f-tick", "ticks/s",
+           "Lua calls/ft", "C allocs/t", "Lua B/tick", "bytes/fighter");
+    for (int si = 0; si < nsizes; si++) {
+        int n = smoke ? 4 : sizes[si];
+        int32_t ticks = smoke ? 120 : (n >= 10000 ? 180 : n >= 1000 ? 600 : 1800);
+        result rs[7];
+        for (int k = 0; k < runs; k++) rs[k] = run_pipeline(n, ticks, 1);
+        qsort(rs, (size_t)runs, sizeof rs[0], cmp_result);
+        result m = rs[runs / 2];
+        double allocs = 0;
+        run_c_only(n < 1000 ? n : 1000, smoke ? 120 : 300, &allocs);
+        printf("%7d %12.1f %12.0f %12.3f %12.1f %12.1f %12.0f\n", n, m.ns_per_fighter_tick,
+               1e9 / (m.ns_per_fighter_tick * n), m.lua_calls_per_fighter_tick, allocs,
+               m.lua_bytes_per_tick, m.memory_per_fighter);
+        if (si == 0) printf("        (input: %.1f edges per fighter per second)\n",
+                            m.edges_per_fighter_second);
+    }
+    if (smoke) return 0;
+
+    int n = 1000;
+    double call_only = 0;
+    double c_only = run_c_only(n, 600, &call_only);
+    printf("\nthe same %d fighters decided in C only (no Lua rule or hook): %.1f ns per "
+           "fighter-tick, %.1f allocations per tick\n", n, c_only, call_only);
+    result fast[3];
+    for (int k = 0; k < 3; k++) fast[k] = run_pipeline(n, 600, 4);
+    qsort(fast, 3, sizeof fast[0], cmp_result);
+    printf("4x the input rate (%.1f edges per fighter per second), %d fighters: %.1f ns per "
+           "fighter-tick\n", fast[1].edges_per_fighter_second, n, fast[1].ns_per_fighter_tick);
+    result longer[3];
+    for (int k = 0; k < 3; k++) longer[k] = run_pipeline(100, 18000, 1);
+    qsort(longer, 3, sizeof longer[0], cmp_result);
+    printf("a 5-minute match (18000 ticks), 100 fighters: %.1f ns per fighter-tick\n",
+           longer[1].ns_per_fighter_tick);
+
+    uint64_t c_cmds = 0, lua_cmds = 0;
+    double cm[5], lm[5];
+    for (int k = 0; k < 5; k++) {
+        cm[k] = run_c_matcher(n, 600, &c_cmds);
+        lm[k] = run_lua_matcher(n, 600, &lua_cmds);
+    }
+    double c_med = fg_bench_median(cm, 5), l_med = fg_bench_median(lm, 5);
+    printf("\ninput buffer + motion matcher only, %d fighters, same stream:\n", n);
+    printf("  framegate (C)        %8.1f ns per fighter-tick  (%llu commands)\n", c_med,
+           (unsigned long long)c_cmds);
+    printf("  pure Lua reference   %8.1f ns per fighter-tick  (%llu commands)\n", l_med,
+           (unsigned long long)lua_cmds);
+    printf("  ratio                %8.1fx\n", l_med / c_med);
+    return 0;
+}
