@@ -77,21 +77,22 @@ int fg_numpad_of_bits(uint32_t bits) {
     return 5 + x + 3 * y;
 }
 
+/* Indexed by numpad 0..9 (0 = not a direction): called several times per fighter per tick. */
+static const uint8_t numpad_bits[10] = {
+    0,
+    BIT(FG_IN_DOWN) | BIT(FG_IN_LEFT), BIT(FG_IN_DOWN), BIT(FG_IN_DOWN) | BIT(FG_IN_RIGHT),
+    BIT(FG_IN_LEFT), 0, BIT(FG_IN_RIGHT),
+    BIT(FG_IN_UP) | BIT(FG_IN_LEFT), BIT(FG_IN_UP), BIT(FG_IN_UP) | BIT(FG_IN_RIGHT),
+};
+
 uint32_t fg_bits_of_numpad(int numpad) {
-    if (numpad < 1 || numpad > 9) return 0;
-    int x = (numpad - 1) % 3 - 1, y = (numpad - 1) / 3 - 1;
-    uint32_t bits = 0;
-    if (x > 0) bits |= BIT(FG_IN_RIGHT);
-    if (x < 0) bits |= BIT(FG_IN_LEFT);
-    if (y > 0) bits |= BIT(FG_IN_UP);
-    if (y < 0) bits |= BIT(FG_IN_DOWN);
-    return bits;
+    return numpad >= 1 && numpad <= 9 ? numpad_bits[numpad] : 0;
 }
 
 int fg_numpad_relative(int numpad, fg_facing facing) {
+    static const int8_t mirrored[10] = {0, 3, 2, 1, 6, 5, 4, 9, 8, 7}; /* 1<->3, 4<->6, 7<->9 */
     if (facing != FG_FACING_LEFT || numpad < 1 || numpad > 9) return numpad;
-    int col = (numpad - 1) % 3;
-    return numpad + (2 - 2 * col); /* 1<->3, 4<->6, 7<->9 */
+    return mirrored[numpad];
 }
 
 /* Resolves one axis: a and b are the two opposite directions. */
@@ -381,6 +382,8 @@ fg_status fg_buffer_consume_for_tick(fg_buffer *b, fg_tick tick, fg_tick_input *
     /* Eviction happens here, at consume time, so what is stored depends only on the ticks
     ** consumed, never on how early input was pushed. */
     while (b->count > b->capacity) {
+        const fg_edge *gone = cslot(b, 0);
+        if (gone->flags & FG_EDGE_CONSUMED) b->consumed_digest -= fg_edge_consumed_mix(gone->id);
         b->head = ring_index(b, 1);
         b->count--;
         b->dropped++;
@@ -432,6 +435,7 @@ fg_status fg_buffer_consume(fg_buffer *b, fg_edge_ref ref, fg_error *err) {
         return fg_error_set(err, FG_ESTATE, "edge %llu was already consumed",
                             (unsigned long long)ref.id);
     e->flags |= FG_EDGE_CONSUMED;
+    b->consumed_digest += fg_edge_consumed_mix(e->id);
     return FG_OK;
 }
 

@@ -73,4 +73,8 @@ uint16_t fg_motion_superset_dirs(int numpad); /* dirs whose bits include numpad'
 /* Writes a quoted, escaped copy of s (at most about 160 characters) for messages. */
 void fg_motion_quote(char *buf, size_t n, const char *s);
 
+/* Recomputes the region fold of a matcher state and compares it with the cached one (1 when
+** they agree): tests use it to prove every change keeps the cache up to date. */
+uint64_t fg_motion_state_region_check(const fg_motion_set *set, const fg_motion_state *st);
+
 #endif

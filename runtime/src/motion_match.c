@@ -76,6 +76,9 @@ struct fg_motion_state {
     uint8_t reserved[2];
     fg_tick press_tick[FG_INPUT_MAX_ACTIONS];
     int64_t press_clock[FG_INPUT_MAX_ACTIONS];
+    /* The fold of every pattern's and node's hashed fields, kept up to date by the calls that
+    ** change them (init, step, retire): hashing a state then costs its header, not its size. */
+    uint64_t region_sum, region_k;
 };
 
 /* }====================================================================== */
@@ -145,6 +148,12 @@ struct fg_motion_set {
     mentry *entries;
     fg_motion_finding *findings;
     uint16_t *levels;
+    /* Bitmaps in the state of which nodes hold a partial match and which patterns a done
+    ** record, and the nodes and patterns that keep an aux record: the hash fold visits only
+    ** those, not every node of the trie. */
+    uint32_t node_bits_off, done_bits_off;
+    uint32_t naux_nodes, naux_patterns;
+    uint16_t *aux_nodes, *aux_patterns;
 };
 
 static size_t align8(size_t n) { return (n + 7u) & ~(size_t)7u; }
@@ -191,6 +200,17 @@ static inline mmiss *final_miss(const fg_motion_state *st, const cpattern *P, in
 }
 static inline maux *final_aux(const fg_motion_state *st, const cpattern *P, int tr) {
     return (maux *)(at(st, P->final_off[tr]) + sizeof(mmiss));
+}
+/* The validity bitmaps (see fg_motion_set): set and cleared with every valid flag. */
+static inline uint64_t *node_bits(const fg_motion_state *st, const fg_motion_set *set) {
+    return (uint64_t *)at(st, set->node_bits_off);
+}
+static inline uint64_t *done_bits(const fg_motion_state *st, const fg_motion_set *set) {
+    return (uint64_t *)at(st, set->done_bits_off);
+}
+static inline void bit_set(uint64_t *bits, uint32_t i) { bits[i >> 6] |= (uint64_t)1 << (i & 63); }
+static inline void bit_clear(uint64_t *bits, uint32_t i) {
+    bits[i >> 6] &= ~((uint64_t)1 << (i & 63));
 }
 
 /* }====================================================================== */
@@ -706,6 +726,13 @@ fg_status fg_motion_set_compile(const fg_motion_buttons *buttons, const fg_motio
         sc.nodes[i].off = (uint32_t)off;
         off += align8(node_size(&sc.nodes[i]));
     }
+    uint32_t node_bits_off = (uint32_t)off;
+    off += 8 * (((size_t)nnodes + 63) / 64);
+    uint32_t done_bits_off = (uint32_t)off;
+    off += 8 * (((size_t)ndefs + 63) / 64);
+    uint32_t naux_nodes = 0, naux_patterns = 0;
+    for (uint32_t i = 0; i < nnodes; i++) naux_nodes += sc.nodes[i].has_aux != 0;
+    for (uint32_t p = 0; p < ndefs; p++) naux_patterns += pats[p].final_aux != 0;
     index_build *ib = sc.ib;
     for_each_entry(pats, ndefs, sc.nodes, nnodes, count_entry, ib);
     uint32_t nentries = 0;
@@ -721,7 +748,8 @@ fg_status fg_motion_set_compile(const fg_motion_buttons *buttons, const fg_motio
     size_t o_ent = align8(o_node + (size_t)nnodes * sizeof(cnode));
     size_t o_find = align8(o_ent + (size_t)nentries * sizeof(mentry));
     size_t o_lev = align8(o_find + (size_t)nfind * sizeof(fg_motion_finding));
-    size_t total = align8(o_lev + (size_t)nlevels * sizeof(uint16_t));
+    size_t o_aux = align8(o_lev + (size_t)nlevels * sizeof(uint16_t));
+    size_t total = align8(o_aux + (size_t)(naux_nodes + naux_patterns) * sizeof(uint16_t));
     uint8_t *blk = fg_alloc(&sc.alloc, total);
     if (!blk) {
         scratch_free(&sc);
@@ -743,6 +771,14 @@ fg_status fg_motion_set_compile(const fg_motion_buttons *buttons, const fg_motio
     set->entries = (mentry *)(blk + o_ent);
     set->findings = (fg_motion_finding *)(blk + o_find);
     set->levels = (uint16_t *)(blk + o_lev);
+    set->node_bits_off = node_bits_off;
+    set->done_bits_off = done_bits_off;
+    set->aux_nodes = (uint16_t *)(blk + o_aux);
+    set->aux_patterns = set->aux_nodes + naux_nodes;
+    for (uint32_t i = 0; i < nnodes; i++)
+        if (sc.nodes[i].has_aux) set->aux_nodes[set->naux_nodes++] = (uint16_t)i;
+    for (uint32_t p = 0; p < ndefs; p++)
+        if (pats[p].final_aux) set->aux_patterns[set->naux_patterns++] = (uint16_t)p;
     if (ndefs) memcpy(set->patterns, pats, (size_t)ndefs * sizeof *pats);
     if (nnodes) memcpy(set->nodes, sc.nodes, (size_t)nnodes * sizeof *sc.nodes);
     if (nfind) memcpy(set->findings, sc.finds, (size_t)nfind * sizeof *sc.finds);
@@ -875,6 +911,8 @@ size_t fg_motion_describe(const fg_motion_set *set, uint32_t id, char *buf, size
 
 /* {====================================================================== state */
 
+static void region_update(const fg_motion_set *set, fg_motion_state *st);
+
 void fg_motion_state_init(const fg_motion_set *set, fg_motion_state *st, fg_tick start_tick) {
     memset(st, 0, set->state_size);
     st->set_hash = set->hash;
@@ -895,6 +933,7 @@ void fg_motion_state_init(const fg_motion_set *set, fg_motion_state *st, fg_tick
         if (N->has_aux)
             node_aux(st, N)->since = N->frozen == FG_MOTION_FROZEN_COUNT ? start_tick : 0;
     }
+    region_update(set, st);
 }
 
 /* The world hashes every entity's matcher every tick, and it is the largest part of the world's
@@ -912,7 +951,57 @@ static inline uint64_t link_word(const mlink *l) {
     return (uint64_t)(uint32_t)l->id | (uint64_t)(uint32_t)l->tick << 32;
 }
 
+/* Folds the hashed fields of the patterns with a done record, the nodes with a partial match
+** (each with its index, found through the validity bitmaps) and every aux record. */
+static void region_fold(const fg_motion_set *set, const fg_motion_state *st, fg_fold *f) {
+    const uint64_t *done = done_bits(st, set);
+    for (uint32_t w = 0; w < (set->npatterns + 63) / 64; w++)
+        for (uint64_t bits = done[w]; bits; bits &= bits - 1) {
+            uint32_t p = w * 64 + (uint32_t)__builtin_ctzll(bits);
+            const cpattern *P = &set->patterns[p];
+            const mdone *d = done_of(st, P);
+            fg_fold_u64(f, p);
+            fg_fold_u64(f, (uint64_t)d->tick);
+            fg_fold_u64(f, (uint64_t)d->time);
+            fg_fold_u64(f, (uint64_t)d->beat | (uint64_t)d->replaces << 16 |
+                               (uint64_t)d->live << 32 | (uint64_t)d->why << 40 |
+                               (uint64_t)d->facing << 48 | (uint64_t)d->flags << 56);
+            fg_fold_u64(f, d->nedges);
+            const mlink *dl = done_links(st, P);
+            for (int i = 0; i < d->nedges; i++) fg_fold_u64(f, link_word(&dl[i]));
+        }
+    for (uint32_t i = 0; i < set->naux_patterns; i++) {
+        const cpattern *P = &set->patterns[set->aux_patterns[i]];
+        for (int tr = 0; tr < P->ntracks; tr++) fold_aux(f, final_aux(st, P, tr));
+    }
+    const uint64_t *nodes = node_bits(st, set);
+    for (uint32_t w = 0; w < (set->nnodes + 63) / 64; w++)
+        for (uint64_t bits = nodes[w]; bits; bits &= bits - 1) {
+            uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(bits);
+            const cnode *N = &set->nodes[i];
+            const mpart *q = node_part(st, N);
+            fg_fold_u64(f, (uint64_t)i << 32 | 1u);
+            fg_fold_u64(f, (uint64_t)q->t);
+            fg_fold_u64(f, (uint64_t)q->start);
+            fg_fold_u64(f, q->edge);
+            fg_fold_u64(f, (uint64_t)q->open | (uint64_t)q->skipped << 8 |
+                               (uint64_t)q->taken << 16);
+            const mlink *ch = node_chain(st, N);
+            for (int k = 0; k < N->chain_len; k++) fg_fold_u64(f, link_word(&ch[k]));
+        }
+    for (uint32_t i = 0; i < set->naux_nodes; i++)
+        fold_aux(f, node_aux(st, &set->nodes[set->aux_nodes[i]]));
+}
+
+static void region_update(const fg_motion_set *set, fg_motion_state *st) {
+    fg_fold f = fg_fold_begin(0);
+    region_fold(set, st, &f);
+    st->region_sum = f.sum;
+    st->region_k = f.k;
+}
+
 void fg_motion_state_hash(const fg_motion_set *set, const fg_motion_state *st, fg_hasher *hs) {
+    (void)set;
     fg_fold f = fg_fold_begin(st->set_hash);
     fg_fold_u64(&f, (uint64_t)st->last_tick);
     fg_fold_u64(&f, (uint64_t)st->clock);
@@ -924,50 +1013,24 @@ void fg_motion_state_hash(const fg_motion_set *set, const fg_motion_state *st, f
         fg_fold_u64(&f, (uint64_t)st->press_tick[b]);
         fg_fold_u64(&f, (uint64_t)st->press_clock[b]);
     }
-    uint64_t valid = 0;
-    for (uint32_t p = 0; p < set->npatterns; p++) {
-        const cpattern *P = &set->patterns[p];
-        const mdone *d = done_of(st, P);
-        valid |= (uint64_t)(d->valid != 0) << (p & 63);
-        if ((p & 63) == 63) {
-            fg_fold_u64(&f, valid);
-            valid = 0;
-        }
-        if (d->valid) {
-            fg_fold_u64(&f, (uint64_t)d->tick);
-            fg_fold_u64(&f, (uint64_t)d->time);
-            fg_fold_u64(&f, (uint64_t)d->beat | (uint64_t)d->replaces << 16 |
-                                (uint64_t)d->live << 32 | (uint64_t)d->why << 40 |
-                                (uint64_t)d->facing << 48 | (uint64_t)d->flags << 56);
-            fg_fold_u64(&f, d->nedges);
-            const mlink *dl = done_links(st, P);
-            for (int i = 0; i < d->nedges; i++) fg_fold_u64(&f, link_word(&dl[i]));
-        }
-        for (int tr = 0; P->final_aux && tr < P->ntracks; tr++) fold_aux(&f, final_aux(st, P, tr));
-    }
-    fg_fold_u64(&f, valid);
-    valid = 0;
-    for (uint32_t i = 0; i < set->nnodes; i++) {
-        const cnode *N = &set->nodes[i];
-        const mpart *q = node_part(st, N);
-        valid |= (uint64_t)(q->valid != 0) << (i & 63);
-        if ((i & 63) == 63) {
-            fg_fold_u64(&f, valid);
-            valid = 0;
-        }
-        if (q->valid) {
-            fg_fold_u64(&f, (uint64_t)q->t);
-            fg_fold_u64(&f, (uint64_t)q->start);
-            fg_fold_u64(&f, q->edge);
-            fg_fold_u64(&f, (uint64_t)q->open | (uint64_t)q->skipped << 8 |
-                                (uint64_t)q->taken << 16);
-            const mlink *ch = node_chain(st, N);
-            for (int k = 0; k < N->chain_len; k++) fg_fold_u64(&f, link_word(&ch[k]));
-        }
-        if (N->has_aux) fold_aux(&f, node_aux(st, N));
-    }
-    fg_fold_u64(&f, valid);
+    fg_fold_u64(&f, st->region_sum);
+    fg_fold_u64(&f, st->region_k);
     fg_hash_fold_end(hs, &f);
+}
+
+/* The fold from scratch, for tests: equal to the cached one whenever the cache is right. */
+uint64_t fg_motion_state_region_check(const fg_motion_set *set, const fg_motion_state *st) {
+    for (uint32_t i = 0; i < set->nnodes; i++) {
+        bool bit = (node_bits(st, set)[i >> 6] >> (i & 63)) & 1u;
+        if (bit != (node_part(st, &set->nodes[i])->valid != 0)) return 0;
+    }
+    for (uint32_t p = 0; p < set->npatterns; p++) {
+        bool bit = (done_bits(st, set)[p >> 6] >> (p & 63)) & 1u;
+        if (bit != (done_of(st, &set->patterns[p])->valid != 0)) return 0;
+    }
+    fg_fold f = fg_fold_begin(0);
+    region_fold(set, st, &f);
+    return (f.sum == st->region_sum && f.k == st->region_k) ? 1 : 0;
 }
 
 /* }====================================================================== */
@@ -992,6 +1055,7 @@ typedef struct mctx {
     fg_tick now, prev_tick;
     int64_t clock_now, prev_clock;
     uint32_t ncand;
+    bool dirty; /* a field the region fold covers was written this tick */
     cand cands[MAX_CAND];
 } mctx;
 
@@ -1324,6 +1388,8 @@ static void try_step(mctx *m, const mentry *en, const fg_edge *e, uint32_t pos) 
         return;
     }
     mpart *q = node_part(st, N);
+    m->dirty = true;
+    bit_set(node_bits(st, m->set), (uint32_t)(N - m->set->nodes));
     q->valid = 1;
     q->open = S->trig == FG_MT_HOLD;
     q->skipped = skipped;
@@ -1344,6 +1410,7 @@ static void run_entries(mctx *m, uint32_t first, uint32_t count, const fg_edge *
             const cnode *N = &m->set->nodes[en->target];
             mpart *q = node_part(m->st, N);
             if (q->valid && q->open) {
+                m->dirty = true;
                 q->open = 0;
                 q->t = time_of(m, N->frozen, e->tick);
                 if (N->depth == 0) q->start = q->t;
@@ -1364,6 +1431,7 @@ static void run_entries(mctx *m, uint32_t first, uint32_t count, const fg_edge *
             }
             ax->since = time_of(m, frozen, e->tick);
             ax->edge = e->id;
+            m->dirty = true;
             break;
         }
         default:
@@ -1420,34 +1488,45 @@ static void invalidate(mctx *m, const fg_edge_id *ids, const uint16_t *owner, in
             for (int j = 0; j < n && hit < 0; j++)
                 if (ch[k].id && ch[k].id == ids[j]) hit = j;
         if (hit < 0) continue;
-        if (N->chord_child && !q->taken) q->taken = (uint16_t)(owner[hit] + 1);
-        else memset(q, 0, sizeof *q);
+        if (N->chord_child && !q->taken) {
+            q->taken = (uint16_t)(owner[hit] + 1);
+        } else {
+            memset(q, 0, sizeof *q);
+            bit_clear(node_bits(m->st, set), i);
+        }
     }
 }
 
-
 /* Drops matches that can no longer complete inside any window of the patterns through them.
-** One node per tick keeps it cheap and keeps the hashed state small. */
-static void sweep(mctx *m) {
+** One node per tick keeps it cheap and keeps the hashed state small. True when it changed a
+** field the region fold covers. */
+static bool sweep(mctx *m) {
     const fg_motion_set *set = m->set;
-    if (set->nnodes == 0) return;
+    if (set->nnodes == 0) return false;
     uint32_t i = m->st->sweep % set->nnodes;
     m->st->sweep = (i + 1) % set->nnodes;
     const cnode *N = &set->nodes[i];
     mpart *q = node_part(m->st, N);
-    if (!q->valid) return;
+    if (!q->valid) return false;
     if (q->taken) {
         const mdone *d = done_of(m->st, &set->patterns[q->taken - 1]);
-        if (!d->valid || d->tick < m->now - m->prof->chord_window) memset(q, 0, sizeof *q);
-        return;
+        if (!d->valid || d->tick < m->now - m->prof->chord_window) {
+            memset(q, 0, sizeof *q);
+            bit_clear(node_bits(m->st, set), i);
+            return true;
+        }
+        return false;
     }
-    if (q->open && N->depth == 0) return;
+    if (q->open && N->depth == 0) return false;
     int64_t now = now_of(m, N->frozen), tlim = time_limit(N->time, m->prof);
     if (now - q->start > tlim) {
         memset(q, 0, sizeof *q);
+        bit_clear(node_bits(m->st, set), i);
         record(node_miss(m->st, N), N->time, m->now, N->depth + 1, FG_MOTION_FAIL_EXPIRED,
                now - q->start, tlim, FG_MOTION_NONE, 0);
+        return true;
     }
+    return false;
 }
 
 static void level_candidates(mctx *m) {
@@ -1556,6 +1635,7 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
     m.prev_clock = st->clock;
     m.clock_now = st->clock + (in->tick - st->last_tick - 1) + (ctx && ctx->frozen ? 0 : 1);
     m.ncand = 0;
+    m.dirty = false;
     st->facing = buf->facing;
     for (uint32_t i = 0; i < in->count; i++) {
         const fg_edge *e = fg_buffer_at(buf, in->first + i);
@@ -1565,7 +1645,10 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
     if (set->nlevels) level_candidates(&m);
     st->last_tick = in->tick;
     st->clock = m.clock_now;
-    sweep(&m);
+    /* Whether anything the region hash covers may change this tick: new edges, candidates,
+    ** commands still asserted by their buffer, or an expiry. */
+    bool changed = m.dirty || m.ncand > 0 || st->nlive > 0;
+    changed |= sweep(&m);
     uint32_t n = 0;
     if (m.ncand) {
         /* Best first; a candidate sharing an edge with a better one loses to it. */
@@ -1681,6 +1764,7 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
             mdone *d = done_of(st, P);
             if (d->live) st->nlive--;
             d->valid = 1;
+            bit_set(done_bits(st, set), c->pattern);
             d->live = P->buffer > 1;
             if (d->live) st->nlive++;
             d->tick = m.now;
@@ -1726,6 +1810,7 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
             cmd->flags = d->flags;
         }
     }
+    if (changed) region_update(set, st);
     if (nout) *nout = n;
     return FG_OK;
 }
@@ -1736,6 +1821,7 @@ void fg_motion_retire(const fg_motion_set *set, fg_motion_state *st, uint32_t mo
     if (d->live) {
         d->live = 0;
         st->nlive--;
+        region_update(set, st);
     }
 }
 

@@ -787,8 +787,8 @@ static void hash_last(fg_fold *f, const fg_entity_state *es) {
 }
 
 /* An input buffer: its held state and counters, the digest of every edge it consumed, and which
-** stored edges gameplay has consumed since (their CONSUMED flags, 64 to a word). The stored
-** edges are a suffix of the digested ones, fixed by the count. Pending edges are not hashed. */
+** stored edges gameplay has consumed since (the buffer's digest of their ids). The stored edges
+** are a suffix of the digested ones, fixed by the count. Pending edges are not hashed. */
 static void hash_buffer(fg_fold *f, const fg_buffer *b, uint64_t digest) {
     mix2(f, b->capacity, b->count);
     mix2(f, b->held, (uint32_t)b->dir | (uint32_t)b->facing << 8);
@@ -797,23 +797,8 @@ static void hash_buffer(fg_fold *f, const fg_buffer *b, uint64_t digest) {
     mix(f, digest);
     for (uint32_t held = b->held; held; held &= held - 1)
         mix(f, (uint64_t)b->held_since[__builtin_ctz(held)]);
-    /* The ring of input.c: 2 * capacity slots, stored edges from head, so at most two runs. */
-    uint32_t size = 2 * b->capacity;
-    uint32_t first = b->count < size - b->head ? b->count : size - b->head;
-    uint64_t word = 0;
-    uint32_t i = 0;
-    for (uint32_t run = 0; run < 2; run++) {
-        const fg_edge *e = &b->edges[run == 0 ? b->head : 0];
-        uint32_t n = run == 0 ? first : b->count - first;
-        for (uint32_t j = 0; j < n; j++, i++) {
-            word |= (uint64_t)(e[j].flags & FG_EDGE_CONSUMED) << (i & 63);
-            if ((i & 63) == 63) {
-                mix(f, word);
-                word = 0;
-            }
-        }
-    }
-    mix(f, word);
+    /* Which stored edges gameplay consumed: a digest the buffer keeps up to date. */
+    mix(f, b->consumed_digest);
 }
 
 int64_t fg_world_random(fg_world *w, int64_t lo, int64_t hi) {

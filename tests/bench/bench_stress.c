@@ -451,7 +451,12 @@ static int cmp_result(const void *a, const void *b) {
 }
 
 int main(int argc, char **argv) {
-    if (getenv("FG_BENCH_PROFILE_C")) {
+    if (getenv("FG_BENCH_PROFILE_PIPE")) { /* one run of the pipeline, for profilers */
+        result r = run_pipeline(atoi(getenv("FG_BENCH_PROFILE_PIPE")), 600, 1);
+        printf("%.1f ns per fighter-tick\n", r.ns_per_fighter_tick);
+        return 0;
+    }
+    if (getenv("FG_BENCH_PROFILE_C")) { /* the C-only world, for profilers */
         double a;
         printf("%.1f\n", run_c_only(atoi(getenv("FG_BENCH_PROFILE_C")), 600, &a));
         return 0;

@@ -113,11 +113,17 @@ static void hash_covers_buffers_ledgers_and_matchers(void **state) {
     size_t size;
     unsigned char *snap = save(a, &size);
     fg_world *w = a;
-    /* A stored edge's CONSUMED flag (gameplay consumed it), in entity 2's buffer. */
+    /* A stored edge's CONSUMED flag (gameplay consumed it), in entity 2's buffer. The buffer
+    ** keeps a digest of its consumed edges up to date through fg_buffer_consume, which is the
+    ** way gameplay consumes one. */
     fg_buffer *buf = fg_world_buffer_at(w, 1);
     assert_true(buf->count > 0);
-    uint32_t idx = (buf->head + buf->count - 1) % (2 * buf->capacity);
-    buf->edges[idx].flags ^= FG_EDGE_CONSUMED;
+    uint32_t unconsumed = buf->count;
+    for (uint32_t i = 0; i < buf->count; i++)
+        if (!(fg_buffer_at(buf, i)->flags & FG_EDGE_CONSUMED)) unconsumed = i;
+    assert_true(unconsumed < buf->count);
+    fg_edge_ref ref = {fg_buffer_at(buf, unconsumed)->id};
+    assert_int_equal(fg_buffer_consume(buf, ref, NULL), FG_OK);
     assert_int_not_equal(fg_world_hash(w), fg_world_hash(b));
     fg_world_restore(w, snap, size, NULL);
     /* The held state of a buffer. */

@@ -183,6 +183,9 @@ typedef struct fg_buffer {
     uint32_t held;  /* action bits held as of current_tick */
     fg_tick current_tick;  /* the last consumed tick */
     uint64_t dropped;      /* stored edges lost to overflow */
+    uint64_t consumed_digest; /* sum of a mix of the ids of the stored edges gameplay consumed:
+                                 kept up to date on consume and on eviction, so a state hash
+                                 covers every CONSUMED flag without reading the edges */
     fg_tick held_since[FG_INPUT_MAX_ACTIONS]; /* tick each held action went down */
     uint8_t dir;           /* absolute numpad as of current_tick */
     uint8_t facing;        /* the entity's facing, stamped on edges as they are consumed */
@@ -240,6 +243,12 @@ FG_API bool fg_buffer_held(const fg_buffer *b, int action);
 /* Ticks `action` has been held as of current_tick (0 when not held). */
 FG_API fg_tick fg_buffer_held_for(const fg_buffer *b, int action);
 FG_API void fg_buffer_set_facing(fg_buffer *b, fg_facing facing);
+/* The mix of one consumed edge's id in consumed_digest. */
+static inline uint64_t fg_edge_consumed_mix(fg_edge_id id) {
+    uint64_t z = id * 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    return z ^ (z >> 31);
+}
 /* Feeds the authoritative state (stored edges, held state) to a hasher, field by field. */
 FG_API void fg_buffer_hash(const fg_buffer *b, fg_hasher *hs);
 
