@@ -76,9 +76,11 @@ struct fg_motion_state {
     uint8_t reserved[2];
     fg_tick press_tick[FG_INPUT_MAX_ACTIONS];
     int64_t press_clock[FG_INPUT_MAX_ACTIONS];
-    /* The fold of every pattern's and node's hashed fields, kept up to date by the calls that
-    ** change them (init, step, retire): hashing a state then costs its header, not its size. */
+    /* The fold of every pattern's and node's hashed fields. The calls that change them mark it
+    ** stale; fg_motion_state_refresh recomputes it (a world does at the end of each tick), so a
+    ** hash costs the header, and a matcher nobody hashes pays nothing for it. */
     uint64_t region_sum, region_k;
+    uint64_t region_stale;
 };
 
 /* }====================================================================== */
@@ -998,10 +1000,21 @@ static void region_update(const fg_motion_set *set, fg_motion_state *st) {
     region_fold(set, st, &f);
     st->region_sum = f.sum;
     st->region_k = f.k;
+    st->region_stale = 0;
+}
+
+void fg_motion_state_refresh(const fg_motion_set *set, fg_motion_state *st) {
+    if (st->region_stale) region_update(set, st);
 }
 
 void fg_motion_state_hash(const fg_motion_set *set, const fg_motion_state *st, fg_hasher *hs) {
-    (void)set;
+    uint64_t sum = st->region_sum, k = st->region_k;
+    if (st->region_stale) { /* not refreshed: fold it here, the same value */
+        fg_fold r = fg_fold_begin(0);
+        region_fold(set, st, &r);
+        sum = r.sum;
+        k = r.k;
+    }
     fg_fold f = fg_fold_begin(st->set_hash);
     fg_fold_u64(&f, (uint64_t)st->last_tick);
     fg_fold_u64(&f, (uint64_t)st->clock);
@@ -1013,8 +1026,8 @@ void fg_motion_state_hash(const fg_motion_set *set, const fg_motion_state *st, f
         fg_fold_u64(&f, (uint64_t)st->press_tick[b]);
         fg_fold_u64(&f, (uint64_t)st->press_clock[b]);
     }
-    fg_fold_u64(&f, st->region_sum);
-    fg_fold_u64(&f, st->region_k);
+    fg_fold_u64(&f, sum);
+    fg_fold_u64(&f, k);
     fg_hash_fold_end(hs, &f);
 }
 
@@ -1028,6 +1041,7 @@ uint64_t fg_motion_state_region_check(const fg_motion_set *set, const fg_motion_
         bool bit = (done_bits(st, set)[p >> 6] >> (p & 63)) & 1u;
         if (bit != (done_of(st, &set->patterns[p])->valid != 0)) return 0;
     }
+    if (st->region_stale) return 1; /* nothing cached to compare: the hash folds it fresh */
     fg_fold f = fg_fold_begin(0);
     region_fold(set, st, &f);
     return (f.sum == st->region_sum && f.k == st->region_k) ? 1 : 0;
@@ -1810,7 +1824,7 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
             cmd->flags = d->flags;
         }
     }
-    if (changed) region_update(set, st);
+    if (changed) st->region_stale = 1;
     if (nout) *nout = n;
     return FG_OK;
 }
@@ -1821,7 +1835,7 @@ void fg_motion_retire(const fg_motion_set *set, fg_motion_state *st, uint32_t mo
     if (d->live) {
         d->live = 0;
         st->nlive--;
-        region_update(set, st);
+        st->region_stale = 1;
     }
 }
 

@@ -674,7 +674,12 @@ fg_status fg_world_advance(fg_world *w, fg_error *err) {
             if (es->opponent > es->id) separate(w, es, &w->entities[es->opponent - 1]);
         }
         for (uint32_t s = 0; s < n; s++) face_opponent(w, &w->entities[s]);
-        for (uint32_t s = 0; s < n; s++) meter_phase(w, &w->entities[s], t);
+        for (uint32_t s = 0; s < n; s++) {
+            meter_phase(w, &w->entities[s], t);
+            /* The world hashes every tick: keep the matchers' cached folds fresh. */
+            fg_motion_state_refresh(fg_world_rules_of(w, &w->entities[s])->motion_set,
+                                    fg_world_motion_at(w, s));
+        }
     }
     w->state->tick = t + 1;
     return FG_OK;

@@ -70,6 +70,12 @@ static void cached_fold_matches_a_recomputed_one_after_every_step(void **state) 
             fg_motion_ctx ctx = {NULL, fg_rng_range(&r, 0, 20) == 0};
             assert_int_equal(fg_motion_step(set, st, buf, &in, &ctx, out, 16, &n, NULL), FG_OK);
             if (n && fg_rng_range(&r, 0, 1)) fg_motion_retire(set, st, out[0].motion);
+            /* The hash of a stale state (folded on the fly) equals the refreshed one. */
+            fg_hasher before = fg_hasher_begin(1), after = fg_hasher_begin(1);
+            fg_motion_state_hash(set, st, &before);
+            if (fg_rng_range(&r, 0, 3)) fg_motion_state_refresh(set, st);
+            fg_motion_state_hash(set, st, &after);
+            assert_int_equal(fg_hasher_end(&before), fg_hasher_end(&after));
             if (fg_motion_state_region_check(set, st) != 1)
                 fail_msg("seed %llu tick %lld: the cached fold is stale", (unsigned long long)seed,
                          (long long)t);

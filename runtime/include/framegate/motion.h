@@ -227,9 +227,12 @@ FG_API size_t fg_motion_state_size(const fg_motion_set *set);
 /* start_tick: the tick before the first one stepped (as fg_buffer_init). */
 FG_API void fg_motion_state_init(const fg_motion_set *set, fg_motion_state *st, fg_tick start_tick);
 /* Feeds the authoritative part of the state to a hasher, field by field. Diagnostic fields
-** (near-miss records) are not hashed. */
+** (near-miss records) are not hashed. Cheap after fg_motion_state_refresh; correct without it. */
 FG_API void fg_motion_state_hash(const fg_motion_set *set, const fg_motion_state *st,
                                  fg_hasher *hs);
+/* Brings the state's cached hash of its patterns up to date after steps changed them: call it
+** before hashing every tick (the world does); the hash value is the same either way. */
+FG_API void fg_motion_state_refresh(const fg_motion_set *set, fg_motion_state *st);
 
 /* What the world tells the matcher about this tick. */
 typedef struct fg_motion_ctx {
