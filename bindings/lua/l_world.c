@@ -422,12 +422,21 @@ static int world_save(lua_State *L) {
 }
 
 /* world:restore(snapshot). [-2, +0, v] */
+/* world:restore(snapshot [, { fresh = true }]). By default a restore is a rollback: ticks that
+** were presented already are re-simulated without calling on_event again. fresh = true starts a
+** new timeline instead (a test round, a retry): presentation starts over at the restored tick. */
 static int world_restore(lua_State *L) {
     fg_lua_world *lw = fg_lua_check_world(L, 1);
     size_t size;
     const char *p = luaL_checklstring(L, 2, &size);
+    bool fresh = false;
+    if (!lua_isnoneornil(L, 3)) {
+        luaL_checktype(L, 3, LUA_TTABLE);
+        fresh = fg_lua_opt_bool_field(L, 3, "fresh", 0);
+    }
     fg_error err;
     if (fg_world_restore(lw->w, p, size, &err) != FG_OK) return fg_lua_raise(L, &err);
+    if (fresh) lw->presented = fg_world_tick(lw->w);
     return 0;
 }
 

@@ -35,7 +35,7 @@ local rounds = {
 
 print("framegate duel: two duelists, " .. w:rate() .. " Hz, rules " .. here_rules)
 for i, round in ipairs(rounds) do
-  w:restore(start)
+  w:restore(start, { fresh = true })   -- each round is a new take, not a rollback
   w:cues()
   if round.setup then round.setup() end
   local from = w:tick()

@@ -308,8 +308,11 @@ function World:rate() end
 function World:hash() end
 ---@return string snapshot
 function World:save() end
+---A rollback by default (presented ticks do not call on_event again); `fresh = true` starts a
+---new timeline whose presentation starts over at the restored tick.
 ---@param snapshot string
-function World:restore(snapshot) end
+---@param opts? { fresh?: boolean }
+function World:restore(snapshot, opts) end
 ---@return { tick: integer, entity: integer, kind: string, code: integer, text: string }[]
 function World:trace(from_tick) end
 function World:trace_clear() end

@@ -50,7 +50,7 @@ static fg_status run(fg_world *w, uint32_t check, uint64_t seed, int ticks, fg_s
                      fg_error *err) {
     fg_synctest_config c = fg_synctest_config_default();
     c.check = check;
-    fg_synctest *st;
+    fg_synctest *st = NULL;
     fg_status s = fg_synctest_create(w, &c, &st, err);
     if (s != FG_OK) return s;
     fg_input_fuzz fz;
@@ -71,7 +71,7 @@ static void synctest_passes_a_deterministic_world_at_every_distance(void **state
     for (uint32_t check = 1; check <= FG_SYNCTEST_MAX_CHECK; check++) {
         counter_rule rule = {0, 0};
         fg_world *w = world_with_rule(r, &rule, 9, NULL);
-        fg_synctest *st;
+        fg_synctest *st = NULL;
         fg_error err;
         fg_status s = run(w, check, 9, 500, &st, &err);
         if (s != FG_OK) fail_msg("check %u: %s", check, err.msg);
@@ -107,7 +107,7 @@ static void synctest_catches_a_rule_with_hidden_state(void **state) {
     fg_ruleset *r = fg_det_rules(20);
     counter_rule rule = {0, 3};
     fg_world *w = world_with_rule(r, &rule, 9, NULL);
-    fg_synctest *st;
+    fg_synctest *st = NULL;
     fg_error err;
     fg_status s = run(w, 2, 9, 2000, &st, &err);
     assert_int_equal(s, FG_EMISMATCH);
@@ -143,7 +143,7 @@ static void synctest_reinjects_every_kind_of_input_once(void **state) {
     fg_world *w = world_with_rule(r, &rule, 2, NULL);
     fg_synctest_config c = fg_synctest_config_default();
     c.check = 8;
-    fg_synctest *st;
+    fg_synctest *st = NULL;
     assert_int_equal(fg_synctest_create(w, &c, &st, NULL), FG_OK);
     int lp = fg_world_action_id(w, "LP"), hp = fg_world_action_id(w, "HP");
     fg_error err;
@@ -188,7 +188,7 @@ static void synctest_restarts_its_window_after_a_host_edit(void **state) {
     fg_world *w = world_with_rule(r, &rule, 2, NULL);
     fg_synctest_config c = fg_synctest_config_default();
     c.check = 4;
-    fg_synctest *st;
+    fg_synctest *st = NULL;
     assert_int_equal(fg_synctest_create(w, &c, &st, NULL), FG_OK);
     size_t size = fg_world_snapshot_size(w);
     void *snap = malloc(size);
@@ -242,7 +242,7 @@ static void synctest_advance_does_not_allocate(void **state) {
     fg_synctest_config c = fg_synctest_config_default();
     c.check = 8;
     c.allocator = alloc;
-    fg_synctest *st;
+    fg_synctest *st = NULL;
     assert_int_equal(fg_synctest_create(w, &c, &st, NULL), FG_OK);
     fg_input_fuzz fz;
     fg_input_fuzz_init(&fz, 3);

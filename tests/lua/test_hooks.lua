@@ -110,4 +110,21 @@ function TestHooks:test_cues_only_from_on_event()
   lu.assertEquals(#w:cues(), 0)  -- drained
 end
 
+function TestHooks:test_restore_is_a_rollback_unless_fresh()
+  local seen = 0
+  local w, p1 = duel { on_event = function() seen = seen + 1 end }
+  local snap = w:save()
+  p1:request("jab")
+  w:run(5)
+  lu.assertEquals(seen, 1)
+  w:restore(snap)               -- a rollback: the re-simulated hit is not presented again
+  p1:request("jab")
+  w:run(5)
+  lu.assertEquals(seen, 1)
+  w:restore(snap, { fresh = true })  -- a new take: presentation starts over
+  p1:request("jab")
+  w:run(5)
+  lu.assertEquals(seen, 2)
+end
+
 os.exit(lu.LuaUnit.run())
