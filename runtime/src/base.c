@@ -3,7 +3,9 @@
 ** Everything here is pure: no globals, no clocks.
 */
 #include "framegate/base.h"
+#include "text.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -291,3 +293,11 @@ int64_t fg_rng_range(fg_rng *r, int64_t lo, int64_t hi) {
 double fg_rng_unit(fg_rng *r) { return (double)(fg_rng_next(r) >> 11) * (1.0 / 9007199254740992.0); }
 
 /* }====================================================================== */
+
+void fg_text_append(char *buf, size_t size, size_t *len, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(*len < size ? buf + *len : NULL, *len < size ? size - *len : 0, fmt, ap);
+    va_end(ap);
+    if (n > 0) *len += (size_t)n;
+}

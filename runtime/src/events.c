@@ -7,6 +7,7 @@
 ** the rest is zero, so two dispatchers in the same logical state have the same bytes too.
 */
 #include "framegate/gate.h"
+#include "text.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -332,28 +333,18 @@ void fg_dispatcher_hash(const fg_dispatcher *d, fg_hasher *hs) {
     fg_hash_fold_end(hs, &f);
 }
 
-/* snprintf into what is left of buf, counting what would have been written. */
-static void put(char *buf, size_t size, size_t *len, const char *fmt, ...) FG_PRINTF(4, 5);
-static void put(char *buf, size_t size, size_t *len, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(*len < size ? buf + *len : NULL, *len < size ? size - *len : 0, fmt, ap);
-    va_end(ap);
-    if (n > 0) *len += (size_t)n;
-}
-
 size_t fg_dispatcher_describe(const fg_dispatcher *d, char *buf, size_t size) {
     size_t len = 0;
     if (buf && size) buf[0] = '\0';
     if (!buf) size = 0;
-    put(buf, size, &len, "dispatcher.channels %" PRIu32 "\n", d->channels);
-    put(buf, size, &len, "dispatcher.capacity %" PRIu32 "\n", d->capacity);
+    fg_text_append(buf, size, &len, "dispatcher.channels %" PRIu32 "\n", d->channels);
+    fg_text_append(buf, size, &len, "dispatcher.capacity %" PRIu32 "\n", d->capacity);
     for (uint32_t c = 0; c < d->channels; c++) {
         const fg_dispatch_channel *ch = cchan(d, c);
-        put(buf, size, &len, "channel[%" PRIu32 "].live %" PRId64 "\n", c, ch->live);
+        fg_text_append(buf, size, &len, "channel[%" PRIu32 "].live %" PRId64 "\n", c, ch->live);
         const fg_ledger_entry *e = centries(d, c);
         for (uint32_t i = 0; i < ch->used; i++)
-            put(buf, size, &len,
+            fg_text_append(buf, size, &len,
                 "channel[%" PRIu32 "].marker[%" PRIu32 "] closed_below %" PRIu64
                 " window 0x%016" PRIx64 "\n",
                 c, e[i].marker, e[i].closed_below, e[i].window);

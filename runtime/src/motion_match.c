@@ -14,6 +14,7 @@
 ** memoised. The state is plain data at offsets fixed by the set, so it is copied with memcpy.
 */
 #include "motion_internal.h"
+#include "text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,16 +160,6 @@ struct fg_motion_set {
 };
 
 static size_t align8(size_t n) { return (n + 7u) & ~(size_t)7u; }
-
-/* Appends to a fixed buffer, cutting at its end, and counts what it would have needed. */
-static void app(char *buf, size_t n, size_t *o, const char *fmt, ...) FG_PRINTF(4, 5);
-static void app(char *buf, size_t n, size_t *o, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    int w = vsnprintf(*o < n ? buf + *o : NULL, *o < n ? n - *o : 0, fmt, ap);
-    va_end(ap);
-    if (w > 0) *o += (size_t)w;
-}
 
 static size_t done_size(const cpattern *P) {
     return sizeof(mdone) + (size_t)P->nedges * sizeof(mlink);
@@ -841,25 +832,25 @@ void fg_motion_set_free(fg_motion_set *set) {
 
 static void app_set(char *buf, size_t n, size_t *o, uint16_t right, uint16_t left) {
     bool absolute = right == left && fg_motion_mirror_set(right) != right;
-    if (absolute) app(buf, n, o, "screen ");
+    if (absolute) fg_text_append(buf, n, o, "screen ");
     int count = 0;
     for (int d = 1; d <= 9; d++) count += (right >> d) & 1;
-    if (count != 1) app(buf, n, o, "{");
+    if (count != 1) fg_text_append(buf, n, o, "{");
     for (int d = 1; d <= 9; d++)
-        if (right & DBIT(d)) app(buf, n, o, "%d", d);
-    if (count != 1) app(buf, n, o, "}");
+        if (right & DBIT(d)) fg_text_append(buf, n, o, "%d", d);
+    if (count != 1) fg_text_append(buf, n, o, "}");
 }
 
 static void app_buttons(const fg_motion_set *set, char *buf, size_t n, size_t *o, uint32_t mask) {
     for (uint32_t g = 0; g < set->buttons.ngroups; g++)
         if (set->buttons.groups[g].mask == mask) {
-            app(buf, n, o, "%s", set->buttons.groups[g].name);
+            fg_text_append(buf, n, o, "%s", set->buttons.groups[g].name);
             return;
         }
     bool first = true;
     for (int b = FG_IN_FIRST_BUTTON; b < FG_INPUT_MAX_ACTIONS; b++)
         if (mask & BIT(b)) {
-            app(buf, n, o, "%s%s", first ? "" : "|", fg_action_names_get(&set->buttons.names, b));
+            fg_text_append(buf, n, o, "%s%s", first ? "" : "|", fg_action_names_get(&set->buttons.names, b));
             first = false;
         }
 }
@@ -867,20 +858,20 @@ static void app_buttons(const fg_motion_set *set, char *buf, size_t n, size_t *o
 /* One step in words, read facing right: `strict leave {147} >= 30 while a`. */
 static void app_step(const fg_motion_set *set, char *buf, size_t n, size_t *o, const cstep *S) {
     static const char *const kind[] = {"", "", "enter ", "leave ", "press ", "release ", "held "};
-    if (S->flags & FG_MS_STRICT) app(buf, n, o, "strict ");
-    app(buf, n, o, "%s", kind[S->trig]);
+    if (S->flags & FG_MS_STRICT) fg_text_append(buf, n, o, "strict ");
+    fg_text_append(buf, n, o, "%s", kind[S->trig]);
     if (dir_trig(S->trig) || (S->trig == FG_MT_LEVEL && S->dirs[0]))
         app_set(buf, n, o, S->dirs[0], S->dirs[1]);
     for (int g = 0; g < S->ngroups; g++) {
-        if (g) app(buf, n, o, "+");
+        if (g) fg_text_append(buf, n, o, "+");
         app_buttons(set, buf, n, o, S->groups[g]);
     }
-    if (S->flags & FG_MS_SKIPPABLE) app(buf, n, o, "?");
-    if (S->min_hold > 0) app(buf, n, o, " >= %d", (int)S->min_hold);
+    if (S->flags & FG_MS_SKIPPABLE) fg_text_append(buf, n, o, "?");
+    if (S->min_hold > 0) fg_text_append(buf, n, o, " >= %d", (int)S->min_hold);
     if (S->hold[0] || S->hold_buttons) {
-        app(buf, n, o, " while ");
+        fg_text_append(buf, n, o, " while ");
         if (S->hold[0]) app_set(buf, n, o, S->hold[0], S->hold[1]);
-        if (S->hold[0] && S->hold_buttons) app(buf, n, o, " ");
+        if (S->hold[0] && S->hold_buttons) fg_text_append(buf, n, o, " ");
         if (S->hold_buttons) app_buttons(set, buf, n, o, S->hold_buttons);
     }
 }
@@ -890,22 +881,22 @@ size_t fg_motion_describe(const fg_motion_set *set, uint32_t id, char *buf, size
     const cpattern *P = &set->patterns[id];
     size_t o = 0;
     if (n) buf[0] = '\0';
-    app(buf, n, &o, "%s:", P->notation);
+    fg_text_append(buf, n, &o, "%s:", P->notation);
     for (int k = 0; k < P->nsteps; k++) {
-        app(buf, n, &o, "%s", k ? " > " : " ");
+        fg_text_append(buf, n, &o, "%s", k ? " > " : " ");
         app_step(set, buf, n, &o, &P->steps[k]);
     }
-    app(buf, n, &o, " (%s%s; time %d, buffer %d", P->syntax == FG_MOTION_MUGEN ? "mugen" : "numpad",
+    fg_text_append(buf, n, &o, " (%s%s; time %d, buffer %d", P->syntax == FG_MOTION_MUGEN ? "mugen" : "numpad",
         P->ntracks == 2 ? ", facing-relative" : "", (int)P->time, (int)P->buffer);
     bool any_gap = false;
     for (int k = 1; k < P->nsteps; k++) any_gap |= P->steps[k].gap > 0;
     if (any_gap) {
-        app(buf, n, &o, "; gaps");
-        for (int k = 1; k < P->nsteps; k++) app(buf, n, &o, " %d", (int)P->steps[k].gap);
+        fg_text_append(buf, n, &o, "; gaps");
+        for (int k = 1; k < P->nsteps; k++) fg_text_append(buf, n, &o, " %d", (int)P->steps[k].gap);
     }
-    if (P->frozen == FG_MOTION_FROZEN_COUNT) app(buf, n, &o, "; counts frozen ticks");
-    if (P->has_priority) app(buf, n, &o, "; priority %d", (int)P->priority);
-    app(buf, n, &o, ")");
+    if (P->frozen == FG_MOTION_FROZEN_COUNT) fg_text_append(buf, n, &o, "; counts frozen ticks");
+    if (P->has_priority) fg_text_append(buf, n, &o, "; priority %d", (int)P->priority);
+    fg_text_append(buf, n, &o, ")");
     return o;
 }
 
@@ -1847,18 +1838,18 @@ size_t fg_motion_command_format(const fg_motion_set *set, const fg_motion_comman
     pattern_title(P, title, sizeof title);
     size_t o = 0;
     if (n) buf[0] = '\0';
-    app(buf, n, &o, "%s on tick %lld", title, (long long)c->tick);
-    if (c->age) app(buf, n, &o, " (buffered, age %u)", c->age);
-    if (c->flags & FG_MOTION_CMD_LEVEL) app(buf, n, &o, " (held)");
+    fg_text_append(buf, n, &o, "%s on tick %lld", title, (long long)c->tick);
+    if (c->age) fg_text_append(buf, n, &o, " (buffered, age %u)", c->age);
+    if (c->flags & FG_MOTION_CMD_LEVEL) fg_text_append(buf, n, &o, " (held)");
     if (c->beat != FG_MOTION_NONE && c->beat < set->npatterns) {
         const cpattern *L = &set->patterns[c->beat];
         pattern_title(L, other, sizeof other);
         why_text(why, sizeof why, c->why, P, P->spec, L, L->spec);
-        app(buf, n, &o, " won over %s: %s", other, why);
+        fg_text_append(buf, n, &o, " won over %s: %s", other, why);
     }
     if (c->replaces != FG_MOTION_NONE && c->replaces < set->npatterns) {
         pattern_title(&set->patterns[c->replaces], other, sizeof other);
-        app(buf, n, &o, ", replaces %s", other);
+        fg_text_append(buf, n, &o, ", replaces %s", other);
     }
     return o;
 }

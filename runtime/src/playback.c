@@ -7,6 +7,7 @@
 ** events: only the live token's batch that starts exactly at the committed cursor is delivered.
 */
 #include "framegate/gate.h"
+#include "text.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -374,28 +375,19 @@ void fg_playback_owner_hash(const fg_playback_owner *o, fg_hasher *hs) {
     }
 }
 
-static void put(char *buf, size_t size, size_t *len, const char *fmt, ...) FG_PRINTF(4, 5);
-static void put(char *buf, size_t size, size_t *len, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(*len < size ? buf + *len : NULL, *len < size ? size - *len : 0, fmt, ap);
-    va_end(ap);
-    if (n > 0) *len += (size_t)n;
-}
-
 size_t fg_playback_owner_describe(const fg_playback_owner *o, char *buf, size_t size) {
     size_t len = 0;
     if (buf && size) buf[0] = '\0';
     if (!buf) size = 0;
-    put(buf, size, &len, "playback.queue %" PRIu32 "\n", o->capacity);
-    put(buf, size, &len, "playback.token slot %" PRIu32 " generation %" PRIu32 "\n", o->token.slot,
+    fg_text_append(buf, size, &len, "playback.queue %" PRIu32 "\n", o->capacity);
+    fg_text_append(buf, size, &len, "playback.token slot %" PRIu32 " generation %" PRIu32 "\n", o->token.slot,
         o->token.generation);
-    put(buf, size, &len, "playback.live %" PRIu32 "\n", o->live);
-    put(buf, size, &len, "playback.cursor %" PRId64 "\n", o->cursor);
-    put(buf, size, &len, "playback.delivered %" PRIu64 "\n", o->delivered);
+    fg_text_append(buf, size, &len, "playback.live %" PRIu32 "\n", o->live);
+    fg_text_append(buf, size, &len, "playback.cursor %" PRId64 "\n", o->cursor);
+    fg_text_append(buf, size, &len, "playback.delivered %" PRIu64 "\n", o->delivered);
     for (uint32_t i = 0; i < o->count; i++) {
         const fg_track_event *e = fg_playback_owner_at(o, i);
-        put(buf, size, &len,
+        fg_text_append(buf, size, &len,
             "playback.pending[%" PRIu32 "] tick %" PRId64 " marker %" PRIu32 " occurrence %" PRIu64
             "\n",
             i, e->tick, e->marker, e->occurrence);
