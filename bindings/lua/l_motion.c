@@ -28,9 +28,10 @@ static const char *const fail_names[] = {"none",  "gap",     "time",     "strict
 
 /* {====================================================================== options */
 
-static const char *const option_keys[] = {"name",   "priority", "time",     "window",
-                                          "buffer", "gap",      "charge",   "frozen",
-                                          "absolute", "notation", "autogreater", NULL};
+static const char *const option_keys[] = {"name",     "priority", "time",        "window",
+                                          "buffer",   "gap",      "gaps",        "charge",
+                                          "frozen",   "absolute", "notation",    "autogreater",
+                                          NULL};
 
 static bool is_option(const char *k, const char *const *extra) {
     for (int i = 0; option_keys[i]; i++)
@@ -50,7 +51,7 @@ static void check_keys(lua_State *L, int t, const char *what, const char *const 
             const char *k = lua_tostring(L, -2);
             if (!is_option(k, extra))
                 luaL_error(L, "%s: unknown option '%s', expected name, priority, time, window, "
-                              "buffer, gap, charge, frozen, absolute, notation or autogreater%s",
+                              "buffer, gap, gaps, charge, frozen, absolute, notation or autogreater%s",
                            what, k, extra ? " (or buttons, groups, profile)" : "");
         } else if (!allow_array || !lua_isinteger(L, -2)) {
             luaL_error(L, "%s: unexpected %s key", what, luaL_typename(L, -2));
@@ -79,6 +80,26 @@ static void read_def_options(lua_State *L, int t, fg_motion_def *d, const char *
     d->time = time ? time : window;
     d->buffer = int_field(L, t, "buffer");
     d->gap = int_field(L, t, "gap");
+    if (lua_getfield(L, t, "gaps") != LUA_TNIL) {
+        if (!lua_istable(L, -1))
+            luaL_error(L, "%s: gaps = %s, expected a list of step gaps such as { 12, 12, 8 }",
+                       what, luaL_typename(L, -1));
+        lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+        if (n > FG_MOTION_MAX_STEPS - 1)
+            luaL_error(L, "%s: gaps has %I entries, a motion has at most %d step gaps", what,
+                       (LUAI_UACINT)n, FG_MOTION_MAX_STEPS - 1);
+        for (lua_Integer i = 1; i <= n; i++) {
+            int ok;
+            lua_rawgeti(L, -1, i);
+            lua_Integer g = lua_tointegerx(L, -1, &ok);
+            if (!ok || g < 0 || g > FG_MOTION_MAX_TICKS)
+                luaL_error(L, "%s: gaps[%I] = %s, expected 0..%d ticks (0 = the step's default)",
+                           what, (LUAI_UACINT)i, luaL_tolstring(L, -1, NULL), FG_MOTION_MAX_TICKS);
+            d->gaps[i - 1] = (int32_t)g;
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 1);
     d->charge = int_field(L, t, "charge");
     const char *frozen = fg_lua_opt_str_field(L, t, "frozen", NULL);
     if (frozen) {

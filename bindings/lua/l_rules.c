@@ -476,14 +476,47 @@ static void read_action(reader *rd, int t, const char *name, fg_action_def *a) {
     read_hit(rd, t, a);
 }
 
+/* gaps = { 12, 0, 6 }: per-step gap overrides, in the order tostring prints the steps' gaps
+** (0 keeps a step's default). Leaves the stack as it found it. */
+static void read_motion_gaps(reader *rd, int t, fg_motion_def *def) {
+    lua_State *L = rd->L;
+    if (!get_field(rd, t, "gaps")) {
+        lua_pop(L, 1);
+        return;
+    }
+    size_t old = path_push(rd, ".gaps");
+    char v[64];
+    if (!lua_istable(L, -1))
+        fail(rd, "expected a list of step gaps such as { 12, 12, 8 }, got %s",
+             describe_value(L, -1, v, sizeof v));
+    lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+    if (n > FG_MOTION_MAX_STEPS - 1)
+        fail(rd, "%lld entries, a motion has at most %d step gaps", (long long)n,
+             FG_MOTION_MAX_STEPS - 1);
+    for (lua_Integer i = 1; i <= n; i++) {
+        size_t o2 = path_push(rd, "[%lld]", (long long)i);
+        int ok;
+        lua_rawgeti(L, -1, i);
+        lua_Integer g = lua_tointegerx(L, -1, &ok);
+        if (!ok || g < 0 || g > FG_MOTION_MAX_TICKS)
+            fail(rd, "%s, expected 0..%d ticks (0 = the step's default)",
+                 describe_value(L, -1, v, sizeof v), FG_MOTION_MAX_TICKS);
+        def->gaps[i - 1] = (int32_t)g;
+        lua_pop(L, 1);
+        path_pop(rd, o2);
+    }
+    path_pop(rd, old);
+    lua_pop(L, 1);
+}
+
 /* { "236P", window = 12, buffer = 2, priority = 5, gap = 8, charge = 40, absolute = true,
 **   frozen = "skip"|"count" }: the notations first (several = alternatives under one name),
 ** then the matcher options, as fg.motion_set takes them. Returns how many notations. */
 static int read_motion_options(reader *rd, int t, fg_motion_def *def) {
     lua_State *L = rd->L;
     t = lua_absindex(L, t);
-    static const char *const fields[] = {"window", "time",     "buffer", "priority", "gap",
-                                         "charge", "absolute", "frozen", NULL};
+    static const char *const fields[] = {"window", "time",   "buffer",   "priority", "gap",
+                                         "gaps",   "charge", "absolute", "frozen",   NULL};
     lua_Integer n = (lua_Integer)lua_rawlen(L, t);
     lua_pushnil(L);
     while (lua_next(L, t)) {
@@ -494,7 +527,7 @@ static int read_motion_options(reader *rd, int t, fg_motion_def *def) {
         if (!ok) {
             char v[64];
             fail(rd, "unknown field %s (expected the notations first, then window, buffer, "
-                 "priority, gap, charge, absolute or frozen)", describe_value(L, -1, v, sizeof v));
+                 "priority, gap, gaps, charge, absolute or frozen)", describe_value(L, -1, v, sizeof v));
         }
     }
     if (n < 1) fail(rd, "needs a notation, as in { \"236P\", window = 12 }");
@@ -511,6 +544,7 @@ static int read_motion_options(reader *rd, int t, fg_motion_def *def) {
     def->time = (int32_t)int_field(rd, t, "time", def->time, 0, FG_MOTION_MAX_TICKS);
     def->buffer = (int32_t)int_field(rd, t, "buffer", 0, 0, FG_MOTION_MAX_TICKS);
     def->gap = (int32_t)int_field(rd, t, "gap", 0, 0, FG_MOTION_MAX_TICKS);
+    read_motion_gaps(rd, t, def);
     def->charge = (int32_t)int_field(rd, t, "charge", 0, 0, FG_MOTION_MAX_TICKS);
     def->absolute = bool_field(rd, t, "absolute", false);
     if (get_field(rd, t, "priority")) def->has_priority = true;

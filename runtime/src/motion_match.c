@@ -404,6 +404,10 @@ static fg_status check_def(const fg_motion_def *d, uint32_t i, fg_error *err) {
         if (nums[k].v < nums[k].lo || nums[k].v > FG_MOTION_MAX_TICKS)
             return fg_error_set(err, FG_EINVAL, "%s.%s: %d, expected 1..%d ticks (0 = default)",
                                 nm, nums[k].field, (int)nums[k].v, FG_MOTION_MAX_TICKS);
+    for (int k = 0; k + 1 < FG_MOTION_MAX_STEPS; k++)
+        if (d->gaps[k] < 0 || d->gaps[k] > FG_MOTION_MAX_TICKS)
+            return fg_error_set(err, FG_EINVAL, "%s.gaps[%d]: %d, expected 1..%d ticks "
+                                "(0 = default)", nm, k + 1, (int)d->gaps[k], FG_MOTION_MAX_TICKS);
     if (d->has_priority && (d->priority < -1000000 || d->priority > 1000000))
         return fg_error_set(err, FG_EINVAL, "%s.priority: %d, expected -1000000..1000000", nm,
                             (int)d->priority);

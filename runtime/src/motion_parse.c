@@ -811,6 +811,20 @@ fg_status fg_motion_parse_notation(const char *notation, const fg_motion_def *de
     fg_mir ir;
     fg_status s = syn == FG_MOTION_NUMPAD ? parse_numpad(&p, &ir) : parse_mugen(&p, &ir);
     if (s != FG_OK) return s;
+    /* Per-step gaps index the compiled steps, after `66` and `F, F` expansion: those are the
+    ** steps a designer sees in tostring and in near-miss reports. */
+    for (uint8_t k = 0; k + 1 < FG_MOTION_MAX_STEPS; k++) {
+        if (def->gaps[k] <= 0) continue;
+        if (k + 1 >= ir.nsteps) {
+            char q[200];
+            fg_motion_quote(q, sizeof q, notation);
+            return fg_error_set(err, FG_EINVAL, "%s: gaps[%u] = %d, but the motion has %u "
+                                "step gap%s (gaps[1..%u])", q, (unsigned)k + 1,
+                                (int)def->gaps[k], (unsigned)ir.nsteps - 1,
+                                ir.nsteps == 2 ? "" : "s", (unsigned)ir.nsteps - 1);
+        }
+        ir.steps[k + 1].gap = def->gaps[k];
+    }
     *out = ir;
     return FG_OK;
 }

@@ -233,6 +233,32 @@ static void bad_options_name_the_field_and_the_range(void **state) {
     assert_null(set);
 }
 
+/* Rule: per-step gaps replace single compiled steps' gaps, and are checked against the steps. */
+static void per_step_gaps_override_and_are_checked(void **state) {
+    (void)state;
+    fg_motion_buttons b = auto_buttons();
+    fg_motion_def d = def_of("hadouken", "236P");
+    d.gaps[2] = 3;
+    fg_motion_set *set = NULL;
+    fg_error err;
+    assert_int_equal(fg_motion_set_compile(&b, &d, 1, NULL, &set, &err), FG_OK);
+    char text[256];
+    fg_motion_describe(set, 0, text, sizeof text);
+    assert_non_null(strstr(text, "gaps 12 12 3)"));
+    fg_motion_set_free(set);
+    set = NULL;
+    d.gaps[3] = 4;
+    assert_int_equal(fg_motion_set_compile(&b, &d, 1, NULL, &set, &err), FG_EINVAL);
+    assert_string_equal(err.msg,
+                        "hadouken: \"236P\": gaps[4] = 4, but the motion has 3 step gaps (gaps[1..3])");
+    assert_null(set);
+    d.gaps[3] = 0;
+    d.gaps[0] = -2;
+    assert_int_equal(fg_motion_set_compile(&b, &d, 1, NULL, &set, &err), FG_EINVAL);
+    assert_string_equal(err.msg, "hadouken.gaps[1]: -2, expected 1..3600 ticks (0 = default)");
+    assert_null(set);
+}
+
 /* Rule: ids come from (name, notation) sorted bytewise, whatever the order of definition. */
 static void ids_follow_sorted_names_not_definition_order(void **state) {
     (void)state;
@@ -599,6 +625,7 @@ int main(void) {
         cmocka_unit_test(auto_detection_tells_the_notations_apart),
         cmocka_unit_test(malformed_notation_names_the_column_and_the_expectation),
         cmocka_unit_test(bad_options_name_the_field_and_the_range),
+        cmocka_unit_test(per_step_gaps_override_and_are_checked),
         cmocka_unit_test(ids_follow_sorted_names_not_definition_order),
         cmocka_unit_test(button_groups_default_to_shared_last_capitals),
         cmocka_unit_test(cmd_file_blocks_become_patterns),

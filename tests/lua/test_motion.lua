@@ -71,6 +71,23 @@ function TestMotion.test_options_shape_the_pattern()
   lu.assertEquals(names(m:match("4@0 6@45 LP@46")), "[4]6P@46 [4]6P@46")
 end
 
+-- Rule: gaps overrides single steps, counted as tostring prints them; 0 keeps a default.
+function TestMotion.test_per_step_gaps_override_single_steps()
+  local m = fg.motion("236P", { gaps = { 0, 0, 2 } })
+  lu.assertStrContains(m:describe(), "gaps 12 12 2)")
+  lu.assertEquals(m:explain("2@0 3@2 6@4 5@5 LP@7"), "fired: 236P on tick 7")
+  lu.assertEquals(m:explain("2@0 3@2 6@4 5@5 LP@8"),
+    "236P: step 4 (P) came 3 ticks after 6, max gap 2")
+  lu.assertEquals(fg.motion("236P"):explain("2@0 3@2 6@4 5@5 LP@8"), "fired: 236P on tick 8")
+  lu.assertStrContains(fg.motion("66", { gaps = { 5 } }):describe(), "gaps 5 12)")
+  lu.assertEquals(error_of(fg.motion, "236P", { gaps = { 0, 4, 3, 5 } }),
+    "\"236P\": gaps[4] = 5, but the motion has 3 step gaps (gaps[1..3])")
+  lu.assertEquals(error_of(fg.motion, "236P", { gaps = { 0, "x" } }),
+    "fg.motion: gaps[2] = x, expected 0..3600 ticks (0 = the step's default)")
+  lu.assertEquals(error_of(fg.motion, "236P", { gaps = 3 }),
+    "fg.motion: gaps = number, expected a list of step gaps such as { 12, 12, 8 }")
+end
+
 -- Rule: MUGEN strings work with MUGEN's buttons by default; numpad ones with LP..HK.
 function TestMotion.test_each_notation_gets_its_default_buttons()
   lu.assertEquals(names(fg.motion("~D, DF, F, x"):match("2@0 3@1 6@2 x@3")), "~D, DF, F, x@3")
@@ -104,7 +121,7 @@ end
 -- Rule: every designer mistake is an error that names the thing and what was expected.
 function TestMotion.test_mistakes_are_named()
   lu.assertEquals(error_of(fg.motion, "236P", { tim = 3 }), "fg.motion: unknown option 'tim', " ..
-    "expected name, priority, time, window, buffer, gap, charge, frozen, absolute, notation or " ..
+    "expected name, priority, time, window, buffer, gap, gaps, charge, frozen, absolute, notation or " ..
     "autogreater (or buttons, groups, profile)")
   lu.assertEquals(error_of(fg.motion, "236P", { time = 1.5 }),
     "field 'time': expected an integer, got a number with a fraction")
@@ -191,7 +208,7 @@ function TestMotionSet.test_set_mistakes_name_the_motion()
     "motions.hadouken: \"23Q6P\": unexpected 'Q' at column 3, expected a direction or button")
   lu.assertEquals(error_of(fg.motion_set, { motions = { hadouken = { "236P", prio = 1 } } }),
     "motions.hadouken: unknown option 'prio', expected name, priority, time, window, buffer, " ..
-    "gap, charge, frozen, absolute, notation or autogreater")
+    "gap, gaps, charge, frozen, absolute, notation or autogreater")
   lu.assertEquals(error_of(fg.motion_set, { moves = {} }), "fg.motion_set: unknown field " ..
     "'moves', expected motions, buttons, groups or profile")
   lu.assertEquals(error_of(fg.motion_set, { motions = { x = "236P" },

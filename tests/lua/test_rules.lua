@@ -130,6 +130,20 @@ function TestBadRules:test_bad_motion_notation_names_its_column()
     'motions.fireball: needs a notation, as in { "236P", window = 12 }')
 end
 
+function TestBadRules:test_motion_step_gaps_are_checked_where_they_are_written()
+  local rules = fg.rules(declaration(function(d)
+    d.motions = { fireball = { "236LP", gaps = { 0, 0, 4 } } }
+  end))
+  lu.assertEquals(rules:name(), "tester")
+  lu.assertEquals(load_error(function(d) d.motions = { fireball = { "236LP", gaps = { 0, -1 } } } end),
+    "motions.fireball.gaps[2]: -1, expected 0..3600 ticks (0 = the step's default)")
+  lu.assertEquals(load_error(function(d) d.motions = { fireball = { "236LP", gaps = "8" } } end),
+    "motions.fireball.gaps: expected a list of step gaps such as { 12, 12, 8 }, got string '8'")
+  lu.assertEquals(load_error(function(d) d.motions = { fireball = { "236LP", gaps = { 1, 1, 1, 1 } } } end),
+    invalid('motions.fireball: fireball: "236LP": gaps[4] = 1, but the motion has 3 step gaps '
+      .. "(gaps[1..3])"))
+end
+
 function TestBadRules:test_every_error_of_a_declaration_is_listed()
   lu.assertEquals(load_error(function(d)
     d.actions.jab.cancels[1].to = 20

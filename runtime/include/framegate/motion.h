@@ -126,6 +126,9 @@ typedef struct fg_motion_def {
     int32_t buffer;       /* ticks the command stays asserted; 0 = 1 (hold-only: always 1) */
     int32_t gap;          /* max ticks between two steps, every step; 0 = notation default
                              (numpad: 12/8/8, MUGEN: none beyond `time`, as steptime -1) */
+    int32_t gaps[FG_MOTION_MAX_STEPS - 1]; /* per step, overriding `gap`: gaps[k] bounds the
+                             wait before compiled step k+2 (the steps tostring prints, so 236P's
+                             three gaps are gaps[0..2]); 0 = that step keeps its default */
     int32_t charge;       /* ticks for `[4]` and `[P]`; 0 = 30 */
     bool absolute;        /* numpad: directions are screen directions, never mirrored */
     bool no_autogreater;  /* MUGEN: do not expand `F, F` into `F, >~F, >F` */
