@@ -23,32 +23,98 @@ void fg_lua_report_hook_error(lua_State *L, fg_world *w, fg_entity e, const fg_e
 
 /* {====================================================================== events and cues */
 
+/* A committed event as Lua sees it: a read-only record holding a copy of the event and its
+** names, resolved when it is made, so a hook that keeps one sees the same values after the tick,
+** after a reload and after the world is closed. */
+#define EVENT_T "framegate.Event"
+
+typedef struct event_record {
+    fg_event ev;
+    char marker[FG_NAME_MAX], action[FG_NAME_MAX], layer[FG_NAME_MAX];
+} event_record;
+
+/* Sorted bytewise: the order pairs() walks them in. */
+static const char *const event_fields[] = {"action",     "contact",  "entity",   "layer",
+                                           "marker",     "occurrence", "reported", "sequence",
+                                           "target",     "tick",     NULL};
+
 void fg_lua_push_event(lua_State *L, const fg_world *w, const fg_event *ev) {
     const fg_ruleset *r = fg_world_rules(w, ev->entity);
-    lua_createtable(L, 0, 10);
-    lua_pushstring(L, fg_world_marker_name(w, ev->entity, ev->marker));
-    lua_setfield(L, -2, "marker");
-    lua_pushinteger(L, ev->tick);
-    lua_setfield(L, -2, "tick");
-    lua_pushinteger(L, ev->entity);
-    lua_setfield(L, -2, "entity");
+    event_record *rec = lua_newuserdatauv(L, sizeof *rec, 0);
+    rec->ev = *ev;
     const fg_action_def *a = r ? fg_ruleset_action(r, ev->action) : NULL;
-    lua_pushstring(L, a ? a->name : "(ended)");
-    lua_setfield(L, -2, "action");
-    lua_pushinteger(L, ev->seq);
-    lua_setfield(L, -2, "sequence");
-    lua_pushinteger(L, (lua_Integer)ev->occurrence);
-    lua_setfield(L, -2, "occurrence");
-    lua_pushstring(L, r ? fg_ruleset_layer_name(r, ev->layer) : "?");
-    lua_setfield(L, -2, "layer");
-    lua_pushinteger(L, ev->target);
-    lua_setfield(L, -2, "target");
-    lua_pushstring(L, ev->contact == FG_ON_HIT     ? "hit"
-                      : ev->contact == FG_ON_BLOCK ? "block"
-                                                   : "none");
-    lua_setfield(L, -2, "contact");
-    lua_pushboolean(L, ev->from_host);
-    lua_setfield(L, -2, "reported");
+    const char *marker = fg_world_marker_name(w, ev->entity, ev->marker);
+    snprintf(rec->marker, sizeof rec->marker, "%s", marker ? marker : "?");
+    snprintf(rec->action, sizeof rec->action, "%s", a ? a->name : "(ended)");
+    snprintf(rec->layer, sizeof rec->layer, "%s", r ? fg_ruleset_layer_name(r, ev->layer) : "?");
+    luaL_setmetatable(L, EVENT_T);
+}
+
+/* Pushes field k of an event, or returns 0 when it has no such field. */
+static int event_field(lua_State *L, const event_record *rec, const char *k) {
+    const fg_event *ev = &rec->ev;
+    if (!strcmp(k, "marker")) lua_pushstring(L, rec->marker);
+    else if (!strcmp(k, "action")) lua_pushstring(L, rec->action);
+    else if (!strcmp(k, "layer")) lua_pushstring(L, rec->layer);
+    else if (!strcmp(k, "tick")) lua_pushinteger(L, ev->tick);
+    else if (!strcmp(k, "entity")) lua_pushinteger(L, ev->entity);
+    else if (!strcmp(k, "sequence")) lua_pushinteger(L, ev->seq);
+    else if (!strcmp(k, "occurrence")) lua_pushinteger(L, (lua_Integer)ev->occurrence);
+    else if (!strcmp(k, "target")) lua_pushinteger(L, ev->target);
+    else if (!strcmp(k, "reported")) lua_pushboolean(L, ev->from_host);
+    else if (!strcmp(k, "contact"))
+        lua_pushstring(L, ev->contact == FG_ON_HIT     ? "hit"
+                          : ev->contact == FG_ON_BLOCK ? "block"
+                                                       : "none");
+    else return 0;
+    return 1;
+}
+
+static int event_index(lua_State *L) {
+    const event_record *rec = luaL_checkudata(L, 1, EVENT_T);
+    const char *k = lua_tostring(L, 2);
+    if (!k || !event_field(L, rec, k)) lua_pushnil(L);
+    return 1;
+}
+
+static int event_newindex(lua_State *L) {
+    const char *k = lua_tostring(L, 2);
+    return luaL_error(L, "framegate: event field '%s' is read-only (the event is already "
+                      "committed)", k ? k : luaL_typename(L, 2));
+}
+
+static int event_next(lua_State *L) {
+    const event_record *rec = luaL_checkudata(L, 1, EVENT_T);
+    int i = 0;
+    if (!lua_isnil(L, 2)) {
+        const char *key = luaL_checkstring(L, 2);
+        while (event_fields[i] && strcmp(event_fields[i], key) != 0) i++;
+        if (!event_fields[i]) return luaL_error(L, "framegate: '%s' is not a field of an event",
+                                                key);
+        i++;
+    }
+    if (!event_fields[i]) {
+        lua_pushnil(L);
+        return 1;
+    }
+    lua_pushstring(L, event_fields[i]);
+    event_field(L, rec, event_fields[i]);
+    return 2;
+}
+
+static int event_pairs(lua_State *L) {
+    luaL_checkudata(L, 1, EVENT_T);
+    lua_pushcfunction(L, event_next);
+    lua_pushvalue(L, 1);
+    lua_pushnil(L);
+    return 3;
+}
+
+static int event_tostring(lua_State *L) {
+    const event_record *rec = luaL_checkudata(L, 1, EVENT_T);
+    lua_pushfstring(L, "framegate.Event (%s of entity %d, %s, tick %I)", rec->marker,
+                    (int)rec->ev.entity, rec->action, (LUAI_UACINT)rec->ev.tick);
+    return 1;
 }
 
 /* While a presentation hook runs, fg.cue knows which world and entity the cue is for. */
@@ -74,7 +140,7 @@ static int l_cue(lua_State *L) {
     lua_getfield(L, LUA_REGISTRYINDEX, CUE_TARGET_KEY ".entity");
     fg_entity e = (fg_entity)lua_tointeger(L, -1);
     int64_t a = 0, b = 0;
-    if (lua_istable(L, 2)) {
+    if (lua_istable(L, 2) || luaL_testudata(L, 2, EVENT_T)) {
         if (lua_getfield(L, 2, "a") == LUA_TNUMBER) a = lua_tointeger(L, -1);
         else if (lua_getfield(L, 2, "target") == LUA_TNUMBER) a = lua_tointeger(L, -1);
         if (lua_getfield(L, 2, "b") == LUA_TNUMBER) b = lua_tointeger(L, -1);
@@ -520,8 +586,13 @@ void fg_lua_open_play(lua_State *L) {
         {"decision", entity_decision}, {"frozen", entity_frozen},     {"view", entity_view},
         {NULL, NULL},
     };
+    static const luaL_Reg event_meta[] = {
+        {"__index", event_index}, {"__newindex", event_newindex}, {"__pairs", event_pairs},
+        {"__tostring", event_tostring}, {NULL, NULL},
+    };
     add_methods(L, FG_LUA_WORLD_T, world_methods);
     add_methods(L, FG_LUA_ENTITY_T, entity_methods);
+    fg_lua_class(L, EVENT_T, NULL, event_meta);
     lua_pushcfunction(L, l_cue);
     lua_setfield(L, -2, "cue");
 }

@@ -36,7 +36,7 @@
 ---@field text string
 ---@field layer string
 
----@class framegate.Event
+---@class framegate.Event  read-only: a committed event and its names, fixed when it was made
 ---@field marker string
 ---@field tick integer
 ---@field entity integer

@@ -249,8 +249,8 @@ static void per_step_gaps_override_and_are_checked(void **state) {
     set = NULL;
     d.gaps[3] = 4;
     assert_int_equal(fg_motion_set_compile(&b, &d, 1, NULL, &set, &err), FG_EINVAL);
-    assert_string_equal(err.msg,
-                        "hadouken: \"236P\": gaps[4] = 4, but the motion has 3 step gaps (gaps[1..3])");
+    assert_string_equal(err.msg, "hadouken: \"236P\": gaps[4] = 4, but the motion has 3 step "
+                                 "gaps (gaps[1..3])");
     assert_null(set);
     d.gaps[3] = 0;
     d.gaps[0] = -2;

@@ -36,7 +36,7 @@ return {
   { dir = "rule_writing_the_view", stage = "request",
     expect = { "rules.lua:17: framegate: 'meter' is read-only in rules" } },
   { dir = "hook_writing_state", stage = "event",
-    expect = { "rules.lua:21: framegate: 'frozen' is read-only in rules", "in on_event" } },
+    expect = { "rules.lua:21: framegate: event field 'target' is read-only", "in on_event" } },
   { dir = "bad_verdict", stage = "request",
     expect = { "request rule returned a plain table; expected fg.default" } },
   { dir = "validator_failure", stage = "reload",

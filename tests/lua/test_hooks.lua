@@ -51,6 +51,30 @@ function TestHooks:test_hook_writing_state_gets_an_error_and_changes_nothing()
   lu.assertEquals(w:committed("hit"), 1)
 end
 
+function TestHooks:test_events_are_read_only_records_that_keep_their_values()
+  local kept = {}
+  local w, p1 = duel { on_event = function(_, ev) kept[#kept + 1] = ev; ev.tick = 0 end }
+  p1:request("jab")
+  w:run(10)
+  lu.assertEquals(#kept, 1)
+  local ev = kept[1]
+  lu.assertEquals({ ev.marker, ev.action, ev.layer, ev.contact, ev.target },
+    { "hit", "jab", "body", "hit", 2 })
+  lu.assertNotEquals(ev.tick, 0)
+  lu.assertStrContains(rule_errors(w)[1], "event field 'tick' is read-only")
+  local names = {}
+  for k in pairs(ev) do names[#names + 1] = k end
+  lu.assertEquals(names, { "action", "contact", "entity", "layer", "marker", "occurrence",
+    "reported", "sequence", "target", "tick" })
+  lu.assertStrContains(tostring(ev), "framegate.Event (hit of entity 1, jab, tick ")
+  local tick = ev.tick
+  p1:request("jab")
+  w:run(10)
+  lu.assertEquals(#kept, 2)
+  lu.assertEquals({ ev.marker, ev.tick }, { "hit", tick }) -- a copy: later events leave it alone
+  lu.assertTrue(kept[2].tick > tick)
+end
+
 function TestHooks:test_hook_that_raises_does_not_stop_the_tick()
   local w, p1, p2 = duel { on_event = function() error("presentation exploded") end }
   p1:request("jab")
