@@ -157,6 +157,9 @@ int fg_lua_raise(lua_State *L, const fg_error *err);
 lua_Integer fg_lua_opt_int_field(lua_State *L, int t, const char *field, lua_Integer def);
 /* Reads an optional number field. [-0, +0, v] */
 lua_Number fg_lua_opt_num_field(lua_State *L, int t, const char *field, lua_Number def);
+/* Raises "what: unknown field 'k'" for the bytewise-smallest key of table t not in the
+** NULL-terminated `known`, and an error for a key that is not a string. [-0, +0, v] */
+void fg_lua_check_fields(lua_State *L, int t, const char *what, const char *const *known);
 /* Reads an optional string field (pointer valid while the table is alive). [-0, +0, v] */
 const char *fg_lua_opt_str_field(lua_State *L, int t, const char *field, const char *def);
 /* Reads an optional boolean field. [-0, +0, v] */

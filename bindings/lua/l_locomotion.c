@@ -28,25 +28,6 @@ static const char *const config_fields[] = {
     "pivot_turn_deg", "wall_ticks",       "wall_time",          "wall_speed",
     "braking_deceleration", NULL};
 
-/* The bytewise-smallest key of table t not in `known`, or NULL: deterministic whatever order
-** `pairs` would visit the keys in. */
-static const char *first_unknown_key(lua_State *L, int t, const char *const *known) {
-    const char *worst = NULL;
-    t = lua_absindex(L, t);
-    lua_pushnil(L);
-    while (lua_next(L, t)) {
-        lua_pop(L, 1);
-        if (lua_type(L, -1) != LUA_TSTRING)
-            luaL_error(L, "locomotion: field names must be strings, got a %s key",
-                       luaL_typename(L, -1));
-        const char *k = lua_tostring(L, -1);
-        bool ok = false;
-        for (int i = 0; known[i] && !ok; i++) ok = strcmp(known[i], k) == 0;
-        if (!ok && (!worst || strcmp(k, worst) < 0)) worst = k; /* kept alive by the table */
-    }
-    return worst;
-}
-
 static uint32_t uint_field(lua_State *L, int t, const char *field, uint32_t def, uint32_t lo,
                            uint32_t hi) {
     lua_Integer v = fg_lua_opt_int_field(L, t, field, (lua_Integer)def);
@@ -87,8 +68,7 @@ static void read_config(lua_State *L, int t, fg_loco_config *out, uint32_t *rate
         return;
     }
     luaL_checktype(L, t, LUA_TTABLE);
-    const char *bad = first_unknown_key(L, t, config_fields);
-    if (bad) luaL_error(L, "locomotion: unknown field '%s'", bad);
+    fg_lua_check_fields(L, t, "locomotion", config_fields);
     rate = uint_field(L, t, "rate", FG_TICK_RATE_DEFAULT, 1, FG_TICK_RATE_MAX);
     fg_loco_config c = fg_loco_config_default(rate);
     c.forward_limit_deg = num_field(L, t, "forward_limit_deg", c.forward_limit_deg);
@@ -192,8 +172,7 @@ static int l_step(lua_State *L) {
     l_loco *lo = check_loco(L, 1);
     luaL_checktype(L, 2, LUA_TTABLE);
     if (!lua_isnoneornil(L, 3)) luaL_checktype(L, 3, LUA_TTABLE);
-    const char *bad = first_unknown_key(L, 2, input_fields);
-    if (bad) luaL_error(L, "locomotion input: unknown field '%s'", bad);
+    fg_lua_check_fields(L, 2, "locomotion input", input_fields);
     fg_loco_input in;
     memset(&in, 0, sizeof in);
     in.velocity.x = num_field(L, 2, "vx", 0.0f);

@@ -71,23 +71,6 @@ static int sorted_keys(lua_State *L, int t, const char *what) {
     return n;
 }
 
-static void check_fields(lua_State *L, int t, const char *what, const char *const *known) {
-    const char *worst = NULL;
-    t = lua_absindex(L, t);
-    lua_pushnil(L);
-    while (lua_next(L, t)) {
-        lua_pop(L, 1);
-        if (lua_type(L, -1) != LUA_TSTRING)
-            luaL_error(L, "%s: field names must be strings, got a %s key", what,
-                       luaL_typename(L, -1));
-        const char *k = lua_tostring(L, -1);
-        bool ok = false;
-        for (int i = 0; known[i] && !ok; i++) ok = strcmp(known[i], k) == 0;
-        if (!ok && (!worst || strcmp(k, worst) < 0)) worst = k;
-    }
-    if (worst) luaL_error(L, "%s: unknown field '%s'", what, worst);
-}
-
 static fg_rep_link read_link(lua_State *L, int t, const char *what, fg_rep_link def) {
     fg_rep_link l = def;
     if (lua_isnoneornil(L, t)) return l;
@@ -162,7 +145,7 @@ static void read_property(lua_State *L, int v, const char *name, fg_rep_property
     }
     if (!lua_istable(L, v))
         luaL_error(L, "%s: expected a table or a type name, got %s", what, luaL_typename(L, v));
-    check_fields(L, v, what, fields);
+    fg_lua_check_fields(L, v, what, fields);
     const char *rep = fg_lua_opt_str_field(L, v, "replicate", "simulated_only");
     if (strcmp(rep, "simulated_only") == 0)
         def->condition = FG_REP_COND_SIMULATED_ONLY;
@@ -420,7 +403,7 @@ int fg_lua_replication_new(lua_State *L) {
     static const char *const hook_fields[] = {"on_replicated", "on_action", "on_rollback", NULL};
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 1);
-    check_fields(L, 1, "replication", fields);
+    fg_lua_check_fields(L, 1, "replication", fields);
 
     fg_rep_config cfg = fg_rep_config_default();
     lua_Integer seed = fg_lua_opt_int_field(L, 1, "seed", 1);
@@ -441,13 +424,13 @@ int fg_lua_replication_new(lua_State *L) {
     cfg.inflight_capacity = (uint32_t)ic;
     if (lua_getfield(L, 1, "owner") != LUA_TNIL) { /* index 2 */
         luaL_checktype(L, 2, LUA_TTABLE);
-        check_fields(L, 2, "replication.owner", link_fields);
+        fg_lua_check_fields(L, 2, "replication.owner", link_fields);
         cfg.owner_link = read_link(L, 2, "owner", cfg.owner_link);
         check_hooks(L, 2, "owner");
     }
     if (lua_getfield(L, 1, "authority") != LUA_TNIL) { /* index 3 */
         luaL_checktype(L, 3, LUA_TTABLE);
-        check_fields(L, 3, "replication.authority", hook_fields);
+        fg_lua_check_fields(L, 3, "replication.authority", hook_fields);
         check_hooks(L, 3, "authority");
     }
 
@@ -501,7 +484,7 @@ int fg_lua_replication_new(lua_State *L) {
                 static const char *const afields[] = {"cooldown", NULL};
                 char what[64];
                 snprintf(what, sizeof what, "replication: action '%s'", name);
-                check_fields(L, -1, what, afields);
+                fg_lua_check_fields(L, -1, what, afields);
                 cd = fg_lua_opt_int_field(L, -1, "cooldown", 0);
             } else {
                 luaL_error(L, "replication: action '%s': expected {cooldown = ticks} or a number "
@@ -569,7 +552,7 @@ static int l_join(lua_State *L) {
     l_rep *r = check_rep(L, 1);
     if (!lua_isnoneornil(L, 2)) {
         luaL_checktype(L, 2, LUA_TTABLE);
-        check_fields(L, 2, "replication join", fields);
+        fg_lua_check_fields(L, 2, "replication join", fields);
     }
     fg_rep_link def = {3, 0.0};
     fg_rep_link link = read_link(L, 2, "join", def);
@@ -615,7 +598,7 @@ static int l_hooks(lua_State *L) {
     l_rep *r = check_rep(L, 1);
     fg_rep_node node = check_node(L, 2);
     luaL_checktype(L, 3, LUA_TTABLE);
-    check_fields(L, 3, "replication hooks", fields);
+    fg_lua_check_fields(L, 3, "replication hooks", fields);
     fg_rep_role role;
     fg_error err;
     if (fg_rep_role_of(r->s, node, &role, &err) != FG_OK) fg_lua_raise(L, &err);

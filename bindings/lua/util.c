@@ -4,6 +4,8 @@
 */
 #include "fg_lua.h"
 
+#include <string.h>
+
 void fg_lua_class(lua_State *L, const char *tname, const luaL_Reg *methods, const luaL_Reg *meta) {
     if (!luaL_newmetatable(L, tname)) {
         lua_pop(L, 1);
@@ -78,4 +80,23 @@ int fg_lua_opt_bool_field(lua_State *L, int t, const char *field, int def) {
     }
     lua_pop(L, 1);
     return v;
+}
+
+void fg_lua_check_fields(lua_State *L, int t, const char *what, const char *const *known) {
+    /* The bytewise-smallest unknown key is the one reported: the same whatever order `pairs`
+    ** would visit the keys in. */
+    const char *worst = NULL;
+    t = lua_absindex(L, t);
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) != LUA_TSTRING)
+            luaL_error(L, "%s: field names must be strings, got a %s key", what,
+                       luaL_typename(L, -1));
+        const char *k = lua_tostring(L, -1);
+        bool ok = false;
+        for (int i = 0; known[i] && !ok; i++) ok = strcmp(known[i], k) == 0;
+        if (!ok && (!worst || strcmp(k, worst) < 0)) worst = k; /* kept alive by the table */
+    }
+    if (worst) luaL_error(L, "%s: unknown field '%s'", what, worst);
 }

@@ -145,6 +145,11 @@ function TestLocomotion:test_config_errors_name_the_field_value_and_range()
     fg.locomotion_warp, 10, "back")
   lu.assertErrorMsgContains("locomotion input: unknown field 'velocity'", fg.locomotion().step,
     fg.locomotion(), { velocity = 1 })
+  lu.assertErrorMsgContains("locomotion input: field names must be strings, got a number key",
+    fg.locomotion().step, fg.locomotion(), { 1 })
+  -- Of several unknown fields, the bytewise-smallest is named, whatever order pairs visits.
+  lu.assertErrorMsgContains("locomotion: unknown field 'alpha'", fg.locomotion,
+    { zeta = 1, alpha = 2, mid = 3 })
   lu.assertEquals(fg.locomotion { rate = 120, pivot_min_time = 0.2 }:config().pivot_min_ticks, 24)
 end
 
