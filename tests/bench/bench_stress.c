@@ -154,6 +154,21 @@ typedef struct result {
 
 static int lp, hp, lk, hk;
 
+/* n fighters face to face in pairs, and the button ids the streams press. */
+static void spawn_fighters(fg_world *w, int n) {
+    lp = fg_world_action_id(w, "LP");
+    hp = fg_world_action_id(w, "HP");
+    lk = fg_world_action_id(w, "LK");
+    hk = fg_world_action_id(w, "HK");
+    for (int i = 0; i < n; i++) {
+        fg_spawn sp = {0};
+        sp.grounded = true;
+        sp.x = FG_FX(i % 2 ? 35 : -35);
+        sp.facing = i % 2 ? FG_FACING_LEFT : FG_FACING_RIGHT;
+        fg_world_spawn(w, &sp, NULL, NULL);
+    }
+}
+
 static void push_events(fg_world *w, fg_entity e, const stream *s, uint32_t *cursor, int32_t tick,
                         fg_facing facing) {
     static int buttons[4];
@@ -192,17 +207,7 @@ static result run_pipeline(int n, int32_t ticks, int rate) {
     int widx = lua_gettop(L);
     fg_lua_world *lw = fg_lua_check_world(L, widx);
     fg_world *w = lw->w;
-    lp = fg_world_action_id(w, "LP");
-    hp = fg_world_action_id(w, "HP");
-    lk = fg_world_action_id(w, "LK");
-    hk = fg_world_action_id(w, "HK");
-    for (int i = 0; i < n; i++) {
-        fg_spawn sp = {0};
-        sp.grounded = true;
-        sp.x = FG_FX(i % 2 ? 35 : -35);
-        sp.facing = i % 2 ? FG_FACING_LEFT : FG_FACING_RIGHT;
-        fg_world_spawn(w, &sp, NULL, NULL);
-    }
+    spawn_fighters(w, n);
     stream *streams = calloc((size_t)n, sizeof *streams);
     uint32_t *cursor = calloc((size_t)n, sizeof *cursor);
     uint64_t edges = 0;
@@ -266,17 +271,7 @@ static double run_c_only(int n, int32_t ticks, double *allocs_per_tick) {
     c.trace_capacity = 1024;
     c.allocator = fg_test_counting_allocator(&counter);
     fg_world *w = fg_world_create(&c, NULL);
-    lp = fg_world_action_id(w, "LP");
-    hp = fg_world_action_id(w, "HP");
-    lk = fg_world_action_id(w, "LK");
-    hk = fg_world_action_id(w, "HK");
-    for (int i = 0; i < n; i++) {
-        fg_spawn sp = {0};
-        sp.grounded = true;
-        sp.x = FG_FX(i % 2 ? 35 : -35);
-        sp.facing = i % 2 ? FG_FACING_LEFT : FG_FACING_RIGHT;
-        fg_world_spawn(w, &sp, NULL, NULL);
-    }
+    spawn_fighters(w, n);
     stream *streams = calloc((size_t)n, sizeof *streams);
     uint32_t *cursor = calloc((size_t)n, sizeof *cursor);
     for (int i = 0; i < n; i++) make_stream(&streams[i], 1000 + (uint64_t)i, ticks, 1);
