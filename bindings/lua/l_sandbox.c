@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define FULL_ERROR_KEY "framegate.full_error" /* the last failed call's whole message */
 #define SANDBOX_KEY "framegate.sandbox"   /* registry: { base=, envmeta=, fg=, marker= } */
 #define MODULE_KEY "framegate.module"     /* registry: the module table */
 #define BUDGET_KEY "framegate.budget"     /* registry: the userdata that owns the budget */
@@ -284,19 +285,18 @@ static int rule_handler(lua_State *L) {
             return 1;
         }
     }
-    char buf[FG_ERROR_MAX];
-    const char *msg = lua_tostring(L, 1);
-    size_t n;
-    if (msg)
-        n = (size_t)snprintf(buf, sizeof buf, "%s", msg);
-    else if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
-        n = (size_t)snprintf(buf, sizeof buf, "%s", lua_tostring(L, -1));
-    else
-        n = (size_t)snprintf(buf, sizeof buf, "(error object is a %s value)", luaL_typename(L, 1));
-    if (n >= sizeof buf) n = sizeof buf - 1;
-    append_frames(L, 1, b && b->active ? b->caller : NULL, b && b->active ? b->what : NULL, buf, n,
-                  sizeof buf);
-    lua_pushstring(L, buf);
+    /* The message is kept whole (a ruleset's findings can run long); only the frames are
+    ** formatted here. */
+    if (lua_type(L, 1) == LUA_TSTRING || lua_type(L, 1) == LUA_TNUMBER)
+        lua_pushvalue(L, 1);
+    else if (!(luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING))
+        lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    char frames[FG_ERROR_MAX];
+    frames[0] = '\0';
+    append_frames(L, 1, b && b->active ? b->caller : NULL, b && b->active ? b->what : NULL,
+                  frames, 0, sizeof frames);
+    lua_pushstring(L, frames);
+    lua_concat(L, 2);
     return 1;
 }
 
@@ -344,6 +344,11 @@ static fg_status budget_pcall(lua_State *L, fg_lua_budget *b, int nargs, int nre
     } else {
         const char *msg = lua_tostring(L, -1);
         fg_error_set(err, FG_ERULE, "%s", msg ? msg : "rule failed");
+        /* err holds FG_ERROR_MAX bytes; a load that failed with many findings needs them all. */
+        if (msg) {
+            lua_pushvalue(L, -1);
+            lua_setfield(L, LUA_REGISTRYINDEX, FULL_ERROR_KEY);
+        }
     }
     lua_settop(L, fidx - 1);
     return FG_ERULE;
@@ -1294,6 +1299,8 @@ static int load_entry(lua_State *L) {
 fg_status fg_lua_load_rules(lua_State *L, const char *path, const char *text, size_t len,
                             int map, fg_error *err) {
     if (map) map = lua_absindex(L, map);
+    lua_pushnil(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, FULL_ERROR_KEY);
     lua_pushcfunction(L, load_entry);
     lua_pushstring(L, path);
     if (text) lua_pushlstring(L, text, len);
@@ -1305,14 +1312,51 @@ fg_status fg_lua_load_rules(lua_State *L, const char *path, const char *text, si
                         b ? b->load_memory : LOAD_MEMORY, NULL, "loading the rules", err);
 }
 
+/* Lua shortens a long file name in its messages to "...<its end>" (LUA_IDSIZE): give such a
+** message the whole path back, so a file in a deep folder is still named exactly. */
+static void push_unshortened(lua_State *L, const char *msg, const char *path) {
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    size_t plen = strlen(path);
+    const char *p = msg;
+    for (const char *dots; (dots = strstr(p, "...")) != NULL;) {
+        const char *tail = dots + 3, *colon = strchr(tail, ':');
+        size_t tlen = colon ? (size_t)(colon - tail) : 0;
+        bool match = tlen > 0 && tlen < plen && memcmp(path + plen - tlen, tail, tlen) == 0;
+        luaL_addlstring(&b, p, (size_t)(dots - p));
+        if (match) {
+            luaL_addstring(&b, path);
+            p = colon;
+        } else {
+            luaL_addstring(&b, "...");
+            p = tail;
+        }
+    }
+    luaL_addstring(&b, p);
+    luaL_pushresult(&b);
+}
+
+int fg_lua_raise_load_error(lua_State *L, const char *path, const fg_error *err) {
+    if (lua_getfield(L, LUA_REGISTRYINDEX, FULL_ERROR_KEY) != LUA_TSTRING) {
+        lua_pop(L, 1);
+        return fg_lua_raise(L, err);
+    }
+    push_unshortened(L, lua_tostring(L, -1), path);
+    lua_pushnil(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, FULL_ERROR_KEY);
+    return lua_error(L);
+}
+
 void fg_lua_load_rules_source(lua_State *L, const char *path, const char *text, size_t len) {
     fg_error err;
-    if (fg_lua_load_rules(L, path, text, len, 0, &err) != FG_OK) fg_lua_raise(L, &err);
+    if (fg_lua_load_rules(L, path, text, len, 0, &err) != FG_OK)
+        fg_lua_raise_load_error(L, path, &err);
 }
 
 void fg_lua_load_rules_file(lua_State *L, const char *path) {
     fg_error err;
-    if (fg_lua_load_rules(L, path, NULL, 0, 0, &err) != FG_OK) fg_lua_raise(L, &err);
+    if (fg_lua_load_rules(L, path, NULL, 0, 0, &err) != FG_OK)
+        fg_lua_raise_load_error(L, path, &err);
 }
 
 /* fg.sandboxed(text [, chunkname]) -> the chunk's results: runs text as a rules file would run
