@@ -289,7 +289,8 @@ function TestCheckCommand:test_no_file_is_a_usage_error()
   local code = check.run()
   io.stderr = stderr -- luacheck: ignore
   lu.assertEquals(code, 2)
-  lu.assertEquals(err.text, "framegate check: which rules? e.g. framegate check samples/duel/rules.lua\n")
+  lu.assertEquals(err.text, "framegate check: which rules? e.g. framegate check "
+    .. "samples/duel/rules.lua (see 'framegate check --help')\n")
 end
 
 function TestCheckCommand:test_exit_codes()
