@@ -162,6 +162,12 @@ void fg_lua_class(lua_State *L, const char *tname, const luaL_Reg *methods, cons
 
 /* Raises err's message as a Lua error positioned at the calling Lua code. [-0, +0, v] */
 int fg_lua_raise(lua_State *L, const fg_error *err);
+/* Registry: the whole message of the last rule or load that failed (an fg_error keeps only its
+** first FG_ERROR_MAX bytes). */
+#define FG_LUA_FULL_ERROR_KEY "framegate.full_error"
+/* Raises the whole message of a rules load that just failed (err keeps only its first
+** FG_ERROR_MAX bytes), with the file named in full even where Lua shortened it. */
+int fg_lua_raise_load_error(lua_State *L, const char *path, const fg_error *err);
 
 /* Reads an optional integer field of the table at index t; errors name the field. [-0, +0, v] */
 lua_Integer fg_lua_opt_int_field(lua_State *L, int t, const char *field, lua_Integer def);
