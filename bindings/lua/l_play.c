@@ -464,7 +464,7 @@ static int entity_action(lua_State *L) {
     const fg_ruleset *r = rules_or_error(L, w, e);
     uint32_t layer = fg_lua_opt_layer(L, 2, r);
     const fg_instance *inst = fg_world_instance(w, e, layer);
-    if (!inst || inst->action == FG_NO_ACTION_ID) {
+    if (!inst || inst->action == FG_NO_ACTION) {
         lua_pushnil(L);
         return 1;
     }
