@@ -166,7 +166,7 @@ static void gain(fg_entity_state *es, const fg_ruleset *r, int32_t amount) {
 }
 
 static int32_t hitstop_of(const fg_hit_def *h, bool target, bool counter) {
-    int32_t hs = target && h->hitstop_target >= 0 ? h->hitstop_target : h->hitstop;
+    int32_t hs = target && h->hitstop_target > 0 ? h->hitstop_target : h->hitstop;
     return hs + (counter ? h->counter_hitstop : 0);
 }
 

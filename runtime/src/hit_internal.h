@@ -35,6 +35,16 @@ typedef struct fg_group_boxes {
     fg_box box[FG_BOX_KINDS];
 } fg_group_boxes;
 
+/* What a builder collects about hits beside its actions. */
+#define FG_HIT_GROUPS 8
+typedef struct fg_builder_hits {
+    fg_combat_def combat;
+    fg_group_boxes fighter;
+    uint32_t ngroups;
+    char group_names[FG_HIT_GROUPS][FG_HIT_NAME_MAX];
+    fg_group_boxes groups[FG_HIT_GROUPS];
+} fg_builder_hits;
+
 /* {====================================================================== entity state */
 
 #define FG_HIT_LOG 8 /* targets one entity's running actions remember having hit */
@@ -142,7 +152,7 @@ void fg_hit_landed(fg_world *w, fg_entity_state *es, fg_tick t);
 bool fg_throw_throwable(const fg_world *w, const fg_entity_state *tg, fg_tick t);
 void fg_throw_judge(const fg_world *w, fg_contact_rec *c, fg_tick t);
 void fg_throw_grab(fg_world *w, const fg_contact_rec *c, fg_tick t);
-void fg_throw_step(fg_world *w, fg_tick t);
+void fg_throw_advance(fg_world *w, fg_tick t);
 
 /* }====================================================================== */
 

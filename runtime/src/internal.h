@@ -13,6 +13,7 @@
 #include "framegate/gate.h"
 #include "framegate/request.h"
 #include "framegate/world.h"
+#include "hit_internal.h"
 
 #define FG_MAX_ACTIONS 256
 #define FG_ACTION_WORDS (FG_MAX_ACTIONS / 64)
@@ -65,6 +66,7 @@ typedef struct fg_action_rt {
     fg_move_def moves[FG_MAX_MOVES];
     int32_t cost[FG_MAX_RESOURCES];
     fg_hit_def hit;
+    fg_action_hits hits; /* boxes, invulnerability, hit and throw definitions (hit_internal.h) */
     fg_action_set tagged_forbid; /* actions other layers may not start while this runs */
 } fg_action_rt;
 
@@ -102,6 +104,10 @@ struct fg_ruleset {
     int health, meter;       /* resource ids of "health" and "meter", or -1 */
     int grounded, airborne;  /* group ids, or -1 */
     uint16_t hitstun, blockstun; /* action ids, or FG_NO_ACTION */
+    uint16_t knockdown;          /* the action named "knockdown", or FG_NO_ACTION */
+    fg_combat_def combat;
+    fg_group_boxes fighter_boxes;              /* defaults of the whole fighter */
+    fg_group_boxes group_boxes[FG_MAX_GROUPS]; /* defaults per state group, by group id */
 };
 
 /* {====================================================================== world state */
@@ -151,6 +157,7 @@ typedef struct fg_entity_state {
     ** edge holds then never changes, except its CONSUMED flag, which the hash reads from the
     ** buffer). It lets the state hash cover the stored edges without re-reading them each tick. */
     uint64_t input_digest;
+    fg_combat combat; /* teams, combo, juggle, pushback, throws, the hit log (hit_internal.h) */
 } fg_entity_state;
 
 /* world.c: folds one consumed edge into an entity's input digest. */
@@ -257,6 +264,8 @@ struct fg_world {
     uint32_t ncues;
     uint64_t cues_dropped;
 
+    fg_collide_space coll; /* the collision phase's work space, sized at creation */
+
     fg_trace_record *trace;
     uint32_t trace_cap, trace_head, trace_count;
     uint64_t trace_dropped;
@@ -334,6 +343,28 @@ fg_trace_record *fg_world_trace_push(fg_world *w, fg_tick tick, fg_entity e, fg_
                                      int code);
 void fg_world_trace4(fg_world *w, fg_tick tick, fg_entity e, fg_trace_kind kind, int code,
                      int64_t a, int64_t b, int64_t c, int64_t d);
+/* tick.c: starts an action on a layer (a new sequence, tick 0; duration <= 0: its own). */
+void fg_world_start_action(fg_world *w, fg_entity_state *es, uint32_t layer, uint32_t action,
+                           uint32_t version, fg_transition_reason why, int32_t duration,
+                           fg_tick t);
+/* action.c: for the builder's other files. */
+fg_builder_hits *fg_ruleset_builder_hits(fg_ruleset_builder *b);
+fg_status fg_ruleset_builder_refuse(fg_ruleset_builder *b, fg_error *err, fg_status code,
+                                    const char *msg);
+void fg_findings_push(fg_findings *f, bool warning, const char *path, const char *msg);
+/* ruleset_hits.c: boxes and hit data in the validator, the compiler and the content hash.
+** `duration` is the action's length, or -1 when its phases are invalid. */
+void fg_hits_check(const fg_ruleset *r, const fg_action_def *a, int32_t duration,
+                   fg_findings *f);
+void fg_hits_compile(fg_ruleset *r, uint32_t id);
+void fg_hits_finish(fg_ruleset *r, const fg_builder_hits *bh, fg_findings *f);
+void fg_hits_hash_action(fg_hasher *hs, const fg_action_rt *rt);
+void fg_hits_hash(fg_hasher *hs, const fg_ruleset *r);
+/* world_combat.c: the combat state in the world hash; the collision work space. */
+void fg_combat_fold(fg_fold *f, const fg_combat *c);
+bool fg_collide_space_init(fg_collide_space *s, fg_allocator *a, uint32_t max_entities);
+void fg_collide_space_free(fg_collide_space *s, fg_allocator *a, uint32_t max_entities);
+size_t fg_collide_space_bytes(uint32_t max_entities);
 /* tick.c: puts each layer in its neutral state (spawn, reload). */
 void fg_world_start_neutral(fg_world *w, fg_entity_state *es, fg_tick tick,
                             fg_transition_reason why);

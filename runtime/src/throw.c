@@ -117,7 +117,7 @@ static void land(fg_world *w, fg_entity_state *att, fg_entity_state *tg, const f
 }
 
 /* Each tick before the collision phase: a tech on a window tick, or the throw lands past it. */
-void fg_throw_step(fg_world *w, fg_tick t) {
+void fg_throw_advance(fg_world *w, fg_tick t) {
     for (uint32_t s = 0; s < w->state->nentities; s++) {
         fg_entity_state *tg = &w->entities[s];
         if (!tg->combat.grabbed_by) continue;

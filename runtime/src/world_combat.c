@@ -62,6 +62,32 @@ fg_status fg_world_combat(const fg_world *w, fg_entity e, fg_combat_view *out, f
     return FG_OK;
 }
 
+/* Contacts one tick may hold: four per entity (a crowd around one fighter is the worst case). */
+static uint32_t contact_cap(uint32_t max_entities) { return max_entities * 4 + 8; }
+
+size_t fg_collide_space_bytes(uint32_t max_entities) {
+    return (sizeof(fg_collide_item) + sizeof(uint32_t)) * max_entities +
+           sizeof(fg_contact_rec) * contact_cap(max_entities);
+}
+
+bool fg_collide_space_init(fg_collide_space *s, fg_allocator *a, uint32_t max_entities) {
+    memset(s, 0, sizeof *s);
+    uint32_t n = max_entities ? max_entities : 1;
+    s->cap_contacts = contact_cap(max_entities);
+    s->items = fg_alloc(a, sizeof(fg_collide_item) * n);
+    s->order = fg_alloc(a, sizeof(uint32_t) * n);
+    s->contacts = fg_alloc(a, sizeof(fg_contact_rec) * s->cap_contacts);
+    return s->items && s->order && s->contacts;
+}
+
+void fg_collide_space_free(fg_collide_space *s, fg_allocator *a, uint32_t max_entities) {
+    uint32_t n = max_entities ? max_entities : 1;
+    fg_free(a, s->items, sizeof(fg_collide_item) * n);
+    fg_free(a, s->order, sizeof(uint32_t) * n);
+    fg_free(a, s->contacts, sizeof(fg_contact_rec) * s->cap_contacts);
+    memset(s, 0, sizeof *s);
+}
+
 uint64_t fg_world_contacts_dropped(const fg_world *w) { return w->coll.dropped; }
 
 /* The combat state in the world's fold, field by field. The hit log's empty entries are left

@@ -90,15 +90,15 @@ typedef struct fg_hit_def {
     bool enabled;
     fg_fx range;          /* shorthand without boxes: reach in front of the attacker, fixed point */
     int32_t damage;       /* taken from the target's health resource on hit */
-    int32_t chip;         /* taken on block */
     int32_t hitstop;      /* ticks the attacker freezes on contact */
-    int32_t hitstop_target; /* ticks the target freezes (< 0: same as hitstop) */
     int32_t hitstun;      /* ticks the target stays in its hit reaction */
     int32_t blockstun;    /* ticks the target stays in blockstun */
     int32_t meter_gain;   /* added to the attacker's meter resource on contact */
-    int32_t meter_target; /* added to the target's meter resource on contact */
     bool low;             /* legacy spelling of guard = FG_GUARD_LOW */
     bool overhead;        /* legacy spelling of guard = FG_GUARD_OVERHEAD */
+    int32_t chip;         /* taken from health on block */
+    int32_t hitstop_target; /* ticks the target freezes (0: the same as hitstop) */
+    int32_t meter_target; /* added to the target's meter resource on contact */
     fg_guard guard;
     fg_fx pushback_hit, pushback_block; /* the target slides away this far, in pixels */
     int32_t counter_damage;  /* percent of damage on a counter hit (0 = 100) */
