@@ -20,9 +20,11 @@ static const fg_action_hits *hits_of(const fg_world *w, const fg_instance *inst)
 
 /* {====================================================================== judging a contact */
 
-/* Whether the target blocks: on the ground, free (or already blocking), holding back, and at the
-** right height for the hit's guard. */
-static bool blocks(const fg_world *w, const fg_entity_state *tg, fg_guard guard) {
+/* Whether the target blocks: on the ground, free (or already blocking), holding away from the
+** attacker (not from where it faces: a crossup that lands behind it must be blocked the other
+** way), and at the right height for the hit's guard. */
+static bool blocks(const fg_world *w, const fg_entity_state *att, const fg_entity_state *tg,
+                   fg_guard guard) {
     if (guard == FG_GUARD_UNBLOCKABLE) return false;
     const fg_instance *body = &tg->layers[0];
     if (body->action != FG_NO_ACTION) {
@@ -33,7 +35,11 @@ static bool blocks(const fg_world *w, const fg_entity_state *tg, fg_guard guard)
     }
     if (tg->combat.launched) return false;
     const fg_buffer *b = fg_world_buffer_at(w, tg->id - 1);
-    int rel = fg_numpad_relative(b->dir, (fg_facing)tg->facing);
+    /* "Away" as a facing: the side the attacker is not on (its own facing when level). */
+    fg_facing toward = att->x > tg->x   ? FG_FACING_RIGHT
+                       : att->x < tg->x ? FG_FACING_LEFT
+                                        : (fg_facing)tg->facing;
+    int rel = fg_numpad_relative(b->dir, toward);
     bool back = rel == 4 || rel == 1 || rel == 7;
     bool crouching = rel == 1;
     if (!back) return false;
@@ -71,7 +77,7 @@ static void judge_strike(const fg_world *w, fg_contact_rec *c) {
     c->miss = 0;
     c->counter = 0;
     c->juggle_used = tg->combat.juggle;
-    c->contact = blocks(w, tg, hit->guard) ? FG_ON_BLOCK : FG_ON_HIT;
+    c->contact = blocks(w, att, tg, hit->guard) ? FG_ON_BLOCK : FG_ON_HIT;
     if (c->contact == FG_ON_BLOCK) {
         c->damage = hit->chip;
         return;
