@@ -356,6 +356,17 @@ void fg_hit_slide(fg_entity_state *es) {
     es->combat.push_left = left - step;
 }
 
+/* A combo ends when its target is free again: not in a hit reaction, not in the air from a
+** hit, not frozen, not held by a throw. */
+void fg_hit_settle(const fg_world *w, fg_entity_state *es, fg_tick t) {
+    fg_combat *c = &es->combat;
+    if (!c->combo || c->launched || c->grabbed_by || fg_entity_frozen(es, t + 1)) return;
+    if (in_combo(w, es)) return;
+    c->combo = 0;
+    c->combo_damage = 0;
+    c->juggle = 0;
+}
+
 /* Landing ends the launch: the juggle is over, and a knockdown keeps the fighter down. */
 void fg_hit_landed(fg_world *w, fg_entity_state *es, fg_tick t) {
     if (!es->combat.launched && !es->combat.knockdown) return;

@@ -147,6 +147,7 @@ uint8_t fg_hit_marker(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick 
 void fg_hit_log_add(fg_entity_state *att, uint32_t layer, fg_entity target, fg_tick t);
 void fg_hit_forget_layer(fg_entity_state *es, uint32_t layer);
 void fg_hit_slide(fg_entity_state *es);
+void fg_hit_settle(const fg_world *w, fg_entity_state *es, fg_tick t);
 void fg_hit_landed(fg_world *w, fg_entity_state *es, fg_tick t);
 /* throw.c */
 bool fg_throw_throwable(const fg_world *w, const fg_entity_state *tg, fg_tick t);

@@ -641,7 +641,10 @@ fg_status fg_world_advance(fg_world *w, fg_error *err) {
             fg_entity_state *es = &w->entities[s];
             if (es->opponent > es->id) separate(w, es, &w->entities[es->opponent - 1]);
         }
-        for (uint32_t s = 0; s < n; s++) face_opponent(w, &w->entities[s]);
+        for (uint32_t s = 0; s < n; s++) {
+            face_opponent(w, &w->entities[s]);
+            fg_hit_settle(w, &w->entities[s], t);
+        }
         for (uint32_t s = 0; s < n; s++) {
             meter_phase(w, &w->entities[s], t);
             /* The world hashes every tick: keep the matchers' cached folds fresh. */
