@@ -121,40 +121,4 @@ typedef struct fg_collide_space {
 
 /* }====================================================================== */
 
-/* {====================================================================== functions */
-
-typedef struct fg_entity_state fg_entity_state;
-typedef struct fg_world fg_world;
-
-/* A live box placed in the world: which layer's action (0xFF: a default box) and which box. */
-typedef struct fg_live_box {
-    fg_rect rect;
-    uint8_t layer, index;
-} fg_live_box;
-
-/* collide.c */
-uint32_t fg_collide_boxes(const fg_world *w, const fg_entity_state *es, fg_box_kind kind,
-                          fg_tick t, fg_live_box *out, uint32_t max);
-bool fg_collide_invulnerable(const fg_world *w, const fg_entity_state *es, fg_box_kind against,
-                             fg_tick t);
-bool fg_collide_allowed(const fg_entity_state *att, uint32_t layer, const fg_hit_def *hit,
-                        fg_entity target, fg_tick t);
-void fg_collide_find(fg_world *w, fg_tick t);
-/* hit.c */
-void fg_hit_commit(fg_world *w, fg_tick t);
-uint8_t fg_hit_marker(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick t,
-                      fg_entity *target);
-void fg_hit_log_add(fg_entity_state *att, uint32_t layer, fg_entity target, fg_tick t);
-void fg_hit_forget_layer(fg_entity_state *es, uint32_t layer);
-void fg_hit_slide(fg_entity_state *es);
-void fg_hit_settle(const fg_world *w, fg_entity_state *es, fg_tick t);
-void fg_hit_landed(fg_world *w, fg_entity_state *es, fg_tick t);
-/* throw.c */
-bool fg_throw_throwable(const fg_world *w, const fg_entity_state *tg, fg_tick t);
-void fg_throw_judge(const fg_world *w, fg_contact_rec *c, fg_tick t);
-void fg_throw_grab(fg_world *w, const fg_contact_rec *c, fg_tick t);
-void fg_throw_advance(fg_world *w, fg_tick t);
-
-/* }====================================================================== */
-
 #endif

@@ -3,7 +3,7 @@
 ** the validator's findings (each with its path and value), the compiled form the collision
 ** phase reads, and their part of the content hash.
 */
-#include "internal.h"
+#include "ruleset_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>

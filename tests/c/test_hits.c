@@ -35,7 +35,7 @@ static fg_hit_def strike(int damage, int hitstop, int hitstun, int blockstun) {
 /* The brawler: round numbers. Hurt box 40 wide centred on the origin, 100 tall; crouching 60
 ** tall (the crouch action's own box); airborne 40x80 from 10 up (the airborne group's default). Every attack has hitstop 0 unless a test says otherwise. */
 static fg_ruleset_builder *brawler(const fg_combat_def *combat) {
-    fg_ruleset_builder *b = fg_ruleset_builder_new("brawler", NULL);
+    fg_ruleset_builder *b = fg_ruleset_builder_create("brawler", NULL);
     const char *buttons[] = {"LP", "HP", "LK", "HK"};
     for (int i = 0; i < 4; i++) fg_ruleset_add_button(b, buttons[i], NULL);
     fgt_resource(b, "health", 1000, 1000);
@@ -419,7 +419,7 @@ static void contacts_do_not_depend_on_creation_order(void **state) {
     assert_int_equal(damage[0][1], 100);
     assert_memory_equal(damage[0], damage[1], sizeof damage[0]);
     assert_memory_equal(where[0], where[1], sizeof where[0]);
-    fg_ruleset_release(r);
+    fg_ruleset_unref(r);
 }
 
 /* }====================================================================== */
@@ -486,7 +486,7 @@ static void a_throw_misses_a_target_in_a_stun(void **state) {
 static void expect_finding(fg_ruleset_builder *b, const char *path, const char *msg) {
     fg_findings f;
     fg_ruleset *r = fg_ruleset_build(b, &f, NULL);
-    fg_ruleset_builder_free(b);
+    fg_ruleset_builder_destroy(b);
     assert_null(r);
     for (uint32_t i = 0; i < f.count; i++)
         if (!strcmp(f.items[i].path, path) && !strcmp(f.items[i].msg, msg)) return;
@@ -547,7 +547,7 @@ static void box_mistakes_name_the_path_and_the_value(void **state) {
     assert_int_equal(fg_ruleset_add_default_box(b, NULL, FG_BOX_PUSH, px_box(0, 0, 3, -1), &err),
                      FG_EINVAL);
     assert_string_equal(err.msg, "boxes.default.push.h: -1, expected a size >= 0");
-    fg_ruleset_builder_free(b);
+    fg_ruleset_builder_destroy(b);
 }
 
 /* }====================================================================== */
