@@ -392,7 +392,10 @@ static uint8_t *header(fg_session *s, unsigned type) {
     return p;
 }
 
-static void send_out(fg_session *s, uint32_t node, const uint8_t *end) {
+/* Every datagram ends with a CRC-32 of the rest: damage in transit is refused, not decoded. */
+static void send_out(fg_session *s, uint32_t node, uint8_t *end) {
+    uint32_t crc = fg_crc32(0, s->out, (size_t)(end - s->out));
+    put32(&end, crc);
     size_t len = (size_t)(end - s->out);
     fg_error e;
     if (s->cfg.transport.send(s->cfg.transport.ud, node, s->out, len, &e) != FG_OK) return;
@@ -452,7 +455,7 @@ static void send_input(fg_session *s, uint32_t node) {
     put32(&q, pack_state(&base));
     unsigned n = 0;
     for (fg_tick t = first; t < have; t++) {
-        if ((size_t)(q - s->out) + FG_INPUT_RECORD_WIRE_MAX > FG_SESSION_DATAGRAM_MAX) break;
+        if ((size_t)(q - s->out) + FG_INPUT_RECORD_WIRE_MAX + 4 > FG_SESSION_DATAGRAM_MAX) break;
         q += fg_input_record_encode(rec_at(s, me, t), q);
         n++;
     }
@@ -684,7 +687,15 @@ static fg_status poll(fg_session *s, fg_error *err) {
         if (len == 0) return FG_OK;
         s->stats.datagrams_received++;
         s->stats.bytes_received += len;
-        reader r = {s->in, s->in + len, false};
+        uint32_t crc = 0;
+        if (len > 4)
+            crc = (uint32_t)s->in[len - 4] | (uint32_t)s->in[len - 3] << 8 |
+                  (uint32_t)s->in[len - 2] << 16 | (uint32_t)s->in[len - 1] << 24;
+        if (len <= 4 || crc != fg_crc32(0, s->in, len - 4)) {
+            s->stats.rejected++;
+            continue;
+        }
+        reader r = {s->in, s->in + len - 4, false};
         unsigned magic = (unsigned)get(&r, 2), version = (unsigned)get(&r, 1);
         unsigned type = (unsigned)get(&r, 1), from = (unsigned)get(&r, 1);
         if (r.bad || magic != ('F' | 'G' << 8) || version != WIRE_VERSION || from != node ||
