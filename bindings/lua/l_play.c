@@ -474,7 +474,7 @@ static int entity_action(lua_State *L) {
         layer = (int)luaL_optinteger(L, 2, 0);
     }
     const fg_instance *inst = fg_world_instance(w, e, (uint32_t)layer);
-    if (!inst || inst->action == FG_NO_ACTION_ID) {
+    if (!inst || inst->action == FG_NO_ACTION) {
         lua_pushnil(L);
         return 1;
     }

@@ -35,7 +35,7 @@ static view *check_view(lua_State *L, int idx) { return luaL_checkudata(L, idx, 
 
 static const fg_action_def *body_action(const view *v) {
     const fg_instance *body = fg_world_instance(v->w, v->e, 0);
-    if (!body || body->action == FG_NO_ACTION_ID) return NULL;
+    if (!body || body->action == FG_NO_ACTION) return NULL;
     const fg_ruleset *r = fg_world_rules_version(v->w, body->version);
     return r ? fg_ruleset_action(r, body->action) : NULL;
 }

@@ -1,6 +1,7 @@
 /*
-** world.c: the world: creation, rulesets and their versions, entities, input entry points, the
-** state hash, snapshots and the trace. The tick pipeline itself is in tick.c.
+** world.c: the world: creation, rulesets and their versions, entities, the state hash and
+** snapshots. Input entry points are in world_input.c, the trace in trace.c, the tick pipeline in
+** tick.c.
 **
 ** Authoritative state is one arena: a header, the entity records, one input buffer and one event
 ** dispatcher per entity slot. Offsets are fixed at creation, so the arena never holds a pointer
@@ -29,39 +30,6 @@ static size_t align16(size_t n) { return (n + 15) & ~(size_t)15; }
 fg_status fg_world_no_entity(const fg_world *w, fg_entity e, fg_error *err) {
     return fg_error_set(err, FG_ENOTFOUND, "entity %u does not exist (%u spawned)", e,
                         w->state->nentities);
-}
-
-fg_trace_record *fg_world_trace_push(fg_world *w, fg_tick tick, fg_entity e, fg_trace_kind kind,
-                                     int code) {
-    if (w->trace_cap == 0) return NULL;
-    uint32_t at;
-    if (w->trace_count == w->trace_cap) {
-        at = w->trace_head;
-        w->trace_head = (w->trace_head + 1) % w->trace_cap;
-        w->trace_dropped++;
-    } else {
-        at = (w->trace_head + w->trace_count++) % w->trace_cap;
-    }
-    fg_trace_record *r = &w->trace[at];
-    r->tick = tick;
-    r->entity = e;
-    fg_entity_state *es = fg_world_entity(w, e);
-    r->version = es && w->state->nslots ? w->state->slot_version[es->rules_slot] : 0;
-    r->kind = (uint16_t)kind;
-    r->code = (uint16_t)code;
-    r->a = r->b = r->c = r->d = 0;
-    r->text[0] = '\0';
-    return r;
-}
-
-void fg_world_trace4(fg_world *w, fg_tick tick, fg_entity e, fg_trace_kind kind, int code,
-                     int64_t a, int64_t b, int64_t c, int64_t d) {
-    fg_trace_record *r = fg_world_trace_push(w, tick, e, kind, code);
-    if (!r) return;
-    r->a = a;
-    r->b = b;
-    r->c = c;
-    r->d = d;
 }
 
 /* }====================================================================== */
@@ -187,7 +155,7 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
     w->state->tick = 0;
     w->state->rng = fg_rng_seeded(c.seed);
     if (c.rules) {
-        fg_ruleset_retain(c.rules);
+        fg_ruleset_ref(c.rules);
         w->versions[0] = c.rules;
         w->nversions = 1;
         w->state->nslots = 1;
@@ -199,7 +167,7 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
 void fg_world_destroy(fg_world *w) {
     if (!w) return;
     fg_allocator a = w->alloc;
-    for (uint32_t i = 0; i < w->nversions; i++) fg_ruleset_release(w->versions[i]);
+    for (uint32_t i = 0; i < w->nversions; i++) fg_ruleset_unref(w->versions[i]);
     fg_free(&a, w->arena, w->arena_size);
     fg_free(&a, w->maps, sizeof(fg_input_map) * w->max_entities);
     fg_free(&a, w->devices, sizeof(fg_device_state) * w->max_entities);
@@ -240,7 +208,7 @@ static fg_status add_version(fg_world *w, fg_ruleset *r, uint32_t *version, fg_e
     if (w->nversions == FG_MAX_VERSIONS)
         return fg_error_set(err, FG_ENOMEM, "rules: %d versions loaded in this world; "
                             "create a new world", FG_MAX_VERSIONS);
-    fg_ruleset_retain(r);
+    fg_ruleset_ref(r);
     w->versions[w->nversions] = r;
     *version = w->nversions++;
     return FG_OK;
@@ -331,7 +299,7 @@ fg_world *fg_world_clone(const fg_world *src, const fg_world_hooks *hooks, fg_er
     w->jump_action = src->jump_action;
     w->jump = src->jump;
     for (uint32_t i = w->nversions; i < src->nversions; i++) {
-        fg_ruleset_retain(src->versions[i]);
+        fg_ruleset_ref(src->versions[i]);
         w->versions[w->nversions++] = src->versions[i];
     }
     memcpy(w->arena, src->arena, src->arena_size);
@@ -566,161 +534,6 @@ fg_status fg_world_request(fg_world *w, fg_entity e, uint32_t action, fg_request
 
 /* }====================================================================== */
 
-/* {====================================================================== input */
-
-int fg_world_action_id(const fg_world *w, const char *name) {
-    return fg_action_names_find(&w->names, name);
-}
-
-static fg_status stamp(const fg_world *w, int64_t time_us, fg_tick *tick, fg_error *err) {
-    if (time_us < 0)
-        return fg_error_set(err, FG_EINVAL,
-                            "input time %lld us is before the world's origin (0); edge refused",
-                            (long long)time_us);
-    if (time_us > fg_us_max(w->tick_rate))
-        return fg_error_set(err, FG_EINVAL, "input time %lld us is too large for %u Hz",
-                            (long long)time_us, w->tick_rate);
-    *tick = fg_tick_of_us(time_us, w->tick_rate);
-    return FG_OK;
-}
-
-static fg_status push_button(fg_world *w, fg_entity e, fg_edge_kind kind, int action,
-                             int64_t time_us, fg_source src, fg_error *err) {
-    if (!fg_world_entity(w, e)) return fg_world_no_entity(w, e, err);
-    if (action < FG_IN_FIRST_BUTTON || (uint32_t)action >= w->names.count)
-        return fg_error_set(err, FG_ENOTFOUND, "input action id %d is not a declared button",
-                            action);
-    fg_tick tick = 0;
-    fg_status st = stamp(w, time_us, &tick, err);
-    if (st != FG_OK) return st;
-    st = fg_buffer_push(fg_world_buffer_at(w, e - 1), kind, action, 0, time_us, tick, src, NULL,
-                        err);
-    if (st != FG_OK) fg_error_prefix(err, "entity %u %s '%s'", e,
-                                     kind == FG_EDGE_PRESS ? "press" : "release",
-                                     w->names.names[action]);
-    return st;
-}
-
-fg_status fg_world_press(fg_world *w, fg_entity e, int action, int64_t time_us, fg_source src,
-                         fg_error *err) {
-    return push_button(w, e, FG_EDGE_PRESS, action, time_us, src, err);
-}
-
-fg_status fg_world_release(fg_world *w, fg_entity e, int action, int64_t time_us, fg_source src,
-                           fg_error *err) {
-    return push_button(w, e, FG_EDGE_RELEASE, action, time_us, src, err);
-}
-
-fg_status fg_world_direction(fg_world *w, fg_entity e, int numpad, int64_t time_us, fg_source src,
-                             fg_error *err) {
-    if (!fg_world_entity(w, e)) return fg_world_no_entity(w, e, err);
-    if (numpad < 1 || numpad > 9)
-        return fg_error_set(err, FG_EINVAL, "direction %d: expected a numpad value 1..9", numpad);
-    fg_buffer *b = fg_world_buffer_at(w, e - 1);
-    if (b->pushed_dir == numpad) return FG_OK;
-    fg_tick tick = 0;
-    fg_status st = stamp(w, time_us, &tick, err);
-    if (st != FG_OK) return st;
-    return fg_buffer_push(b, FG_EDGE_DIR, 0, numpad, time_us, tick, src, NULL, err);
-}
-
-fg_input_map *fg_world_input_map(fg_world *w, fg_entity e) {
-    return fg_world_entity(w, e) ? &w->maps[e - 1] : NULL;
-}
-
-/* Digital directions win over the stick while any is held. */
-static fg_status push_device_direction(fg_world *w, fg_entity e, int64_t time_us, fg_error *err) {
-    uint32_t slot = e - 1;
-    const fg_input_map *m = &w->maps[slot];
-    fg_device_state *d = &w->devices[slot];
-    uint32_t bits = fg_socd_resolve(&d->socd, m->socd_horizontal, m->socd_vertical,
-                                    (fg_facing)w->entities[slot].facing);
-    if (bits == 0) bits = d->stick_bits;
-    return fg_world_direction(w, e, fg_numpad_of_bits(bits), time_us, FG_SOURCE_DEVICE, err);
-}
-
-fg_status fg_world_device_control(fg_world *w, fg_entity e, uint32_t control, bool down,
-                                  int64_t time_us, fg_error *err) {
-    if (!fg_world_entity(w, e)) return fg_world_no_entity(w, e, err);
-    int action = fg_input_map_lookup(&w->maps[e - 1], control);
-    if (action < 0)
-        return fg_error_set(err, FG_ENOTFOUND, "entity %u: control %u is not bound", e, control);
-    fg_tick tick = 0;
-    fg_status st = stamp(w, time_us, &tick, err);
-    if (st != FG_OK) return st;
-    fg_device_state *d = &w->devices[e - 1];
-    if (action <= FG_IN_RIGHT) {
-        fg_socd_state saved = d->socd;
-        const fg_input_map *m = &w->maps[e - 1];
-        fg_socd_update(&d->socd, action, down, m->socd_horizontal, m->socd_vertical,
-                       (fg_facing)w->entities[e - 1].facing);
-        st = push_device_direction(w, e, time_us, err);
-        if (st != FG_OK) d->socd = saved;
-        return st;
-    }
-    /* Key repeat sends "down" again for a held key: that is not a new press. */
-    bool held = d->held & (1u << action);
-    if (held == down) return FG_OK;
-    st = push_button(w, e, down ? FG_EDGE_PRESS : FG_EDGE_RELEASE, action, time_us,
-                     FG_SOURCE_DEVICE, err);
-    if (st == FG_OK) d->held ^= 1u << action;
-    return st;
-}
-
-fg_status fg_world_device_stick(fg_world *w, fg_entity e, float x, float y, int64_t time_us,
-                                fg_error *err) {
-    if (!fg_world_entity(w, e)) return fg_world_no_entity(w, e, err);
-    fg_device_state *d = &w->devices[e - 1];
-    const fg_input_map *m = &w->maps[e - 1];
-    fg_vec2 shaped;
-    fg_vec2 raw = {x, y};
-    fg_status st = fg_stick_shape(raw, &m->stick, &shaped, err);
-    if (st != FG_OK) return st;
-    if (m->camera_relative) {
-        st = fg_stick_camera_relative(shaped, d->camera.x, d->camera.y, 0.0f, &shaped, err);
-        if (st != FG_OK) return st;
-    }
-    fg_tick tick = 0;
-    st = stamp(w, time_us, &tick, err);
-    if (st != FG_OK) return st;
-    fg_vec2 old_stick = d->stick;
-    uint32_t old_bits = d->stick_bits;
-    d->stick = shaped;
-    d->stick_bits = fg_bits_of_numpad(fg_numpad_of_vec(shaped, m->stick.direction_threshold));
-    st = push_device_direction(w, e, time_us, err);
-    if (st != FG_OK) {
-        d->stick = old_stick;
-        d->stick_bits = old_bits;
-    }
-    return st;
-}
-
-fg_status fg_world_device_camera(fg_world *w, fg_entity e, float fx, float fy, float fz,
-                                 fg_error *err) {
-    if (!fg_world_entity(w, e)) return fg_world_no_entity(w, e, err);
-    fg_vec2 probe = {0.0f, 1.0f}, out;
-    /* Validates the basis the same way a stick sample will use it. */
-    fg_status st = fg_stick_camera_relative(probe, fx, fy, fz, &out, err);
-    if (st != FG_OK) return st;
-    w->devices[e - 1].camera = out;
-    return FG_OK;
-}
-
-fg_vec2 fg_world_stick(const fg_world *w, fg_entity e) {
-    fg_vec2 zero = {0.0f, 0.0f};
-    return fg_world_entity(w, e) ? w->devices[e - 1].stick : zero;
-}
-
-fg_status fg_world_report_contact(fg_world *w, fg_entity e, bool grounded, fg_error *err) {
-    fg_entity_state *es = fg_world_entity(w, e);
-    if (!es) return fg_world_no_entity(w, e, err);
-    if (es->contact != grounded) fg_world_note_side_input(w, "contact report");
-    es->contact = grounded;
-    return FG_OK;
-}
-
-/* }====================================================================== */
-
 /* {====================================================================== hash and snapshots */
 
 fg_tick fg_world_tick(const fg_world *w) { return w->state->tick; }
@@ -948,111 +761,6 @@ fg_status fg_world_restore(fg_world *w, const void *buf, size_t size, fg_error *
         w->trace_count--;
     }
     return FG_OK;
-}
-
-/* }====================================================================== */
-
-/* {====================================================================== trace */
-
-uint32_t fg_world_trace_count(const fg_world *w) { return w->trace_count; }
-
-const fg_trace_record *fg_world_trace_at(const fg_world *w, uint32_t i) {
-    if (i >= w->trace_count) return NULL;
-    return &w->trace[(w->trace_head + i) % w->trace_cap];
-}
-
-uint64_t fg_world_trace_dropped(const fg_world *w) { return w->trace_dropped; }
-
-void fg_world_trace_clear(fg_world *w) { w->trace_head = w->trace_count = 0; }
-
-void fg_world_note_error(fg_world *w, fg_entity e, const char *text) {
-    fg_trace_record *r = fg_world_trace_push(w, w->state->tick - 1, e, FG_TRACE_RULE_ERROR, 0);
-    if (r) snprintf(r->text, sizeof r->text, "%s", text ? text : "");
-}
-
-const char *fg_transition_reason_name(fg_transition_reason r) {
-    static const char *const names[] = {"request", "ended",   "hold",        "landed",
-                                        "hit",     "blocked", "interrupted", "spawn"};
-    return (unsigned)r < 8 ? names[r] : "unknown";
-}
-
-static const char *edge_kind_name(int k) {
-    return k == FG_EDGE_PRESS ? "press" : k == FG_EDGE_RELEASE ? "release" : "dir";
-}
-
-/* Names are read in the ruleset version the record was made with: ids change across reloads. */
-static const char *name_in(const fg_world *w, uint32_t version, int64_t action) {
-    const fg_ruleset *rules = version < w->nversions ? w->versions[version] : NULL;
-    if (!rules || action < 0 || (uint64_t)action >= rules->nactions) return "(none)";
-    return rules->defs[action].name;
-}
-
-int fg_world_trace_format(const fg_world *w, const fg_trace_record *r, char *buf, size_t size) {
-    int n = snprintf(buf, size, "t=%lld e%u ", (long long)r->tick, r->entity);
-    if (n < 0 || (size_t)n >= size) return n;
-    char *p = buf + n;
-    size_t left = size - (size_t)n;
-    const fg_ruleset *rules = r->version < w->nversions && w->state->nslots ? w->versions[r->version]
-                                                                          : NULL;
-    switch (r->kind) {
-    case FG_TRACE_INPUT:
-        if (r->a == FG_EDGE_DIR)
-            return n + snprintf(p, left, "input dir %lld (edge %lld)", (long long)r->c,
-                                (long long)r->d);
-        return n + snprintf(p, left, "input %s %s (edge %lld)", edge_kind_name((int)r->a),
-                            fg_action_names_get(&w->names, (int)r->b), (long long)r->d);
-    case FG_TRACE_CONTACT:
-        return n + snprintf(p, left, "%s%s", r->a ? "grounded" : "airborne",
-                            r->b ? ", jump permission restored" : "");
-    case FG_TRACE_JUMP: {
-        fg_jump_decision d;
-        memset(&d, 0, sizeof d);
-        d.result = (fg_jump_result)r->code;
-        d.tick = r->tick;
-        d.press_tick = r->a;
-        d.last_grounded = r->b;
-        d.window = r->c;
-        d.press_until = r->d;
-        return n + fg_jump_describe(&d, p, left);
-    }
-    case FG_TRACE_DECISION:
-        return rules ? n + fg_decision_describe(rules, &r->decision, p, left)
-                     : n + snprintf(p, left, "decision");
-    case FG_TRACE_TRANSITION: {
-        const char *layer = rules && r->a < (int64_t)rules->nlayers ? rules->layers[r->a] : "?";
-        uint32_t from_version = r->b < 0 ? r->version : (uint32_t)((uint64_t)r->b >> 32);
-        int64_t from = r->b < 0 ? -1 : (int64_t)(r->b & 0xFFFFFFFF);
-        return n + snprintf(p, left, "%s: %s -> %s (%s, action #%lld)", layer,
-                            name_in(w, from_version, from), name_in(w, r->version, r->c),
-                            fg_transition_reason_name((fg_transition_reason)r->code),
-                            (long long)r->d);
-    }
-    case FG_TRACE_HIT:
-        return n + snprintf(p, left, "%s by e%lld's %s: %lld damage, hitstop %lld",
-                            r->code == FG_ON_HIT ? "hit" : "blocked", (long long)r->a,
-                            name_in(w, (uint32_t)((uint64_t)r->b >> 32), r->b & 0xFFFFFFFF),
-                            (long long)r->c, (long long)r->d);
-    case FG_TRACE_COMMAND:
-        return n + snprintf(p, left, "command %s (motion %lld, first edge %lld)",
-                            name_in(w, r->version, r->b), (long long)r->a, (long long)r->c);
-    case FG_TRACE_EVENT: {
-        const char *marker = rules && r->c >= 0 && (uint64_t)r->c < rules->nmarkers
-                                 ? rules->marker_names[r->c]
-                                 : "?";
-        return n + snprintf(p, left, "event %s #%lld of action #%lld: %s", marker,
-                            (long long)r->d, (long long)r->b,
-                            fg_dispatch_result_name((fg_dispatch_result)r->code));
-    }
-    case FG_TRACE_RULE_ERROR: return n + snprintf(p, left, "rule error: %s", r->text);
-    case FG_TRACE_RELOAD: {
-        const fg_ruleset *now = fg_world_rules_version(w, (uint32_t)r->d);
-        return n + snprintf(p, left, "reload: slot %u runs '%s' version %lld, content %016llx "
-                            "(was %016llx), source %016llx", r->code, now ? now->name : "?",
-                            (long long)r->d, (unsigned long long)r->a, (unsigned long long)r->c,
-                            (unsigned long long)r->b);
-    }
-    default: return n + snprintf(p, left, "record kind %u", r->kind);
-    }
 }
 
 /* }====================================================================== */

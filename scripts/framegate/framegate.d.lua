@@ -207,8 +207,8 @@ function framegate.watcher(opts) end
 function framegate.dispatcher(opts) end
 
 ---@param opts table
----@return framegate.LoopTrack
-function framegate.loop_track(opts) end
+---@return framegate.CycleTrack
+function framegate.cycle_track(opts) end
 
 ---@param opts? table
 ---@return framegate.PlaybackOwner
@@ -546,10 +546,10 @@ function Dispatcher:snapshot() end
 function Dispatcher:restore(snapshot) end
 function Dispatcher:describe(...) end
 
----@class framegate.LoopTrack
-local LoopTrack = {}
-function LoopTrack:sample(token, from, to) end
-function LoopTrack:markers() end
+---@class framegate.CycleTrack
+local CycleTrack = {}
+function CycleTrack:sample(token, from, to) end
+function CycleTrack:markers() end
 
 ---@class framegate.PlaybackOwner
 local Owner = {}
