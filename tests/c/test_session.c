@@ -49,7 +49,7 @@ static void close_pair(pair *p) {
         fg_world_destroy(p->scratch[i]);
     }
     fg_link_destroy(p->link);
-    fg_ruleset_release(p->rules);
+    fg_ruleset_unref(p->rules);
 }
 
 /* Node i's player mashes: random input into its scratch world, whose consumed edges become the
