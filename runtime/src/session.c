@@ -419,7 +419,8 @@ static fg_tick latest_checkpoint(const fg_session *s) {
 
 static int32_t ahead_of(const fg_session *s, const peer *p) {
     int64_t rtt_ticks = p->rtt > 0 ? p->rtt * s->w->tick_rate / FG_US_PER_S : 0;
-    return (int32_t)(s->tick - (p->their_tick + rtt_ticks / 2));
+    int64_t a = s->tick - (p->their_tick + rtt_ticks / 2);
+    return (int32_t)(a < -30000 ? -30000 : a > 30000 ? 30000 : a);
 }
 
 static void send_input(fg_session *s, uint32_t node) {
@@ -597,13 +598,16 @@ static void on_input(fg_session *s, uint32_t node, reader *r) {
     p->hello = true; /* it runs: it had our hello */
     if (echo > 0 && echo <= s->now) {
         int64_t sample = s->now - echo;
+        if (sample > 60 * (int64_t)FG_US_PER_S) sample = 60 * (int64_t)FG_US_PER_S;
         p->rtt = p->rtt < 0 ? sample : (7 * p->rtt + sample) / 8;
     }
-    if (stamp >= p->echo_stamp) {
+    if (stamp >= p->echo_stamp && stamp < ((int64_t)1 << 62)) {
         p->echo_stamp = stamp;
         p->echo_at = s->now ? s->now : 1;
     }
-    if (their_tick >= p->their_tick) {
+    /* A peer cannot run further ahead than its prediction window allows past our input. */
+    fg_tick plausible = s->tick + FG_SESSION_MAX_PREDICTION + FG_SESSION_MAX_DELAY + 1;
+    if (their_tick >= p->their_tick && their_tick <= plausible) {
         p->their_tick = their_tick;
         p->their_ahead = ahead;
     }
@@ -821,6 +825,8 @@ static bool should_wait(fg_session *s) {
         if (n == s->cfg.local) continue;
         const peer *p = &s->peers[n];
         int32_t d = ahead_of(s, p) - p->their_ahead;
+        if (d > 1000) d = 1000;
+        if (d < -1000) d = -1000;
         if (d > worst) worst = d;
     }
     if (worst == INT32_MIN) return false;
