@@ -16,6 +16,7 @@
 **   replication  authority / owning client / observer roles
 ** On top of world and replay:
 **   determinism  state diffs, the rollback sync test, recording and verifying replays
+**   session      input records, transports, the rollback session over a network
 */
 #ifndef FRAMEGATE_H
 #define FRAMEGATE_H
@@ -32,5 +33,6 @@
 #include "framegate/locomotion.h"
 #include "framegate/replication.h"
 #include "framegate/determinism.h"
+#include "framegate/session.h"
 
 #endif
