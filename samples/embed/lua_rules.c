@@ -46,17 +46,17 @@ static void bind_keys(fg_world *w, fg_entity p) {
 }
 
 /* Reloads the rules and prints what changed, then what the last second would have done. */
-static void reload(fg_lua_session *s, const void *snap, size_t size) {
+static void reload(fg_lua_host *s, const void *snap, size_t size) {
     fg_lua_reload_info info;
     fg_error err;
-    if (fg_lua_session_reload(s, NULL, 0, &info, &err) != FG_OK) {
+    if (fg_lua_host_reload(s, NULL, 0, &info, &err) != FG_OK) {
         printf("reload failed, the old rules keep running:\n%s\n", err.msg);
         return;
     }
     printf("t=%lld reload: ok, '%s' hash %s; %u added, %u changed, %u removed\n",
            (long long)info.tick, info.name, info.hash, info.added, info.changed, info.removed);
     fg_lua_what_if report;
-    if (fg_lua_session_what_if(s, snap, size, &report, &err) != FG_OK) {
+    if (fg_lua_host_what_if(s, snap, size, &report, &err) != FG_OK) {
         printf("what-if: %s\n", err.msg);
         return;
     }
@@ -64,7 +64,7 @@ static void reload(fg_lua_session *s, const void *snap, size_t size) {
            (long long)report.from, (long long)report.to - 1, report.differences,
            report.differences == 1 ? "" : "s");
     for (uint32_t i = 0; i < report.differences; i++)
-        printf("  %s\n", fg_lua_session_what_if_line(s, i));
+        printf("  %s\n", fg_lua_host_what_if_line(s, i));
 }
 
 int main(int argc, char **argv) {
@@ -85,22 +85,22 @@ int main(int argc, char **argv) {
     fg_lua_options opt = fg_lua_options_default();
     opt.seed = 7;
     opt.trace_capacity = 16384; /* the what-if report reads the decisions from the trace */
-    fg_lua_session *s = fg_lua_session_load_file(path, &opt, &err);
+    fg_lua_host *s = fg_lua_host_load_file(path, &opt, &err);
     if (!s) {
         fprintf(stderr, "embed_lua: %s\n", err.msg);
         return 1;
     }
-    fg_world *w = fg_lua_session_world(s);
+    fg_world *w = fg_lua_host_world(s);
     fg_spawn s1 = {.x = FG_FX(-35)}, s2 = {.x = FG_FX(35), .facing = FG_FACING_LEFT};
     fg_entity p1, p2;
     if (fg_world_spawn(w, &s1, &p1, &err) != FG_OK || fg_world_spawn(w, &s2, &p2, &err) != FG_OK) {
         fprintf(stderr, "embed_lua: %s\n", err.msg);
-        fg_lua_session_destroy(s);
+        fg_lua_host_destroy(s);
         return 1;
     }
     bind_keys(w, p1);
     printf("embed_lua: rules %s ('%s'), %u Hz\n", path,
-           fg_ruleset_name(fg_lua_session_ruleset(s)), fg_world_tick_rate(w));
+           fg_ruleset_name(fg_lua_host_ruleset(s)), fg_world_tick_rate(w));
 
     /* A snapshot at the start of every second: the what-if report re-runs from the last one. */
     size_t snap_size = fg_world_snapshot_capacity(w);
@@ -125,7 +125,7 @@ int main(int argc, char **argv) {
             if (fg_world_tick(w) % fg_world_tick_rate(w) == 0 && snap &&
                 fg_world_save(w, snap, snap_size, NULL) == FG_OK)
                 snap_used = fg_world_snapshot_size(w);
-            if (fg_lua_session_advance(s, &err) != FG_OK) {
+            if (fg_lua_host_advance(s, &err) != FG_OK) {
                 fprintf(stderr, "embed_lua: %s\n", err.msg);
                 status = 1;
                 goto done;
@@ -137,15 +137,15 @@ int main(int argc, char **argv) {
             }
             fg_world_cues_clear(w);
         }
-        if (fg_lua_session_files_changed(s) && snap_used) reload(s, snap, snap_used);
+        if (fg_lua_host_files_changed(s) && snap_used) reload(s, snap, snap_used);
         if (realtime) nanosleep(&(struct timespec){0, 8000000}, NULL);
     }
-    int health = fg_ruleset_find_resource(fg_lua_session_ruleset(s), "health");
+    int health = fg_ruleset_find_resource(fg_lua_host_ruleset(s), "health");
     printf("e2 health %d, %lld ticks, state hash %016llx\n",
            health >= 0 ? fg_world_resource(w, p2, (uint32_t)health) : -1,
            (long long)fg_world_tick(w), (unsigned long long)fg_world_hash(w));
 done:
     free(snap);
-    fg_lua_session_destroy(s);
+    fg_lua_host_destroy(s);
     return status;
 }

@@ -13,12 +13,12 @@ int main(int argc, char **argv) {
         return 2;
     }
     fg_error err;
-    fg_lua_session *s = fg_lua_session_load_file(argv[1], NULL, &err);
+    fg_lua_host *s = fg_lua_host_load_file(argv[1], NULL, &err);
     if (!s) {
         fprintf(stderr, "app: %s\n", err.msg);
         return 1;
     }
-    fg_world *w = fg_lua_session_world(s);
+    fg_world *w = fg_lua_host_world(s);
     fg_spawn a = {.x = FG_FX(-35)}, b = {.x = FG_FX(35), .facing = FG_FACING_LEFT};
     fg_entity p1, p2;
     fg_world_spawn(w, &a, &p1, NULL);
@@ -28,17 +28,17 @@ int main(int argc, char **argv) {
     fg_world_press(w, p1, lp, at, FG_SOURCE_DEVICE, NULL);
     fg_world_release(w, p1, lp, at + 3000, FG_SOURCE_DEVICE, NULL);
     for (int i = 0; i < 120; i++) {
-        if (fg_lua_session_advance(s, &err) != FG_OK) {
+        if (fg_lua_host_advance(s, &err) != FG_OK) {
             fprintf(stderr, "app: %s\n", err.msg);
-            fg_lua_session_destroy(s);
+            fg_lua_host_destroy(s);
             return 1;
         }
     }
     char text[256] = "no decision";
     const fg_decision *d = fg_world_last_decision(w, p1);
-    if (d) fg_decision_describe(fg_lua_session_ruleset(s), d, text, sizeof text);
+    if (d) fg_decision_describe(fg_lua_host_ruleset(s), d, text, sizeof text);
     printf("t=%lld e1 %s; state hash %016llx\n", d ? (long long)d->tick : -1LL, text,
            (unsigned long long)fg_world_hash(w));
-    fg_lua_session_destroy(s);
+    fg_lua_host_destroy(s);
     return 0;
 }

@@ -1,9 +1,9 @@
 /*
-** lua_session.c: the installed C API for Lua rules (framegate/lua.h). A session is a Lua state of
+** lua_host.c: the installed C API for Lua rules (framegate/lua.h). A Lua host is a Lua state of
 ** its own with the framegate module, driven through the module's own functions (fg.rules,
 ** fg.world, world:advance, world:reload, world:what_if, fg.watcher), so a C engine gets exactly
 ** the behaviour, messages and budgets a Lua host gets. Every call into Lua is protected: a Lua
-** error comes back as an fg_error and leaves the session as it was.
+** error comes back as an fg_error and leaves the host as it was.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +11,7 @@
 #include "fg_lua.h"
 #include "framegate/lua.h"
 
-struct fg_lua_session {
+struct fg_lua_host {
     lua_State *L;
     fg_world *w;
     int self; /* registry ref: { world =, rules =, watcher =, info =, report = } */
@@ -69,8 +69,8 @@ static void watch_sources(lua_State *L, int self) {
     lua_pop(L, 2);
 }
 
-/* session_open(options, path, text | nil) -> session table. */
-static int session_open(lua_State *L) {
+/* host_open(options, path, text | nil) -> host table. */
+static int host_open(lua_State *L) {
     const fg_lua_options *o = lua_touserdata(L, 1);
     lua_getglobal(L, "require");
     lua_pushliteral(L, "framegate");
@@ -132,7 +132,7 @@ static int session_open(lua_State *L) {
 }
 
 /* Runs f(self, args...) protected; on failure err gets the message and nothing is left. */
-static fg_status run(fg_lua_session *s, lua_CFunction f, int nargs, int nres, fg_error *err) {
+static fg_status run(fg_lua_host *s, lua_CFunction f, int nargs, int nres, fg_error *err) {
     lua_State *L = s->L;
     lua_pushcfunction(L, f);
     lua_rawgeti(L, LUA_REGISTRYINDEX, s->self);
@@ -146,24 +146,24 @@ static fg_status run(fg_lua_session *s, lua_CFunction f, int nargs, int nres, fg
     return FG_OK;
 }
 
-static fg_lua_session *session_new(const char *path, const char *text, size_t len,
+static fg_lua_host *host_new(const char *path, const char *text, size_t len,
                                    const fg_lua_options *opt, fg_error *err) {
     fg_lua_options defaults = fg_lua_options_default();
     if (!path) {
-        fg_error_set(err, FG_EINVAL, "fg_lua_session: no rules path (NULL)");
+        fg_error_set(err, FG_EINVAL, "fg_lua_host: no rules path (NULL)");
         return NULL;
     }
-    fg_lua_session *s = calloc(1, sizeof *s);
+    fg_lua_host *s = calloc(1, sizeof *s);
     lua_State *L = s ? luaL_newstate() : NULL;
     if (!L) {
         free(s);
-        fg_error_set(err, FG_ENOMEM, "fg_lua_session: out of memory for a Lua state");
+        fg_error_set(err, FG_ENOMEM, "fg_lua_host: out of memory for a Lua state");
         return NULL;
     }
     s->L = L;
     luaL_openlibs(L);
     fg_lua_preload(L);
-    lua_pushcfunction(L, session_open);
+    lua_pushcfunction(L, host_open);
     lua_pushlightuserdata(L, (void *)(opt ? opt : &defaults));
     lua_pushstring(L, path);
     if (text) lua_pushlstring(L, text, len);
@@ -181,29 +181,29 @@ static fg_lua_session *session_new(const char *path, const char *text, size_t le
     return s;
 }
 
-fg_lua_session *fg_lua_session_load_file(const char *path, const fg_lua_options *opt,
+fg_lua_host *fg_lua_host_load_file(const char *path, const fg_lua_options *opt,
                                          fg_error *err) {
-    return session_new(path, NULL, 0, opt, err);
+    return host_new(path, NULL, 0, opt, err);
 }
 
-fg_lua_session *fg_lua_session_load_string(const char *name, const char *text, size_t len,
+fg_lua_host *fg_lua_host_load_string(const char *name, const char *text, size_t len,
                                            const fg_lua_options *opt, fg_error *err) {
     if (!text) {
-        fg_error_set(err, FG_EINVAL, "fg_lua_session_load_string: no text (NULL)");
+        fg_error_set(err, FG_EINVAL, "fg_lua_host_load_string: no text (NULL)");
         return NULL;
     }
-    return session_new(name, text, len, opt, err);
+    return host_new(name, text, len, opt, err);
 }
 
-void fg_lua_session_destroy(fg_lua_session *s) {
+void fg_lua_host_destroy(fg_lua_host *s) {
     if (!s) return;
     lua_close(s->L); /* the world and the watcher go with their userdata */
     free(s);
 }
 
-fg_world *fg_lua_session_world(fg_lua_session *s) { return s->w; }
+fg_world *fg_lua_host_world(fg_lua_host *s) { return s->w; }
 
-const fg_ruleset *fg_lua_session_ruleset(const fg_lua_session *s) {
+const fg_ruleset *fg_lua_host_ruleset(const fg_lua_host *s) {
     lua_State *L = s->L;
     lua_rawgeti(L, LUA_REGISTRYINDEX, s->self);
     lua_getfield(L, -1, "rules");
@@ -212,17 +212,17 @@ const fg_ruleset *fg_lua_session_ruleset(const fg_lua_session *s) {
     return r ? r->rules : NULL;
 }
 
-static int session_advance(lua_State *L) {
+static int host_advance(lua_State *L) {
     call_method(L, 1, "world", "advance", 0, 0);
     return 0;
 }
 
-fg_status fg_lua_session_advance(fg_lua_session *s, fg_error *err) {
-    return run(s, session_advance, 0, 0, err);
+fg_status fg_lua_host_advance(fg_lua_host *s, fg_error *err) {
+    return run(s, host_advance, 0, 0, err);
 }
 
-/* session_reload(self, text | nil) -> true | false, message; self.info is the reload's info. */
-static int session_reload(lua_State *L) {
+/* host_reload(self, text | nil) -> true | false, message; self.info is the reload's info. */
+static int host_reload(lua_State *L) {
     int nargs = 0;
     if (!lua_isnil(L, 2)) {
         size_t len;
@@ -263,13 +263,13 @@ static uint32_t count_list(lua_State *L, int t, const char *k) {
     return n;
 }
 
-fg_status fg_lua_session_reload(fg_lua_session *s, const char *text, size_t len,
+fg_status fg_lua_host_reload(fg_lua_host *s, const char *text, size_t len,
                                 fg_lua_reload_info *info, fg_error *err) {
     lua_State *L = s->L;
     int top = lua_gettop(L);
     if (text) lua_pushlstring(L, text, len);
     else lua_pushnil(L);
-    fg_status st = run(s, session_reload, 1, 2, err);
+    fg_status st = run(s, host_reload, 1, 2, err);
     if (st != FG_OK) return st;
     if (!lua_toboolean(L, -2)) {
         fg_error_set(err, FG_ERULE, "%s", lua_tostring(L, -1));
@@ -300,22 +300,22 @@ fg_status fg_lua_session_reload(fg_lua_session *s, const char *text, size_t len,
     return FG_OK;
 }
 
-static int session_changed(lua_State *L) {
+static int host_changed(lua_State *L) {
     lua_pushinteger(L, 0);
     call_method(L, 1, "watcher", "wait", 1, 1);
     lua_pushboolean(L, lua_rawlen(L, -1) > 0);
     return 1;
 }
 
-bool fg_lua_session_files_changed(fg_lua_session *s) {
-    if (run(s, session_changed, 0, 1, NULL) != FG_OK) return false;
+bool fg_lua_host_files_changed(fg_lua_host *s) {
+    if (run(s, host_changed, 0, 1, NULL) != FG_OK) return false;
     bool changed = lua_toboolean(s->L, -1);
     lua_pop(s->L, 1);
     return changed;
 }
 
-/* session_what_if(self, snapshot) -> report; kept as self.report. */
-static int session_what_if(lua_State *L) {
+/* host_what_if(self, snapshot) -> report; kept as self.report. */
+static int host_what_if(lua_State *L) {
     lua_createtable(L, 0, 1);
     lua_pushvalue(L, 2);
     lua_setfield(L, -2, "from");
@@ -332,12 +332,12 @@ static lua_Integer int_field(lua_State *L, int t, const char *k) {
     return v;
 }
 
-fg_status fg_lua_session_what_if(fg_lua_session *s, const void *snapshot, size_t size,
+fg_status fg_lua_host_what_if(fg_lua_host *s, const void *snapshot, size_t size,
                                  fg_lua_what_if *report, fg_error *err) {
-    if (!snapshot) return fg_error_set(err, FG_EINVAL, "fg_lua_session_what_if: no snapshot (NULL)");
+    if (!snapshot) return fg_error_set(err, FG_EINVAL, "fg_lua_host_what_if: no snapshot (NULL)");
     lua_State *L = s->L;
     lua_pushlstring(L, snapshot, size);
-    fg_status st = run(s, session_what_if, 1, 1, err);
+    fg_status st = run(s, host_what_if, 1, 1, err);
     if (st != FG_OK) return st;
     if (report) {
         int t = lua_gettop(L);
@@ -352,7 +352,7 @@ fg_status fg_lua_session_what_if(fg_lua_session *s, const void *snapshot, size_t
     return FG_OK;
 }
 
-const char *fg_lua_session_what_if_line(const fg_lua_session *s, uint32_t i) {
+const char *fg_lua_host_what_if_line(const fg_lua_host *s, uint32_t i) {
     lua_State *L = s->L;
     int top = lua_gettop(L);
     const char *line = NULL;
