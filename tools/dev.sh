@@ -24,6 +24,12 @@ need_packages() {
   [ -f /usr/include/cmocka.h ]      || missing+=(libcmocka-dev)
   command -v luacheck >/dev/null    || missing+=(lua-check)
   [ -f /usr/share/lua/5.4/argparse.lua ] || missing+=(lua-argparse)
+  # LuaJIT and LOVE for the FFI header and the LOVE sample, xvfb to run it without a display,
+  # luarocks for the rockspec's check.
+  command -v luajit >/dev/null      || missing+=(luajit)
+  command -v love >/dev/null        || missing+=(love)
+  command -v xvfb-run >/dev/null    || missing+=(xvfb)
+  command -v luarocks >/dev/null    || missing+=(luarocks)
   echo "${missing[@]:-}"
 }
 
