@@ -42,4 +42,9 @@ void fg_rd_str(fg_rd *rd, int t, const char *k, char *out, size_t size);
 uint32_t fg_rd_names(fg_rd *rd, int t, const char *k, char (*out)[FG_NAME_MAX], uint32_t max);
 void fg_rd_check_table(fg_rd *rd, int idx, const char *what);
 
+/* l_hits.c: an action's boxes, invulnerability, hit and throw; the ruleset's default boxes and
+** combat rules. */
+void fg_lua_read_action_hits(fg_rd *rd, int t, fg_action_def *a);
+void fg_lua_read_ruleset_hits(fg_rd *rd, int idx, fg_ruleset_builder *b);
+
 #endif

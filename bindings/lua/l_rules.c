@@ -142,31 +142,6 @@ static void read_costs(fg_rd *rd, int t, fg_action_def *a) {
     lua_pop(L, 1);
 }
 
-static void read_hit(fg_rd *rd, int t, fg_action_def *a) {
-    lua_State *L = rd->L;
-    if (!fg_rd_get(rd, t, "hit")) {
-        lua_pop(L, 1);
-        return;
-    }
-    size_t old = fg_rd_path_push(rd, ".hit");
-    fg_rd_check_table(rd, -1, "{ damage =, range =, hitstop =, hitstun =, blockstun = }");
-    static const char *const fields[] = {"damage", "range", "hitstop", "hitstun", "blockstun",
-                                         "meter", "low", "overhead", NULL};
-    fg_rd_only_fields(rd, -1, fields);
-    fg_hit_def *h = &a->hit;
-    h->enabled = true;
-    h->damage = (int32_t)fg_rd_int(rd, -1, "damage", 0, -1000000, 1000000);
-    h->range = fg_rd_fx(rd, -1, "range", FG_FX(60));
-    h->hitstop = (int32_t)fg_rd_int(rd, -1, "hitstop", 8, -1000, 1000);
-    h->hitstun = (int32_t)fg_rd_int(rd, -1, "hitstun", 12, -1000, 1000);
-    h->blockstun = (int32_t)fg_rd_int(rd, -1, "blockstun", 8, -1000, 1000);
-    h->meter_gain = (int32_t)fg_rd_int(rd, -1, "meter", 0, -1000000, 1000000);
-    h->low = fg_rd_bool(rd, -1, "low", false);
-    h->overhead = fg_rd_bool(rd, -1, "overhead", false);
-    fg_rd_path_pop(rd, old);
-    lua_pop(L, 1);
-}
-
 static int parse_dir(fg_rd *rd, int t, const char *k) {
     lua_State *L = rd->L;
     t = lua_absindex(L, t);
@@ -198,7 +173,8 @@ static void read_action(fg_rd *rd, int t, const char *name, fg_action_def *a) {
     static const char *const fields[] = {
         "startup", "active", "recovery", "duration", "loop", "neutral", "hold", "priority",
         "group", "requires", "layer", "input", "next", "tags", "cancels", "markers", "move",
-        "root_motion", "cost", "hit", "interrupts", "forbids", NULL};
+        "root_motion", "cost", "hit", "interrupts", "forbids", "boxes", "invulnerable",
+        "throw", NULL};
     fg_rd_check_table(rd, t, "an action table { startup =, active =, recovery = }");
     fg_rd_only_fields(rd, t, fields);
     *a = fg_action_def_default(name);
@@ -250,7 +226,7 @@ static void read_action(fg_rd *rd, int t, const char *name, fg_action_def *a) {
     read_markers(rd, t, a);
     read_moves(rd, t, a);
     read_costs(rd, t, a);
-    read_hit(rd, t, a);
+    fg_lua_read_action_hits(rd, t, a);
 }
 
 /* gaps = { 12, 0, 6 }: per-step gap overrides, in the order tostring prints the steps' gaps
@@ -347,7 +323,7 @@ static void read_declaration(fg_rd *rd, int idx, fg_ruleset_builder *b) {
     static const char *const fields[] = {"name",    "buttons",  "groups",   "layers",
                                          "resources", "motions", "actions", "physics",
                                          "request", "on_event", "on_reload", "replicated",
-                                         "jump",    NULL};
+                                         "jump",    "boxes",    "combat",   NULL};
     rd->path[0] = '\0';
     fg_rd_only_fields(rd, idx, fields);
     fg_error err;
@@ -422,6 +398,7 @@ static void read_declaration(fg_rd *rd, int idx, fg_ruleset_builder *b) {
         fg_rd_path_pop(rd, old);
     }
     lua_pop(L, 1);
+    fg_lua_read_ruleset_hits(rd, idx, b);
     if (fg_rd_get(rd, idx, "physics")) {
         size_t old = fg_rd_path_push(rd, "physics");
         fg_rd_check_table(rd, -1, "{ gravity =, ground =, min_gap =, stage = { min, max } }");
