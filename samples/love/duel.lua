@@ -22,7 +22,7 @@ end
 
 local function copy(dst, s) ffi.copy(dst, s, #s + 1) end
 
-local function check(C, status, err, what)
+local function check(status, err, what)
   if status ~= 0 then error(("duel: %s: %s"):format(what, ffi.string(err.msg)), 2) end
 end
 
@@ -31,18 +31,18 @@ local function build_rules(C)
   local err = ffi.new("fg_error")
   local b = C.fg_ruleset_builder_create("love_duelist", nil)
   for _, button in ipairs { "LP", "HP" } do
-    check(C, C.fg_ruleset_add_button(b, button, err), err, "button " .. button)
+    check(C.fg_ruleset_add_button(b, button, err), err, "button " .. button)
   end
   local health = ffi.new("fg_resource_def")
   copy(health.name, "health")
   health.max, health.start, health.regen_every = 1000, 1000, 1
-  check(C, C.fg_ruleset_add_resource(b, health, err), err, "health")
+  check(C.fg_ruleset_add_resource(b, health, err), err, "health")
 
   local function action(name, set)
     local a = ffi.new("fg_action_def[1]")
     a[0] = C.fg_action_def_default(name)
     set(a[0])
-    check(C, C.fg_ruleset_add_action(b, a, err), err, "action " .. name)
+    check(C.fg_ruleset_add_action(b, a, err), err, "action " .. name)
   end
   action("idle", function(a) a.neutral, a.loop = true, true end)
   for name, dir in pairs { walk_forward = 6, walk_back = 4 } do
@@ -96,7 +96,7 @@ function M.new()
   for i, s in ipairs(spawns) do
     local sp = ffi.new("fg_spawn")
     sp.x, sp.facing, sp.grounded = s.x * C.FG_FX_ONE, s.facing, true
-    check(C, C.fg_world_spawn(w, sp, self.ids + (i - 1), err), err, "spawn")
+    check(C.fg_world_spawn(w, sp, self.ids + (i - 1), err), err, "spawn")
   end
   local map = C.fg_world_input_map(w, self.ids[0])
   local bind = {
@@ -104,11 +104,11 @@ function M.new()
     j = C.fg_world_action_id(w, "LP"), k = C.fg_world_action_id(w, "HP"),
   }
   for key, action in pairs(bind) do
-    check(C, C.fg_input_map_bind(map, M.KEYS[key], action, err), err, "bind " .. key)
+    check(C.fg_input_map_bind(map, M.KEYS[key], action, err), err, "bind " .. key)
   end
   self.health = C.fg_ruleset_find_resource(C.fg_world_rules(w, self.ids[0]), "health")
   self.loop = ffi.new("fg_loop[1]")
-  check(C, C.fg_loop_init(self.loop, nil, err), err, "loop")
+  check(C.fg_loop_init(self.loop, nil, err), err, "loop")
   self.due = ffi.new("uint32_t[1]")
   self.events = {}
   return self
@@ -120,16 +120,16 @@ function Duel:key(key, down, us)
   if not control then return end
   local C = self.C
   local t = C.fg_loop_map_time(self.loop, us)
-  check(C, C.fg_world_device_control(self.w, self.ids[0], control, down, t, self.err), self.err,
+  check(C.fg_world_device_control(self.w, self.ids[0], control, down, t, self.err), self.err,
     "key " .. key)
 end
 
 -- A display frame at host time us: runs the ticks that are due and keeps the committed events.
 function Duel:frame(us)
   local C = self.C
-  check(C, C.fg_loop_frame(self.loop, us, self.due, self.err), self.err, "frame")
+  check(C.fg_loop_frame(self.loop, us, self.due, self.err), self.err, "frame")
   for _ = 1, self.due[0] do
-    check(C, C.fg_world_advance(self.w, self.err), self.err, "tick")
+    check(C.fg_world_advance(self.w, self.err), self.err, "tick")
     C.fg_loop_tick_done(self.loop)
     for i = 0, C.fg_world_event_count(self.w) - 1 do
       local ev = C.fg_world_event_at(self.w, i)
