@@ -142,6 +142,7 @@ struct fg_motion_set {
     size_t state_size;
     uint32_t npatterns, nnodes, nentries, nfindings, nlevels;
     int32_t max_buffer;
+    uint8_t mode; /* FG_MOTION_MODE_CONSUME or FG_MOTION_MODE_FLAGS */
     fg_motion_buttons buttons;
     uint32_t dir_first[10][10], dir_count[10][10];
     uint32_t press_first[FG_INPUT_MAX_ACTIONS], press_count[FG_INPUT_MAX_ACTIONS];
@@ -324,7 +325,8 @@ static fg_status build_pattern(const fg_motion_def *d, const fg_mir *ir, cpatter
     snprintf(P->notation, sizeof P->notation, "%s", d->notation);
     P->priority = d->has_priority ? d->priority : 0;
     P->has_priority = d->has_priority;
-    P->time = d->time > 0 ? d->time : FG_MOTION_DEFAULT_TIME;
+    P->time = d->time > 0 ? d->time : ir->time_default > 0 ? ir->time_default
+                                                           : FG_MOTION_DEFAULT_TIME;
     P->buffer = d->buffer > 0 ? d->buffer : FG_MOTION_DEFAULT_BUFFER;
     P->charge = d->charge > 0 ? d->charge : FG_MOTION_DEFAULT_CHARGE;
     P->gap = d->gap;
@@ -360,7 +362,7 @@ static fg_status build_pattern(const fg_motion_def *d, const fg_mir *ir, cpatter
         c->edge_off = (uint8_t)edges;
         /* A charge uses its release edge only: the hold before it is a condition (like a
         ** '/X' hold), so an earlier command that used the press cannot block the charge. */
-        c->nedges = m->trig == FG_MT_LEVEL
+        c->nedges = m->trig == FG_MT_LEVEL || m->trig == FG_MT_NEVER
                         ? 0
                         : (uint8_t)(m->trig == FG_MT_PRESS || m->trig == FG_MT_RELEASE
                                         ? m->ngroups
@@ -422,7 +424,7 @@ static fg_status check_def(const fg_motion_def *d, uint32_t i, fg_error *err) {
 
 typedef struct sort_item {
     const fg_motion_def *def;
-    uint32_t index;
+    uint32_t index, alt; /* the def's place in the caller's list; its alternative */
 } sort_item;
 
 static int cmp_defs(const void *a, const void *b) {
@@ -431,7 +433,8 @@ static int cmp_defs(const void *a, const void *b) {
     if (c) return c;
     c = strcmp(x->def->notation, y->def->notation);
     if (c) return c;
-    return x->index < y->index ? -1 : x->index > y->index;
+    if (x->index != y->index) return x->index < y->index ? -1 : 1;
+    return x->alt < y->alt ? -1 : x->alt > y->alt;
 }
 
 static int entry_phase(uint8_t role) { return role == R_CLOSE || role == R_LEAVE ? 0 : 1; }
@@ -596,10 +599,13 @@ static void fill_entry(void *ud, int list, const mentry *e) {
     ib->entries[ib->first[list] + ib->fill[list]++] = *e;
 }
 
-static void lint_set(const cpattern *pats, uint32_t np, fg_motion_finding *out, uint32_t *nout);
+static void lint_set(const cpattern *pats, uint32_t np, uint8_t mode, fg_motion_finding *out,
+                     uint32_t *nout);
 
-static uint64_t hash_set(const fg_motion_buttons *b, const cpattern *pats, uint32_t np) {
+static uint64_t hash_set(const fg_motion_buttons *b, const cpattern *pats, uint32_t np,
+                         uint8_t mode) {
     fg_hasher hs = fg_hasher_begin(0x6d6f74696f6eull);
+    if (mode == FG_MOTION_MODE_FLAGS) fg_hash_u64(&hs, mode); /* consume sets hash as before */
     fg_hash_u64(&hs, b->names.count);
     for (uint32_t i = 0; i < b->names.count; i++) fg_hash_str(&hs, b->names.names[i]);
     fg_hash_u64(&hs, b->ngroups);
@@ -642,66 +648,92 @@ typedef struct scratch {
     cnode *nodes;
     fg_motion_finding *finds;
     index_build *ib;
-    size_t nitems, nnodes_cap;
+    size_t nitems, npats_cap, nnodes_cap;
 } scratch;
 
 static void scratch_free(scratch *sc) {
     fg_free(&sc->alloc, sc->items, sc->nitems * sizeof *sc->items);
-    fg_free(&sc->alloc, sc->pats, sc->nitems * sizeof *sc->pats);
+    fg_free(&sc->alloc, sc->pats, sc->npats_cap * sizeof *sc->pats);
     fg_free(&sc->alloc, sc->nodes, sc->nnodes_cap * sizeof *sc->nodes);
     fg_free(&sc->alloc, sc->finds, MAX_FINDINGS * sizeof *sc->finds);
     fg_free(&sc->alloc, sc->ib, sizeof *sc->ib);
 }
 
-fg_status fg_motion_set_compile(const fg_motion_buttons *buttons, const fg_motion_def *defs,
-                                uint32_t ndefs, const fg_allocator *a, fg_motion_set **out,
-                                fg_error *err) {
+fg_status fg_motion_set_build(const fg_motion_buttons *buttons, const fg_motion_def *defs,
+                              uint32_t ndefs, fg_motion_mode mode, const fg_motion_finding *notes,
+                              uint32_t nnotes, const fg_allocator *a, fg_motion_set **out,
+                              fg_error *err) {
     if (!buttons || !out || (ndefs && !defs))
         return fg_error_set(err, FG_EINVAL, "motion set: buttons, defs and out are required");
     if (ndefs > FG_MOTION_MAX_PATTERNS)
         return fg_error_set(err, FG_EINVAL, "motions: %u declared, at most %d are supported",
                             ndefs, FG_MOTION_MAX_PATTERNS);
+    if ((unsigned)mode > FG_MOTION_MODE_FLAGS)
+        return fg_error_set(err, FG_EINVAL, "motion set: mode %d, expected consume or flags",
+                            (int)mode);
+    if (mode == FG_MOTION_MODE_DEFAULT) mode = FG_MOTION_MODE_CONSUME;
     scratch sc;
     memset(&sc, 0, sizeof sc);
     sc.alloc = a ? *a : fg_allocator_default();
-    sc.nitems = ndefs ? ndefs : 1;
-    sc.nnodes_cap = (size_t)sc.nitems * 2 * FG_MOTION_MAX_STEPS;
+    sc.nitems = (size_t)(ndefs ? ndefs : 1) * FG_MOTION_MAX_ALTS;
     sc.items = fg_alloc(&sc.alloc, sc.nitems * sizeof *sc.items);
-    sc.pats = fg_alloc(&sc.alloc, sc.nitems * sizeof *sc.pats);
-    sc.nodes = fg_alloc(&sc.alloc, sc.nnodes_cap * sizeof *sc.nodes);
     sc.finds = fg_alloc(&sc.alloc, MAX_FINDINGS * sizeof *sc.finds);
     sc.ib = fg_alloc(&sc.alloc, sizeof *sc.ib);
     fg_status s = FG_OK;
-    if (!sc.items || !sc.pats || !sc.nodes || !sc.finds || !sc.ib)
+    if (!sc.items || !sc.finds || !sc.ib)
         s = fg_error_set(err, FG_ENOMEM, "motion set: out of memory");
-    /* Checked and parsed in the caller's order, so the first error is the first bad def. */
+    /* Checked and parsed in the caller's order, so the first error is the first bad def. A def
+    ** with alternatives (`236P|214P`, a 360) gives one pattern per alternative, all under its
+    ** name. */
+    uint32_t np = 0;
+    fg_mir *alts = sc.items ? fg_alloc(&sc.alloc, FG_MOTION_MAX_ALTS * sizeof *alts) : NULL;
+    if (s == FG_OK && !alts) s = fg_error_set(err, FG_ENOMEM, "motion set: out of memory");
     for (uint32_t i = 0; s == FG_OK && i < ndefs; i++) {
         s = check_def(&defs[i], i, err);
         if (s != FG_OK) break;
-        fg_mir ir;
-        s = fg_motion_parse_notation(defs[i].notation, &defs[i], buttons, &ir, err);
+        uint32_t nalts;
+        s = fg_motion_parse_alternatives(defs[i].notation, &defs[i], buttons, alts, &nalts, err);
         if (s != FG_OK) {
             fg_error_prefix(err, "%s", defs[i].name);
             break;
         }
-        sc.items[i].def = &defs[i];
-        sc.items[i].index = i;
+        if (np + nalts > FG_MOTION_MAX_PATTERNS) {
+            s = fg_error_set(err, FG_EINVAL, "%s: %u patterns once alternatives are expanded, at "
+                             "most %d are supported", defs[i].name, np + nalts,
+                             FG_MOTION_MAX_PATTERNS);
+            break;
+        }
+        for (uint32_t k = 0; k < nalts; k++) {
+            sc.items[np].def = &defs[i];
+            sc.items[np].index = i;
+            sc.items[np].alt = k;
+            np++;
+        }
     }
-    if (s == FG_OK) qsort(sc.items, ndefs, sizeof *sc.items, cmp_defs);
+    if (s == FG_OK) {
+        qsort(sc.items, np, sizeof *sc.items, cmp_defs);
+        sc.npats_cap = np ? np : 1;
+        sc.nnodes_cap = sc.npats_cap * 2 * FG_MOTION_MAX_STEPS;
+        sc.pats = fg_alloc(&sc.alloc, sc.npats_cap * sizeof *sc.pats);
+        sc.nodes = fg_alloc(&sc.alloc, sc.nnodes_cap * sizeof *sc.nodes);
+        if (!sc.pats || !sc.nodes) s = fg_error_set(err, FG_ENOMEM, "motion set: out of memory");
+    }
     int32_t max_buffer = 1;
     uint32_t nlevels = 0;
-    for (uint32_t i = 0; s == FG_OK && i < ndefs; i++) {
-        fg_mir ir;
-        s = fg_motion_parse_notation(sc.items[i].def->notation, sc.items[i].def, buttons, &ir,
-                                     err);
-        if (s == FG_OK) s = build_pattern(sc.items[i].def, &ir, &sc.pats[i], err);
+    for (uint32_t i = 0; s == FG_OK && i < np; i++) {
+        uint32_t nalts;
+        s = fg_motion_parse_alternatives(sc.items[i].def->notation, sc.items[i].def, buttons, alts,
+                                         &nalts, err);
+        if (s == FG_OK) s = build_pattern(sc.items[i].def, &alts[sc.items[i].alt], &sc.pats[i], err);
         if (s == FG_OK && sc.pats[i].buffer > max_buffer) max_buffer = sc.pats[i].buffer;
         if (s == FG_OK && sc.pats[i].level) nlevels++;
     }
+    if (alts) fg_free(&sc.alloc, alts, FG_MOTION_MAX_ALTS * sizeof *alts);
     if (s != FG_OK) {
         scratch_free(&sc);
         return s;
     }
+    ndefs = np; /* from here on, one entry per pattern */
     cpattern *pats = sc.pats;
     uint32_t nnodes = build_nodes(pats, ndefs, sc.nodes);
     for (uint32_t p = 0; p < ndefs; p++)
@@ -737,8 +769,9 @@ fg_status fg_motion_set_compile(const fg_motion_buttons *buttons, const fg_motio
         ib->first[l] = nentries;
         nentries += ib->count[l];
     }
-    uint32_t nfind = 0;
-    lint_set(pats, ndefs, sc.finds, &nfind);
+    uint32_t nfind = nnotes < MAX_FINDINGS ? nnotes : MAX_FINDINGS;
+    if (nfind) memcpy(sc.finds, notes, nfind * sizeof *notes);
+    lint_set(pats, ndefs, (uint8_t)mode, sc.finds, &nfind);
     /* One block: the set, patterns, nodes, entries, findings, level ids. */
     size_t o_pat = align8(sizeof(fg_motion_set));
     size_t o_node = align8(o_pat + (size_t)ndefs * sizeof(cpattern));
@@ -762,6 +795,7 @@ fg_status fg_motion_set_compile(const fg_motion_buttons *buttons, const fg_motio
     set->nfindings = nfind;
     set->nlevels = nlevels;
     set->max_buffer = max_buffer;
+    set->mode = (uint8_t)mode;
     set->buttons = *buttons;
     set->patterns = (cpattern *)(blk + o_pat);
     set->nodes = (cnode *)(blk + o_node);
@@ -798,30 +832,28 @@ fg_status fg_motion_set_compile(const fg_motion_buttons *buttons, const fg_motio
     uint32_t nl = 0;
     for (uint32_t p = 0; p < ndefs; p++)
         if (set->patterns[p].level) set->levels[nl++] = (uint16_t)p;
-    set->hash = hash_set(buttons, set->patterns, ndefs);
+    set->hash = hash_set(buttons, set->patterns, ndefs, (uint8_t)mode);
     scratch_free(&sc);
     *out = set;
     return FG_OK;
 }
 
-fg_status fg_motion_set_compile_cmd(const fg_motion_buttons *buttons, const char *text,
-                                    size_t len, const char *source, const fg_allocator *a,
-                                    fg_motion_set **out, fg_error *err) {
-    if (!buttons || !text || !out)
-        return fg_error_set(err, FG_EINVAL, "motion set: buttons, text and out are required");
-    fg_allocator alloc = a ? *a : fg_allocator_default();
-    fg_motion_def *defs;
-    char *strings;
-    size_t dsize, ssize;
-    uint32_t n;
-    fg_status s = fg_motion_cmd_read(buttons, text, len, source, &alloc, &defs, &dsize, &n,
-                                     &strings, &ssize, err);
-    if (s != FG_OK) return s;
-    s = fg_motion_set_compile(buttons, defs, n, &alloc, out, err);
-    if (s != FG_OK) fg_error_prefix(err, "%s", source && *source ? source : "commands");
-    fg_free(&alloc, defs, dsize);
-    fg_free(&alloc, strings, ssize);
-    return s;
+fg_status fg_motion_set_compile(const fg_motion_buttons *buttons, const fg_motion_def *defs,
+                                uint32_t ndefs, const fg_allocator *a, fg_motion_set **out,
+                                fg_error *err) {
+    return fg_motion_set_build(buttons, defs, ndefs, FG_MOTION_MODE_CONSUME, NULL, 0, a, out,
+                               err);
+}
+
+fg_status fg_motion_set_compile_with(const fg_motion_buttons *buttons, const fg_motion_def *defs,
+                                     uint32_t ndefs, const fg_motion_options *opts,
+                                     const fg_allocator *a, fg_motion_set **out, fg_error *err) {
+    return fg_motion_set_build(buttons, defs, ndefs, opts ? opts->mode : FG_MOTION_MODE_DEFAULT,
+                               NULL, 0, a, out, err);
+}
+
+fg_motion_mode fg_motion_set_mode(const fg_motion_set *set) {
+    return (fg_motion_mode)set->mode;
 }
 
 void fg_motion_set_free(fg_motion_set *set) {
@@ -861,7 +893,8 @@ static void app_buttons(const fg_motion_set *set, char *buf, size_t n, size_t *o
 
 /* One step in words, read facing right: `strict leave {147} >= 30 while a`. */
 static void app_step(const fg_motion_set *set, char *buf, size_t n, size_t *o, const cstep *S) {
-    static const char *const kind[] = {"", "", "enter ", "leave ", "press ", "release ", "held "};
+    static const char *const kind[] = {"",       "",      "enter ", "leave ",
+                                       "press ", "release ", "held ", "never"};
     if (S->flags & FG_MS_STRICT) fg_text_append(buf, n, o, "strict ");
     fg_text_append(buf, n, o, "%s", kind[S->trig]);
     if (dir_trig(S->trig) || (S->trig == FG_MT_LEVEL && S->dirs[0]))
@@ -1065,6 +1098,7 @@ typedef struct mctx {
     int64_t clock_now, prev_clock;
     uint32_t ncand;
     bool dirty; /* a field the region fold covers was written this tick */
+    bool flags; /* FG_MOTION_MODE_FLAGS: nothing is consumed, so consumed marks are not read */
     cand cands[MAX_CAND];
 } mctx;
 
@@ -1189,7 +1223,7 @@ static bool find_chord(const mctx *m, const cpattern *P, uint16_t pid, const cst
         }
         if (x->kind != kind || !(S->buttons & BIT(x->action))) continue;
         int up = -1;
-        if (x->flags & FG_EDGE_CONSUMED) {
+        if ((x->flags & FG_EDGE_CONSUMED) && !m->flags) {
             up = P ? upgrade_source(m, P, pid, x->id) : -1;
             if (up < 0) continue;
         }
@@ -1221,7 +1255,7 @@ static bool find_chord(const mctx *m, const cpattern *P, uint16_t pid, const cst
 static void try_step(mctx *m, const mentry *en, const fg_edge *e, uint32_t pos) {
     const fg_motion_set *set = m->set;
     fg_motion_state *st = m->st;
-    if (e->flags & FG_EDGE_CONSUMED) return;
+    if ((e->flags & FG_EDGE_CONSUMED) && !m->flags) return;
     const cpattern *P = NULL;
     const cnode *N = NULL, *prev1 = NULL, *prev2 = NULL;
     const cstep *S;
@@ -1584,6 +1618,27 @@ static int cand_cmp(const fg_motion_set *set, const cand *a, const cand *b) {
     return a->last < b->last ? -1 : a->last > b->last;
 }
 
+/* Flags mode: would candidate c complete P again from inputs P's last completion used? */
+static bool reuses_own(const fg_motion_state *st, const cpattern *P, const cand *c) {
+    const mdone *d = done_of(st, P);
+    if (!d->valid) return false;
+    const mlink *dl = done_links(st, P);
+    fg_edge_id last = 0, first = UINT64_MAX;
+    for (int i = 0; i < d->nedges; i++)
+        if (dl[i].id > last) last = dl[i].id;
+    for (int i = 0; i < c->nedges; i++)
+        if (c->chain[i].id && c->chain[i].id < first) first = c->chain[i].id;
+    return first <= last;
+}
+
+/* Flags mode: is a command of that name among out[0..n) already? */
+static bool name_listed(const fg_motion_set *set, const fg_motion_command *out, uint32_t n,
+                        const char *name) {
+    for (uint32_t i = 0; i < n; i++)
+        if (strcmp(set->patterns[out[i].motion].name, name) == 0) return true;
+    return false;
+}
+
 static bool done_has(const fg_motion_state *st, const cpattern *Q, fg_edge_id id) {
     const mdone *d = done_of(st, Q);
     const mlink *dl = done_links(st, Q);
@@ -1645,6 +1700,7 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
     m.clock_now = st->clock + (in->tick - st->last_tick - 1) + (ctx && ctx->frozen ? 0 : 1);
     m.ncand = 0;
     m.dirty = false;
+    m.flags = set->mode == FG_MOTION_MODE_FLAGS;
     st->facing = buf->facing;
     for (uint32_t i = 0; i < in->count; i++) {
         const fg_edge *e = fg_buffer_at(buf, in->first + i);
@@ -1689,6 +1745,21 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
                 else if (strcmp(set->patterns[w->pattern].name, P->name) == 0) loser_of = a;
             }
             if (dup) continue; /* the same pattern twice in one tick: the first counts */
+            if (m.flags) {
+                /* One command per name (alternatives), and a command never completes again
+                ** from inputs it already used (MUGEN restarts a command once it completes). */
+                if (loser_of >= 0 || (!c->level && reuses_own(st, P, c))) continue;
+                if ((uint32_t)nacc == max) {
+                    record(ms, P->time, m.now, P->nsteps - 1, FG_MOTION_FAIL_LOST, 0, 0,
+                           FG_MOTION_NONE, c->track);
+                    continue;
+                }
+                acc[nacc] = order[oi];
+                acc_why[nacc] = FG_MOTION_WHY_ALONE;
+                acc_beat[nacc] = FG_MOTION_NONE;
+                nacc++;
+                continue;
+            }
             /* Inputs another command or layer already took. */
             int consumed_other = -1;
             bool consumed = false;
@@ -1763,7 +1834,7 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
                     st->nlive--;
                 }
             }
-            for (int i = 0; i < cmd->nedges; i++) {
+            for (int i = 0; i < cmd->nedges && !m.flags; i++) {
                 fg_edge_ref ref = {cmd->edges[i]};
                 (void)fg_buffer_consume(buf, ref, NULL); /* an upgrade's edge is consumed already */
             }
@@ -1806,7 +1877,7 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
                 st->nlive--;
                 continue;
             }
-            if (n == max) continue;
+            if (n == max || (m.flags && name_listed(set, out, n, P->name))) continue;
             fg_motion_command *cmd = &out[n++];
             fill_command(set, cmd, (uint16_t)p, done_links(st, P), d->nedges, d->tick, d->facing);
             /* Expiry follows the pattern's clock; the age reported is in ticks, so a command
@@ -2235,8 +2306,9 @@ static const char *implicit_rule(const cpattern *W, const cpattern *L) {
     return "name order";
 }
 
-static void lint_set(const cpattern *pats, uint32_t np, fg_motion_finding *out, uint32_t *nout) {
-    *nout = 0;
+/* Appends to out[*nout...]: notes read from a .cmd text come first. */
+static void lint_set(const cpattern *pats, uint32_t np, uint8_t mode, fg_motion_finding *out,
+                     uint32_t *nout) {
     char ta[200], tb[200];
     bool never[FG_MOTION_MAX_PATTERNS] = {false};
     for (uint32_t a = 0; a < np; a++) {
@@ -2250,6 +2322,9 @@ static void lint_set(const cpattern *pats, uint32_t np, fg_motion_finding *out, 
                         ta, k + 1, pats[a].steps[k].label);
         }
     }
+    /* In flags mode nothing is used up and nothing is ranked away: every command its input
+    ** completes is true, so only a pattern that contradicts itself can never fire. */
+    if (mode == FG_MOTION_MODE_FLAGS) return;
     for (uint32_t a = 0; a < np; a++)
         for (uint32_t b = 0; b < np; b++) {
             if (a == b || never[a] || never[b]) continue;
