@@ -680,7 +680,7 @@ static void read_declaration(reader *rd, int idx, fg_ruleset_builder *b) {
     static const char *const fields[] = {"name",    "buttons",  "groups",   "layers",
                                          "resources", "motions", "actions", "physics",
                                          "request", "on_event", "on_reload", "replicated",
-                                         "jump",    NULL};
+                                         "jump",    "commands", NULL};
     rd->path[0] = '\0';
     only_fields(rd, idx, fields);
     fg_error err;
@@ -788,6 +788,21 @@ static void read_declaration(reader *rd, int idx, fg_ruleset_builder *b) {
         int_field(rd, -1, "coyote", 0, 0, 600);
         char button[FG_IN_NAME_MAX] = "";
         str_field(rd, -1, "button", button, sizeof button);
+        path_pop(rd, old);
+    }
+    lua_pop(L, 1);
+    if (get_field(rd, idx, "commands")) { /* the motion command mode: "consume" or "flags" */
+        size_t old = path_push(rd, "commands");
+        const char *mode = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        if (mode && strcmp(mode, "flags") == 0) {
+            fg_ruleset_set_command_mode(b, FG_MOTION_MODE_FLAGS);
+        } else if (mode && strcmp(mode, "consume") == 0) {
+            fg_ruleset_set_command_mode(b, FG_MOTION_MODE_CONSUME);
+        } else {
+            char buf[80];
+            note(rd, "%s, expected \"consume\" or \"flags\"",
+                 describe_value(L, -1, buf, sizeof buf));
+        }
         path_pop(rd, old);
     }
     lua_pop(L, 1);

@@ -228,8 +228,11 @@ typedef enum fg_trace_kind {
     FG_TRACE_EVENT = 8,      /* code = fg_dispatch_result, a = layer, b = action sequence,
                                 c = marker id, d = occurrence */
     FG_TRACE_CUE = 9,        /* text = cue name, a, b = its parameters */
-    FG_TRACE_RELOAD = 10     /* fg_world_replace_rules: code = slot, a = new content hash,
+    FG_TRACE_RELOAD = 10,    /* fg_world_replace_rules: code = slot, a = new content hash,
                                 b = new source hash, c = previous content hash, d = version */
+    FG_TRACE_TRUE = 11       /* flags mode: a command true this tick, one record each, best
+                                first: a = motion id, b = age, c = action it requests (-1 for
+                                none), d = its completion tick */
 } fg_trace_kind;
 
 /* Why a layer changed action. */
