@@ -7,7 +7,7 @@
 **   loop         the host's fixed-step loop: accumulator, clamp accounting, interpolation alpha
 **   motion       combo notation, compiled patterns, the matcher, explanations
 **   behavior     the jump gate, action state machines and layers
-**   gate         event stamps, the dispatch ledger, loop tracks, the playback owner
+**   gate         event stamps, the dispatch ledger, cycle tracks, the playback owner
 **   world        entities, resources, the tick pipeline, hashes and snapshots
 ** Beside them:
 **   replay       the replay file format

@@ -596,7 +596,7 @@ fg_motion_mode fg_motion_set_mode(const fg_motion_set *set) {
     return (fg_motion_mode)set->mode;
 }
 
-void fg_motion_set_free(fg_motion_set *set) {
+void fg_motion_set_destroy(fg_motion_set *set) {
     if (!set) return;
     fg_allocator alloc = set->alloc;
     fg_free(&alloc, set, set->block_size);

@@ -62,7 +62,7 @@ fg_physics_def fg_physics_def_default(void) {
 
 /* {====================================================================== builder */
 
-fg_ruleset_builder *fg_ruleset_builder_new(const char *name, const fg_allocator *alloc) {
+fg_ruleset_builder *fg_ruleset_builder_create(const char *name, const fg_allocator *alloc) {
     fg_allocator a = alloc && alloc->realloc ? *alloc : fg_allocator_default();
     fg_ruleset_builder *b = fg_alloc(&a, sizeof *b);
     if (!b) return NULL;
@@ -72,7 +72,7 @@ fg_ruleset_builder *fg_ruleset_builder_new(const char *name, const fg_allocator 
     return b;
 }
 
-void fg_ruleset_builder_free(fg_ruleset_builder *b) {
+void fg_ruleset_builder_destroy(fg_ruleset_builder *b) {
     if (!b) return;
     fg_allocator a = b->alloc;
     fg_free(&a, b->actions, sizeof(fg_action_def) * b->cap_actions);
@@ -496,7 +496,7 @@ static void free_ruleset(fg_ruleset *r) {
     fg_free(&a, r->marker_names, FG_NAME_MAX * (size_t)(r->nactions * FG_MAX_MARKERS + 1));
     fg_free(&a, r->motions, sizeof(fg_motion_rt) * (r->nmotions + 1));
     fg_free(&a, r->motion_actions, sizeof *r->motion_actions * (size_t)(r->nmotions + r->nactions + 1));
-    fg_motion_set_free(r->motion_set);
+    fg_motion_set_destroy(r->motion_set);
     fg_free(&a, r, sizeof *r);
 }
 
@@ -622,7 +622,7 @@ static void compile_motions(fg_ruleset *r, const fg_ruleset_builder *b, fg_findi
         fg_motion_set *one = NULL;
         if (fg_motion_set_compile(&mb, &defs[i], 1, &r->alloc, &one, &err) != FG_OK)
             finding(f, false, paths[i], "%s", err.msg);
-        fg_motion_set_free(one);
+        fg_motion_set_destroy(one);
     }
     fg_motion_options opts = {b->command_mode, NULL};
     if (f->errors == 0 &&
@@ -834,11 +834,11 @@ fg_ruleset *fg_ruleset_build(fg_ruleset_builder *b, fg_findings *findings, fg_er
 
 /* {====================================================================== reading */
 
-void fg_ruleset_retain(fg_ruleset *r) {
+void fg_ruleset_ref(fg_ruleset *r) {
     if (r) r->refs++;
 }
 
-void fg_ruleset_release(fg_ruleset *r) {
+void fg_ruleset_unref(fg_ruleset *r) {
     if (r && --r->refs == 0) free_ruleset(r);
 }
 

@@ -17,7 +17,6 @@
 #define FG_ACTION_WORDS (FG_MAX_ACTIONS / 64)
 #define FG_MAX_GROUPS 8
 #define FG_MAX_MOTIONS 128
-#define FG_NO_ACTION 0xFFFFu
 
 typedef struct fg_action_set {
     uint64_t w[FG_ACTION_WORDS];

@@ -156,7 +156,7 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
     w->state->tick = 0;
     w->state->rng = fg_rng_seeded(c.seed);
     if (c.rules) {
-        fg_ruleset_retain(c.rules);
+        fg_ruleset_ref(c.rules);
         w->versions[0] = c.rules;
         w->nversions = 1;
         w->state->nslots = 1;
@@ -168,7 +168,7 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
 void fg_world_destroy(fg_world *w) {
     if (!w) return;
     fg_allocator a = w->alloc;
-    for (uint32_t i = 0; i < w->nversions; i++) fg_ruleset_release(w->versions[i]);
+    for (uint32_t i = 0; i < w->nversions; i++) fg_ruleset_unref(w->versions[i]);
     fg_free(&a, w->arena, w->arena_size);
     fg_free(&a, w->maps, sizeof(fg_input_map) * w->max_entities);
     fg_free(&a, w->devices, sizeof(fg_device_state) * w->max_entities);
@@ -210,7 +210,7 @@ static fg_status add_version(fg_world *w, fg_ruleset *r, uint32_t *version, fg_e
     if (w->nversions == FG_MAX_VERSIONS)
         return fg_error_set(err, FG_ENOMEM, "rules: %d versions loaded in this world; "
                             "create a new world", FG_MAX_VERSIONS);
-    fg_ruleset_retain(r);
+    fg_ruleset_ref(r);
     w->versions[w->nversions] = r;
     *version = w->nversions++;
     return FG_OK;
@@ -301,7 +301,7 @@ fg_world *fg_world_clone(const fg_world *src, const fg_world_hooks *hooks, fg_er
     w->jump_action = src->jump_action;
     w->jump = src->jump;
     for (uint32_t i = w->nversions; i < src->nversions; i++) {
-        fg_ruleset_retain(src->versions[i]);
+        fg_ruleset_ref(src->versions[i]);
         w->versions[w->nversions++] = src->versions[i];
     }
     memcpy(w->arena, src->arena, src->arena_size);

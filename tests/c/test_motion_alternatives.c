@@ -43,7 +43,7 @@ static void bar_separates_alternatives_of_one_command(void **state) {
     assert_int_equal(fires(set, "2@0 3@1 6@2 LP@3"), 3);
     assert_int_equal(fires(set, "2@0 1@1 4@2 LP@3"), 3);
     assert_int_equal(fires(set, "2@0 6@2 LP@3"), -1);
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 /* Rule: a 360 is the four cardinals in turning order from any of them, either way round, then
@@ -63,10 +63,10 @@ static void circle_360_goes_round_once_from_anywhere(void **state) {
     assert_int_equal(fires(set, "6@0 2@3 4@6 LP@8"), -1);                    /* 270 only */
     assert_int_equal(fires(set, "6@0 4@3 2@6 8@9 LP@11"), -1);               /* out of order */
     assert_int_equal(fires(set, "6@0 2@3 4@20 8@40 LP@42"), -1);             /* 40 > 30 ticks */
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
     set = compile_one("spd", "360P", 40);
     assert_int_equal(fires(set, "6@0 2@3 4@20 8@40 LP@42"), 42); /* an explicit time wins */
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 /* Rule: a 720 goes round twice (8 cardinals, window 60); one turn is not enough. */
@@ -76,7 +76,7 @@ static void circle_720_goes_round_twice(void **state) {
     assert_int_equal(fg_motion_count(set), 8);
     assert_int_equal(fires(set, "6@0 2@3 4@6 8@9 6@12 2@15 4@18 8@21 LP@23"), 23);
     assert_int_equal(fires(set, "6@0 2@3 4@6 8@9 6@12 LP@14"), -1);
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 /* Rule: bad alternatives are errors naming the column, and nothing is built. */
@@ -132,7 +132,7 @@ static void placeholder_never_completes(void **state) {
     assert_int_equal(fgt_motion_first_ticks(set, "LP@0 2@1 6@2 MP@3 LK@3", first, &err), FG_OK);
     assert_int_equal(first[0], -1);
     assert_int_equal(first[1], 0);
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 int main(void) {

@@ -98,7 +98,7 @@ static int run_table(const char *file, fg_motion_mode mode, int *failures) {
     }
     free(first);
     free(table);
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
     return rows;
 }
 
@@ -159,8 +159,8 @@ static void consume_mode_makes_overlapping_commands_unreachable(void **state) {
     assert_int_equal(first_of(consume, first, "x"), 0);
     assert_int_equal(first_of(consume, first, "blocking"), -1);
     free(first);
-    fg_motion_set_free(flags);
-    fg_motion_set_free(consume);
+    fg_motion_set_destroy(flags);
+    fg_motion_set_destroy(consume);
 }
 
 typedef struct ages {
@@ -185,7 +185,7 @@ static void flags_command_is_true_for_its_buffer_time(void **state) {
     for (int t = 0; t < 40; t++)
         if (a.seen[t] != (t >= 6 && t <= 15 ? 1 : 0))
             fail_msg("236_a reported %d times on tick %d", a.seen[t], t);
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 /* Rule: what MUGEN reads and ignores loads with a note naming the file and line: a remap line
@@ -202,7 +202,7 @@ static void ignored_keys_and_empty_commands_are_noted(void **state) {
                                    "steptime, buffer.hitpause, buffer.pauseend, buffer.shared or "
                                    "autogreater)");
     assert_non_null(strstr(f[7].text, "shiryu3.cmd:102: unknown key 'command.time'"));
-    fg_motion_set_free(shiryu);
+    fg_motion_set_destroy(shiryu);
     fg_motion_set *common = load("common", FG_MOTION_MODE_DEFAULT);
     f = fg_motion_lint(common, &n);
     assert_int_equal(n, 16);
@@ -213,7 +213,7 @@ static void ignored_keys_and_empty_commands_are_noted(void **state) {
     char d[200];
     fg_motion_describe(common, (uint32_t)id, d, sizeof d);
     assert_string_equal(d, ": never (mugen; time 1, buffer 1)");
-    fg_motion_set_free(common);
+    fg_motion_set_destroy(common);
 }
 
 /* Rule: a .cmd text in flags mode has no "can never fire" findings from overlaps (nothing is
@@ -233,8 +233,8 @@ static void lint_follows_the_mode(void **state) {
             strcmp(fg_motion_name(consume, fc[i].a), "FF_a") == 0)
             knee = true;
     assert_true(knee);
-    fg_motion_set_free(flags);
-    fg_motion_set_free(consume);
+    fg_motion_set_destroy(flags);
+    fg_motion_set_destroy(consume);
 }
 
 int main(void) {

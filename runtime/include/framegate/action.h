@@ -135,8 +135,8 @@ typedef struct fg_physics_def {
 
 typedef struct fg_ruleset_builder fg_ruleset_builder;
 
-FG_API fg_ruleset_builder *fg_ruleset_builder_new(const char *name, const fg_allocator *alloc);
-FG_API void fg_ruleset_builder_free(fg_ruleset_builder *b);
+FG_API fg_ruleset_builder *fg_ruleset_builder_create(const char *name, const fg_allocator *alloc);
+FG_API void fg_ruleset_builder_destroy(fg_ruleset_builder *b);
 /* Declarations. Each copies what it is given; order never matters (ids follow sorted names). */
 FG_API fg_status fg_ruleset_add_button(fg_ruleset_builder *b, const char *name, fg_error *err);
 FG_API fg_status fg_ruleset_add_layer(fg_ruleset_builder *b, const char *name, fg_error *err);
@@ -186,8 +186,8 @@ FG_API fg_ruleset *fg_ruleset_build(fg_ruleset_builder *b, fg_findings *findings
 
 /* Rulesets are reference counted: a world holds one reference per use, and in-flight actions
 ** keep the ruleset they started with alive across a reload. */
-FG_API void fg_ruleset_retain(fg_ruleset *r);
-FG_API void fg_ruleset_release(fg_ruleset *r);
+FG_API void fg_ruleset_ref(fg_ruleset *r);
+FG_API void fg_ruleset_unref(fg_ruleset *r);
 
 FG_API const char *fg_ruleset_name(const fg_ruleset *r);
 FG_API uint64_t fg_ruleset_hash(const fg_ruleset *r); /* content hash of the compiled data */

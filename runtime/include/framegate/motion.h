@@ -182,7 +182,7 @@ FG_API fg_status fg_motion_set_load_cmd(const fg_motion_buttons *buttons, const 
                                         size_t len, const fg_motion_options *opts,
                                         const fg_allocator *a, fg_motion_set **out,
                                         fg_error *err);
-FG_API void fg_motion_set_free(fg_motion_set *set);
+FG_API void fg_motion_set_destroy(fg_motion_set *set);
 /* FG_MOTION_MODE_CONSUME or FG_MOTION_MODE_FLAGS. */
 FG_API fg_motion_mode fg_motion_set_mode(const fg_motion_set *set);
 

@@ -13,7 +13,7 @@
 
 /* jab_damage varies the ruleset (a "reload" to another version). */
 static inline fg_ruleset *fg_det_rules(int32_t jab_damage) {
-    fg_ruleset_builder *b = fg_ruleset_builder_new("boxer", NULL);
+    fg_ruleset_builder *b = fg_ruleset_builder_create("boxer", NULL);
     fg_error err;
     fg_ruleset_add_button(b, "LP", &err);
     fg_ruleset_add_button(b, "HP", &err);
@@ -91,7 +91,7 @@ static inline fg_ruleset *fg_det_rules(int32_t jab_damage) {
         for (uint32_t i = 0; i < findings.count; i++)
             fprintf(stderr, "  %s: %s\n", findings.items[i].path, findings.items[i].msg);
     }
-    fg_ruleset_builder_free(b);
+    fg_ruleset_builder_destroy(b);
     return r;
 }
 
