@@ -633,8 +633,8 @@ static void app_buttons(const fg_motion_set *set, char *buf, size_t n, size_t *o
 
 /* One step in words, read facing right: `strict leave {147} >= 30 while a`. */
 static void app_step(const fg_motion_set *set, char *buf, size_t n, size_t *o, const cstep *S) {
-    static const char *const kind[] = {"",       "",      "enter ", "leave ",
-                                       "press ", "release ", "held ", "never"};
+    static const char *const kind[] = {"",       "",          "enter ", "leave ",
+                                       "press ", "release ", "held ",  "never completes"};
     if (S->flags & FG_MS_STRICT) fg_text_append(buf, n, o, "strict ");
     fg_text_append(buf, n, o, "%s", kind[S->trig]);
     if (dir_trig(S->trig) || (S->trig == FG_MT_LEVEL && S->dirs[0]))
@@ -658,7 +658,8 @@ size_t fg_motion_describe(const fg_motion_set *set, uint32_t id, char *buf, size
     const cpattern *P = &set->patterns[id];
     size_t o = 0;
     if (n) buf[0] = '\0';
-    fg_text_append(buf, n, &o, "%s:", P->notation);
+    bool never = P->steps[0].trig == FG_MT_NEVER;
+    fg_text_append(buf, n, &o, "%s:", never ? "(no input)" : P->notation);
     for (int k = 0; k < P->nsteps; k++) {
         fg_text_append(buf, n, &o, "%s", k ? " > " : " ");
         app_step(set, buf, n, &o, &P->steps[k]);

@@ -212,7 +212,7 @@ static void ignored_keys_and_empty_commands_are_noted(void **state) {
     assert_true(id >= 0);
     char d[200];
     fg_motion_describe(common, (uint32_t)id, d, sizeof d);
-    assert_string_equal(d, ": never (mugen; time 1, buffer 1)");
+    assert_string_equal(d, "(no input): never completes (mugen; time 1, buffer 1)");
     fg_motion_set_destroy(common);
 }
 
