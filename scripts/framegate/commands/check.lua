@@ -72,8 +72,8 @@ function M.check_cmd(file, out, mode)
     for form in (set:describe(name) .. "\n"):gmatch("([^\n]*)\n") do
       out:write(string.format("%s: %s: %s\n", file, name, form))
     end
-    for _, text in ipairs(by_name[name] or {}) do
-      out:write(string.format("%s: %s:   %s\n", file, name, text))
+    for _, found in ipairs(by_name[name] or {}) do
+      out:write(string.format("%s: %s:   %s\n", file, name, found))
     end
   end
   out:write(string.format("%s: ok: %d commands, %s mode, %d note%s, %d warning%s\n", file,
