@@ -1,120 +1,23 @@
 /*
 ** main.c: the `framegate` command-line host. It embeds Lua with the framegate module preloaded.
 ** `framegate lua FILE ...` runs a script in a full (unsandboxed) state, as the test host does;
-** every other command (run, check, test, watch, replay, synctest, trace) is implemented in
+** every other command (run, check, test, watch, replay, synctest, trace, play) is implemented in
 ** scripts/framegate/cli.lua on top of the module.
 */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "fg_lua.h"
 
-#ifndef FG_SCRIPTS_DIR
-#define FG_SCRIPTS_DIR "scripts"
-#endif
-#ifndef FG_INSTALL_SCRIPTS_DIR
-#define FG_INSTALL_SCRIPTS_DIR "/usr/local/share/lua/5.4"
-#endif
-
-/* Message handler: adds a traceback to string errors, as the stock interpreter does. */
-static int msghandler(lua_State *L) {
-    const char *msg = lua_tostring(L, 1);
-    if (msg == NULL) {
-        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) return 1;
-        msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
-    }
-    luaL_traceback(L, L, msg, 1);
-    return 1;
-}
-
-/* Puts the scripts folder first on package.path: FG_SCRIPTS from the environment, else the
-** source tree this binary was built from, else the install location. */
-static void add_script_path(lua_State *L) {
-    const char *dirs[3] = {getenv("FG_SCRIPTS"), FG_SCRIPTS_DIR, FG_INSTALL_SCRIPTS_DIR};
-    lua_getglobal(L, "package");
-    luaL_Buffer b;
-    luaL_buffinit(L, &b);
-    for (int i = 0; i < 3; i++) {
-        if (!dirs[i] || !*dirs[i]) continue;
-        lua_pushfstring(L, "%s/?.lua;%s/?/init.lua;", dirs[i], dirs[i]);
-        luaL_addvalue(&b);
-    }
-    lua_getfield(L, -2, "path");
-    luaL_addvalue(&b);
-    luaL_pushresult(&b);
-    lua_setfield(L, -2, "path");
-    lua_pop(L, 1);
-}
-
-/* arg table as the stock interpreter builds it: arg[0] = script, arg[1..] = its arguments. */
-static void set_args(lua_State *L, int argc, char **argv, int script) {
-    lua_createtable(L, argc - script - 1, script + 1);
-    for (int i = 0; i < argc; i++) {
-        lua_pushstring(L, argv[i]);
-        lua_rawseti(L, -2, i - script);
-    }
-    lua_setglobal(L, "arg");
-}
-
-static int run_protected(lua_State *L, int nargs) {
-    int base = lua_gettop(L) - nargs;
-    lua_pushcfunction(L, msghandler);
-    lua_insert(L, base);
-    int status = lua_pcall(L, nargs, 1, base);
-    lua_remove(L, base);
-    if (status != LUA_OK) {
-        fprintf(stderr, "framegate: %s\n", lua_tostring(L, -1));
-        lua_pop(L, 1);
-        return 1;
-    }
-    /* A numeric result is the exit code. */
-    int code = lua_isinteger(L, -1) ? (int)lua_tointeger(L, -1) : 0;
-    lua_pop(L, 1);
-    return code;
-}
-
-static int run_script(lua_State *L, int argc, char **argv) {
-    if (argc < 3) {
-        fprintf(stderr, "usage: framegate lua FILE [ARGS...]\n");
-        return 2;
-    }
-    set_args(L, argc, argv, 2);
-    if (luaL_loadfilex(L, argv[2], "t") != LUA_OK) {
-        fprintf(stderr, "framegate: %s\n", lua_tostring(L, -1));
-        return 1;
-    }
-    int n = 0;
-    for (int i = 3; i < argc; i++, n++) lua_pushstring(L, argv[i]);
-    return run_protected(L, n);
-}
-
-/* Every other command goes to framegate.cli's main(argv...). */
-static int run_cli(lua_State *L, int argc, char **argv) {
-    set_args(L, argc, argv, 0);
-    lua_getglobal(L, "require");
-    lua_pushstring(L, "framegate.cli");
-    if (run_protected(L, 1) != 0) return 1;
-    lua_getglobal(L, "require");
-    lua_pushstring(L, "framegate.cli");
-    lua_call(L, 1, 1);
-    lua_getfield(L, -1, "main");
-    lua_remove(L, -2);
-    for (int i = 1; i < argc; i++) lua_pushstring(L, argv[i]);
-    return run_protected(L, argc - 1);
-}
-
 int main(int argc, char **argv) {
-    lua_State *L = luaL_newstate();
-    if (!L) {
-        fprintf(stderr, "framegate: cannot create a Lua state (out of memory)\n");
-        return 1;
+    lua_State *L = fg_lua_host_new("framegate");
+    if (!L) return 1;
+    int code;
+    if (argc >= 2 && strcmp(argv[1], "lua") == 0) {
+        code = fg_lua_host_script(L, argc, argv, "framegate");
+    } else {
+        fg_lua_host_args(L, argc, argv, 0);
+        code = fg_lua_host_main(L, "framegate.cli", argc, argv, "framegate");
     }
-    luaL_openlibs(L);
-    fg_lua_preload(L);
-    add_script_path(L);
-    int code = (argc >= 2 && strcmp(argv[1], "lua") == 0) ? run_script(L, argc, argv)
-                                                          : run_cli(L, argc, argv);
     lua_close(L);
     return code;
 }

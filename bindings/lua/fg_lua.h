@@ -20,6 +20,19 @@ int luaopen_framegate(lua_State *L);
 /* Registers the module in package.preload so scripts of a host state can require it. [-0, +0, m] */
 void fg_lua_preload(lua_State *L);
 
+/* Program hosts (host.c). A state with the standard libraries, the module preloaded and the
+** shipped scripts on package.path, or NULL (reported on stderr) when out of memory. */
+lua_State *fg_lua_host_new(const char *program);
+/* The global arg table as the stock interpreter builds it: arg[0] = argv[script]. */
+void fg_lua_host_args(lua_State *L, int argc, char **argv, int script);
+/* Calls the function under nargs arguments with a traceback handler; prints an error as
+** "program: message" and returns 1, else the function's integer result (0 if none). */
+int fg_lua_host_call(lua_State *L, int nargs, const char *program);
+/* require(module).main(argv[1], ..., argv[argc - 1]) under fg_lua_host_call. */
+int fg_lua_host_main(lua_State *L, const char *module, int argc, char **argv, const char *program);
+/* `PROGRAM lua FILE ARGS...`: runs FILE (text only) with arg set and ARGS as its arguments. */
+int fg_lua_host_script(lua_State *L, int argc, char **argv, const char *program);
+
 /* Layer openers: each adds fields to the module table at the top of the stack. [-0, +0, m] */
 void fg_lua_open_input(lua_State *L);
 void fg_lua_open_motion(lua_State *L);

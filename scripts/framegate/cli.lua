@@ -4,7 +4,7 @@
 local M = {}
 
 -- Listed here so `framegate help` shows them in a stable order.
-M.order = { "run", "check", "test", "watch", "replay", "synctest", "trace" }
+M.order = { "run", "check", "test", "watch", "play", "replay", "synctest", "trace" }
 
 local function load_command(name)
   if not name:match("^[%w_]+$") then return nil end
