@@ -20,19 +20,6 @@ int luaopen_framegate(lua_State *L);
 /* Registers the module in package.preload so scripts of a host state can require it. [-0, +0, m] */
 void fg_lua_preload(lua_State *L);
 
-/* Program hosts (host.c). A state with the standard libraries, the module preloaded and the
-** shipped scripts on package.path, or NULL (reported on stderr) when out of memory. */
-lua_State *fg_lua_host_new(const char *program);
-/* The global arg table as the stock interpreter builds it: arg[0] = argv[script]. */
-void fg_lua_host_args(lua_State *L, int argc, char **argv, int script);
-/* Calls the function under nargs arguments with a traceback handler; prints an error as
-** "program: message" and returns 1, else the function's integer result (0 if none). */
-int fg_lua_host_call(lua_State *L, int nargs, const char *program);
-/* require(module).main(argv[1], ..., argv[argc - 1]) under fg_lua_host_call. */
-int fg_lua_host_main(lua_State *L, const char *module, int argc, char **argv, const char *program);
-/* `PROGRAM lua FILE ARGS...`: runs FILE (text only) with arg set and ARGS as its arguments. */
-int fg_lua_host_script(lua_State *L, int argc, char **argv, const char *program);
-
 /* Layer openers: each adds fields to the module table at the top of the stack. [-0, +0, m] */
 void fg_lua_open_input(lua_State *L);
 void fg_lua_open_motion(lua_State *L);
@@ -44,6 +31,8 @@ void fg_lua_open_locomotion(lua_State *L);
 void fg_lua_open_replication(lua_State *L);
 /* Wraps the state's allocator for the budgets and adds fg.limits, fg.sandboxed. */
 void fg_lua_open_sandbox(lua_State *L);
+/* fg.rules (l_load.c). */
+void fg_lua_open_load(lua_State *L);
 /* world:reload, world:what_if, fg.watcher. */
 void fg_lua_open_reload(lua_State *L);
 void fg_lua_open_determinism(lua_State *L);
@@ -120,6 +109,14 @@ void fg_lua_report_hook_error(lua_State *L, fg_world *w, fg_entity e, const fg_e
 ** Rules on success; on failure pushes nothing and err names file, line and field. [-0, +1|0, -] */
 fg_status fg_lua_load_rules(lua_State *L, const char *path, const char *text, size_t len,
                             int map, fg_error *err);
+/* Calls the function below nargs arguments like fg_lua_call_rule, under the load budget.
+** [-(nargs+1), +nresults|0, -] */
+fg_status fg_lua_call_load(lua_State *L, int nargs, int nresults, const char *what,
+                           fg_error *err);
+/* Pushes a fresh sandbox environment for one rules file. ctx (if not 0) is a load's context:
+** `include` is then a closure of the given function over it; without, include is blocked.
+** [-0, +1, m] */
+void fg_lua_sandbox_env(lua_State *L, int ctx, lua_CFunction include);
 /* Bytes the state's allocator holds now (the budgets' count), or -1 without budgets. */
 int64_t fg_lua_memory_in_use(lua_State *L);
 /* __pairs for read-only views: the viewed table's keys in sorted order. */
@@ -165,6 +162,12 @@ void fg_lua_class(lua_State *L, const char *tname, const luaL_Reg *methods, cons
 
 /* Raises err's message as a Lua error positioned at the calling Lua code. [-0, +0, v] */
 int fg_lua_raise(lua_State *L, const fg_error *err);
+/* Registry: the whole message of the last rule or load that failed (an fg_error keeps only its
+** first FG_ERROR_MAX bytes). */
+#define FG_LUA_FULL_ERROR_KEY "framegate.full_error"
+/* Raises the whole message of a rules load that just failed (err keeps only its first
+** FG_ERROR_MAX bytes), with the file named in full even where Lua shortened it. */
+int fg_lua_raise_load_error(lua_State *L, const char *path, const fg_error *err);
 
 /* Reads an optional integer field of the table at index t; errors name the field. [-0, +0, v] */
 lua_Integer fg_lua_opt_int_field(lua_State *L, int t, const char *field, lua_Integer def);

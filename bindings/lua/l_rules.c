@@ -25,16 +25,111 @@ typedef struct reader {
     lua_State *L;
     char path[160];
     const char *chunk; /* where the declaration came from, for messages */
+    const char *name;  /* the ruleset's name, once read */
+    int notes;         /* stack index of the list of "path: message" findings so far */
+    int shaky;         /* stack index of { [action name] = true }: its ticks could not be read */
 } reader;
 
-static int fail(reader *rd, const char *fmt, ...) {
-    char msg[400];
+/* Whether a validator finding is about an action whose length could not be read: its windows
+** and markers were checked against a default length, so the finding would mislead. */
+static bool about_shaky_action(reader *rd, const char *path) {
+    if (strncmp(path, "actions.", 8) != 0) return false;
+    const char *name = path + 8, *end = strchr(name, '.');
+    if (!end) return false;
+    lua_pushlstring(rd->L, name, (size_t)(end - name));
+    bool shaky = lua_rawget(rd->L, rd->shaky) != LUA_TNIL;
+    lua_pop(rd->L, 1);
+    return shaky;
+}
+
+/* Formats a finding, "path: message", and pushes it. */
+static void push_finding(reader *rd, const char *fmt, va_list ap) {
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    size_t plen = strlen(rd->path), size = plen + 2 + (n > 0 ? (size_t)n : 0);
+    luaL_Buffer b;
+    char *p = luaL_buffinitsize(rd->L, &b, size + 1);
+    memcpy(p, rd->path, plen);
+    memcpy(p + plen, ": ", 2);
+    if (n > 0) vsnprintf(p + plen + 2, (size_t)n + 1, fmt, again);
+    va_end(again);
+    luaL_pushresultsize(&b, size);
+}
+
+/* A field that cannot be read: noted, and reading goes on with the field's default, so one load
+** reports every such finding (and the validator's on what could be read). */
+static void note(reader *rd, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    push_finding(rd, fmt, ap);
     va_end(ap);
-    if (rd->chunk) return luaL_error(rd->L, "%s: %s: %s", rd->chunk, rd->path, msg);
-    return luaL_error(rd->L, "%s: %s", rd->path, msg);
+    lua_rawseti(rd->L, rd->notes, (lua_Integer)lua_rawlen(rd->L, rd->notes) + 1);
+}
+
+/* Pushes "CHUNK: invalid ruleset 'NAME':" and one "\n  finding" line per noted finding, then
+** the extra lines of the builder's findings (`more`, may be NULL). */
+static void push_invalid(reader *rd, const fg_findings *more) {
+    lua_State *L = rd->L;
+    luaL_Buffer buf;
+    luaL_buffinit(L, &buf);
+    if (rd->chunk) {
+        luaL_addstring(&buf, rd->chunk);
+        luaL_addstring(&buf, ": ");
+    }
+    luaL_addstring(&buf, "invalid ruleset '");
+    luaL_addstring(&buf, rd->name ? rd->name : "rules");
+    luaL_addstring(&buf, "':");
+    lua_Integer n = (lua_Integer)lua_rawlen(L, rd->notes);
+    for (lua_Integer i = 1; i <= n; i++) {
+        luaL_addstring(&buf, "\n  ");
+        lua_rawgeti(L, rd->notes, i);
+        luaL_addvalue(&buf);
+    }
+    /* One finding per line, "  path: message": errors, then the lint warnings found on the way
+    ** (`framegate check` lists every finding from these lines). */
+    for (int pass = 0; more && pass < 2; pass++)
+        for (uint32_t i = 0; i < more->count; i++) {
+            const fg_finding *x = &more->items[i];
+            if (x->warning != (pass == 1) || about_shaky_action(rd, x->path)) continue;
+            luaL_addstring(&buf, "\n  ");
+            luaL_addstring(&buf, x->path);
+            luaL_addstring(&buf, ": ");
+            if (x->warning && strncmp(x->msg, "warning", 7) != 0)
+                luaL_addstring(&buf, "warning: ");
+            luaL_addstring(&buf, x->msg);
+        }
+    if (more && more->dropped) {
+        lua_pushfstring(L, "\n  %s: %d more findings than the validator keeps (%d); fix these "
+                        "and check again", rd->name ? rd->name : "rules", (int)more->dropped,
+                        (int)(sizeof more->items / sizeof more->items[0]));
+        luaL_addvalue(&buf);
+    }
+    luaL_pushresult(&buf);
+}
+
+/* A structure that cannot be read (a list where a table was expected, too many entries): reading
+** stops here, with the findings noted so far. */
+static int fail(reader *rd, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    if (lua_rawlen(rd->L, rd->notes) == 0) {
+        if (rd->chunk) {
+            lua_pushstring(rd->L, rd->chunk);
+            lua_pushliteral(rd->L, ": ");
+            push_finding(rd, fmt, ap);
+            lua_concat(rd->L, 3);
+        } else {
+            push_finding(rd, fmt, ap);
+        }
+        va_end(ap);
+        return lua_error(rd->L);
+    }
+    push_finding(rd, fmt, ap);
+    va_end(ap);
+    lua_rawseti(rd->L, rd->notes, (lua_Integer)lua_rawlen(rd->L, rd->notes) + 1);
+    push_invalid(rd, NULL);
+    return lua_error(rd->L);
 }
 
 /* Path helpers: push a segment, returning the old length to restore. */
@@ -121,7 +216,7 @@ static void only_fields(reader *rd, int idx, const char *const *allowed) {
                 if (a[1]) strncat(list, ", ", sizeof list - strlen(list) - 1);
             }
             size_t old = path_push(rd, ".%s", k);
-            fail(rd, "unknown field (expected one of: %s)", list);
+            note(rd, "unknown field (expected one of: %s)", list);
             path_pop(rd, old);
         }
         lua_pop(L, 1);
@@ -143,9 +238,13 @@ static lua_Integer int_field(reader *rd, int t, const char *k, lua_Integer def, 
         char buf[80];
         size_t old = path_push(rd, ".%s", k);
         v = lua_tointegerx(L, -1, &ok);
-        if (!ok) fail(rd, "expected an integer, got %s", describe_value(L, -1, buf, sizeof buf));
-        if (v < lo || v > hi) fail(rd, "%lld, expected %lld..%lld", (long long)v, (long long)lo,
-                                   (long long)hi);
+        if (!ok) {
+            note(rd, "expected an integer, got %s", describe_value(L, -1, buf, sizeof buf));
+            v = def;
+        } else if (v < lo || v > hi) {
+            note(rd, "%lld, expected %lld..%lld", (long long)v, (long long)lo, (long long)hi);
+            v = def;
+        }
         path_pop(rd, old);
     }
     lua_pop(L, 1);
@@ -160,12 +259,14 @@ static fg_fx fx_field(reader *rd, int t, const char *k, fg_fx def) {
     if (get_field(rd, t, k)) {
         char buf[80];
         size_t old = path_push(rd, ".%s", k);
-        if (lua_type(L, -1) != LUA_TNUMBER)
-            fail(rd, "expected a number, got %s", describe_value(L, -1, buf, sizeof buf));
         double d = lua_tonumber(L, -1);
-        if (!isfinite(d) || fabs(d) > 30000.0)
-            fail(rd, "%g, expected a finite value within +-30000", d);
-        v = (fg_fx)lround(d * FG_FX_ONE);
+        if (lua_type(L, -1) != LUA_TNUMBER)
+            note(rd, "expected a number, got %s", describe_value(L, -1, buf, sizeof buf));
+        else if (!isfinite(d) || fabs(d) > 30000.0)
+            note(rd, "%s, expected a finite value within +-30000",
+                 describe_value(L, -1, buf, sizeof buf));
+        else
+            v = (fg_fx)lround(d * FG_FX_ONE);
         path_pop(rd, old);
     }
     lua_pop(L, 1);
@@ -180,8 +281,9 @@ static bool bool_field(reader *rd, int t, const char *k, bool def) {
         char buf[80];
         size_t old = path_push(rd, ".%s", k);
         if (!lua_isboolean(L, -1))
-            fail(rd, "expected true or false, got %s", describe_value(L, -1, buf, sizeof buf));
-        v = lua_toboolean(L, -1);
+            note(rd, "expected true or false, got %s", describe_value(L, -1, buf, sizeof buf));
+        else
+            v = lua_toboolean(L, -1);
         path_pop(rd, old);
     }
     lua_pop(L, 1);
@@ -194,12 +296,14 @@ static void str_field(reader *rd, int t, const char *k, char *out, size_t size) 
     if (get_field(rd, t, k)) {
         char buf[80];
         size_t old = path_push(rd, ".%s", k);
-        if (lua_type(L, -1) != LUA_TSTRING)
-            fail(rd, "expected a string, got %s", describe_value(L, -1, buf, sizeof buf));
-        size_t len;
-        const char *s = lua_tolstring(L, -1, &len);
-        if (len >= size) fail(rd, "'%s' is longer than %zu characters", s, size - 1);
-        memcpy(out, s, len + 1);
+        size_t len = 0;
+        const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : NULL;
+        if (!s)
+            note(rd, "expected a string, got %s", describe_value(L, -1, buf, sizeof buf));
+        else if (len >= size)
+            note(rd, "'%s' is longer than %d characters", s, (int)size - 1);
+        else
+            memcpy(out, s, len + 1);
         path_pop(rd, old);
     }
     lua_pop(L, 1);
@@ -258,7 +362,7 @@ static fg_contact parse_on(reader *rd, int t) {
     for (int i = 0; i < 5; i++)
         if (strcmp(on, names[i]) == 0) return (fg_contact)i;
     size_t old = path_push(rd, ".on");
-    fail(rd, "'%s', expected always, hit, block, whiff or contact", on);
+    note(rd, "'%s', expected always, hit, block, whiff or contact", on);
     path_pop(rd, old);
     return FG_ON_ALWAYS;
 }
@@ -312,7 +416,7 @@ static void read_markers(reader *rd, int t, fg_action_def *a) {
         m->tick = (int32_t)int_field(rd, -1, "tick", 0, -1000000, 1000000);
         m->once = bool_field(rd, -1, "once", false);
         str_field(rd, -1, "marker", m->name, sizeof m->name);
-        if (!m->name[0]) fail(rd, "needs a marker name");
+        if (!m->name[0]) note(rd, "needs a marker name");
         path_pop(rd, o2);
         lua_pop(L, 1);
     }
@@ -413,9 +517,10 @@ static int parse_dir(reader *rd, int t, const char *k) {
             }
         }
         if (!ok || v < 1 || v > 9)
-            fail(rd, "%s, expected a numpad direction 1..9 (2 = down, 6 = forward)",
+            note(rd, "%s, expected a numpad direction 1..9 (2 = down, 6 = forward)",
                  describe_value(L, -1, buf, sizeof buf));
-        d = (int)v;
+        else
+            d = (int)v;
         path_pop(rd, old);
     }
     lua_pop(L, 1);
@@ -430,6 +535,7 @@ static void read_action(reader *rd, int t, const char *name, fg_action_def *a) {
     check_table(rd, t, "an action table { startup =, active =, recovery = }");
     only_fields(rd, t, fields);
     *a = fg_action_def_default(name);
+    size_t noted = lua_rawlen(rd->L, rd->notes);
     a->startup = (int32_t)int_field(rd, t, "startup", 0, -1000000, 1000000);
     a->active = (int32_t)int_field(rd, t, "active", 0, -1000000, 1000000);
     a->recovery = (int32_t)int_field(rd, t, "recovery", 0, -1000000, 1000000);
@@ -439,13 +545,17 @@ static void read_action(reader *rd, int t, const char *name, fg_action_def *a) {
         if (a->startup + a->active + a->recovery == 0) a->recovery = duration;
         else if (a->startup + a->active + a->recovery != duration) {
             size_t old = path_push(rd, ".duration");
-            fail(rd, "%d, but startup + active + recovery = %d", duration,
-                 a->startup + a->active + a->recovery);
+            note(rd, "%d, but startup + active + recovery = %d", (int)duration,
+                 (int)(a->startup + a->active + a->recovery));
             path_pop(rd, old);
         }
     }
     if (a->startup + a->active + a->recovery == 0) a->recovery = 1;
     a->duration = a->startup + a->active + a->recovery;
+    if (lua_rawlen(rd->L, rd->notes) > noted) {
+        lua_pushboolean(rd->L, 1);
+        lua_setfield(rd->L, rd->shaky, name);
+    }
     a->loop = bool_field(rd, t, "loop", false);
     a->neutral = bool_field(rd, t, "neutral", false);
     a->hold_dir = parse_dir(rd, t, "hold");
@@ -466,7 +576,7 @@ static void read_action(reader *rd, int t, const char *name, fg_action_def *a) {
     else if (!strcmp(rm, "presentation")) a->root_motion = FG_ROOT_PRESENTATION;
     else {
         size_t old = path_push(rd, ".root_motion");
-        fail(rd, "'%s', expected authoritative, suggested or presentation", rm);
+        note(rd, "'%s', expected authoritative, suggested or presentation", rm);
         path_pop(rd, old);
     }
     read_cancels(rd, t, a);
@@ -526,7 +636,7 @@ static int read_motion_options(reader *rd, int t, fg_motion_def *def) {
             ok = lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), *f) == 0;
         if (!ok) {
             char v[64];
-            fail(rd, "unknown field %s (expected the notations first, then window, buffer, "
+            note(rd, "unknown field %s (expected the notations first, then window, buffer, "
                  "priority, gap, gaps, charge, absolute or frozen)", describe_value(L, -1, v, sizeof v));
         }
     }
@@ -556,13 +666,14 @@ static int read_motion_options(reader *rd, int t, fg_motion_def *def) {
     else if (!strcmp(frozen, "count")) def->frozen = FG_MOTION_FROZEN_COUNT;
     else {
         size_t old = path_push(rd, ".frozen");
-        fail(rd, "'%s', expected skip or count", frozen);
+        note(rd, "'%s', expected skip or count", frozen);
         path_pop(rd, old);
     }
     return (int)n;
 }
 
-/* Feeds a declaration table (at idx) into the builder. Raises on the first malformed field. */
+/* Feeds a declaration table (at idx) into the builder. A field that cannot be read is noted and
+** reading goes on; a structure that cannot be read raises with the findings so far. */
 static void read_declaration(reader *rd, int idx, fg_ruleset_builder *b) {
     lua_State *L = rd->L;
     idx = lua_absindex(L, idx);
@@ -584,7 +695,7 @@ static void read_declaration(reader *rd, int idx, fg_ruleset_builder *b) {
                 path_push(rd, "[%lld]", (long long)i);
                 fail(rd, "expected a button name, got %s", describe_value(L, -1, buf, sizeof buf));
             }
-            if (fg_ruleset_add_button(b, lua_tostring(L, -1), &err) != FG_OK) fail(rd, "%s", err.msg);
+            if (fg_ruleset_add_button(b, lua_tostring(L, -1), &err) != FG_OK) note(rd, "%s", err.msg);
             lua_pop(L, 1);
         }
         path_pop(rd, old);
@@ -595,7 +706,7 @@ static void read_declaration(reader *rd, int idx, fg_ruleset_builder *b) {
         lua_pop(L, 1);
         uint32_t n = names_field(rd, idx, "layers", layers, FG_MAX_LAYERS);
         for (uint32_t i = 0; i < n; i++)
-            if (fg_ruleset_add_layer(b, layers[i], &err) != FG_OK) fail(rd, "%s", err.msg);
+            if (fg_ruleset_add_layer(b, layers[i], &err) != FG_OK) note(rd, "%s", err.msg);
     } else {
         lua_pop(L, 1);
     }
@@ -610,7 +721,7 @@ static void read_declaration(reader *rd, int idx, fg_ruleset_builder *b) {
             uint32_t m = names_field(rd, -3, k, members, FG_MAX_TARGETS);
             const char *ptrs[FG_MAX_TARGETS];
             for (uint32_t j = 0; j < m; j++) ptrs[j] = members[j];
-            if (fg_ruleset_add_group(b, k, ptrs, m, &err) != FG_OK) fail(rd, "%s", err.msg);
+            if (fg_ruleset_add_group(b, k, ptrs, m, &err) != FG_OK) note(rd, "%s", err.msg);
             lua_pop(L, 1);
         }
         lua_pop(L, 1);
@@ -636,7 +747,7 @@ static void read_declaration(reader *rd, int idx, fg_ruleset_builder *b) {
             r.start = (int32_t)int_field(rd, -1, "start", 0, -1000000000, 1000000000);
             r.regen = (int32_t)int_field(rd, -1, "regen", 0, -1000000000, 1000000000);
             r.regen_every = (int32_t)int_field(rd, -1, "every", 1, -1000000000, 1000000000);
-            if (fg_ruleset_add_resource(b, &r, &err) != FG_OK) fail(rd, "%s", err.msg);
+            if (fg_ruleset_add_resource(b, &r, &err) != FG_OK) note(rd, "%s", err.msg);
             path_pop(rd, o2);
             lua_pop(L, 2);
         }
@@ -694,7 +805,7 @@ static void read_declaration(reader *rd, int idx, fg_ruleset_builder *b) {
             def.name = k;
             if (lua_type(L, -1) == LUA_TSTRING) {
                 def.notation = lua_tostring(L, -1);
-                if (fg_ruleset_add_motion(b, &def, &err) != FG_OK) fail(rd, "%s", err.msg);
+                if (fg_ruleset_add_motion(b, &def, &err) != FG_OK) note(rd, "%s", err.msg);
             } else {
                 check_table(rd, -1, "a notation string or { \"236P\", window = 12 }");
                 int nn = read_motion_options(rd, -1, &def);
@@ -702,7 +813,7 @@ static void read_declaration(reader *rd, int idx, fg_ruleset_builder *b) {
                     lua_rawgeti(L, -1, j);
                     def.notation = lua_tostring(L, -1); /* alive in the table */
                     lua_pop(L, 1);
-                    if (fg_ruleset_add_motion(b, &def, &err) != FG_OK) fail(rd, "%s", err.msg);
+                    if (fg_ruleset_add_motion(b, &def, &err) != FG_OK) note(rd, "%s", err.msg);
                 }
             }
             path_pop(rd, o2);
@@ -723,7 +834,7 @@ static void read_declaration(reader *rd, int idx, fg_ruleset_builder *b) {
             lua_getfield(L, -4, k);
             size_t o2 = path_push(rd, ".%s", k);
             read_action(rd, -1, k, a);
-            if (fg_ruleset_add_action(b, a, &err) != FG_OK) fail(rd, "%s", err.msg);
+            if (fg_ruleset_add_action(b, a, &err) != FG_OK) note(rd, "%s", err.msg);
             path_pop(rd, o2);
             lua_pop(L, 2);
         }
@@ -889,8 +1000,13 @@ int fg_lua_build_rules(lua_State *L, int decl, const char *chunk, uint64_t sourc
                           chunk ? chunk : "", chunk ? ": " : "",
                           describe_value(L, decl, buf, sizeof buf));
     }
+    lua_newtable(L);
+    rd.notes = lua_gettop(L);
+    lua_newtable(L);
+    rd.shaky = lua_gettop(L);
     char name[FG_NAME_MAX] = "rules";
     str_field(&rd, decl, "name", name, sizeof name);
+    rd.name = name;
     fg_ruleset_builder *b = fg_ruleset_builder_new(name, NULL);
     if (!b) return luaL_error(L, "rules: out of memory");
     /* The hash of the files' text, so the trace of a reload names exactly what was loaded. */
@@ -910,30 +1026,11 @@ int fg_lua_build_rules(lua_State *L, int decl, const char *chunk, uint64_t sourc
     fg_ruleset *r = fg_ruleset_build(b, &findings, &err);
     fg_ruleset_builder_free(b);
     *guard = NULL;
-    if (!r) {
-        luaL_Buffer buf;
-        luaL_buffinit(L, &buf);
-        if (chunk) {
-            luaL_addstring(&buf, chunk);
-            luaL_addstring(&buf, ": ");
-        }
-        luaL_addstring(&buf, "invalid ruleset '");
-        luaL_addstring(&buf, name);
-        luaL_addstring(&buf, "':");
-        /* One finding per line, "  path: message": errors, then the lint warnings found on the
-        ** way (`framegate check` lists every finding from these lines). */
-        for (int pass = 0; pass < 2; pass++)
-            for (uint32_t i = 0; i < findings.count; i++) {
-                const fg_finding *x = &findings.items[i];
-                if (x->warning != (pass == 1)) continue;
-                luaL_addstring(&buf, "\n  ");
-                luaL_addstring(&buf, x->path);
-                luaL_addstring(&buf, ": ");
-                if (x->warning && strncmp(x->msg, "warning", 7) != 0)
-                    luaL_addstring(&buf, "warning: ");
-                luaL_addstring(&buf, x->msg);
-            }
-        luaL_pushresult(&buf);
+    /* What could not be read refuses the ruleset too; the validator's findings on the rest
+    ** follow, so one load lists everything. */
+    if (!r || lua_rawlen(L, rd.notes) > 0) {
+        if (r) fg_ruleset_release(r);
+        push_invalid(&rd, &findings);
         return lua_error(L);
     }
     fg_lua_rules *lr = lua_newuserdatauv(L, sizeof *lr, 1);
@@ -957,6 +1054,8 @@ int fg_lua_build_rules(lua_State *L, int decl, const char *chunk, uint64_t sourc
     lua_setfield(L, -2, "declaration");
     lua_setiuservalue(L, -2, 1);
     lua_remove(L, guard_idx);
+    lua_remove(L, rd.shaky);
+    lua_remove(L, rd.notes);
     return 1;
 }
 
@@ -1020,23 +1119,6 @@ static int rules_findings(lua_State *L) {
     lua_getiuservalue(L, 1, 1);
     lua_getfield(L, -1, "findings");
     return 1;
-}
-
-/* fg.rules(path [, text] | declaration | Rules) -> Rules. [-2, +1, v] */
-static int l_rules(lua_State *L) {
-    if (fg_lua_test_rules(L, 1)) {
-        lua_settop(L, 1);
-        return 1;
-    }
-    if (lua_type(L, 1) == LUA_TSTRING) {
-        /* fg.rules(path, text): the text, read as if it were the file at path. */
-        size_t len;
-        const char *text = luaL_optlstring(L, 2, NULL, &len);
-        if (text) fg_lua_load_rules_source(L, lua_tostring(L, 1), text, len);
-        else fg_lua_load_rules_file(L, lua_tostring(L, 1));
-        return 1;
-    }
-    return fg_lua_build_rules(L, 1, NULL, 0);
 }
 
 /* fg.ruleset "name" { ... } -> the declaration, named. [-1, +1, v] */
@@ -1135,7 +1217,7 @@ bool fg_lua_read_verdict(lua_State *L, int idx, fg_verdict *out, fg_error *err) 
 
 void fg_lua_open_rules(lua_State *L) {
     static const luaL_Reg funcs[] = {
-        {"rules", l_rules},   {"ruleset", l_ruleset}, {"accept", l_accept},
+        {"ruleset", l_ruleset}, {"accept", l_accept},
         {"reject", l_reject}, {"queue", l_queue},     {NULL, NULL},
     };
     static const luaL_Reg methods[] = {

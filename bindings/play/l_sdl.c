@@ -458,3 +458,10 @@ int luaopen_framegate_sdl(lua_State *L) {
     lua_setfield(L, -2, "version");
     return 1;
 }
+
+void fg_play_preload(lua_State *L) {
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
+    lua_pushcfunction(L, luaopen_framegate_sdl);
+    lua_setfield(L, -2, "framegate.sdl");
+    lua_pop(L, 1);
+}

@@ -22,5 +22,7 @@ void fg_font_draw(SDL_Renderer *r, SDL_Texture *atlas, int x, int y, int scale, 
 
 /* Opens the framegate.sdl module. [-0, +1, m] */
 int luaopen_framegate_sdl(lua_State *L);
+/* Registers framegate.sdl in package.preload: the host's FG_CLI_PRELOAD. [-0, +0, m] */
+void fg_play_preload(lua_State *L);
 
 #endif

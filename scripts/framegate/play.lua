@@ -14,10 +14,6 @@ local training = require "framegate.play_training"
 
 local M = {}
 
-M.USAGE = "play DIR [--script FILE] [--ticks N] [--fixed] [--shot TICK:FILE]... [--record FILE]"
-  .. " [--replay FILE] [--config FILE] [--stats] [--software] [--no-vsync] [--what-if SECONDS]"
-  .. " [--poll] [--log]"
-
 -- Default controls. Keys are SDL key names; pad buttons are SDL's game controller names.
 M.default_config = {
   keys = { up = "W", down = "S", left = "A", right = "D", LP = "J", HP = "K", LK = "U", HK = "I" },
@@ -442,50 +438,17 @@ function M.session(opts)
   return s
 end
 
-local function parse(argv)
-  local opts, i = { shots = {} }, 1
-  local function value(a)
-    i = i + 1
-    if argv[i] == nil then error(("%s needs a value"):format(a), 0) end
-    return argv[i]
-  end
-  while i <= #argv do
-    local a = argv[i]
-    if a == "--script" then opts.script = value(a)
-    elseif a == "--ticks" then opts.ticks = math.tointeger(tonumber(value(a)))
-      if not opts.ticks or opts.ticks < 1 then error("--ticks: expected a whole number of ticks >= 1", 0) end
-    elseif a == "--fixed" then opts.fixed = true
-    elseif a == "--shot" then
-      local v = value(a)
-      local tick, path = v:match("^(%d+):(.+)$")
-      if not tick then error(("--shot: '%s', expected TICK:FILE (e.g. 60:shot.bmp)"):format(v), 0) end
-      opts.shots[tonumber(tick)] = path
-    elseif a == "--record" then opts.record = value(a)
-    elseif a == "--replay" then opts.replay = value(a)
-    elseif a == "--config" then opts.config = value(a)
-    elseif a == "--what-if" then opts.what_if = tonumber(value(a))
-    elseif a == "--stats" then opts.stats = true
-    elseif a == "--software" then opts.software = true
-    elseif a == "--no-vsync" then opts.vsync = false
-    elseif a == "--poll" then opts.poll = true
-    elseif a == "--log" then opts.log = true
-    elseif a:sub(1, 1) == "-" then error(("unknown option %s"):format(a), 0)
-    else opts.dir = a end
-    i = i + 1
-  end
-  if not opts.dir and not opts.replay then error("a rules folder (or --replay FILE) is needed", 0) end
-  return opts
-end
-
+--- framegate-play's entry: the arguments of `framegate play` (framegate.commands.play).
 function M.main(...)
-  local ok, opts = pcall(parse, { ... })
+  local options = require "framegate.options"
+  local cmd = require "framegate.commands.play"
+  local args, code = options.parse("play", cmd, { ... })
+  if not args then return code end
+  local opts, err = cmd.session_options(args)
+  if not opts then return options.usage_error("play", err) end
+  local ok, msg = pcall(M.session, opts)
   if not ok then
-    io.stderr:write(("framegate play: %s\nusage: framegate %s\n"):format(opts, M.USAGE))
-    return 2
-  end
-  local ok2, err = pcall(M.session, opts)
-  if not ok2 then
-    io.stderr:write("framegate play: " .. tostring(err) .. "\n")
+    io.stderr:write("framegate play: " .. tostring(msg) .. "\n")
     return 1
   end
   return 0
