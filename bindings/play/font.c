@@ -1,7 +1,8 @@
 /*
 ** font.c: the window's text, a 5x7 bitmap font drawn for this host (printable ASCII only). The
 ** glyphs are rows of '#' and '.', readable in the source; fg_font_atlas turns them into one
-** texture once, so a line of text is one texture copy per character.
+** texture per size, drawn once, so a character is one unscaled texture copy (the cheap path of
+** every renderer, the software one included).
 */
 #include <string.h>
 
@@ -112,9 +113,9 @@ static int glyph_bit(unsigned char c, int col, int row) {
     return glyphs[c - 32][row * 6 + col] == '#';
 }
 
-SDL_Texture *fg_font_atlas(SDL_Renderer *r) {
-    SDL_Surface *s = SDL_CreateRGBSurfaceWithFormat(0, FG_FONT_CELL_W * 95, FG_FONT_CELL_H, 32,
-                                                    SDL_PIXELFORMAT_ARGB8888);
+SDL_Texture *fg_font_atlas(SDL_Renderer *r, int scale) {
+    int cw = FG_FONT_CELL_W * scale, ch = FG_FONT_CELL_H * scale;
+    SDL_Surface *s = SDL_CreateRGBSurfaceWithFormat(0, cw * 95, ch, 32, SDL_PIXELFORMAT_ARGB8888);
     if (!s) return NULL;
     SDL_FillRect(s, NULL, 0);
     uint32_t white = SDL_MapRGBA(s->format, 255, 255, 255, 255);
@@ -122,8 +123,8 @@ SDL_Texture *fg_font_atlas(SDL_Renderer *r) {
         for (int row = 0; row < 7; row++)
             for (int col = 0; col < 5; col++)
                 if (glyph_bit((unsigned char)(32 + g), col, row)) {
-                    uint32_t *line = (uint32_t *)((uint8_t *)s->pixels + row * s->pitch);
-                    line[g * FG_FONT_CELL_W + col] = white;
+                    SDL_Rect px = {g * cw + col * scale, row * scale, scale, scale};
+                    SDL_FillRect(s, &px, white);
                 }
     SDL_Texture *t = SDL_CreateTextureFromSurface(r, s);
     SDL_FreeSurface(s);
@@ -133,13 +134,13 @@ SDL_Texture *fg_font_atlas(SDL_Renderer *r) {
 
 void fg_font_draw(SDL_Renderer *r, SDL_Texture *atlas, int x, int y, int scale, const char *text,
                   size_t len) {
-    SDL_Rect src = {0, 0, FG_FONT_CELL_W, FG_FONT_CELL_H};
-    SDL_Rect dst = {x, y, FG_FONT_CELL_W * scale, FG_FONT_CELL_H * scale};
+    SDL_Rect src = {0, 0, FG_FONT_CELL_W * scale, FG_FONT_CELL_H * scale};
+    SDL_Rect dst = {x, y, src.w, src.h};
     for (size_t i = 0; i < len; i++, dst.x += dst.w) {
         unsigned char c = (unsigned char)text[i];
         if (c == ' ') continue;
         if (c < 32 || c > 126) c = '?';
-        src.x = (c - 32) * FG_FONT_CELL_W;
+        src.x = (c - 32) * src.w;
         SDL_RenderCopy(r, atlas, &src, &dst);
     }
 }

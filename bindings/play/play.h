@@ -14,9 +14,13 @@
 #define FG_FONT_CELL_W 6
 #define FG_FONT_CELL_H 8
 
-/* One white-on-transparent texture holding every glyph, or NULL (SDL_GetError says why). */
-SDL_Texture *fg_font_atlas(SDL_Renderer *r);
-/* Draws len characters at (x, y), each cell scaled by scale, in the atlas's colour mod. */
+/* Text sizes: 1 (6x8 cells) to FG_FONT_SCALES. */
+#define FG_FONT_SCALES 4
+
+/* One white-on-transparent texture holding every glyph drawn at scale, or NULL (SDL_GetError
+** says why). */
+SDL_Texture *fg_font_atlas(SDL_Renderer *r, int scale);
+/* Draws len characters at (x, y) from the atlas of that scale, in its colour mod. */
 void fg_font_draw(SDL_Renderer *r, SDL_Texture *atlas, int x, int y, int scale, const char *text,
                   size_t len);
 

@@ -333,20 +333,32 @@ function M.open(opts)
   s.log = opts.log and function(kind, text) out(kind .. ": " .. text) end or function() end
   s.win = sdl.open { title = "framegate play: " .. (opts.replay or s.rules), software = opts.software,
                      vsync = opts.vsync ~= false, width = view_mod.WIDTH, height = view_mod.HEIGHT }
-  s.config = opts.config and M.read_config(opts.config, s.win) or M.default_config
+  if opts.config then
+    local ok, cfg = pcall(M.read_config, opts.config, s.win)
+    if not ok then
+      s.win:close()
+      s.watcher:close()
+      error(cfg, 0)
+    end
+    s.config = cfg
+  else
+    s.config = M.default_config
+  end
   s.rules_obj = s.rules_obj or fg.rules(s.rules)
   s.after_advance = after_advance
   s.defs = {}
   s.physics = s.rules_obj:physics()
   s.rate = s.world:rate()
   s.loop = fg.loop { rate = s.rate }
-  s.players = { new_player("keyboard"), new_player("dummy") }
+  s.players = s.replay and { new_player("replay"), new_player("replay") }
+    or { new_player("keyboard"), new_player("dummy") }
   s.health_max = { s.p1:resource("health") or 1, s.p2:resource("health") or 1 }
   bind(s.win, s.p1, s.config, true)
   bind(s.win, s.p2, s.config, false)
   s.cur = { capture(s, s.p1), capture(s, s.p2) }
   s.prev = s.cur
   s.on_tick = opts.on_tick
+  s.ticks = opts.ticks
   s.fixed = opts.fixed
   s.frames, s.speed = 0, 1
   s.real_prev, s.game_prev, s.game_now = 0, 0, 0
@@ -397,6 +409,7 @@ function M.frame(s)
   s.real_prev = real_now
   local host_us = win:now_us() - t0
   for _ = 1, due do
+    if s.ticks and s.world:tick() >= s.ticks then break end
     M.tick(s)
     s.loop:tick_done()
   end
@@ -405,8 +418,9 @@ function M.frame(s)
   local alpha = s.loop:alpha()
   s.mode_text = training.mode_text(s)
   view_mod.draw(win, build_view(s, alpha), s)
-  take_shots(s, alpha)
+  win:flush()
   host_us = host_us + win:now_us() - t1
+  take_shots(s, alpha)
   if s.stats then
     stats_frame(s, host_us)
     s.stats_text = s.stats.text

@@ -4,6 +4,7 @@
 --
 --   stage:  screen x = 640 + 1.5 * x, screen y = 380 - 1.5 * y (world pixels, y up)
 --   meter:  row r (0 = e1) at y = 414 + 20 * r, 16 high; tick `from + i` at x = 40 + 9 * i, 8 wide
+--   reload banner: from y = 88, 1200 wide at x = 40
 --
 -- Boxes come from one function, M.boxes(view, entity, state): a list of
 -- { kind = "hurt"|"hit"|"push"|"throw", x0 =, y0 =, x1 =, y1 = } in world pixels.
@@ -17,13 +18,15 @@ M.METER_X, M.METER_Y, M.METER_CELL, M.METER_ROW, M.METER_TICKS = 40, 414, 9, 20,
 -- Fighters have no drawn body yet: the push box is min_gap wide and this tall (crouching:
 -- CROUCH_H); the hit range is a band at HIT_Y0..HIT_Y1 above the attacker's feet.
 M.BODY_H, M.CROUCH_H, M.HIT_Y0, M.HIT_Y1 = 100, 64, 50, 74
+-- The reload banner's top edge: under the bars, the mode line and the combo counter.
+M.BANNER_Y = 88
 
 M.colours = {
   background = { 16, 18, 26 }, floor = { 58, 60, 72 }, text = { 225, 228, 235 },
   dim = { 140, 146, 160 }, p1 = { 90, 190, 255 }, p2 = { 255, 150, 90 },
   hurt = { 60, 140, 255 }, hit = { 255, 40, 40 }, push = { 255, 210, 0 }, throw = { 230, 0, 230 },
   health = { 90, 210, 120 }, meter = { 80, 170, 255 }, bar_back = { 44, 46, 58 },
-  ok = { 20, 100, 50 }, failed = { 130, 24, 30 }, panel = { 28, 30, 42 },
+  ok = { 20, 100, 50 }, failed = { 130, 24, 30 }, panel = { 52, 56, 74 },
   accepted = { 150, 225, 150 }, rejected = { 255, 160, 150 }, queued = { 240, 220, 130 },
 }
 -- One colour per frame meter character (the legend of w:meter).
@@ -138,7 +141,7 @@ local function draw_stage(win, view, p)
   end
   if view.combo and view.combo.hits > 1 then
     local s = ("%d hits  %d damage"):format(view.combo.hits, view.combo.damage)
-    M.text(win, view.combo.attacker == 1 and 60 or 1220 - #s * 12, 80, s, c.queued)
+    M.text(win, view.combo.attacker == 1 and 40 or 1240 - #s * 12, 66, s, c.queued)
   end
 end
 
@@ -195,7 +198,7 @@ local function draw_player_panel(win, view, i)
   local p = view.players[i]
   local x = i == 1 and 8 or 648
   local c = M.colours
-  win:rect(x - 4, 480, 628, 316, rgb(c.panel))
+  win:outline(x - 4, 480, 628, 316, rgb(c.panel))
   M.text(win, x, 484, ("P%d  %s"):format(i, p.controller or ""), i == 1 and c.p1 or c.p2)
   -- input history: numpad (relative to facing), buttons held, ticks held
   local y = 504
@@ -207,7 +210,7 @@ local function draw_player_panel(win, view, i)
   local cx = x + 200
   M.text(win, cx, 504, "commands", c.dim, 1)
   local cy = 516
-  for k = #p.commands, math.max(1, #p.commands - 4), -1 do
+  for k = #p.commands, math.max(1, #p.commands - 3), -1 do
     M.text(win, cx, cy, p.commands[k], c.queued)
     cy = cy + 16
   end
@@ -220,8 +223,8 @@ local function draw_banner(win, p)
   if not b then return end
   local lines = M.wrap(b.text, 96)
   local h = 8 + 16 * math.min(#lines, 12)
-  win:rect(40, 50, 1200, h, rgb(b.ok and M.colours.ok or M.colours.failed))
-  for k = 1, math.min(#lines, 12) do M.text(win, 48, 54 + 16 * (k - 1), lines[k], M.colours.text) end
+  win:rect(40, M.BANNER_Y, 1200, h, rgb(b.ok and M.colours.ok or M.colours.failed))
+  for k = 1, math.min(#lines, 12) do M.text(win, 48, M.BANNER_Y + 4 + 16 * (k - 1), lines[k], M.colours.text) end
 end
 
 local function draw_overlay(win, title, lines)

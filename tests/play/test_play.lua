@@ -200,8 +200,8 @@ function TestPlay:test_a_saved_edit_reloads_and_the_window_says_so()
   lu.assertStrContains(text, "reload: t=60 reload: ok, 'duelist' hash ")
   lu.assertStrContains(s.banner.text, "; changed jab")
   lu.assertStrContains(s.banner.text, "what-if: ")
-  lu.assertEquals(find_colour(read_bmp(before), BANNER_OK, 50, 60).n, 0)
-  lu.assertTrue(find_colour(read_bmp(after), BANNER_OK, 50, 60).n > 1000)
+  lu.assertEquals(find_colour(read_bmp(before), BANNER_OK, 90, 100).n, 0)
+  lu.assertTrue(find_colour(read_bmp(after), BANNER_OK, 90, 100).n > 1000)
 end
 
 function TestPlay:test_a_broken_edit_shows_the_error_with_file_and_line_and_the_old_rules_run()
@@ -214,7 +214,7 @@ function TestPlay:test_a_broken_edit_shows_the_error_with_file_and_line_and_the_
   lu.assertFalse(s.reloads[1].ok)
   lu.assertStrContains(s.banner.text, "reload failed, the old rules keep running")
   lu.assertStrContains(s.banner.text, "actions.jab.active")
-  lu.assertTrue(find_colour(read_bmp(after), BANNER_FAILED, 50, 60).n > 1000)
+  lu.assertTrue(find_colour(read_bmp(after), BANNER_FAILED, 90, 100).n > 1000)
 end
 
 function TestPlay:test_a_virtual_gamepad_motion_is_recognised_as_its_command()
@@ -241,6 +241,61 @@ function TestPlay:test_a_virtual_gamepad_motion_is_recognised_as_its_command()
   local dirs = {}
   for _, row in ipairs(s.players[1].inputs) do dirs[#dirs + 1] = row.dir end
   lu.assertStrContains(table.concat(dirs), "236")
+end
+
+-- The picture in the README: a strong cancelled into a hadouken whose reach is on screen, the
+-- meter strip, the decisions with their reasons and the banner of a reload saved at tick 100.
+-- FG_README_SHOT=docs/img/playtest.png writes it as PNG (ImageMagick's convert).
+function TestPlay:test_the_readme_screenshot_shows_the_hit_box_the_meter_and_a_reload()
+  local d = copy_duel()
+  local shot = d .. "/readme.bmp"
+  local s = session { dir = d, script = d .. "/playtest.txt", ticks = 124, shots = { [124] = shot },
+    on_tick = function(_, t)
+      if t == 100 then rewrite(d .. "/rules.lua", "damage = 30,", "damage = 45,") end
+    end }
+  lu.assertTrue(s.reloads[1].ok)
+  local bmp = read_bmp(shot)
+  local box = find_colour(bmp, HIT)
+  local _, states = reference(d, 124)
+  lu.assertEquals(states[124].action, "hadouken")
+  -- the hadouken's reach (400) runs from e1 to far past e2
+  local sx0 = math.floor(ORIGIN_X + SCALE * states[123].x + 0.5)
+  lu.assertEquals(box.x0, sx0)
+  lu.assertTrue(box.x1 - box.x0 >= 400 * SCALE - 1)
+  lu.assertTrue(find_colour(bmp, BANNER_OK, 90, 100).n > 1000)
+  local png = os.getenv("FG_README_SHOT")
+  if png then sh(("convert '%s' '%s'"):format(shot, png)) end
+end
+
+function TestPlay:test_a_recorded_session_replays_in_the_window_to_the_same_hash()
+  local d = copy_duel()
+  local take = d .. "/take.fgr"
+  local s1 = session { dir = d, script = d .. "/playtest.txt", ticks = 150, record = take }
+  local s2, text = session { replay = take, ticks = 150, log = true }
+  lu.assertEquals(s2.world:tick(), 150)
+  lu.assertEquals(s2.world:hash(), s1.world:hash())
+  lu.assertStrContains(text, "decision: t=107 e1 accepted: hadouken cancels strong")
+  -- seeking back starts over from the replay's first tick and comes back to the same state
+  local s3 = play.open { replay = take, fixed = true, out = function() end }
+  local training = require "framegate.play_training"
+  training.seek(s3, 120)
+  local at120 = s3.world:hash()
+  training.seek(s3, 30)
+  lu.assertEquals(s3.world:tick(), 30)
+  training.seek(s3, 120)
+  lu.assertEquals(s3.world:hash(), at120)
+  play.close(s3)
+end
+
+function TestPlay:test_a_controls_file_with_an_unknown_key_names_the_file_field_and_value()
+  local d = copy_duel()
+  local f = assert(io.open(d .. "/controls.lua", "w"))
+  f:write('return { keys = { LP = "Jay" } }\n')
+  f:close()
+  local ok, err = pcall(play.session, { dir = d, config = d .. "/controls.lua", ticks = 1, fixed = true,
+                                         out = function() end })
+  lu.assertFalse(ok)
+  lu.assertStrContains(err, d .. "/controls.lua: keys.LP: 'Jay' is not a key name SDL knows")
 end
 
 function TestPlay:test_bad_options_are_refused_with_the_usage()
