@@ -864,7 +864,7 @@ fg_lua_rules *fg_lua_test_rules(lua_State *L, int idx) {
 static int rules_gc(lua_State *L) {
     fg_lua_rules *lr = luaL_checkudata(L, 1, RULES_T);
     if (lr->rules) {
-        fg_ruleset_release(lr->rules);
+        fg_ruleset_unref(lr->rules);
         lr->rules = NULL;
     }
     return 0;
@@ -1007,7 +1007,7 @@ int fg_lua_build_rules(lua_State *L, int decl, const char *chunk, uint64_t sourc
     char name[FG_NAME_MAX] = "rules";
     str_field(&rd, decl, "name", name, sizeof name);
     rd.name = name;
-    fg_ruleset_builder *b = fg_ruleset_builder_new(name, NULL);
+    fg_ruleset_builder *b = fg_ruleset_builder_create(name, NULL);
     if (!b) return luaL_error(L, "rules: out of memory");
     /* The hash of the files' text, so the trace of a reload names exactly what was loaded. */
     fg_ruleset_set_source_hash(b, source_hash);
@@ -1024,12 +1024,12 @@ int fg_lua_build_rules(lua_State *L, int decl, const char *chunk, uint64_t sourc
     fg_findings findings;
     fg_error err;
     fg_ruleset *r = fg_ruleset_build(b, &findings, &err);
-    fg_ruleset_builder_free(b);
+    fg_ruleset_builder_destroy(b);
     *guard = NULL;
     /* What could not be read refuses the ruleset too; the validator's findings on the rest
     ** follow, so one load lists everything. */
     if (!r || lua_rawlen(L, rd.notes) > 0) {
-        if (r) fg_ruleset_release(r);
+        if (r) fg_ruleset_unref(r);
         push_invalid(&rd, &findings);
         return lua_error(L);
     }
@@ -1062,7 +1062,7 @@ int fg_lua_build_rules(lua_State *L, int decl, const char *chunk, uint64_t sourc
 static int builder_guard_close(lua_State *L) {
     fg_ruleset_builder **guard = lua_touserdata(L, 1);
     if (guard && *guard) {
-        fg_ruleset_builder_free(*guard);
+        fg_ruleset_builder_destroy(*guard);
         *guard = NULL;
     }
     return 0;
