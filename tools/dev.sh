@@ -27,7 +27,6 @@ need_packages() {
   # The playtest window (framegate-play) and its headless tests; optional for the library.
   [ -f /usr/include/SDL2/SDL.h ]    || missing+=(libsdl2-dev)
   command -v xvfb-run >/dev/null    || missing+=(xvfb)
-  command -v convert >/dev/null     || missing+=(imagemagick)
   echo "${missing[@]:-}"
 }
 
