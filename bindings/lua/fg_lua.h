@@ -36,6 +36,8 @@ void fg_lua_open_load(lua_State *L);
 /* world:reload, world:what_if, fg.watcher. */
 void fg_lua_open_reload(lua_State *L);
 void fg_lua_open_determinism(lua_State *L);
+/* entity:boxes() (l_boxes.c); after fg_lua_open_world. */
+void fg_lua_open_boxes(lua_State *L);
 
 /* {====================================================================== worlds */
 

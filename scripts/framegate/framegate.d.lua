@@ -468,6 +468,10 @@ function Entity:decision() end
 function Entity:frozen() end
 ---@return framegate.View
 function Entity:view() end
+---The boxes the collision phase tests after the last tick, in world pixels: declared hurt, hit,
+---push and throw boxes of the running actions and the defaults (no layer, no index).
+---@return { kind: "hurt"|"hit"|"push"|"throw", x0: number, y0: number, x1: number, y1: number, layer?: integer, index?: integer }[]
+function Entity:boxes() end
 
 ---@class framegate.Rules
 local Rules = {}

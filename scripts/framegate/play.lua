@@ -104,8 +104,8 @@ local function capture(s, e)
   local _, rel = e:direction()
   local res = {}
   for _, k in ipairs { "health", "meter" } do res[k] = e:resource(k) end
-  return { entity = e, x = x, y = y, facing = v.facing, action = name, elapsed = elapsed or 0,
-           def = def, frozen = v.frozen, resources = res,
+  return { entity = e, x = x, y = y, cx = x, cy = y, facing = v.facing, action = name,
+           elapsed = elapsed or 0, def = def, frozen = v.frozen, resources = res, boxes = e:boxes(),
            crouching = def and def.neutral and (rel == 1 or rel == 2 or rel == 3) or false }
 end
 

@@ -7,7 +7,8 @@
 --   reload banner: from y = 88, 1200 wide at x = 40
 --
 -- Boxes come from one function, M.boxes(view, entity, state): a list of
--- { kind = "hurt"|"hit"|"push"|"throw", x0 =, y0 =, x1 =, y1 = } in world pixels.
+-- { kind = "hurt"|"hit"|"push"|"throw", x0 =, y0 =, x1 =, y1 = } in world pixels, read from the
+-- world (entity:boxes()) with stand-ins where the world has none.
 local fg = require "framegate"
 
 local M = {}
@@ -48,16 +49,32 @@ function M.screen_rect(x0, y0, x1, y1)
   return ax, ay, math.max(1, bx - ax), math.max(1, by - ay)
 end
 
--- The boxes of one entity. state: { x =, y =, facing =, action =, elapsed =, def = } with x, y
--- interpolated. Until the world has boxes of its own, the push box spans min_gap and the hit
--- box is the 1-D reach of an action during its active ticks, the way the gate checks it.
+-- World boxes reach "every height" with huge extents (the default hurt line, the range
+-- shorthand); on screen they span the fighter's body instead.
+local TALL = 10000
+
+-- The boxes of one entity. state: what capture() read after the tick ({ x =, y =, cx =, cy =,
+-- facing =, elapsed =, def =, boxes = entity:boxes() }), x and y interpolated, cx and cy the
+-- committed position the world placed the boxes at. The world's boxes come first; where it has
+-- none of a kind, what the gate uses stands in: the push box spans min_gap, and an action with
+-- the `range` shorthand reaches that far in front of the attacker during its active ticks.
 function M.boxes(view, _entity, state)
-  local list = {}
-  local half = view.physics.min_gap / 2
-  local h = state.crouching and M.CROUCH_H or M.BODY_H
-  list[#list + 1] = { kind = "push", x0 = state.x - half, y0 = state.y, x1 = state.x + half, y1 = state.y + h }
+  local list, has = {}, {}
+  local dx, dy = state.x - (state.cx or state.x), state.y - (state.cy or state.y)
+  for _, b in ipairs(state.boxes or {}) do
+    local y0, y1 = b.y0 + dy, b.y1 + dy
+    if y1 - y0 > TALL then y0, y1 = state.y, state.y + M.BODY_H end
+    list[#list + 1] = { kind = b.kind, x0 = b.x0 + dx, y0 = y0, x1 = b.x1 + dx, y1 = y1 }
+    has[b.kind] = true
+  end
+  if not has.push then
+    local half = view.physics.min_gap / 2
+    local h = state.crouching and M.CROUCH_H or M.BODY_H
+    list[#list + 1] = { kind = "push", x0 = state.x - half, y0 = state.y, x1 = state.x + half, y1 = state.y + h }
+  end
   local def = state.def
-  if def and def.hit and state.elapsed >= def.startup and state.elapsed < def.startup + def.active then
+  if not has.hit and def and def.hit and def.hit.range > 0
+      and state.elapsed >= def.startup and state.elapsed < def.startup + def.active then
     local dir = state.facing == "left" and -1 or 1
     list[#list + 1] = { kind = "hit", x0 = state.x, y0 = state.y + M.HIT_Y0,
                         x1 = state.x + dir * def.hit.range, y1 = state.y + M.HIT_Y1 }
