@@ -22,7 +22,6 @@ int luaopen_framegate(lua_State *L) {
     fg_lua_open_replication(L);
     fg_lua_open_reload(L);
     fg_lua_open_determinism(L);
-    fg_lua_open_boxes(L);
     return 1;
 }
 
