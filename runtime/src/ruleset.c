@@ -458,6 +458,19 @@ static void compile_action(fg_ruleset *r, uint32_t id) {
                                a->markers[i].name);
         rt->markers[i].is_hit =
             !strcmp(a->markers[i].name, "hit") || !strcmp(a->markers[i].name, "damage");
+        /* Seed 000's stamp numbers a marker per appearance: two footsteps in one walk cycle are
+        ** occurrences 0 and 1, the next cycle's 2 and 3. The rank orders same-named markers by
+        ** tick, then by declaration. */
+        uint8_t rank = 0, same = 0;
+        for (uint32_t j = 0; j < a->nmarkers; j++) {
+            if (strcmp(a->markers[j].name, a->markers[i].name) != 0) continue;
+            same++;
+            if (a->markers[j].tick < a->markers[i].tick ||
+                (a->markers[j].tick == a->markers[i].tick && j < i))
+                rank++;
+        }
+        rt->markers[i].rank = rank;
+        rt->markers[i].same = same;
     }
     rt->nmoves = (uint8_t)a->nmoves;
     memcpy(rt->moves, a->moves, sizeof rt->moves);

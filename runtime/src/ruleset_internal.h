@@ -41,6 +41,8 @@ typedef struct fg_marker_rt {
     uint16_t marker; /* id in the ruleset's marker table */
     bool once;
     bool is_hit; /* the marker named "hit" or "damage": an attack connects here */
+    uint8_t rank; /* appearances of the same marker before this one in a cycle */
+    uint8_t same; /* appearances of the same marker in a cycle: occurrence = cycle * same + rank */
 } fg_marker_rt;
 
 typedef struct fg_action_rt {
@@ -101,6 +103,11 @@ struct fg_ruleset {
     int grounded, airborne;  /* group ids, or -1 */
     uint16_t hitstun, blockstun; /* action ids, or FG_NO_ACTION */
 };
+
+/* The stamp's occurrence of a marker's appearance in a cycle of its action. */
+static inline uint64_t fg_marker_occurrence(const fg_marker_rt *m, int32_t cycle) {
+    return (uint64_t)(cycle < 0 ? 0 : cycle) * m->same + m->rank;
+}
 
 /* Runtime view of the ruleset version of an instance. */
 static inline const fg_action_rt *fg_rt_of(const fg_ruleset *r, uint32_t action) {

@@ -358,7 +358,7 @@ static void collect_markers(fg_world *w, fg_entity_state *es, fg_tick t) {
             c->stamp.channel = l;
             c->stamp.marker = a->markers[m].marker;
             c->stamp.sequence = inst->seq;
-            c->stamp.occurrence = (uint64_t)inst->cycle;
+            c->stamp.occurrence = fg_marker_occurrence(&a->markers[m], inst->cycle);
         }
     }
 }
