@@ -531,7 +531,7 @@ static void read_action(reader *rd, int t, const char *name, fg_action_def *a) {
     static const char *const fields[] = {
         "startup", "active", "recovery", "duration", "loop", "neutral", "hold", "priority",
         "group", "requires", "layer", "input", "next", "tags", "cancels", "markers", "move",
-        "root_motion", "cost", "hit", "interrupts", "forbids", NULL};
+        "root_motion", "cost", "hit", "interrupts", "forbids", "followup", NULL};
     check_table(rd, t, "an action table { startup =, active =, recovery = }");
     only_fields(rd, t, fields);
     *a = fg_action_def_default(name);
@@ -569,6 +569,7 @@ static void read_action(reader *rd, int t, const char *name, fg_action_def *a) {
     a->ntags = names_field(rd, t, "tags", a->tags, FG_MAX_TAGS);
     a->nforbids = names_field(rd, t, "forbids", a->forbids, FG_MAX_TAGS);
     a->interrupts = bool_field(rd, t, "interrupts", false);
+    a->followup = bool_field(rd, t, "followup", false);
     char rm[16] = "authoritative";
     str_field(rd, t, "root_motion", rm, sizeof rm);
     if (!strcmp(rm, "authoritative")) a->root_motion = FG_ROOT_AUTHORITATIVE;
@@ -680,7 +681,7 @@ static void read_declaration(reader *rd, int idx, fg_ruleset_builder *b) {
     static const char *const fields[] = {"name",    "buttons",  "groups",   "layers",
                                          "resources", "motions", "actions", "physics",
                                          "request", "on_event", "on_reload", "replicated",
-                                         "jump",    NULL};
+                                         "jump",    "queue",    NULL};
     rd->path[0] = '\0';
     only_fields(rd, idx, fields);
     fg_error err;
@@ -752,6 +753,28 @@ static void read_declaration(reader *rd, int idx, fg_ruleset_builder *b) {
             lua_pop(L, 2);
         }
         lua_pop(L, 1);
+        path_pop(rd, old);
+    }
+    lua_pop(L, 1);
+    if (get_field(rd, idx, "queue")) {
+        size_t old = path_push(rd, "queue");
+        check_table(rd, -1, "{ depth =, order = \"fifo\"|\"latest\", expiry = }");
+        static const char *const qfields[] = {"depth", "order", "expiry", NULL};
+        only_fields(rd, -1, qfields);
+        fg_queue_policy q = fg_queue_policy_default();
+        char order[16] = "fifo";
+        str_field(rd, -1, "order", order, sizeof order);
+        if (!strcmp(order, "latest")) q.order = FG_QUEUE_LATEST;
+        else if (strcmp(order, "fifo") != 0) {
+            size_t o2 = path_push(rd, ".order");
+            note(rd, "'%s', expected fifo or latest", order);
+            path_pop(rd, o2);
+        }
+        /* "latest" keeps one request: its depth is 1 unless given. */
+        q.depth = (uint32_t)int_field(rd, -1, "depth", q.order == FG_QUEUE_LATEST ? 1 : 3, 1,
+                                      FG_QUEUE_MAX);
+        q.expiry = (int32_t)int_field(rd, -1, "expiry", 0, 0, 600);
+        fg_ruleset_set_queue(b, &q);
         path_pop(rd, old);
     }
     lua_pop(L, 1);

@@ -114,7 +114,26 @@ typedef struct fg_action_def {
     bool interrupts;    /* starting it ends the actions of every other layer (hit states) */
     uint32_t nforbids;  /* while it runs, other layers may not start actions with these tags */
     char forbids[FG_MAX_TAGS][FG_NAME_MAX];
+    bool followup;      /* a chain's next step (target combo, rekka): it starts only through a
+                           cancel window, and its input asks for it only where the running (or
+                           last queued) action has a window into it, so several actions may
+                           share one input ("P", "236P") */
 } fg_action_def;
+
+/* How each layer's request queue keeps requests that wait (for hitstop, a window, a contact). */
+typedef enum fg_queue_order {
+    FG_QUEUE_FIFO = 0,  /* in arrival order, up to `depth`: P, P, K mashed in hitstop stays a chain */
+    FG_QUEUE_LATEST = 1 /* the newest replaces whatever waits (depth 1) */
+} fg_queue_order;
+
+#define FG_QUEUE_MAX 4 /* the deepest queue a ruleset may ask for */
+
+typedef struct fg_queue_policy {
+    uint32_t depth;       /* 1..FG_QUEUE_MAX requests per layer (FIFO); default 3 */
+    fg_queue_order order; /* default FG_QUEUE_FIFO */
+    int32_t expiry;       /* 0..600: the most ticks (unfrozen) any request waits; 0 = only the
+                             limit of what it waits for (a window's buffer, a rule's ticks) */
+} fg_queue_policy;
 
 typedef struct fg_resource_def {
     char name[FG_NAME_MAX];
@@ -153,6 +172,10 @@ FG_API fg_status fg_ruleset_add_group(fg_ruleset_builder *b, const char *name,
                                       const char *const *buttons, uint32_t n, fg_error *err);
 FG_API void fg_ruleset_set_physics(fg_ruleset_builder *b, const fg_physics_def *p);
 FG_API void fg_ruleset_set_source_hash(fg_ruleset_builder *b, uint64_t hash);
+/* The request queue's policy (checked when the ruleset is built). */
+FG_API void fg_ruleset_set_queue(fg_ruleset_builder *b, const fg_queue_policy *q);
+FG_API fg_queue_policy fg_queue_policy_default(void); /* depth 3, FIFO, no expiry */
+FG_API const char *fg_queue_order_name(fg_queue_order o); /* "fifo", "latest" */
 /* A fresh action definition with defaults (one tick long, no windows). */
 FG_API fg_action_def fg_action_def_default(const char *name);
 FG_API fg_physics_def fg_physics_def_default(void);
@@ -198,6 +221,7 @@ FG_API uint32_t fg_ruleset_resource_count(const fg_ruleset *r);
 FG_API const fg_resource_def *fg_ruleset_resource(const fg_ruleset *r, uint32_t id);
 FG_API int fg_ruleset_find_resource(const fg_ruleset *r, const char *name);
 FG_API const fg_physics_def *fg_ruleset_physics(const fg_ruleset *r);
+FG_API const fg_queue_policy *fg_ruleset_queue(const fg_ruleset *r);
 /* The compiled motion patterns (never NULL for a built ruleset; may hold no pattern). */
 FG_API const fg_motion_set *fg_ruleset_motions(const fg_ruleset *r);
 /* The action a motion requests for an entity in `group` (a group id as in decisions), or -1. */
