@@ -183,4 +183,68 @@ int fg_lua_opt_bool_field(lua_State *L, int t, const char *field, int def);
 
 /* }====================================================================== */
 
+/* {====================================================================== the field reader */
+
+/* Reads the fields of Lua tables with the path of the field being read, so an error names it:
+** `locomotion.wall_ticks: 0 is out of range, expected 1-65535`. By default the first error
+** raises (after `chunk` when given, else at the calling Lua code). A reader with `notes` (the
+** stack index of a list) collects "path: message" findings instead and goes on with defaults;
+** fg_lua_reader_fail then raises what `summary` pushes. */
+typedef struct fg_lua_reader {
+    lua_State *L;
+    const char *chunk; /* put in front of a raised message (the file read), or NULL */
+    const char *name;  /* what is read, once known (for a summary) */
+    int notes;         /* 0: raise at the first error; else the list collecting findings */
+    int extra;         /* a stack index the reader's user keeps beside it, or 0 */
+    void (*summary)(struct fg_lua_reader *rd); /* pushes the message of a failed read */
+    int box;           /* stack index of the path buffer */
+    char *path;        /* the field being read */
+    size_t len, cap;
+} fg_lua_reader;
+
+/* Starts a reader whose path is `root` ("" or NULL: none yet). Pushes the path buffer, which
+** must stay on the stack while the reader is used. [-0, +1, m] */
+void fg_lua_reader_init(fg_lua_reader *rd, lua_State *L, const char *root, const char *chunk);
+/* Appends a segment (".name", "[3]") and returns the length to restore with _pop. */
+size_t fg_lua_reader_push(fg_lua_reader *rd, const char *fmt, ...) FG_PRINTF(2, 3);
+void fg_lua_reader_pop(fg_lua_reader *rd, size_t old);
+/* A field that cannot be read: noted (or raised). [-0, +0, v] */
+void fg_lua_reader_note(fg_lua_reader *rd, const char *fmt, ...) FG_PRINTF(2, 3);
+/* A structure that cannot be read: raises. [-0, +0, v] */
+int fg_lua_reader_fail(fg_lua_reader *rd, const char *fmt, ...) FG_PRINTF(2, 3);
+/* Notes "V is out of range, expected LO-HI[ unit]" for the current path. */
+void fg_lua_reader_range(fg_lua_reader *rd, lua_Integer v, lua_Integer lo, lua_Integer hi,
+                         const char *unit);
+/* "LO-HI", or "LO to HI" when LO is negative: the one way a range is written. */
+void fg_lua_range_text(char *buf, size_t size, lua_Integer lo, lua_Integer hi);
+/* Raises "path: V is out of range, expected LO-HI[ unit]" at the calling Lua code. */
+int fg_lua_range_error(lua_State *L, const char *path, lua_Integer v, lua_Integer lo,
+                       lua_Integer hi, const char *unit);
+/* Writes "string 'x'", "12", "nil"... for messages (a long string shown by its start). */
+const char *fg_lua_describe_value(lua_State *L, int idx, char *buf, size_t size);
+/* Pushes the string keys of the table at idx sorted bytewise (a new list); returns the count.
+** A key that is not a string fails. [-0, +1, v] */
+int fg_lua_reader_keys(fg_lua_reader *rd, int idx);
+/* Notes every key of the table at idx that is not in the NULL-terminated `allowed`. */
+void fg_lua_reader_only(fg_lua_reader *rd, int idx, const char *const *allowed);
+/* Pushes field k of table t; false when it is nil. [-0, +1, -] */
+bool fg_lua_reader_get(fg_lua_reader *rd, int t, const char *k);
+/* Optional fields of table t: def when absent (or unreadable, once noted). */
+lua_Integer fg_lua_read_int(fg_lua_reader *rd, int t, const char *k, lua_Integer def,
+                            lua_Integer lo, lua_Integer hi);
+lua_Number fg_lua_read_num(fg_lua_reader *rd, int t, const char *k, lua_Number def,
+                           lua_Number lo, lua_Number hi);
+bool fg_lua_read_bool(fg_lua_reader *rd, int t, const char *k, bool def);
+/* The string stays valid while the table is alive. */
+const char *fg_lua_read_str(fg_lua_reader *rd, int t, const char *k, const char *def);
+/* A string copied into out (shorter than size). */
+void fg_lua_read_name(fg_lua_reader *rd, int t, const char *k, char *out, size_t size);
+/* A name or a list of at most max names into out. */
+uint32_t fg_lua_read_names(fg_lua_reader *rd, int t, const char *k, char (*out)[FG_NAME_MAX],
+                           uint32_t max);
+/* Fails unless the value at idx is a table ("expected <what>, got ..."). */
+void fg_lua_reader_table(fg_lua_reader *rd, int idx, const char *what);
+
+/* }====================================================================== */
+
 #endif
