@@ -242,6 +242,8 @@ void fg_lua_read_name(fg_lua_reader *rd, int t, const char *k, char *out, size_t
 /* A name or a list of at most max names into out. */
 uint32_t fg_lua_read_names(fg_lua_reader *rd, int t, const char *k, char (*out)[FG_NAME_MAX],
                            uint32_t max);
+/* gaps = { 12, 12, 8 } of the motion table t into def->gaps (l_motion.c). */
+void fg_lua_read_motion_gaps(fg_lua_reader *rd, int t, fg_motion_def *def);
 /* Fails unless the value at idx is a table ("expected <what>, got ..."). */
 void fg_lua_reader_table(fg_lua_reader *rd, int idx, const char *what);
 

@@ -336,42 +336,6 @@ static void read_action(fg_lua_reader *rd, int t, const char *name, fg_action_de
     read_hit(rd, t, a);
 }
 
-/* gaps = { 12, 0, 6 }: per-step gap overrides, in the order tostring prints the steps' gaps
-** (0 keeps a step's default). Leaves the stack as it found it. */
-static void read_motion_gaps(fg_lua_reader *rd, int t, fg_motion_def *def) {
-    lua_State *L = rd->L;
-    if (!fg_lua_reader_get(rd, t, "gaps")) {
-        lua_pop(L, 1);
-        return;
-    }
-    size_t old = fg_lua_reader_push(rd, ".gaps");
-    char v[64];
-    if (!lua_istable(L, -1))
-        fg_lua_reader_fail(rd, "expected a list of step gaps such as { 12, 12, 8 }, got %s",
-             fg_lua_describe_value(L, -1, v, sizeof v));
-    lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
-    if (n > FG_MOTION_MAX_STEPS - 1)
-        fg_lua_reader_fail(rd, "%lld entries, a motion has at most %d step gaps", (long long)n,
-             FG_MOTION_MAX_STEPS - 1);
-    for (lua_Integer i = 1; i <= n; i++) {
-        size_t o2 = fg_lua_reader_push(rd, "[%lld]", (long long)i);
-        int ok;
-        lua_rawgeti(L, -1, i);
-        lua_Integer g = lua_tointegerx(L, -1, &ok);
-        if (!ok)
-            fg_lua_reader_fail(rd, "expected an integer, got %s (0 = the step's default)",
-                               fg_lua_describe_value(L, -1, v, sizeof v));
-        if (g < 0 || g > FG_MOTION_MAX_TICKS)
-            fg_lua_reader_fail(rd, "%lld is out of range, expected 0-%d ticks (0 = the step's "
-                               "default)", (long long)g, FG_MOTION_MAX_TICKS);
-        def->gaps[i - 1] = (int32_t)g;
-        lua_pop(L, 1);
-        fg_lua_reader_pop(rd, o2);
-    }
-    fg_lua_reader_pop(rd, old);
-    lua_pop(L, 1);
-}
-
 /* { "236P", window = 12, buffer = 2, priority = 5, gap = 8, charge = 40, absolute = true,
 **   frozen = "skip"|"count" }: the notations first (several = alternatives under one name),
 ** then the matcher options, as fg.motion_set takes them. Returns how many notations. */
@@ -407,7 +371,7 @@ static int read_motion_options(fg_lua_reader *rd, int t, fg_motion_def *def) {
     def->time = (int32_t)fg_lua_read_int(rd, t, "time", def->time, 0, FG_MOTION_MAX_TICKS);
     def->buffer = (int32_t)fg_lua_read_int(rd, t, "buffer", 0, 0, FG_MOTION_MAX_TICKS);
     def->gap = (int32_t)fg_lua_read_int(rd, t, "gap", 0, 0, FG_MOTION_MAX_TICKS);
-    read_motion_gaps(rd, t, def);
+    fg_lua_read_motion_gaps(rd, t, def);
     def->charge = (int32_t)fg_lua_read_int(rd, t, "charge", 0, 0, FG_MOTION_MAX_TICKS);
     def->absolute = fg_lua_read_bool(rd, t, "absolute", false);
     if (fg_lua_reader_get(rd, t, "priority")) def->has_priority = true;

@@ -356,7 +356,7 @@ lua_Number fg_lua_read_num(fg_lua_reader *rd, int t, const char *k, lua_Number d
         if (lua_type(L, -1) != LUA_TNUMBER)
             fg_lua_reader_note(rd, "expected a number, got %s",
                                fg_lua_describe_value(L, -1, buf, sizeof buf));
-        else if (!(d >= lo && d <= hi)) /* NaN fails too */
+        else if (d < lo || d > hi) /* NaN is left to the runtime's own checks */
             fg_lua_reader_note(rd, "%s is out of range, expected %g to %g",
                                fg_lua_describe_value(L, -1, buf, sizeof buf), lo, hi);
         else
