@@ -169,7 +169,8 @@ int fg_lua_raise(lua_State *L, const fg_error *err);
 ** FG_ERROR_MAX bytes), with the file named in full even where Lua shortened it. */
 int fg_lua_raise_load_error(lua_State *L, const char *path, const fg_error *err);
 
-/* Reads an optional integer field of the table at index t; errors name the field. [-0, +0, v] */
+/* Reads an optional integer field of the table at index t without allocating; a wrong value
+** raises "callee.field: expected ..., got ..." (fg_lua_field_error). [-0, +0, v] */
 lua_Integer fg_lua_opt_int_field(lua_State *L, int t, const char *field, lua_Integer def);
 /* Reads an optional number field. [-0, +0, v] */
 lua_Number fg_lua_opt_num_field(lua_State *L, int t, const char *field, lua_Number def);
@@ -242,6 +243,12 @@ void fg_lua_read_name(fg_lua_reader *rd, int t, const char *k, char *out, size_t
 /* A name or a list of at most max names into out. */
 uint32_t fg_lua_read_names(fg_lua_reader *rd, int t, const char *k, char (*out)[FG_NAME_MAX],
                            uint32_t max);
+/* Starts a reader whose root is the name the running C function was called by ("dispatch" for
+** d:dispatch{...}). [-0, +1, m] */
+void fg_lua_reader_callee(fg_lua_reader *rd, lua_State *L);
+/* Raises "callee.field: message" at the calling Lua code (a field of an options argument).
+** [-0, +0, v] */
+int fg_lua_field_error(lua_State *L, const char *field, const char *fmt, ...) FG_PRINTF(3, 4);
 /* gaps = { 12, 12, 8 } of the motion table t into def->gaps (l_motion.c). */
 void fg_lua_read_motion_gaps(fg_lua_reader *rd, int t, fg_motion_def *def);
 /* Fails unless the value at idx is a table ("expected <what>, got ..."). */

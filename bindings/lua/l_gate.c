@@ -17,13 +17,16 @@
 
 /* {====================================================================== argument helpers */
 
-/* Raises "bad argument #arg to 'f' (field 'name': ...)" at the caller's level. */
+/* Options arguments are read with the bindings' field reader (util.c): errors name the called
+** function and the field, `dispatch.seq: expected an integer, got string 'x'`, at the caller. */
+
 static int field_error(lua_State *L, int arg, const char *field, const char *msg) {
-    return luaL_argerror(L, arg, lua_pushfstring(L, "field '%s': %s", field, msg));
+    (void)arg;
+    return fg_lua_field_error(L, field, "%s", msg);
 }
 
-/* Integer field `field` of the table at index t, reported as `label` of argument arg; nil gives
-** def unless required. */
+/* Integer field `field` of the table at index t, reported as `label`; nil gives def unless
+** required. */
 static lua_Integer int_field_at(lua_State *L, int t, int arg, const char *field, const char *label,
                                 int required, lua_Integer def) {
     int ty = lua_getfield(L, t, field);
@@ -33,11 +36,11 @@ static lua_Integer int_field_at(lua_State *L, int t, int arg, const char *field,
     } else {
         int ok = 0;
         v = lua_tointegerx(L, -1, &ok);
-        if (!ok)
-            field_error(L, arg, label,
-                        lua_pushfstring(L, "expected an integer, got %s",
-                                        ty == LUA_TNUMBER ? "a number with a fraction"
-                                                          : luaL_typename(L, -1)));
+        if (!ok) {
+            char buf[80];
+            fg_lua_field_error(L, label, "expected an integer, got %s",
+                               fg_lua_describe_value(L, -1, buf, sizeof buf));
+        }
     }
     lua_pop(L, 1);
     return v;
@@ -50,21 +53,24 @@ static lua_Integer int_field(lua_State *L, int arg, const char *field, int requi
 
 static void int_range(lua_State *L, int arg, const char *label, lua_Integer v, lua_Integer lo,
                       lua_Integer hi) {
-    if (v < lo || v > hi)
-        field_error(L, arg, label,
-                    lua_pushfstring(L, "expected %I to %I, got %I", (LUAI_UACINT)lo,
-                                    (LUAI_UACINT)hi, (LUAI_UACINT)v));
+    (void)arg;
+    if (v < lo || v > hi) {
+        char range[64];
+        fg_lua_range_text(range, sizeof range, lo, hi);
+        fg_lua_field_error(L, label, "%lld is out of range, expected %s", (long long)v, range);
+    }
 }
 
 /* Optional string field (the string stays reachable through the table). */
 static const char *str_field(lua_State *L, int arg, const char *field) {
     int ty = lua_getfield(L, arg, field);
     const char *v = NULL;
+    char buf[80];
     if (ty == LUA_TSTRING)
         v = lua_tostring(L, -1);
     else if (ty != LUA_TNIL)
-        field_error(L, arg, field,
-                    lua_pushfstring(L, "expected a string, got %s", luaL_typename(L, -1)));
+        fg_lua_field_error(L, field, "expected a string, got %s",
+                           fg_lua_describe_value(L, -1, buf, sizeof buf));
     lua_pop(L, 1);
     return v;
 }
@@ -73,11 +79,12 @@ static const char *str_field(lua_State *L, int arg, const char *field) {
 static lua_Number num_field(lua_State *L, int arg, const char *field, lua_Number def) {
     int ty = lua_getfield(L, arg, field);
     lua_Number v = def;
+    char buf[80];
     if (ty == LUA_TNUMBER)
         v = lua_tonumber(L, -1);
     else if (ty != LUA_TNIL)
-        field_error(L, arg, field,
-                    lua_pushfstring(L, "expected a number, got %s", luaL_typename(L, -1)));
+        fg_lua_field_error(L, field, "expected a number, got %s",
+                           fg_lua_describe_value(L, -1, buf, sizeof buf));
     lua_pop(L, 1);
     return v;
 }
@@ -86,10 +93,7 @@ static lua_Number num_field(lua_State *L, int arg, const char *field, lua_Number
 static lua_Integer check_range(lua_State *L, int arg, const char *what, lua_Integer lo,
                                lua_Integer hi) {
     lua_Integer v = luaL_checkinteger(L, arg);
-    if (v < lo || v > hi)
-        luaL_argerror(L, arg,
-                      lua_pushfstring(L, "%s: expected %I to %I, got %I", what, (LUAI_UACINT)lo,
-                                      (LUAI_UACINT)hi, (LUAI_UACINT)v));
+    if (v < lo || v > hi) fg_lua_range_error(L, what, v, lo, hi, NULL);
     return v;
 }
 

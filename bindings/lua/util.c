@@ -30,20 +30,22 @@ int fg_lua_raise(lua_State *L, const fg_error *err) {
     return luaL_error(L, "%s", err && err->msg[0] ? err->msg : "framegate: unknown error");
 }
 
-static int field_type(lua_State *L, int t, const char *field) {
-    return lua_getfield(L, t, field);
+/* The allocation-free readers of one optional field: the common case (the field is absent or
+** right) costs a table lookup; a wrong value raises through fg_lua_field_error, so the message
+** names the call and the field like the reader's (`spawn.x: expected a number, got string 'a'`). */
+static int wrong_field(lua_State *L, const char *field, const char *expected) {
+    char buf[80];
+    return fg_lua_field_error(L, field, "expected %s, got %s", expected,
+                              fg_lua_describe_value(L, -1, buf, sizeof buf));
 }
 
 lua_Integer fg_lua_opt_int_field(lua_State *L, int t, const char *field, lua_Integer def) {
     t = lua_absindex(L, t);
-    int ty = field_type(L, t, field);
     lua_Integer v = def;
-    if (ty != LUA_TNIL) {
+    if (lua_getfield(L, t, field) != LUA_TNIL) {
         int ok = 0;
         v = lua_tointegerx(L, -1, &ok);
-        if (!ok)
-            luaL_error(L, "field '%s': expected an integer, got %s", field,
-                       ty == LUA_TNUMBER ? "a number with a fraction" : luaL_typename(L, -1));
+        if (!ok) wrong_field(L, field, "an integer");
     }
     lua_pop(L, 1);
     return v;
@@ -51,11 +53,10 @@ lua_Integer fg_lua_opt_int_field(lua_State *L, int t, const char *field, lua_Int
 
 lua_Number fg_lua_opt_num_field(lua_State *L, int t, const char *field, lua_Number def) {
     t = lua_absindex(L, t);
-    int ty = field_type(L, t, field);
     lua_Number v = def;
+    int ty = lua_getfield(L, t, field);
     if (ty != LUA_TNIL) {
-        if (ty != LUA_TNUMBER)
-            luaL_error(L, "field '%s': expected a number, got %s", field, luaL_typename(L, -1));
+        if (ty != LUA_TNUMBER) wrong_field(L, field, "a number");
         v = lua_tonumber(L, -1);
     }
     lua_pop(L, 1);
@@ -64,11 +65,10 @@ lua_Number fg_lua_opt_num_field(lua_State *L, int t, const char *field, lua_Numb
 
 const char *fg_lua_opt_str_field(lua_State *L, int t, const char *field, const char *def) {
     t = lua_absindex(L, t);
-    int ty = field_type(L, t, field);
     const char *v = def;
+    int ty = lua_getfield(L, t, field);
     if (ty != LUA_TNIL) {
-        if (ty != LUA_TSTRING)
-            luaL_error(L, "field '%s': expected a string, got %s", field, luaL_typename(L, -1));
+        if (ty != LUA_TSTRING) wrong_field(L, field, "a string");
         v = lua_tostring(L, -1);
     }
     lua_pop(L, 1); /* the string stays reachable through the table */
@@ -77,11 +77,10 @@ const char *fg_lua_opt_str_field(lua_State *L, int t, const char *field, const c
 
 int fg_lua_opt_bool_field(lua_State *L, int t, const char *field, int def) {
     t = lua_absindex(L, t);
-    int ty = field_type(L, t, field);
     int v = def;
+    int ty = lua_getfield(L, t, field);
     if (ty != LUA_TNIL) {
-        if (ty != LUA_TBOOLEAN)
-            luaL_error(L, "field '%s': expected a boolean, got %s", field, luaL_typename(L, -1));
+        if (ty != LUA_TBOOLEAN) wrong_field(L, field, "true or false");
         v = lua_toboolean(L, -1);
     }
     lua_pop(L, 1);
@@ -464,6 +463,75 @@ void fg_lua_reader_table(fg_lua_reader *rd, int idx, const char *what) {
     if (!lua_istable(rd->L, idx))
         fg_lua_reader_fail(rd, "expected %s, got %s", what,
                            fg_lua_describe_value(rd->L, idx, buf, sizeof buf));
+}
+
+
+/* Finds the key under which table t holds the function on top of the stack; pushes it, or
+** nothing. */
+static bool push_key_of(lua_State *L, int t) {
+    t = lua_absindex(L, t);
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        if (lua_rawequal(L, -1, -3) && lua_type(L, -2) == LUA_TSTRING) {
+            lua_pop(L, 1);
+            return true;
+        }
+        lua_pop(L, 1);
+    }
+    return false;
+}
+
+/* The name the running C function is known by: the call's own name when Lua has one, else its
+** key in the module table or in the __index of its first argument's class (a call through
+** pcall has no name). Pushes it. */
+static void push_callee_name(lua_State *L) {
+    lua_Debug ar;
+    if (lua_getstack(L, 0, &ar) && lua_getinfo(L, "n", &ar) && ar.name) {
+        lua_pushstring(L, ar.name);
+        return;
+    }
+    int top = lua_gettop(L);
+    if (lua_getstack(L, 0, &ar) && lua_getinfo(L, "f", &ar)) {
+        int f = lua_gettop(L);
+        if (lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE) == LUA_TTABLE &&
+            lua_getfield(L, -1, "framegate") == LUA_TTABLE) {
+            lua_pushvalue(L, f);
+            if (push_key_of(L, -2)) {
+                lua_replace(L, top + 1);
+                lua_settop(L, top + 1);
+                return;
+            }
+        }
+        lua_settop(L, f);
+        if (lua_getmetatable(L, 1) && lua_getfield(L, -1, "__index") == LUA_TTABLE) {
+            lua_pushvalue(L, f);
+            if (push_key_of(L, -2)) {
+                lua_replace(L, top + 1);
+                lua_settop(L, top + 1);
+                return;
+            }
+        }
+    }
+    lua_settop(L, top);
+    lua_pushliteral(L, "?");
+}
+
+void fg_lua_reader_callee(fg_lua_reader *rd, lua_State *L) {
+    push_callee_name(L);
+    fg_lua_reader_init(rd, L, lua_tostring(L, -1), NULL);
+    lua_remove(L, -2); /* the name: copied into the path */
+    rd->box = lua_gettop(L);
+}
+
+int fg_lua_field_error(lua_State *L, const char *field, const char *fmt, ...) {
+    fg_lua_reader rd;
+    fg_lua_reader_callee(&rd, L);
+    fg_lua_reader_push(&rd, ".%s", field);
+    va_list ap;
+    va_start(ap, fmt);
+    push_finding(&rd, fmt, ap);
+    va_end(ap);
+    return raise_finding(&rd);
 }
 
 /* }====================================================================== */
