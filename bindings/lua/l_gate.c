@@ -15,6 +15,43 @@
 #define CYCLE_TRACK "framegate.CycleTrack"
 #define OWNER "framegate.PlaybackOwner"
 
+/* {====================================================================== state methods */
+
+/* o:hash(), o:snapshot(), o:restore(bytes) and o:describe() are the same for every gate object
+** (each is plain data with _hash, _bytes, _restore and _describe functions in C): written once
+** here, instantiated per class as NAME_hash, NAME_snapshot, NAME_restore and NAME_describe over
+** the object at field F of the userdata that CHECK returns. */
+#define STATE_METHODS(NAME, CHECK, F, C)                                                         \
+    static int NAME##_hash(lua_State *L) {                                                       \
+        fg_hasher hs = fg_hasher_begin(0);                                                       \
+        C##_hash(CHECK(L, 1)->F, &hs);                                                           \
+        lua_pushinteger(L, (lua_Integer)fg_hasher_end(&hs));                                     \
+        return 1;                                                                                \
+    }                                                                                            \
+    static int NAME##_snapshot(lua_State *L) {                                                   \
+        const void *obj = CHECK(L, 1)->F;                                                        \
+        lua_pushlstring(L, (const char *)obj, C##_bytes(obj));                                  \
+        return 1;                                                                                \
+    }                                                                                            \
+    static int NAME##_restore(lua_State *L) {                                                    \
+        size_t len;                                                                              \
+        const char *s = luaL_checklstring(L, 2, &len);                                           \
+        fg_error err;                                                                            \
+        if (C##_restore(CHECK(L, 1)->F, s, len, &err) != FG_OK) return fg_lua_raise(L, &err);    \
+        lua_settop(L, 1);                                                                        \
+        return 1;                                                                                \
+    }                                                                                            \
+    static int NAME##_describe(lua_State *L) {                                                   \
+        size_t n = C##_describe(CHECK(L, 1)->F, NULL, 0);                                        \
+        luaL_Buffer b;                                                                           \
+        char *p = luaL_buffinitsize(L, &b, n + 1);                                               \
+        C##_describe(CHECK(L, 1)->F, p, n + 1);                                                  \
+        luaL_pushresultsize(&b, n);                                                              \
+        return 1;                                                                                \
+    }
+
+/* }====================================================================== */
+
 /* {====================================================================== argument helpers */
 
 /* Options arguments are read with the bindings' field reader (util.c): errors name the called
@@ -359,39 +396,7 @@ static int dispatcher_ledger(lua_State *L) {
     return 1;
 }
 
-static int dispatcher_hash(lua_State *L) {
-    ldispatcher *u = check_dispatcher(L, 1);
-    fg_hasher hs = fg_hasher_begin(0);
-    fg_dispatcher_hash(u->d, &hs);
-    lua_pushinteger(L, (lua_Integer)fg_hasher_end(&hs));
-    return 1;
-}
-
-static int dispatcher_snapshot(lua_State *L) {
-    ldispatcher *u = check_dispatcher(L, 1);
-    lua_pushlstring(L, (const char *)u->d, fg_dispatcher_bytes(u->d));
-    return 1;
-}
-
-static int dispatcher_restore(lua_State *L) {
-    ldispatcher *u = check_dispatcher(L, 1);
-    size_t len;
-    const char *s = luaL_checklstring(L, 2, &len);
-    fg_error err;
-    if (fg_dispatcher_restore(u->d, s, len, &err) != FG_OK) return fg_lua_raise(L, &err);
-    lua_settop(L, 1);
-    return 1;
-}
-
-static int dispatcher_describe(lua_State *L) {
-    ldispatcher *u = check_dispatcher(L, 1);
-    size_t n = fg_dispatcher_describe(u->d, NULL, 0);
-    luaL_Buffer b;
-    char *p = luaL_buffinitsize(L, &b, n + 1);
-    fg_dispatcher_describe(u->d, p, n + 1);
-    luaL_pushresultsize(&b, n);
-    return 1;
-}
+STATE_METHODS(dispatcher, check_dispatcher, d, fg_dispatcher)
 
 /* Properties: channels, capacity, bytes; everything else is a method. */
 static int dispatcher_index(lua_State *L) {
@@ -734,39 +739,7 @@ static int owner_delivered(lua_State *L) { return push_pending(L, check_owner(L,
 /* o:drain() -> the same list, and the queue is emptied */
 static int owner_drain(lua_State *L) { return push_pending(L, check_owner(L, 1), 1); }
 
-static int owner_hash(lua_State *L) {
-    lowner *u = check_owner(L, 1);
-    fg_hasher hs = fg_hasher_begin(0);
-    fg_playback_owner_hash(u->o, &hs);
-    lua_pushinteger(L, (lua_Integer)fg_hasher_end(&hs));
-    return 1;
-}
-
-static int owner_snapshot(lua_State *L) {
-    lowner *u = check_owner(L, 1);
-    lua_pushlstring(L, (const char *)u->o, fg_playback_owner_bytes(u->o));
-    return 1;
-}
-
-static int owner_restore(lua_State *L) {
-    lowner *u = check_owner(L, 1);
-    size_t len;
-    const char *s = luaL_checklstring(L, 2, &len);
-    fg_error err;
-    if (fg_playback_owner_restore(u->o, s, len, &err) != FG_OK) return fg_lua_raise(L, &err);
-    lua_settop(L, 1);
-    return 1;
-}
-
-static int owner_describe(lua_State *L) {
-    lowner *u = check_owner(L, 1);
-    size_t n = fg_playback_owner_describe(u->o, NULL, 0);
-    luaL_Buffer b;
-    char *p = luaL_buffinitsize(L, &b, n + 1);
-    fg_playback_owner_describe(u->o, p, n + 1);
-    luaL_pushresultsize(&b, n);
-    return 1;
-}
+STATE_METHODS(owner, check_owner, o, fg_playback_owner)
 
 /* Properties: cursor, live, token (nil when nothing is live), pending, delivered_total. */
 static int owner_index(lua_State *L) {

@@ -21,8 +21,9 @@
 
 /* {====================================================================== reading tables */
 
-/* The declaration is read with the bindings' field reader (util.c) in its collecting mode: rd->extra
-** is the stack index of { [action name] = true } for actions whose ticks could not be read. */
+/* The declaration is read with the bindings' field reader (util.c) in its collecting mode:
+** rd->extra is the stack index of { [action name] = true } for actions whose ticks could not be
+** read. */
 
 /* Whether a validator finding is about an action whose length could not be read: its windows
 ** and markers were checked against a default length, so the finding would mislead. */
@@ -89,10 +90,11 @@ static fg_fx fx_field(fg_lua_reader *rd, int t, const char *k, fg_fx def) {
         size_t old = fg_lua_reader_push(rd, ".%s", k);
         double d = lua_tonumber(L, -1);
         if (lua_type(L, -1) != LUA_TNUMBER)
-            fg_lua_reader_note(rd, "expected a number, got %s", fg_lua_describe_value(L, -1, buf, sizeof buf));
+            fg_lua_reader_note(rd, "expected a number, got %s",
+                               fg_lua_describe_value(L, -1, buf, sizeof buf));
         else if (!isfinite(d) || fabs(d) > 30000.0)
             fg_lua_reader_note(rd, "%s, expected a finite value within +-30000",
-                 fg_lua_describe_value(L, -1, buf, sizeof buf));
+                               fg_lua_describe_value(L, -1, buf, sizeof buf));
         else
             v = (fg_fx)lround(d * FG_FX_ONE);
         fg_lua_reader_pop(rd, old);
@@ -126,7 +128,8 @@ static void read_cancels(fg_lua_reader *rd, int t, fg_action_def *a) {
     size_t old = fg_lua_reader_push(rd, ".cancels");
     fg_lua_reader_table(rd, -1, "a list of windows");
     lua_Integer n = luaL_len(L, -1);
-    if (n > FG_MAX_CANCELS) fg_lua_reader_fail(rd, "%lld windows, at most %d", (long long)n, FG_MAX_CANCELS);
+    if (n > FG_MAX_CANCELS)
+        fg_lua_reader_fail(rd, "%lld windows, at most %d", (long long)n, FG_MAX_CANCELS);
     static const char *const fields[] = {"from", "to", "on", "into", "buffer", NULL};
     for (lua_Integer i = 1; i <= n; i++) {
         lua_geti(L, -1, i);
@@ -155,7 +158,8 @@ static void read_markers(fg_lua_reader *rd, int t, fg_action_def *a) {
     size_t old = fg_lua_reader_push(rd, ".markers");
     fg_lua_reader_table(rd, -1, "a list of { tick =, marker = }");
     lua_Integer n = luaL_len(L, -1);
-    if (n > FG_MAX_MARKERS) fg_lua_reader_fail(rd, "%lld markers, at most %d", (long long)n, FG_MAX_MARKERS);
+    if (n > FG_MAX_MARKERS)
+        fg_lua_reader_fail(rd, "%lld markers, at most %d", (long long)n, FG_MAX_MARKERS);
     static const char *const fields[] = {"tick", "marker", "once", NULL};
     for (lua_Integer i = 1; i <= n; i++) {
         lua_geti(L, -1, i);
@@ -183,7 +187,8 @@ static void read_moves(fg_lua_reader *rd, int t, fg_action_def *a) {
     size_t old = fg_lua_reader_push(rd, ".move");
     fg_lua_reader_table(rd, -1, "a list of { from =, to =, vx =, vy = }");
     lua_Integer n = luaL_len(L, -1);
-    if (n > FG_MAX_MOVES) fg_lua_reader_fail(rd, "%lld segments, at most %d", (long long)n, FG_MAX_MOVES);
+    if (n > FG_MAX_MOVES)
+        fg_lua_reader_fail(rd, "%lld segments, at most %d", (long long)n, FG_MAX_MOVES);
     static const char *const fields[] = {"from", "to", "vx", "vy", NULL};
     for (lua_Integer i = 1; i <= n; i++) {
         lua_geti(L, -1, i);
@@ -268,7 +273,7 @@ static int parse_dir(fg_lua_reader *rd, int t, const char *k) {
         }
         if (!ok || v < 1 || v > 9)
             fg_lua_reader_note(rd, "%s, expected a numpad direction 1..9 (2 = down, 6 = forward)",
-                 fg_lua_describe_value(L, -1, buf, sizeof buf));
+                               fg_lua_describe_value(L, -1, buf, sizeof buf));
         else
             d = (int)v;
         fg_lua_reader_pop(rd, old);
@@ -296,7 +301,7 @@ static void read_action(fg_lua_reader *rd, int t, const char *name, fg_action_de
         else if (a->startup + a->active + a->recovery != duration) {
             size_t old = fg_lua_reader_push(rd, ".duration");
             fg_lua_reader_note(rd, "%d, but startup + active + recovery = %d", (int)duration,
-                 (int)(a->startup + a->active + a->recovery));
+                               (int)(a->startup + a->active + a->recovery));
             fg_lua_reader_pop(rd, old);
         }
     }
@@ -353,8 +358,11 @@ static int read_motion_options(fg_lua_reader *rd, int t, fg_motion_def *def) {
             ok = lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), *f) == 0;
         if (!ok) {
             char v[64];
-            fg_lua_reader_note(rd, "unknown field %s (expected the notations first, then window, buffer, "
-                 "priority, gap, gaps, charge, absolute or frozen)", fg_lua_describe_value(L, -1, v, sizeof v));
+            fg_lua_reader_note(
+                rd,
+                "unknown field %s (expected the notations first, then window, buffer, "
+                "priority, gap, gaps, charge, absolute or frozen)",
+                fg_lua_describe_value(L, -1, v, sizeof v));
         }
     }
     if (n < 1) fg_lua_reader_fail(rd, "needs a notation, as in { \"236P\", window = 12 }");
@@ -362,7 +370,8 @@ static int read_motion_options(fg_lua_reader *rd, int t, fg_motion_def *def) {
         if (lua_rawgeti(L, t, i) != LUA_TSTRING) {
             char v[64];
             size_t old = fg_lua_reader_push(rd, "[%lld]", (long long)i);
-            fg_lua_reader_fail(rd, "expected a notation string, got %s", fg_lua_describe_value(L, -1, v, sizeof v));
+            fg_lua_reader_fail(rd, "expected a notation string, got %s",
+                               fg_lua_describe_value(L, -1, v, sizeof v));
             fg_lua_reader_pop(rd, old);
         }
         lua_pop(L, 1);
@@ -410,9 +419,11 @@ static void read_declaration(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) 
             if (lua_type(L, -1) != LUA_TSTRING) {
                 char buf[80];
                 fg_lua_reader_push(rd, "[%lld]", (long long)i);
-                fg_lua_reader_fail(rd, "expected a button name, got %s", fg_lua_describe_value(L, -1, buf, sizeof buf));
+                fg_lua_reader_fail(rd, "expected a button name, got %s",
+                                   fg_lua_describe_value(L, -1, buf, sizeof buf));
             }
-            if (fg_ruleset_add_button(b, lua_tostring(L, -1), &err) != FG_OK) fg_lua_reader_note(rd, "%s", err.msg);
+            if (fg_ruleset_add_button(b, lua_tostring(L, -1), &err) != FG_OK)
+                fg_lua_reader_note(rd, "%s", err.msg);
             lua_pop(L, 1);
         }
         fg_lua_reader_pop(rd, old);
@@ -423,7 +434,8 @@ static void read_declaration(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) 
         lua_pop(L, 1);
         uint32_t n = fg_lua_read_names(rd, idx, "layers", layers, FG_MAX_LAYERS);
         for (uint32_t i = 0; i < n; i++)
-            if (fg_ruleset_add_layer(b, layers[i], &err) != FG_OK) fg_lua_reader_note(rd, "%s", err.msg);
+            if (fg_ruleset_add_layer(b, layers[i], &err) != FG_OK)
+                fg_lua_reader_note(rd, "%s", err.msg);
     } else {
         lua_pop(L, 1);
     }
@@ -438,7 +450,8 @@ static void read_declaration(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) 
             uint32_t m = fg_lua_read_names(rd, -3, k, members, FG_MAX_TARGETS);
             const char *ptrs[FG_MAX_TARGETS];
             for (uint32_t j = 0; j < m; j++) ptrs[j] = members[j];
-            if (fg_ruleset_add_group(b, k, ptrs, m, &err) != FG_OK) fg_lua_reader_note(rd, "%s", err.msg);
+            if (fg_ruleset_add_group(b, k, ptrs, m, &err) != FG_OK)
+                fg_lua_reader_note(rd, "%s", err.msg);
             lua_pop(L, 1);
         }
         lua_pop(L, 1);
@@ -464,7 +477,8 @@ static void read_declaration(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) 
             r.start = (int32_t)fg_lua_read_int(rd, -1, "start", 0, -1000000000, 1000000000);
             r.regen = (int32_t)fg_lua_read_int(rd, -1, "regen", 0, -1000000000, 1000000000);
             r.regen_every = (int32_t)fg_lua_read_int(rd, -1, "every", 1, -1000000000, 1000000000);
-            if (fg_ruleset_add_resource(b, &r, &err) != FG_OK) fg_lua_reader_note(rd, "%s", err.msg);
+            if (fg_ruleset_add_resource(b, &r, &err) != FG_OK)
+                fg_lua_reader_note(rd, "%s", err.msg);
             fg_lua_reader_pop(rd, o2);
             lua_pop(L, 2);
         }
@@ -522,7 +536,8 @@ static void read_declaration(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) 
             def.name = k;
             if (lua_type(L, -1) == LUA_TSTRING) {
                 def.notation = lua_tostring(L, -1);
-                if (fg_ruleset_add_motion(b, &def, &err) != FG_OK) fg_lua_reader_note(rd, "%s", err.msg);
+                if (fg_ruleset_add_motion(b, &def, &err) != FG_OK)
+                    fg_lua_reader_note(rd, "%s", err.msg);
             } else {
                 fg_lua_reader_table(rd, -1, "a notation string or { \"236P\", window = 12 }");
                 int nn = read_motion_options(rd, -1, &def);
@@ -530,7 +545,8 @@ static void read_declaration(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) 
                     lua_rawgeti(L, -1, j);
                     def.notation = lua_tostring(L, -1); /* alive in the table */
                     lua_pop(L, 1);
-                    if (fg_ruleset_add_motion(b, &def, &err) != FG_OK) fg_lua_reader_note(rd, "%s", err.msg);
+                    if (fg_ruleset_add_motion(b, &def, &err) != FG_OK)
+                        fg_lua_reader_note(rd, "%s", err.msg);
                 }
             }
             fg_lua_reader_pop(rd, o2);
