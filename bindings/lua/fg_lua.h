@@ -162,6 +162,9 @@ void fg_lua_class(lua_State *L, const char *tname, const luaL_Reg *methods, cons
 
 /* Raises err's message as a Lua error positioned at the calling Lua code. [-0, +0, v] */
 int fg_lua_raise(lua_State *L, const fg_error *err);
+/* A layer argument: its name or its index (0 = the first layer), absent = 0. Raises an argument
+** error naming the layers, or the range. */
+uint32_t fg_lua_opt_layer(lua_State *L, int idx, const fg_ruleset *r);
 /* Registry: the whole message of the last rule or load that failed (an fg_error keeps only its
 ** first FG_ERROR_MAX bytes). */
 #define FG_LUA_FULL_ERROR_KEY "framegate.full_error"

@@ -314,19 +314,14 @@ static int world_report_event(lua_State *L) {
     fg_world *w = fg_lua_check_world(L, 1)->w;
     fg_entity e = check_entity_of(L, 2, w);
     const fg_ruleset *r = rules_or_error(L, w, e);
-    int layer = 0;
-    if (lua_type(L, 3) == LUA_TSTRING) {
-        layer = fg_ruleset_find_layer(r, lua_tostring(L, 3));
-        if (layer < 0) return luaL_argerror(L, 3, "unknown layer");
-    } else {
-        layer = (int)luaL_checkinteger(L, 3);
-    }
+    luaL_checkany(L, 3);
+    uint32_t layer = fg_lua_opt_layer(L, 3, r);
     lua_Integer seq = luaL_checkinteger(L, 4);
     const char *marker = luaL_checkstring(L, 5);
     lua_Integer occ = luaL_optinteger(L, 6, 0);
     luaL_argcheck(L, occ >= 0, 6, "occurrence must be >= 0");
     fg_error err;
-    if (fg_world_report_event(w, e, (uint32_t)layer, seq, marker, (uint64_t)occ, &err) != FG_OK)
+    if (fg_world_report_event(w, e, layer, seq, marker, (uint64_t)occ, &err) != FG_OK)
         return fg_lua_raise(L, &err);
     return 0;
 }
@@ -461,19 +456,14 @@ static int entity_history(lua_State *L) {
     return 1;
 }
 
-/* entity:action([layer]) -> name, tick, duration, phase (nil when nothing runs). */
+/* entity:action([layer]) -> name, tick, duration, phase, sequence (nil when nothing runs). The
+** sequence is what the host hands its animation system for the gate's event stamps. */
 static int entity_action(lua_State *L) {
     fg_world *w;
     fg_entity e = fg_lua_check_entity(L, 1, &w);
     const fg_ruleset *r = rules_or_error(L, w, e);
-    int layer = 0;
-    if (lua_type(L, 2) == LUA_TSTRING) {
-        layer = fg_ruleset_find_layer(r, lua_tostring(L, 2));
-        if (layer < 0) return luaL_argerror(L, 2, "unknown layer");
-    } else {
-        layer = (int)luaL_optinteger(L, 2, 0);
-    }
-    const fg_instance *inst = fg_world_instance(w, e, (uint32_t)layer);
+    uint32_t layer = fg_lua_opt_layer(L, 2, r);
+    const fg_instance *inst = fg_world_instance(w, e, layer);
     if (!inst || inst->action == FG_NO_ACTION) {
         lua_pushnil(L);
         return 1;
@@ -483,16 +473,18 @@ static int entity_action(lua_State *L) {
     lua_pushstring(L, a->name);
     lua_pushinteger(L, inst->elapsed);
     lua_pushinteger(L, inst->duration);
-    lua_pushstring(L, fg_phase_name(fg_world_phase(w, e, (uint32_t)layer)));
-    return 4;
+    lua_pushstring(L, fg_phase_name(fg_world_phase(w, e, layer)));
+    lua_pushinteger(L, (lua_Integer)inst->seq);
+    return 5;
 }
 
 /* entity:state([layer]) -> "grounded/jab (recovery, tick 9 of 13)". */
 static int entity_state(lua_State *L) {
     fg_world *w;
     fg_entity e = fg_lua_check_entity(L, 1, &w);
+    uint32_t layer = fg_lua_opt_layer(L, 2, rules_or_error(L, w, e));
     char buf[160];
-    fg_world_describe_layer(w, e, (uint32_t)luaL_optinteger(L, 2, 0), buf, sizeof buf);
+    fg_world_describe_layer(w, e, layer, buf, sizeof buf);
     lua_pushstring(L, buf);
     return 1;
 }

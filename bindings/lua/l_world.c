@@ -358,7 +358,9 @@ fg_status fg_lua_world_step(lua_State *L, int world_idx, bool again, fg_error *e
     st = fg_world_advance(lw->w, err);
     lw->L = NULL;
     if (st != FG_OK) return st;
-    present(L, lw, world_idx);
+    /* A speculative tick (re-simulated, or predicted by a session) presents nothing: only a
+    ** tick run for good reaches the hooks. */
+    if (!again) present(L, lw, world_idx);
     if (lw->recording && !again) st = fg_lua_recording_after(L, world_idx, lw, err);
     return st;
 }

@@ -25,7 +25,10 @@
 ---@field grounded boolean
 ---@field elapsed integer
 ---@field phase string
----@field resources table<string, integer>
+---@field resources table<string, integer> the amounts now
+---@field max table<string, integer> the declared maximum of each resource
+---@field tags table<string, boolean> whether the body's action has a tag (pairs: its tags, sorted)
+---@field sequence integer the body action's sequence number (the gate's event stamp)
 
 ---@class framegate.Request
 ---@field action string
@@ -339,6 +342,7 @@ function World:events() end
 function World:meter(from, to) end
 ---@return { name: string, tick: integer, entity: integer, a: integer, b: integer }[]
 function World:cues() end
+---@param layer string|integer a layer's name or index (0 = the first)
 function World:report_event(entity, layer, sequence, marker, occurrence) end
 ---@param script string "LP@0 2@6 3@8 6@10 P@11"
 ---@param opts? { hold?: integer, absolute?: boolean }
@@ -448,8 +452,10 @@ function Entity:input_map(opts) end
 function Entity:request(action, source) end
 ---@return string[]
 function Entity:history() end
----@return string? name, integer elapsed, integer duration, string phase
+---@param layer? string|integer a layer's name or index (0 = the first, the default)
+---@return string? name, integer elapsed, integer duration, string phase, integer sequence
 function Entity:action(layer) end
+---@param layer? string|integer a layer's name or index (0 = the first, the default)
 ---@return string
 function Entity:state(layer) end
 ---@return integer?
