@@ -82,6 +82,8 @@ fg_status fg_lua_world_replace_rules(lua_State *L, int world_idx, uint32_t slot,
                                      fg_error *err);
 /* Adds the gameplay methods (requests, decisions, meter, ...) and fg.cue. [-0, +0, m] */
 void fg_lua_open_play(lua_State *L);
+/* l_combat.c: p:combat(), p:boxes(), p:team(), p:owner(). */
+void fg_lua_open_combat(lua_State *L);
 
 /* Read-only views (l_view.c). They read the world when indexed. push_view makes a new one (for
 ** entity:view()); the rule views are the world's reusable ones, re-pointed for each call, so a
@@ -238,6 +240,8 @@ lua_Integer fg_lua_read_int(fg_lua_reader *rd, int t, const char *k, lua_Integer
                             lua_Integer lo, lua_Integer hi);
 lua_Number fg_lua_read_num(fg_lua_reader *rd, int t, const char *k, lua_Number def,
                            lua_Number lo, lua_Number hi);
+/* Pixels (fractions allowed, within +-30000) as 16.16 fixed point. */
+fg_fx fg_lua_read_fx(fg_lua_reader *rd, int t, const char *k, fg_fx def);
 bool fg_lua_read_bool(fg_lua_reader *rd, int t, const char *k, bool def);
 /* The string stays valid while the table is alive. */
 const char *fg_lua_read_str(fg_lua_reader *rd, int t, const char *k, const char *def);
@@ -252,6 +256,10 @@ void fg_lua_reader_callee(fg_lua_reader *rd, lua_State *L);
 /* Raises "callee.field: message" at the calling Lua code (a field of an options argument).
 ** [-0, +0, v] */
 int fg_lua_field_error(lua_State *L, const char *field, const char *fmt, ...) FG_PRINTF(3, 4);
+/* l_hits.c: an action's boxes, invulnerability, hit and throw; the ruleset's default boxes and
+** combat rules. */
+void fg_lua_read_action_hits(fg_lua_reader *rd, int t, fg_action_def *a);
+void fg_lua_read_ruleset_hits(fg_lua_reader *rd, int idx, fg_ruleset_builder *b);
 /* gaps = { 12, 12, 8 } of the motion table t into def->gaps (l_motion.c). */
 void fg_lua_read_motion_gaps(fg_lua_reader *rd, int t, fg_motion_def *def);
 /* Fails unless the value at idx is a table ("expected <what>, got ..."). */

@@ -80,29 +80,6 @@ static void push_invalid(fg_lua_reader *rd, const fg_findings *more) {
 
 static void summary(fg_lua_reader *rd) { push_invalid(rd, NULL); }
 
-/* A distance or speed in pixels (fractions allowed), stored as 16.16 fixed point. */
-static fg_fx fx_field(fg_lua_reader *rd, int t, const char *k, fg_fx def) {
-    lua_State *L = rd->L;
-    t = lua_absindex(L, t);
-    fg_fx v = def;
-    if (fg_lua_reader_get(rd, t, k)) {
-        char buf[80];
-        size_t old = fg_lua_reader_push(rd, ".%s", k);
-        double d = lua_tonumber(L, -1);
-        if (lua_type(L, -1) != LUA_TNUMBER)
-            fg_lua_reader_note(rd, "expected a number, got %s",
-                               fg_lua_describe_value(L, -1, buf, sizeof buf));
-        else if (!isfinite(d) || fabs(d) > 30000.0)
-            fg_lua_reader_note(rd, "%s, expected a finite value within +-30000",
-                               fg_lua_describe_value(L, -1, buf, sizeof buf));
-        else
-            v = (fg_fx)lround(d * FG_FX_ONE);
-        fg_lua_reader_pop(rd, old);
-    }
-    lua_pop(L, 1);
-    return v;
-}
-
 /* }====================================================================== */
 
 /* {====================================================================== the declaration */
@@ -198,8 +175,8 @@ static void read_moves(fg_lua_reader *rd, int t, fg_action_def *a) {
         fg_move_def *m = &a->moves[a->nmoves++];
         m->from = (int32_t)fg_lua_read_int(rd, -1, "from", 0, -1000000, 1000000);
         m->to = (int32_t)fg_lua_read_int(rd, -1, "to", m->from, -1000000, 1000000);
-        m->vx = fx_field(rd, -1, "vx", 0);
-        m->vy = fx_field(rd, -1, "vy", 0);
+        m->vx = fg_lua_read_fx(rd, -1, "vx", 0);
+        m->vy = fg_lua_read_fx(rd, -1, "vy", 0);
         fg_lua_reader_pop(rd, o2);
         lua_pop(L, 1);
     }
@@ -226,31 +203,6 @@ static void read_costs(fg_lua_reader *rd, int t, fg_action_def *a) {
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
-    fg_lua_reader_pop(rd, old);
-    lua_pop(L, 1);
-}
-
-static void read_hit(fg_lua_reader *rd, int t, fg_action_def *a) {
-    lua_State *L = rd->L;
-    if (!fg_lua_reader_get(rd, t, "hit")) {
-        lua_pop(L, 1);
-        return;
-    }
-    size_t old = fg_lua_reader_push(rd, ".hit");
-    fg_lua_reader_table(rd, -1, "{ damage =, range =, hitstop =, hitstun =, blockstun = }");
-    static const char *const fields[] = {"damage", "range", "hitstop", "hitstun", "blockstun",
-                                         "meter", "low", "overhead", NULL};
-    fg_lua_reader_only(rd, -1, fields);
-    fg_hit_def *h = &a->hit;
-    h->enabled = true;
-    h->damage = (int32_t)fg_lua_read_int(rd, -1, "damage", 0, -1000000, 1000000);
-    h->range = fx_field(rd, -1, "range", FG_FX(60));
-    h->hitstop = (int32_t)fg_lua_read_int(rd, -1, "hitstop", 8, -1000, 1000);
-    h->hitstun = (int32_t)fg_lua_read_int(rd, -1, "hitstun", 12, -1000, 1000);
-    h->blockstun = (int32_t)fg_lua_read_int(rd, -1, "blockstun", 8, -1000, 1000);
-    h->meter_gain = (int32_t)fg_lua_read_int(rd, -1, "meter", 0, -1000000, 1000000);
-    h->low = fg_lua_read_bool(rd, -1, "low", false);
-    h->overhead = fg_lua_read_bool(rd, -1, "overhead", false);
     fg_lua_reader_pop(rd, old);
     lua_pop(L, 1);
 }
@@ -286,7 +238,8 @@ static void read_action(fg_lua_reader *rd, int t, const char *name, fg_action_de
     static const char *const fields[] = {
         "startup", "active", "recovery", "duration", "loop", "neutral", "hold", "priority",
         "group", "requires", "layer", "input", "next", "tags", "cancels", "markers", "move",
-        "root_motion", "cost", "hit", "interrupts", "forbids", NULL};
+        "root_motion", "cost", "hit", "interrupts", "forbids", "boxes", "invulnerable",
+        "throw", NULL};
     fg_lua_reader_table(rd, t, "an action table { startup =, active =, recovery = }");
     fg_lua_reader_only(rd, t, fields);
     *a = fg_action_def_default(name);
@@ -326,8 +279,10 @@ static void read_action(fg_lua_reader *rd, int t, const char *name, fg_action_de
     a->interrupts = fg_lua_read_bool(rd, t, "interrupts", false);
     char rm[16] = "authoritative";
     fg_lua_read_name(rd, t, "root_motion", rm, sizeof rm);
-    if (!strcmp(rm, "authoritative")) a->root_motion = FG_ROOT_AUTHORITATIVE;
-    else if (!strcmp(rm, "suggested")) a->root_motion = FG_ROOT_SUGGESTED;
+    if (!strcmp(rm, "authoritative"))
+        a->root_motion = FG_ROOT_AUTHORITATIVE;
+    else if (!strcmp(rm, "suggested"))
+        a->root_motion = FG_ROOT_SUGGESTED;
     else if (!strcmp(rm, "presentation")) a->root_motion = FG_ROOT_PRESENTATION;
     else {
         size_t old = fg_lua_reader_push(rd, ".root_motion");
@@ -338,7 +293,7 @@ static void read_action(fg_lua_reader *rd, int t, const char *name, fg_action_de
     read_markers(rd, t, a);
     read_moves(rd, t, a);
     read_costs(rd, t, a);
-    read_hit(rd, t, a);
+    fg_lua_read_action_hits(rd, t, a);
 }
 
 /* { "236P", window = 12, buffer = 2, priority = 5, gap = 8, charge = 40, absolute = true,
@@ -388,8 +343,10 @@ static int read_motion_options(fg_lua_reader *rd, int t, fg_motion_def *def) {
     def->priority = (int32_t)fg_lua_read_int(rd, t, "priority", 0, -1000000, 1000000);
     char frozen[8] = "skip";
     fg_lua_read_name(rd, t, "frozen", frozen, sizeof frozen);
-    if (!strcmp(frozen, "skip")) def->frozen = FG_MOTION_FROZEN_SKIP;
-    else if (!strcmp(frozen, "count")) def->frozen = FG_MOTION_FROZEN_COUNT;
+    if (!strcmp(frozen, "skip"))
+        def->frozen = FG_MOTION_FROZEN_SKIP;
+    else if (!strcmp(frozen, "count"))
+        def->frozen = FG_MOTION_FROZEN_COUNT;
     else {
         size_t old = fg_lua_reader_push(rd, ".frozen");
         fg_lua_reader_note(rd, "'%s', expected skip or count", frozen);
@@ -406,7 +363,7 @@ static void read_declaration(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) 
     static const char *const fields[] = {"name",    "buttons",  "groups",   "layers",
                                          "resources", "motions", "actions", "physics",
                                          "request", "on_event", "on_reload", "replicated",
-                                         "jump",    NULL};
+                                         "jump",    "boxes",    "combat",   NULL};
     fg_lua_reader_pop(rd, 0);
     fg_lua_reader_only(rd, idx, fields);
     fg_error err;
@@ -449,7 +406,8 @@ static void read_declaration(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) 
             char members[FG_MAX_TARGETS][FG_NAME_MAX];
             uint32_t m = fg_lua_read_names(rd, -3, k, members, FG_MAX_TARGETS);
             const char *ptrs[FG_MAX_TARGETS];
-            for (uint32_t j = 0; j < m; j++) ptrs[j] = members[j];
+            for (uint32_t j = 0; j < m; j++)
+                ptrs[j] = members[j];
             if (fg_ruleset_add_group(b, k, ptrs, m, &err) != FG_OK)
                 fg_lua_reader_note(rd, "%s", err.msg);
             lua_pop(L, 1);
@@ -486,6 +444,7 @@ static void read_declaration(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) 
         fg_lua_reader_pop(rd, old);
     }
     lua_pop(L, 1);
+    fg_lua_read_ruleset_hits(rd, idx, b);
     if (fg_lua_reader_get(rd, idx, "physics")) {
         size_t old = fg_lua_reader_push(rd, "physics");
         fg_lua_reader_table(rd, -1, "{ gravity =, ground =, min_gap =, stage = { min, max } }");
@@ -493,11 +452,11 @@ static void read_declaration(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) 
                                               "stage_max", NULL};
         fg_lua_reader_only(rd, -1, pfields);
         fg_physics_def p = fg_physics_def_default();
-        p.gravity = fx_field(rd, -1, "gravity", p.gravity);
-        p.ground_y = fx_field(rd, -1, "ground", p.ground_y);
-        p.min_gap = fx_field(rd, -1, "min_gap", p.min_gap);
-        p.stage_min = fx_field(rd, -1, "stage_min", p.stage_min);
-        p.stage_max = fx_field(rd, -1, "stage_max", p.stage_max);
+        p.gravity = fg_lua_read_fx(rd, -1, "gravity", p.gravity);
+        p.ground_y = fg_lua_read_fx(rd, -1, "ground", p.ground_y);
+        p.min_gap = fg_lua_read_fx(rd, -1, "min_gap", p.min_gap);
+        p.stage_min = fg_lua_read_fx(rd, -1, "stage_min", p.stage_min);
+        p.stage_max = fg_lua_read_fx(rd, -1, "stage_max", p.stage_max);
         fg_ruleset_set_physics(b, &p);
         fg_lua_reader_pop(rd, old);
     }

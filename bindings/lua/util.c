@@ -7,6 +7,7 @@
 */
 #include "fg_lua.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -387,6 +388,29 @@ lua_Number fg_lua_read_num(fg_lua_reader *rd, int t, const char *k, lua_Number d
                                fg_lua_describe_value(L, -1, buf, sizeof buf), lo, hi);
         else
             v = d;
+        fg_lua_reader_pop(rd, old);
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+/* A distance or speed in pixels (fractions allowed), stored as 16.16 fixed point. */
+fg_fx fg_lua_read_fx(fg_lua_reader *rd, int t, const char *k, fg_fx def) {
+    lua_State *L = rd->L;
+    t = lua_absindex(L, t);
+    fg_fx v = def;
+    if (fg_lua_reader_get(rd, t, k)) {
+        char buf[80];
+        size_t old = fg_lua_reader_push(rd, ".%s", k);
+        double d = lua_tonumber(L, -1);
+        if (lua_type(L, -1) != LUA_TNUMBER)
+            fg_lua_reader_note(rd, "expected a number, got %s",
+                               fg_lua_describe_value(L, -1, buf, sizeof buf));
+        else if (!isfinite(d) || fabs(d) > 30000.0)
+            fg_lua_reader_note(rd, "%s, expected a finite value within +-30000",
+                               fg_lua_describe_value(L, -1, buf, sizeof buf));
+        else
+            v = (fg_fx)lround(d * FG_FX_ONE);
         fg_lua_reader_pop(rd, old);
     }
     lua_pop(L, 1);

@@ -54,7 +54,7 @@ typedef struct fg_builder_hits {
 /* One target an action of this entity hit: one hit per target per action unless the hit
 ** definition allows more, spaced by its interval. */
 typedef struct fg_hit_log {
-    fg_entity target; /* 0: empty */
+    uint32_t target; /* entity id, 0: empty */
     uint8_t layer;
     uint8_t count;
     uint8_t reserved[2];
@@ -64,7 +64,7 @@ typedef struct fg_hit_log {
 /* The combat state of an entity: plain integers, no bools (the coverage audit flips bytes). */
 typedef struct fg_combat {
     uint32_t team;   /* 0: fights only its opponent; otherwise every entity of another team */
-    fg_entity owner; /* never hits its owner (projectiles) */
+    uint32_t owner;  /* never hits its owner (projectiles) */
     fg_fx push_left; /* pushback slide still to cover, world x */
     int32_t combo;   /* hits taken in the current combo */
     int32_t combo_damage;
@@ -74,7 +74,7 @@ typedef struct fg_combat {
     uint8_t reserved[2];
     fg_tick throw_invuln_until; /* throws miss until this tick (after a wake-up) */
     fg_tick tech_until;  /* a grabbed entity may tech until this tick (exclusive) */
-    fg_entity grabbed_by; /* the thrower holding it, 0 = none */
+    uint32_t grabbed_by; /* the thrower holding it, 0 = none */
     uint8_t grab_layer;   /* the thrower's layer running the throw */
     uint8_t reserved2[3];
     int64_t grab_seq;     /* that throw's action sequence */
