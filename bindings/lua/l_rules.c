@@ -239,7 +239,7 @@ static void read_action(fg_lua_reader *rd, int t, const char *name, fg_action_de
         "startup", "active", "recovery", "duration", "loop", "neutral", "hold", "priority",
         "group", "requires", "layer", "input", "next", "tags", "cancels", "markers", "move",
         "root_motion", "cost", "hit", "interrupts", "forbids", "boxes", "invulnerable",
-        "throw", NULL};
+        "throw", "followup", NULL};
     fg_lua_reader_table(rd, t, "an action table { startup =, active =, recovery = }");
     fg_lua_reader_only(rd, t, fields);
     *a = fg_action_def_default(name);
@@ -277,6 +277,7 @@ static void read_action(fg_lua_reader *rd, int t, const char *name, fg_action_de
     a->ntags = fg_lua_read_names(rd, t, "tags", a->tags, FG_MAX_TAGS);
     a->nforbids = fg_lua_read_names(rd, t, "forbids", a->forbids, FG_MAX_TAGS);
     a->interrupts = fg_lua_read_bool(rd, t, "interrupts", false);
+    a->followup = fg_lua_read_bool(rd, t, "followup", false);
     char rm[16] = "authoritative";
     fg_lua_read_name(rd, t, "root_motion", rm, sizeof rm);
     if (!strcmp(rm, "authoritative"))
@@ -363,7 +364,8 @@ static void read_declaration(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) 
     static const char *const fields[] = {"name",    "buttons",  "groups",   "layers",
                                          "resources", "motions", "actions", "physics",
                                          "request", "on_event", "on_reload", "replicated",
-                                         "jump",    "boxes",    "combat",   "commands", NULL};
+                                         "jump",    "boxes",    "combat",   "commands",
+                                         "queue",   NULL};
     fg_lua_reader_pop(rd, 0);
     fg_lua_reader_only(rd, idx, fields);
     fg_error err;
@@ -444,6 +446,28 @@ static void read_declaration(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) 
         fg_lua_reader_pop(rd, old);
     }
     lua_pop(L, 1);
+    if (fg_lua_reader_get(rd, idx, "queue")) {
+        size_t old = fg_lua_reader_push(rd, "queue");
+        fg_lua_reader_table(rd, -1, "{ depth =, order = \"fifo\"|\"latest\", expiry = }");
+        static const char *const qfields[] = {"depth", "order", "expiry", NULL};
+        fg_lua_reader_only(rd, -1, qfields);
+        fg_queue_policy q = fg_queue_policy_default();
+        char order[16] = "fifo";
+        fg_lua_read_name(rd, -1, "order", order, sizeof order);
+        if (!strcmp(order, "latest")) q.order = FG_QUEUE_LATEST;
+        else if (strcmp(order, "fifo") != 0) {
+            size_t o2 = fg_lua_reader_push(rd, ".order");
+            fg_lua_reader_note(rd, "'%s', expected fifo or latest", order);
+            fg_lua_reader_pop(rd, o2);
+        }
+        /* "latest" keeps one request: its depth is 1 unless given. */
+        q.depth = (uint32_t)fg_lua_read_int(rd, -1, "depth", q.order == FG_QUEUE_LATEST ? 1 : 3, 1,
+                                      FG_QUEUE_MAX);
+        q.expiry = (int32_t)fg_lua_read_int(rd, -1, "expiry", 0, 0, 600);
+        fg_ruleset_set_queue(b, &q);
+        fg_lua_reader_pop(rd, old);
+    }
+    lua_pop(L, 1);
     fg_lua_read_ruleset_hits(rd, idx, b);
     if (fg_lua_reader_get(rd, idx, "physics")) {
         size_t old = fg_lua_reader_push(rd, "physics");
@@ -481,7 +505,8 @@ static void read_declaration(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) 
         fg_lua_reader_pop(rd, old);
     }
     lua_pop(L, 1);
-    if (fg_lua_reader_get(rd, idx, "commands")) { /* the motion command mode: "consume" or "flags" */
+    if (fg_lua_reader_get(rd, idx,
+                          "commands")) { /* the motion command mode: "consume" or "flags" */
         size_t old = fg_lua_reader_push(rd, "commands");
         const char *mode = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
         if (mode && strcmp(mode, "flags") == 0) {
