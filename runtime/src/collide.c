@@ -200,6 +200,9 @@ static bool first_pair(const fg_world *w, fg_entity_state *att, fg_entity_state 
             out->px = (fg_fx)(((int64_t)o.x0 + o.x1) / 2);
             out->py = (fg_fx)(((int64_t)o.y0 + o.y1) / 2);
             out->priority = kind == FG_BOX_HIT ? h->hit.priority : 0;
+            out->action = inst->action;
+            out->version = inst->version;
+            out->seq = inst->seq;
             return true;
         }
     }

@@ -107,6 +107,10 @@ typedef struct fg_contact_rec {
     uint8_t counter, trade;
     int32_t damage;
     int32_t juggle_used;       /* the target's juggle points before it */
+    /* The attacker's action as it was when the contact was found: a trade replaces it with a
+    ** hit reaction before the other side of the trade is applied. */
+    uint16_t action, version;
+    int64_t seq;
 } fg_contact_rec;
 
 typedef struct fg_collide_space {

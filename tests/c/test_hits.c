@@ -355,6 +355,10 @@ static void simultaneous_jabs_trade(void **state) {
     fgt_run(&d, 5);
     assert_int_equal(health(&d, d.p1), 900);
     assert_int_equal(health(&d, d.p2), 900);
+    /* Each takes the other's whole hitstun (30 ticks), whichever side is applied first. */
+    fgt_run(&d, 25);
+    assert_string_equal(fgt_running(&d, d.p1, 0), "hitstun");
+    assert_string_equal(fgt_running(&d, d.p2, 0), "hitstun");
     fgt_duel_free(&d);
 }
 
@@ -552,6 +556,58 @@ static void box_mistakes_name_the_path_and_the_value(void **state) {
 
 /* }====================================================================== */
 
+/* {====================================================================== sync test */
+
+/* A duel with a launcher and its juggle, a teched throw, a landed throw and a trade, under the
+** sync test at every distance 1..8 (every tick rolled back that far and re-simulated): the hashes
+** never diverge. */
+static void launches_juggles_and_throws_survive_rollback_at_every_distance(void **state) {
+    (void)state;
+    for (uint32_t check = 1; check <= FG_SYNCTEST_MAX_CHECK; check++) {
+        fg_combat_def c = fg_combat_def_default();
+        c.juggle_limit = 3;
+        fgt_duel d = fgt_duel_new(fgt_build(brawler(&c)), 60, NULL, NULL);
+        fg_synctest_config cfg = fg_synctest_config_default();
+        cfg.check = check;
+        fg_synctest *st = NULL;
+        fg_error err;
+        assert_int_equal(fg_synctest_create(d.w, &cfg, &st, &err), FG_OK);
+        struct { int tick; int who; const char *action; } script[] = {
+            {0, 1, "launcher"}, {16, 1, "poke"},  {20, 1, "poke"},   {24, 1, "poke"},
+            {28, 1, "poke"},    {80, 1, "jab"},   {80, 2, "heavy"},  {140, 1, "grab"},
+            {200, 1, "grab"},   {207, 2, "grab"}, {260, 2, "multi"},
+        };
+        int max_combo = 0, grabs = 0, misses = 0;
+        for (int t = 0; t < 300; t++) {
+            for (size_t i = 0; i < sizeof script / sizeof script[0]; i++)
+                if (script[i].tick == t)
+                    assert_int_equal(fg_world_request(d.w, script[i].who == 1 ? d.p1 : d.p2,
+                                                      fgt_id(d.r, script[i].action),
+                                                      FG_REQ_SCRIPT, &err), FG_OK);
+            if (fg_synctest_advance(st, &err) != FG_OK) {
+                char line[512];
+                fg_synctest_report_format(fg_synctest_last_report(st), line, sizeof line);
+                fail_msg("distance %u, tick %d: %s\n%s", check, t, err.msg, line);
+            }
+            fg_combat_view v = combat(&d, d.p2);
+            if (v.combo > max_combo) max_combo = v.combo;
+            for (uint32_t i = 0; i < fg_world_event_count(d.w); i++) {
+                misses += fg_world_event_at(d.w, i)->miss != 0;
+                grabs += fg_world_event_at(d.w, i)->kind == FG_EVENT_THROW;
+            }
+        }
+        assert_true(fg_synctest_get_stats(st).compared > 250);
+        assert_int_equal(max_combo, 4); /* the launcher and three pokes: the fourth misses */
+        assert_int_equal(misses, 1);
+        assert_int_equal(grabs, 2); /* the first landed (120 damage), the second teched */
+        assert_true(health(&d, d.p2) <= 1000 - 80 - 3 * 20 - 100 - 120);
+        fg_synctest_destroy(st);
+        fgt_duel_free(&d);
+    }
+}
+
+/* }====================================================================== */
+
 /* {====================================================================== allocation */
 
 static void ticks_with_live_boxes_allocate_nothing(void **state) {
@@ -590,6 +646,7 @@ int main(void) {
         cmocka_unit_test(a_throw_is_teched_on_the_windows_last_tick_and_lands_one_past_it),
         cmocka_unit_test(a_throw_misses_a_target_in_a_stun),
         cmocka_unit_test(box_mistakes_name_the_path_and_the_value),
+        cmocka_unit_test(launches_juggles_and_throws_survive_rollback_at_every_distance),
         cmocka_unit_test(ticks_with_live_boxes_allocate_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
