@@ -323,7 +323,7 @@ static void read_declaration(fg_rd *rd, int idx, fg_ruleset_builder *b) {
     static const char *const fields[] = {"name",    "buttons",  "groups",   "layers",
                                          "resources", "motions", "actions", "physics",
                                          "request", "on_event", "on_reload", "replicated",
-                                         "jump",    "boxes",    "combat",   NULL};
+                                         "jump",    "boxes",    "combat",   "commands", NULL};
     rd->path[0] = '\0';
     fg_rd_only_fields(rd, idx, fields);
     fg_error err;
@@ -432,6 +432,21 @@ static void read_declaration(fg_rd *rd, int idx, fg_ruleset_builder *b) {
         fg_rd_int(rd, -1, "coyote", 0, 0, 600);
         char button[FG_IN_NAME_MAX] = "";
         fg_rd_str(rd, -1, "button", button, sizeof button);
+        fg_rd_path_pop(rd, old);
+    }
+    lua_pop(L, 1);
+    if (fg_rd_get(rd, idx, "commands")) { /* the motion command mode: "consume" or "flags" */
+        size_t old = fg_rd_path_push(rd, "commands");
+        const char *mode = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        if (mode && strcmp(mode, "flags") == 0) {
+            fg_ruleset_set_command_mode(b, FG_MOTION_MODE_FLAGS);
+        } else if (mode && strcmp(mode, "consume") == 0) {
+            fg_ruleset_set_command_mode(b, FG_MOTION_MODE_CONSUME);
+        } else {
+            char buf[80];
+            fg_rd_note(rd, "%s, expected \"consume\" or \"flags\"",
+                 fg_rd_describe(L, -1, buf, sizeof buf));
+        }
         fg_rd_path_pop(rd, old);
     }
     lua_pop(L, 1);
