@@ -495,8 +495,13 @@ function Rules:name() end
 function Rules:hash() end
 ---@return string[]
 function Rules:actions() end
+---The compiled definition; `hit` (range in pixels, damage, hitstop, hitstun, blockstun, meter,
+---low, overhead) when the action hits.
 ---@return table?
 function Rules:action(name) end
+---Pixels: gravity, ground_y, min_gap, stage_min, stage_max.
+---@return { gravity: number, ground_y: number, min_gap: number, stage_min: number, stage_max: number }
+function Rules:physics() end
 ---@return { path: string, message: string, warning: boolean }[]
 function Rules:findings() end
 ---@return { path: string, text: string }[]
