@@ -146,7 +146,8 @@ static void read_box(fg_rd *rd, fg_box_def *d, int32_t duration) {
     lua_State *L = rd->L;
     static const char *const fields[] = {"kind", "from", "to", "x", "y", "w", "h", NULL};
     char kind[16] = "";
-    if (lua_rawgeti(L, -1, 1) == LUA_TSTRING) snprintf(kind, sizeof kind, "%s", lua_tostring(L, -1));
+    if (lua_rawgeti(L, -1, 1) == LUA_TSTRING)
+        snprintf(kind, sizeof kind, "%s", lua_tostring(L, -1));
     lua_pop(L, 1);
     /* The positional kind is not a named field: check the others without it. */
     lua_pushnil(L);

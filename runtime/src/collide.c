@@ -111,16 +111,15 @@ bool fg_collide_invulnerable(const fg_world *w, const fg_entity_state *es, fg_bo
 }
 
 uint32_t fg_collide_boxes(const fg_world *w, const fg_entity_state *es, fg_box_kind kind,
-                          fg_tick t, fg_live_box *out, uint32_t max) {
-    (void)t;
+                          fg_tick t, bool drawn, fg_live_box *out, uint32_t max) {
     const fg_ruleset *r = fg_world_rules_of(w, es);
     uint32_t nlayers = r->nlayers, n = 0;
     fg_facing facing = (fg_facing)es->facing;
-    bool frozen = fg_entity_frozen(es, t);
+    bool frozen = !drawn && fg_entity_frozen(es, t);
     for (uint32_t l = 0; l < nlayers; l++) {
         const fg_instance *inst = &es->layers[l];
         if (inst->action == FG_NO_ACTION) continue;
-        /* A frozen attacker's boxes stand still and strike nothing new. */
+        /* A frozen attacker's boxes stand still and strike nothing new (a drawing shows them). */
         if (frozen && (kind == FG_BOX_HIT || kind == FG_BOX_THROW)) continue;
         const fg_action_hits *h = &w->versions[inst->version]->rt[inst->action].hits;
         for (uint32_t i = 0; i < h->nboxes && n < max; i++) {
@@ -178,11 +177,12 @@ bool fg_collide_allowed(const fg_entity_state *att, uint32_t layer, const fg_hit
 static bool first_pair(const fg_world *w, fg_entity_state *att, fg_entity_state *tg,
                        fg_box_kind kind, fg_tick t, fg_contact_rec *out) {
     fg_live_box hb[FG_MAX_BOXES * FG_MAX_LAYERS], tb[FG_MAX_BOXES * FG_MAX_LAYERS + 1];
-    uint32_t nh = fg_collide_boxes(w, att, kind, t, hb, FG_MAX_BOXES * FG_MAX_LAYERS);
+    uint32_t nh = fg_collide_boxes(w, att, kind, t, false, hb, FG_MAX_BOXES * FG_MAX_LAYERS);
     if (!nh) return false;
     if (fg_collide_invulnerable(w, tg, kind, t)) return false;
     if (kind == FG_BOX_THROW && !fg_throw_throwable(w, tg, t)) return false;
-    uint32_t nt = fg_collide_boxes(w, tg, FG_BOX_HURT, t, tb, FG_MAX_BOXES * FG_MAX_LAYERS + 1);
+    uint32_t nt =
+        fg_collide_boxes(w, tg, FG_BOX_HURT, t, false, tb, FG_MAX_BOXES * FG_MAX_LAYERS + 1);
     for (uint32_t i = 0; i < nh; i++) {
         const fg_instance *inst = &att->layers[hb[i].layer];
         const fg_action_hits *h = &w->versions[inst->version]->rt[inst->action].hits;
@@ -238,7 +238,8 @@ static void extent(const fg_world *w, const fg_entity_state *es, fg_tick t, fg_c
     it->hurtable = 0;
     static const fg_box_kind kinds[] = {FG_BOX_HIT, FG_BOX_THROW, FG_BOX_HURT};
     for (uint32_t k = 0; k < 3; k++) {
-        uint32_t n = fg_collide_boxes(w, es, kinds[k], t, lb, FG_MAX_BOXES * FG_MAX_LAYERS + 1);
+        uint32_t n =
+            fg_collide_boxes(w, es, kinds[k], t, false, lb, FG_MAX_BOXES * FG_MAX_LAYERS + 1);
         if (n && kinds[k] == FG_BOX_HURT) it->hurtable = 1;
         else if (n) it->attacks = 1;
         for (uint32_t i = 0; i < n; i++) {

@@ -313,7 +313,8 @@ uint8_t fg_hit_marker(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick 
     fg_box reach = {0, INT32_MIN / 2, h->hit.range, INT32_MAX};
     fg_rect rr = fg_box_place(reach, es->x, es->y, (fg_facing)es->facing);
     fg_live_box tb[FG_MAX_BOXES * FG_MAX_LAYERS + 1];
-    uint32_t nt = fg_collide_boxes(w, tg, FG_BOX_HURT, t, tb, FG_MAX_BOXES * FG_MAX_LAYERS + 1);
+    uint32_t nt =
+        fg_collide_boxes(w, tg, FG_BOX_HURT, t, false, tb, FG_MAX_BOXES * FG_MAX_LAYERS + 1);
     fg_contact_rec c;
     memset(&c, 0, sizeof c);
     uint32_t j = 0;

@@ -33,7 +33,8 @@ static fg_hit_def strike(int damage, int hitstop, int hitstun, int blockstun) {
 }
 
 /* The brawler: round numbers. Hurt box 40 wide centred on the origin, 100 tall; crouching 60
-** tall (the crouch action's own box); airborne 40x80 from 10 up (the airborne group's default). Every attack has hitstop 0 unless a test says otherwise. */
+** tall (the crouch action's own box); airborne 40x80 from 10 up (the airborne group's default).
+** Every attack has hitstop 0 unless a test says otherwise. */
 static fg_ruleset_builder *brawler(const fg_combat_def *combat) {
     fg_ruleset_builder *b = fg_ruleset_builder_create("brawler", NULL);
     const char *buttons[] = {"LP", "HP", "LK", "HK"};
@@ -494,7 +495,8 @@ static void expect_finding(fg_ruleset_builder *b, const char *path, const char *
     assert_null(r);
     for (uint32_t i = 0; i < f.count; i++)
         if (!strcmp(f.items[i].path, path) && !strcmp(f.items[i].msg, msg)) return;
-    for (uint32_t i = 0; i < f.count; i++) print_message("%s: %s\n", f.items[i].path, f.items[i].msg);
+    for (uint32_t i = 0; i < f.count; i++)
+        print_message("%s: %s\n", f.items[i].path, f.items[i].msg);
     fail_msg("no finding %s: %s", path, msg);
 }
 
