@@ -29,6 +29,8 @@ return fg.ruleset "duelist" {
     super = { "236236P", window = 30, priority = 20 },
     dash = { "66", window = 10 },
     sweep = { "2HK", priority = 1 },                           -- beats the taunt its HK starts
+    launcher = { "3HP", priority = 1 },                        -- beats the strong its HP starts
+    grab = { "LP+LK", priority = 2 },                          -- beats the jab and the taunt
   },
 
   actions = {
@@ -50,16 +52,19 @@ return fg.ruleset "duelist" {
 
     jab = { input = "LP", requires = "grounded", startup = 4, active = 2, recovery = 7,
             tags = { "normal", "attack" },
+            markers = { { tick = 4, marker = "swing" } },
             boxes = { { "hit", from = 4, to = 5, x = 10, y = 40, w = 40, h = 60 } },
             hit = { damage = 30, hitstop = 6, hitstun = 13, blockstun = 9, meter = 10, juggle = 1 },
             cancels = { { from = 4, to = 12, on = "hit", into = { "special", "super" }, buffer = 4 } } },
     strong = { input = "HP", requires = "grounded", startup = 7, active = 3, recovery = 16,
                tags = { "normal", "attack" },
+               markers = { { tick = 7, marker = "swing" } },
                boxes = { { "hit", from = 7, to = 9, x = 10, y = 50, w = 60, h = 30 } },
                hit = { damage = 80, hitstop = 9, hitstun = 20, blockstun = 15, meter = 20, juggle = 1 },
                cancels = { { from = 7, to = 16, on = "contact", into = { "special", "super" }, buffer = 6 } } },
     sweep = { input = "sweep", requires = "grounded", startup = 9, active = 4, recovery = 22,
               tags = { "normal", "attack" },
+              markers = { { tick = 9, marker = "swing" } },
               boxes = { { "hit", from = 9, to = 12, x = 10, y = 0, w = 70, h = 20 } },
               hit = { damage = 90, hitstop = 8, hitstun = 30, blockstun = 12, meter = 20,
                       guard = "low" } },
@@ -79,9 +84,8 @@ return fg.ruleset "duelist" {
               boxes = { { "hit", from = 5, to = 10, x = 0, y = 0, w = 100, h = 120 } },
               invulnerable = { { from = 0, to = 4, throw = true } },
               hit = { damage = 250, hitstop = 15, hitstun = 45, blockstun = 25, chip = 25 } },
-    -- Requested by script in the playtest (no input, so the request table stays as it is): a
-    -- launcher whose hit cancels into the jab for a juggle, and a throw the target can tech by
-    -- asking for the throw itself within 7 ticks of the grab.
+    -- A launcher whose hit cancels into the jab for a juggle, and a throw the target can tech by
+    -- pressing the throw itself within 7 ticks of the grab.
     launcher = { requires = "grounded", startup = 6, active = 3, recovery = 20, tags = { "attack" },
                  boxes = { { "hit", from = 6, to = 8, x = 0, y = 0, w = 50, h = 140 } },
                  hit = { damage = 70, hitstop = 8, hitstun = 20, blockstun = 10, reaction = "launched",
@@ -117,11 +121,15 @@ return fg.ruleset "duelist" {
   end,
 
   -- Presentation: sees committed events only; emits cues for the host's effects and audio.
+  -- A box contact is a hit event (ev.kind == "hit", with ev.contact, ev.x, ev.y, ev.damage); a
+  -- "swing" marker is the sound of an attack coming out, contact or not.
   on_event = function(_, ev)
     if ev.kind == "hit" then
       fg.cue(ev.contact == "hit" and "hitspark" or ev.contact == "block" and "blockspark" or "whoosh", ev)
     elseif ev.kind == "throw" then
       fg.cue("grab", ev)
+    elseif ev.marker == "swing" then
+      fg.cue("swing", ev)
     end
   end,
 }

@@ -33,29 +33,17 @@ local rounds = {
   { title = "e2 crouch-blocks the sweep (a low)", p1 = "2@0 HK@1 5@3", p2 = "1@0 5@40", ticks = 50 },
   -- Hits as boxes: a juggle, a throw and its tech, a trade, an invulnerable reversal.
   { title = "launcher, cancelled on hit into a jab in the air, into a hadouken: a 3-hit juggle",
-    requests = { { 0, "p1", "launcher" } }, p1 = "LP@16 2@22 3@23 6@24 P@25 5@27", ticks = 80 },
+    p1 = "3@0 HP@0 5@2 LP@16 2@22 3@23 6@24 P@25 5@27", ticks = 80 },
   { title = "a throw: the tech window (7 ticks) passes and the throw lands",
-    requests = { { 0, "p1", "grab" } }, ticks = 40, setup = function() p2:position(20, 0) end },
+    p1 = "LP@0 LK@0", ticks = 40, setup = function() p2:position(20, 0) end },
   { title = "the same throw teched: e2 asks for the throw on the 5th tick of the window",
-    requests = { { 0, "p1", "grab" }, { 8, "p2", "grab" } }, ticks = 40,
+    p1 = "LP@0 LK@0", p2 = "LP@8 LK@8", ticks = 40,
     setup = function() p2:position(20, 0) end },
   { title = "a trade: both jab on the same tick, both are hit",
     p1 = "LP@0", p2 = "LP@0", ticks = 30 },
   { title = "e2's shoryuken starts invulnerable: e1's jab passes through it",
     p1 = "LP@2", p2 = "6@0 2@1 3@2 P@3 5@4", ticks = 50, setup = function() p2:resource("meter", 100) end },
 }
-
--- Requests a script makes during a round (the launcher and the throw have no input).
-local function run_round(round)
-  local who = { p1 = p1, p2 = p2 }
-  local pending = round.requests or {}
-  for t = 0, round.ticks - 1 do
-    for _, r in ipairs(pending) do
-      if r[1] == t then who[r[2]]:request(r[3]) end
-    end
-    w:run(1)
-  end
-end
 
 print("framegate duel: two duelists, " .. w:rate() .. " Hz, rules " .. here_rules)
 for i, round in ipairs(rounds) do
@@ -65,14 +53,11 @@ for i, round in ipairs(rounds) do
   local from = w:tick()
   if round.p1 then w:play(p1, round.p1) end
   if round.p2 then w:play(p2, round.p2) end
-  run_round(round)
+  w:run(round.ticks)
   print(string.format("\n== %d. %s", i, round.title))
   local inputs = {}
   if round.p1 then inputs[#inputs + 1] = "e1 input: " .. round.p1 end
   if round.p2 then inputs[#inputs + 1] = "e2 input: " .. round.p2 end
-  for _, r in ipairs(round.requests or {}) do
-    inputs[#inputs + 1] = string.format("t=%d %s requests %s", r[1], r[2] == "p1" and "e1" or "e2", r[3])
-  end
   print("   " .. table.concat(inputs, "    "))
   io.write((w:meter(from, w:tick() - 1):gsub("\n(.)", "\n   %1"):gsub("^", "   ")))
   for _, d in ipairs(w:decisions()) do
