@@ -46,5 +46,7 @@ void fg_rd_check_table(fg_rd *rd, int idx, const char *what);
 ** combat rules. */
 void fg_lua_read_action_hits(fg_rd *rd, int t, fg_action_def *a);
 void fg_lua_read_ruleset_hits(fg_rd *rd, int idx, fg_ruleset_builder *b);
+/* Sets `hit`, `throw` and `boxes` of the table on top, as declared (for rules:action). */
+void fg_lua_push_action_hits(lua_State *L, const fg_action_def *a);
 
 #endif

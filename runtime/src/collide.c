@@ -276,20 +276,43 @@ static void sort_contacts(fg_world *w) {
     }
 }
 
-void fg_collide_find(fg_world *w, fg_tick t) {
+/* Entities without a team fight their opponent only: tested pair by pair, each pair once. */
+static void opponents(fg_world *w, fg_tick t) {
     fg_collide_space *s = &w->coll;
-    uint32_t n = w->state->nentities;
-    s->ncontacts = 0;
-    if (s->nitems != n) { /* spawned entities (or a restore): start from the slot order */
-        for (uint32_t i = 0; i < n; i++) s->order[i] = i;
-        s->nitems = n;
+    for (uint32_t i = 0; i < w->state->nentities; i++) {
+        fg_entity_state *a = &w->entities[i];
+        fg_entity_state *b = fg_world_entity(w, a->opponent);
+        if (!b || b == a) continue;
+        if (b->opponent == a->id && b->id < a->id) continue; /* tested from b's side */
+        if (a->combat.team && b->combat.team && a->combat.team != b->combat.team)
+            continue; /* the sweep over teams finds them */
+        const fg_collide_item *ia = &s->items[i], *ib = &s->items[b->id - 1];
+        if (!ia->attacks && !ib->attacks) continue;
+        if (ia->x0 > ib->x1 || ib->x0 > ia->x1) continue;
+        if (may_interact(a, b)) test_pair(w, a, b, t);
     }
-    for (uint32_t i = 0; i < n; i++) {
-        extent(w, &w->entities[i], t, &s->items[i]);
-        s->items[i].slot = i;
+}
+
+/* Entities with a team fight every other team: sorted on x0 (insertion sort over last tick's
+** order, nearly sorted already) and swept. */
+static void teams(fg_world *w, fg_tick t) {
+    fg_collide_space *s = &w->coll;
+    uint32_t n = w->state->nentities, k = 0;
+    /* Keep last tick's order of the entities still in a team, then add the others. */
+    for (uint32_t i = 0; i < s->nitems; i++) {
+        uint32_t v = s->order[i];
+        if (v < n && w->entities[v].combat.team && !s->items[v].listed) {
+            s->items[v].listed = 1;
+            s->order[k++] = v;
+        }
     }
-    /* Insertion sort on (x0, slot): last tick's order is nearly this one. */
-    for (uint32_t i = 1; i < n; i++) {
+    for (uint32_t v = 0; v < n; v++)
+        if (w->entities[v].combat.team && !s->items[v].listed) {
+            s->items[v].listed = 1;
+            s->order[k++] = v;
+        }
+    s->nitems = k;
+    for (uint32_t i = 1; i < k; i++) {
         uint32_t v = s->order[i];
         const fg_collide_item *it = &s->items[v];
         uint32_t j = i;
@@ -301,18 +324,31 @@ void fg_collide_find(fg_world *w, fg_tick t) {
         }
         s->order[j] = v;
     }
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; i < k; i++) {
         const fg_collide_item *a = &s->items[s->order[i]];
         if (a->x0 > a->x1) break; /* nothing live: everything after it is empty too */
-        for (uint32_t j = i + 1; j < n; j++) {
+        for (uint32_t j = i + 1; j < k; j++) {
             const fg_collide_item *b = &s->items[s->order[j]];
             if (b->x0 > a->x1) break;
             if (!a->attacks && !b->attacks) continue;
             fg_entity_state *ea = &w->entities[a->slot], *eb = &w->entities[b->slot];
-            if (!may_interact(ea, eb)) continue;
+            if (ea->combat.team == eb->combat.team || !may_interact(ea, eb)) continue;
             test_pair(w, ea, eb, t);
         }
     }
+}
+
+void fg_collide_find(fg_world *w, fg_tick t) {
+    fg_collide_space *s = &w->coll;
+    uint32_t n = w->state->nentities;
+    s->ncontacts = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        extent(w, &w->entities[i], t, &s->items[i]);
+        s->items[i].slot = i;
+        s->items[i].listed = 0;
+    }
+    opponents(w, t);
+    teams(w, t);
     sort_contacts(w);
 }
 

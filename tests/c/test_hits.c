@@ -427,6 +427,35 @@ static void contacts_do_not_depend_on_creation_order(void **state) {
     fg_ruleset_unref(r);
 }
 
+/* Teams: one swing hits every entity of the other team its box touches, never a teammate. */
+static void a_box_hits_every_enemy_it_touches_and_no_teammate(void **state) {
+    (void)state;
+    fgt_duel d = fgt_duel_new(fgt_build(brawler(NULL)), 60, NULL, NULL);
+    fg_spawn s;
+    memset(&s, 0, sizeof s);
+    s.grounded = true;
+    s.x = FG_FX(30);
+    s.facing = FG_FACING_LEFT;
+    fg_entity p3;
+    assert_int_equal(fg_world_spawn(d.w, &s, &p3, NULL), FG_OK);
+    s.x = FG_FX(-60); /* behind p1: out of the jab's reach */
+    fg_entity p4;
+    assert_int_equal(fg_world_spawn(d.w, &s, &p4, NULL), FG_OK);
+    fg_world_set_team(d.w, d.p1, 1, NULL);
+    fg_world_set_team(d.w, d.p2, 2, NULL);
+    fg_world_set_team(d.w, p3, 2, NULL);
+    fg_world_set_team(d.w, p4, 2, NULL);
+    fgt_request(&d, d.p2, "jab"); /* p2 and p3 are teammates: p2's jab must not touch p3 */
+    fgt_request(&d, d.p1, "jab");
+    fgt_run(&d, 5);
+    int hp = fg_ruleset_find_resource(d.r, "health");
+    assert_int_equal(fg_world_resource(d.w, p3, (uint32_t)hp), 900);   /* hit by p1 */
+    assert_int_equal(fg_world_resource(d.w, d.p2, (uint32_t)hp), 900); /* hit by p1 */
+    assert_int_equal(fg_world_resource(d.w, p4, (uint32_t)hp), 1000);  /* out of reach */
+    assert_int_equal(health(&d, d.p1), 900);                            /* p2's jab traded */
+    fgt_duel_free(&d);
+}
+
 /* }====================================================================== */
 
 /* {====================================================================== throws */
@@ -645,6 +674,7 @@ int main(void) {
         cmocka_unit_test(simultaneous_jabs_trade),
         cmocka_unit_test(under_the_priority_rule_the_higher_priority_wins_the_trade),
         cmocka_unit_test(contacts_do_not_depend_on_creation_order),
+        cmocka_unit_test(a_box_hits_every_enemy_it_touches_and_no_teammate),
         cmocka_unit_test(a_throw_is_teched_on_the_windows_last_tick_and_lands_one_past_it),
         cmocka_unit_test(a_throw_misses_a_target_in_a_stun),
         cmocka_unit_test(box_mistakes_name_the_path_and_the_value),
