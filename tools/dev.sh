@@ -24,6 +24,7 @@ need_packages() {
   [ -f /usr/include/cmocka.h ]      || missing+=(libcmocka-dev)
   command -v luacheck >/dev/null    || missing+=(lua-check)
   [ -f /usr/share/lua/5.4/argparse.lua ] || missing+=(lua-argparse)
+  [ -f /usr/include/enet/enet.h ]   || missing+=(libenet-dev)
   echo "${missing[@]:-}"
 }
 

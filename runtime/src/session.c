@@ -204,6 +204,7 @@ const char *fg_session_state_name(fg_session_state s) {
     case FG_SESSION_RUNNING: return "running";
     case FG_SESSION_DESYNCED: return "desynced";
     case FG_SESSION_DISCONNECTED: return "disconnected";
+    case FG_SESSION_FINISHED: return "finished";
     }
     return "?";
 }
@@ -233,6 +234,9 @@ static fg_status check_config(const fg_world *w, const fg_session_config *c, fg_
         return fg_error_set(err, FG_EINVAL, "session: interrupt after %lld us, disconnect after "
                             "%lld us: expected at least 1000 us, and the disconnect no sooner",
                             (long long)c->interrupt_us, (long long)c->disconnect_us);
+    if (c->ticks < 0)
+        return fg_error_set(err, FG_EINVAL, "session: match length %lld ticks, expected 0 "
+                            "(endless) or more", (long long)c->ticks);
     if (!c->transport.send || !c->transport.recv)
         return fg_error_set(err, FG_EINVAL, "session: the transport needs send and recv");
     if (fg_world_entity_count(w) < c->nplayers)
@@ -913,21 +917,32 @@ fg_status fg_session_advance(fg_session *s, int64_t now_us, fg_error *err) {
         s->state = FG_SESSION_RUNNING;
         for (uint32_t n = 0; n < s->nnodes; n++) s->peers[n].last_recv = now_us;
     }
+    if (s->state == FG_SESSION_FINISHED) { /* still acknowledging what peers send */
+        for (uint32_t n = 0; n < s->nnodes; n++)
+            if (n != s->cfg.local) send_input(s, n);
+        return FG_OK;
+    }
     st = check_peers(s, err);
     if (st != FG_OK) return st;
-    if (!s->spectator) {
+    bool over = s->cfg.ticks && s->tick >= s->cfg.ticks;
+    if (over) {
+        /* The match is played; waiting for the last records to be confirmed and acknowledged. */
+    } else if (!s->spectator) {
         if (s->tick - s->confirmed >= (fg_tick)s->cfg.max_prediction) {
             s->stats.stalls++;
         } else if (should_wait(s)) {
             s->stats.waits++;
         } else {
-            assign_local(s, s->tick + s->delay);
+            fg_tick target = s->tick + s->delay;
+            if (s->cfg.ticks && target >= s->cfg.ticks) target = s->cfg.ticks - 1;
+            assign_local(s, target);
             s->tick++;
         }
     } else {
         fg_tick ready = INT64_MAX;
         for (uint32_t i = 0; i < s->cfg.nplayers; i++)
             if (s->players[i].received < ready) ready = s->players[i].received;
+        if (s->cfg.ticks && ready > s->cfg.ticks) ready = s->cfg.ticks;
         s->tick = ready;
     }
     st = simulate(s, err);
@@ -937,6 +952,12 @@ fg_status fg_session_advance(fg_session *s, int64_t now_us, fg_error *err) {
         if (n != s->cfg.local) send_input(s, n);
     update_stats(s);
     if (s->state == FG_SESSION_DESYNCED) return desynced(s, err);
+    if (s->cfg.ticks && s->confirmed >= s->cfg.ticks) {
+        bool all = true;
+        for (uint32_t n = 0; n < s->nnodes && !s->spectator; n++)
+            if (n != s->cfg.local && s->peers[n].acked < s->cfg.ticks) all = false;
+        if (all) s->state = FG_SESSION_FINISHED;
+    }
     return FG_OK;
 }
 

@@ -154,6 +154,9 @@ typedef struct fg_session_config {
     uint32_t hash_every;     /* ticks between hash exchanges, 1..120; default 30 */
     int64_t interrupt_us;    /* silence after which a peer counts as interrupted; default 500 ms */
     int64_t disconnect_us;   /* silence after which it is disconnected; default 5 s */
+    fg_tick ticks;           /* the match's length: no tick from this one on is run, and the
+                                session is finished once every node holds every record before
+                                it; 0: endless */
     fg_transport transport;
     fg_advance_fn advance;   /* the host's tick; `again` is true for a speculative tick (predicted
                                 or re-simulated): present and record only when it is false */
@@ -165,7 +168,9 @@ typedef enum fg_session_state {
     FG_SESSION_SYNCING = 0,     /* waiting for every peer's hello */
     FG_SESSION_RUNNING = 1,
     FG_SESSION_DESYNCED = 2,    /* stopped: the hashes differ; the report is being completed */
-    FG_SESSION_DISCONNECTED = 3 /* stopped: a peer was silent for disconnect_us */
+    FG_SESSION_DISCONNECTED = 3, /* stopped: a peer was silent for disconnect_us */
+    FG_SESSION_FINISHED = 4      /* config.ticks ran and every peer holds this node's records;
+                                    advance still answers peers that wait for them */
 } fg_session_state;
 
 FG_API const char *fg_session_state_name(fg_session_state s);
