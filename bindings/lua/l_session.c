@@ -1,14 +1,17 @@
 /*
 ** l_session.c: netplay from Lua.
-**   fg.link{nodes=2, latency_ms=, jitter_ms=, loss=, duplicate=, reorder=, seed=} -> Link
+**   fg.link{nodes=2, latency_ms=, jitter_ms=, loss=, duplicate=, reorder=, seed=,
+**           over=transport} -> Link (over: a shim in front of a real transport)
 **     link:node(i) -> Transport, link:time(us), link:cut(i, bool), link:stats()
 **   fg.enet{node=, nodes=, host=, port=} -> ENet (when built with ENet; fg.enet is nil otherwise)
 **     enet:transport(), enet:port(), enet:connected(), enet:rtt()
 **   fg.session{world=, transport=, node=, players=2, spectators=0, delay=2, max_prediction=8,
 **              hash_every=30, interrupt_ms=500, disconnect_ms=5000, ticks=0} -> Session
-**     s:press(name), s:release(name), s:direction(numpad), s:input_tick(), s:delay([n]),
+**     s:press(name), s:release(name), s:direction(numpad), s:input_from(world, entity),
+**     s:input_tick(), s:delay([n]),
 **     s:advance(now_us) -> true | false, message, s:state(), s:stats(), s:report(),
 **     s:hash(tick), s:record(player, tick), s:close()
+**   fg.feed(world, entity, source_world, source_entity): a record's input without a session
 ** Nodes and players count from 1 here, as entities do; the C API counts nodes from 0.
 */
 #include "fg_lua.h"
@@ -68,7 +71,7 @@ static lua_link *check_link(lua_State *L, int idx) {
 
 static int l_link(lua_State *L) {
     static const char *const known[] = {"nodes", "latency_ms", "jitter_ms", "loss", "duplicate",
-                                        "reorder", "seed", "capacity", NULL};
+                                        "reorder", "seed", "capacity", "over", NULL};
     fg_link_config c = fg_link_config_default();
     if (!lua_isnoneornil(L, 1)) {
         luaL_checktype(L, 1, LUA_TTABLE);
@@ -81,10 +84,21 @@ static int l_link(lua_State *L) {
         c.reorder_pct = uint_field(L, 1, "reorder", 0, 0, 100);
         c.capacity = uint_field(L, 1, "capacity", 1024, 1, 65536);
         c.seed = (uint64_t)fg_lua_opt_int_field(L, 1, "seed", 1);
+        if (lua_getfield(L, 1, "over") != LUA_TNIL) {
+            fg_transport *inner = luaL_testudata(L, -1, TRANSPORT_T);
+            if (!inner) return luaL_error(L, "field 'over': expected a transport, got %s",
+                                          luaL_typename(L, -1));
+            c.inner = *inner;
+        }
+    } else {
+        lua_pushnil(L);
     }
-    lua_link *ll = lua_newuserdatauv(L, sizeof *ll, 0);
+    int over = lua_gettop(L);
+    lua_link *ll = lua_newuserdatauv(L, sizeof *ll, 1);
     memset(ll, 0, sizeof *ll);
     luaL_setmetatable(L, LINK_T);
+    lua_pushvalue(L, over); /* the inner transport lives as long as the link */
+    lua_setiuservalue(L, -2, 1);
     fg_error err;
     if (fg_link_create(&c, &ll->l, &err) != FG_OK) return fg_lua_raise(L, &err);
     ll->nodes = c.nodes;
@@ -306,6 +320,43 @@ static int session_press(lua_State *L) { return input_edge(L, FG_EDGE_PRESS); }
 static int session_release(lua_State *L) { return input_edge(L, FG_EDGE_RELEASE); }
 static int session_direction(lua_State *L) { return input_edge(L, FG_EDGE_DIR); }
 
+/* s:input_from(world, entity): this node's input for the next tick is what the entity consumed
+** in that world's last tick (a scratch world a script or a device drives). */
+static int session_input_from(lua_State *L) {
+    lua_session *ls = check_session(L, 1);
+    fg_lua_world *lw = fg_lua_check_world(L, 2);
+    fg_world *w;
+    fg_entity e = fg_lua_check_entity(L, 3, &w);
+    luaL_argcheck(L, w == lw->w, 3, "not an entity of that world");
+    fg_input_record r;
+    fg_error err;
+    if (fg_input_record_of_tick(fg_world_buffer(w, e), fg_world_last_input(w, e), NULL, &r,
+                                &err) != FG_OK ||
+        fg_session_input_record(ls->s, &r, &err) != FG_OK)
+        return fg_lua_raise(L, &err);
+    return 0;
+}
+
+/* fg.feed(world, entity, source_world, source_entity): pushes into world, for its next tick, the
+** entity's input as a peer would receive it: the record of what source_entity consumed in
+** source_world's last tick. A session's ticks without the session, for a local reference. */
+static int l_feed(lua_State *L) {
+    fg_world *w, *src;
+    fg_lua_check_world(L, 1);
+    fg_entity e = fg_lua_check_entity(L, 2, &w);
+    fg_lua_check_world(L, 3);
+    fg_entity se = fg_lua_check_entity(L, 4, &src);
+    luaL_argcheck(L, w == fg_lua_check_world(L, 1)->w, 2, "not an entity of that world");
+    luaL_argcheck(L, src == fg_lua_check_world(L, 3)->w, 4, "not an entity of that world");
+    fg_input_record r;
+    fg_error err;
+    if (fg_input_record_of_tick(fg_world_buffer(src, se), fg_world_last_input(src, se), NULL, &r,
+                                &err) != FG_OK ||
+        fg_input_record_push(&r, w, e, fg_world_tick(w), &err) != FG_OK)
+        return fg_lua_raise(L, &err);
+    return 0;
+}
+
 static int session_input_tick(lua_State *L) {
     lua_pushinteger(L, fg_session_input_tick(check_session(L, 1)->s));
     return 1;
@@ -487,6 +538,7 @@ void fg_lua_open_session(lua_State *L) {
     static const luaL_Reg session_methods[] = {
         {"press", session_press},   {"release", session_release},
         {"direction", session_direction}, {"input_tick", session_input_tick},
+        {"input_from", session_input_from},
         {"delay", session_delay},   {"advance", session_advance},
         {"state", session_state},   {"stats", session_stats},
         {"report", session_report}, {"hash", session_hash},
@@ -501,6 +553,8 @@ void fg_lua_open_session(lua_State *L) {
     lua_setfield(L, -2, "link");
     lua_pushcfunction(L, l_session);
     lua_setfield(L, -2, "session");
+    lua_pushcfunction(L, l_feed);
+    lua_setfield(L, -2, "feed");
 #ifdef FG_HAVE_ENET
     static const luaL_Reg enet_methods[] = {{"transport", enet_transport}, {"port", enet_port},
                                             {"connected", enet_connected}, {"rtt", enet_rtt},

@@ -149,6 +149,17 @@ static bool is_player(const fg_session *s, uint32_t node) { return node < s->cfg
 
 static uint32_t local_player(const fg_session *s) { return s->cfg.local; }
 
+/* "player 2", "spectator 1": nodes as people count them, like entities (e2). */
+typedef struct node_name {
+    char s[24];
+} node_name;
+static node_name name_of(const fg_session *s, uint32_t node) {
+    node_name n;
+    if (node < s->cfg.nplayers) snprintf(n.s, sizeof n.s, "player %u", node + 1);
+    else snprintf(n.s, sizeof n.s, "spectator %u", node - s->cfg.nplayers + 1);
+    return n;
+}
+
 /* Restores without counting it as a host edit: the session's own rollback. */
 static void restore_quiet(fg_session *s, fg_tick t) {
     fg_world *w = s->w;
@@ -340,7 +351,14 @@ fg_status fg_session_input_record(fg_session *s, const fg_input_record *r, fg_er
             return st;
         }
     }
-    if (r->overflow) { /* the end state decides */
+    /* An overflowed record (or one whose edges started elsewhere) ends where it says. */
+    if (r->overflow && (s->building.held != r->held || s->building.dir != r->dir)) {
+        if (r->held & ~((((uint32_t)1 << s->nbuttons) - 1) << FG_IN_FIRST_BUTTON) || r->dir < 1 ||
+            r->dir > 9) {
+            s->building = tmp;
+            return fg_error_set(err, FG_EINVAL, "session: the record ends in buttons 0x%x, "
+                                "direction %u, not this world's", r->held, r->dir);
+        }
         s->building.held = r->held;
         s->building.dir = r->dir;
         s->building.overflow = 1;
@@ -482,8 +500,8 @@ static void begin_desync(fg_session *s, uint32_t node, fg_tick at, uint64_t mine
     r->local_hash = mine;
     r->peer_hash = theirs;
     r->tick = -1;
-    fg_error_set(&s->failure, FG_EMISMATCH, "desync with node %u: the state hash after tick %lld "
-                 "is %016llx here, %016llx there", node, (long long)at, (unsigned long long)mine,
+    fg_error_set(&s->failure, FG_EMISMATCH, "desync with %s: the state hash after tick %lld "
+                 "is %016llx here, %016llx there", name_of(s, node).s, (long long)at, (unsigned long long)mine,
                  (unsigned long long)theirs);
     if (fg_world_tick(s->w) != s->confirmed) restore_quiet(s, s->confirmed);
 }
@@ -566,8 +584,9 @@ static void on_hello(fg_session *s, uint32_t node, reader *r) {
     if (r->bad) return;
     if (id != s->game_id) {
         stop(s, FG_SESSION_DISCONNECTED, FG_EMISMATCH, NULL,
-             "session: node %u plays a different match (match id %016llx, ours %016llx): the "
-             "ruleset, the seed, the setup, the player count or hash_every differ", node,
+             "session: %s plays a different match (match id %016llx, ours %016llx): the "
+             "ruleset, the seed, the setup, the player count or hash_every differ",
+             name_of(s, node).s,
              (unsigned long long)id, (unsigned long long)s->game_id);
         return;
     }
@@ -856,8 +875,8 @@ static fg_status check_peers(fg_session *s, fg_error *err) {
         if (silent >= s->cfg.disconnect_us && (is_player(s, n) || s->spectator)) {
             s->disconnected = (int)n;
             return stop(s, FG_SESSION_DISCONNECTED, FG_ESTATE, err,
-                        "session: node %u disconnected: nothing received for %lld ms (at tick "
-                        "%lld, %lld confirmed)", n, (long long)(silent / 1000),
+                        "session: %s disconnected: nothing received for %lld ms (at tick "
+                        "%lld, %lld confirmed)", name_of(s, n).s, (long long)(silent / 1000),
                         (long long)s->tick, (long long)s->confirmed);
         }
     }
@@ -880,9 +899,9 @@ static fg_status desynced(fg_session *s, fg_error *err) {
     compare_snapshots(s);
     if (err) *err = s->failure;
     if (s->report.tick >= 0)
-        fg_error_set(err, FG_EMISMATCH, "desync with node %u: first divergent tick %lld (hash "
+        fg_error_set(err, FG_EMISMATCH, "desync with %s: first divergent tick %lld (hash "
                      "%016llx here, %016llx there; detected at the checkpoint after tick %lld)%s",
-                     s->report.peer, (long long)s->report.tick,
+                     name_of(s, s->report.peer).s, (long long)s->report.tick,
                      (unsigned long long)s->report.local_hash,
                      (unsigned long long)s->report.peer_hash, (long long)s->report.detected_at,
                      s->report.fields_known ? "" : "; waiting for the peer's snapshot");
@@ -992,8 +1011,8 @@ int fg_session_report_format(const fg_session *s, char *buf, size_t size) {
     size_t len = 0;
     if (size) buf[0] = '\0';
     if (r->detected_at < 0) return snprintf(buf, size, "no desync");
-    fg_text_append(buf, size, &len, "desync with node %u, detected at the checkpoint after tick "
-                   "%lld\n", r->peer, (long long)r->detected_at);
+    fg_text_append(buf, size, &len, "desync with %s, detected at the checkpoint after tick "
+                   "%lld\n", name_of(s, r->peer).s, (long long)r->detected_at);
     if (r->tick < 0) {
         fg_text_append(buf, size, &len, "  the peer's hashes did not arrive: the first "
                        "divergent tick is unknown\n");

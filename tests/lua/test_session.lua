@@ -125,7 +125,7 @@ function TestSession:test_a_planted_desync_is_reported_with_fields()
   local nodes, results = play { ticks = 3000, rules = planted, delay = { 0, 5 }, every = 10,
     stop = function(n) local r = n[1].s:report()
       return r and r.fields_known and n[2].s:report() and n[2].s:report().fields_known end }
-  lu.assertStrContains(results[1] or results[2], "desync with node")
+  lu.assertStrContains(results[1] or results[2], "desync with player")
   local r = nodes[1].s:report()
   lu.assertEquals(nodes[1].s:state(), "desynced")
   lu.assertTrue(r.tick >= 0 and r.detected_at - r.tick < 10)

@@ -102,9 +102,12 @@ typedef struct fg_transport {
                       fg_error *err);
 } fg_transport;
 
-/* The in-memory link: every node of a match in one process, with per-datagram latency (one way),
-** jitter, loss, duplication and reordering drawn from a seeded RNG, on a clock the caller sets.
-** One link serves all nodes; fg_link_transport gives each node its end. */
+/* The link: per-datagram latency (one way), jitter, loss, duplication and reordering drawn from a
+** seeded RNG, on a clock the caller sets. In memory, one link serves every node of a match in one
+** process and fg_link_transport gives each node its end. Over another transport (`inner`), it is
+** a shim in front of one node's real network: what the node sends waits in the link, or is lost
+** or doubled, and goes out through inner when its time comes; what arrives comes straight from
+** inner. Two processes with a shim each see the sum of both delays as their round trip. */
 typedef struct fg_link_config {
     uint32_t nodes;         /* 2..FG_SESSION_MAX_NODES */
     int64_t latency_us;     /* one way, 0..10 s */
@@ -115,6 +118,7 @@ typedef struct fg_link_config {
     uint32_t capacity;      /* datagrams in flight; default 4096; a send past it is lost */
     uint64_t seed;
     fg_allocator allocator;
+    fg_transport inner;     /* zeroed: in memory; set: a shim over this transport */
 } fg_link_config;
 
 typedef struct fg_link_stats {
