@@ -82,6 +82,8 @@ fg_status fg_lua_world_replace_rules(lua_State *L, int world_idx, uint32_t slot,
                                      fg_error *err);
 /* Adds the gameplay methods (requests, decisions, meter, ...) and fg.cue. [-0, +0, m] */
 void fg_lua_open_play(lua_State *L);
+/* l_combat.c: p:combat(), p:boxes(), p:team(), p:owner(). */
+void fg_lua_open_combat(lua_State *L);
 
 /* Read-only views (l_view.c). They read the world when indexed. push_view makes a new one (for
 ** entity:view()); the rule views are the world's reusable ones, re-pointed for each call, so a

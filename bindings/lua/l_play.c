@@ -34,16 +34,19 @@ typedef struct event_record {
 } event_record;
 
 /* Sorted bytewise: the order pairs() walks them in. */
-static const char *const event_fields[] = {"action",     "contact",  "entity",   "layer",
-                                           "marker",     "occurrence", "reported", "sequence",
-                                           "target",     "tick",     NULL};
+static const char *const event_fields[] = {
+    "action", "combo", "contact", "counter", "damage", "entity", "hit_box", "hurt_box", "kind",
+    "layer", "marker", "miss", "occurrence", "reported", "sequence", "target", "tick", "x", "y",
+    NULL};
 
 void fg_lua_push_event(lua_State *L, const fg_world *w, const fg_event *ev) {
     const fg_ruleset *r = fg_world_rules(w, ev->entity);
     event_record *rec = lua_newuserdatauv(L, sizeof *rec, 0);
     rec->ev = *ev;
     const fg_action_def *a = r ? fg_ruleset_action(r, ev->action) : NULL;
-    const char *marker = fg_world_marker_name(w, ev->entity, ev->marker);
+    const char *marker = ev->marker == FG_EVENT_NO_MARKER
+                             ? ""
+                             : fg_world_marker_name(w, ev->entity, ev->marker);
     snprintf(rec->marker, sizeof rec->marker, "%s", marker ? marker : "?");
     snprintf(rec->action, sizeof rec->action, "%s", a ? a->name : "(ended)");
     snprintf(rec->layer, sizeof rec->layer, "%s", r ? fg_ruleset_layer_name(r, ev->layer) : "?");
@@ -53,7 +56,29 @@ void fg_lua_push_event(lua_State *L, const fg_world *w, const fg_event *ev) {
 /* Pushes field k of an event, or returns 0 when it has no such field. */
 static int event_field(lua_State *L, const event_record *rec, const char *k) {
     const fg_event *ev = &rec->ev;
-    if (!strcmp(k, "marker")) lua_pushstring(L, rec->marker);
+    bool contact = ev->kind != FG_EVENT_MARKER;
+    if (!strcmp(k, "marker")) {
+        if (rec->marker[0]) lua_pushstring(L, rec->marker);
+        else lua_pushnil(L);
+    } else if (!strcmp(k, "kind"))
+        lua_pushstring(L, ev->kind == FG_EVENT_HIT     ? "hit"
+                          : ev->kind == FG_EVENT_THROW ? "throw"
+                                                       : "marker");
+    else if (contact && (!strcmp(k, "x") || !strcmp(k, "y")))
+        lua_pushnumber(L, (lua_Number)(k[0] == 'x' ? ev->x : ev->y) / FG_FX_ONE);
+    else if (contact && !strcmp(k, "damage")) lua_pushinteger(L, ev->damage);
+    else if (contact && !strcmp(k, "combo")) lua_pushinteger(L, ev->combo);
+    else if (contact && !strcmp(k, "counter")) lua_pushboolean(L, ev->counter);
+    else if (contact && !strcmp(k, "miss"))
+        lua_pushstring(L, ev->miss ? fg_miss_reason_name((fg_miss_reason)ev->miss) : "none");
+    else if (contact && (!strcmp(k, "hit_box") || !strcmp(k, "hurt_box"))) {
+        uint8_t i = k[1] == 'i' ? ev->hit_box : ev->hurt_box;
+        if (i == 0xFF) lua_pushstring(L, "default"); /* a default box, or the range shorthand */
+        else lua_pushinteger(L, i + 1);
+    } else if (!contact && (!strcmp(k, "x") || !strcmp(k, "y") || !strcmp(k, "damage") ||
+                            !strcmp(k, "combo") || !strcmp(k, "counter") || !strcmp(k, "miss") ||
+                            !strcmp(k, "hit_box") || !strcmp(k, "hurt_box")))
+        lua_pushnil(L);
     else if (!strcmp(k, "action")) lua_pushstring(L, rec->action);
     else if (!strcmp(k, "layer")) lua_pushstring(L, rec->layer);
     else if (!strcmp(k, "tick")) lua_pushinteger(L, ev->tick);
@@ -65,6 +90,7 @@ static int event_field(lua_State *L, const event_record *rec, const char *k) {
     else if (!strcmp(k, "contact"))
         lua_pushstring(L, ev->contact == FG_ON_HIT     ? "hit"
                           : ev->contact == FG_ON_BLOCK ? "block"
+                          : ev->contact == FG_ON_WHIFF ? "whiff"
                                                        : "none");
     else return 0;
     return 1;
@@ -93,13 +119,15 @@ static int event_next(lua_State *L) {
                                                 key);
         i++;
     }
-    if (!event_fields[i]) {
-        lua_pushnil(L);
-        return 1;
+    /* A marker event has no contact fields: pairs skips them. */
+    for (; event_fields[i]; i++) {
+        lua_pushstring(L, event_fields[i]);
+        event_field(L, rec, event_fields[i]);
+        if (!lua_isnil(L, -1)) return 2;
+        lua_pop(L, 2);
     }
-    lua_pushstring(L, event_fields[i]);
-    event_field(L, rec, event_fields[i]);
-    return 2;
+    lua_pushnil(L);
+    return 1;
 }
 
 static int event_pairs(lua_State *L) {

@@ -8,7 +8,8 @@
 **   motion       combo notation, compiled patterns, the matcher, explanations
 **   behavior     the jump gate, action state machines and layers
 **   gate         event stamps, the dispatch ledger, cycle tracks, the playback owner
-**   world        entities, resources, the tick pipeline, hashes and snapshots
+**   hit          boxes, hit and throw definitions, rectangle tests
+**   world        entities, resources, the tick pipeline, collision, hashes and snapshots
 ** Beside them:
 **   replay       the replay file format
 **   locomotion   locomotion signals for animation graphs
@@ -25,6 +26,7 @@
 #include "framegate/loop.h"
 #include "framegate/motion.h"
 #include "framegate/gate.h"
+#include "framegate/hit.h"
 #include "framegate/behavior.h"
 #include "framegate/world.h"
 #include "framegate/replay.h"

@@ -129,13 +129,14 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
     if (w->trace_cap) w->trace = fg_alloc(&w->alloc, sizeof(fg_trace_record) * w->trace_cap);
     w->cap_cands = c.max_entities * FG_MAX_LAYERS * FG_MAX_MARKERS;
     w->cands = fg_alloc(&w->alloc, sizeof(fg_candidate) * w->cap_cands);
-    w->cap_events = w->cap_cands + FG_HOST_EVENTS;
+    bool coll = fg_collide_space_init(&w->coll, &w->alloc, c.max_entities);
+    w->cap_events = w->cap_cands + FG_HOST_EVENTS + w->coll.cap_contacts;
     w->events = fg_alloc(&w->alloc, sizeof(fg_event) * w->cap_events);
     w->commands = fg_alloc(&w->alloc, sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK *
                                           c.max_entities);
     w->ncommands = fg_alloc(&w->alloc, c.max_entities);
     if (!w->arena || !w->maps || !w->devices || !w->meter || (w->trace_cap && !w->trace) ||
-        !w->cands || !w->events || !w->commands || !w->ncommands) {
+        !w->cands || !w->events || !w->commands || !w->ncommands || !coll) {
         fg_world_destroy(w);
         fg_error_set(err, FG_ENOMEM, "world: out of memory (state of %zu bytes)", w->arena_size);
         return NULL;
@@ -177,6 +178,7 @@ void fg_world_destroy(fg_world *w) {
     fg_free(&a, w->events, sizeof(fg_event) * w->cap_events);
     fg_free(&a, w->commands, sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK * w->max_entities);
     fg_free(&a, w->ncommands, w->max_entities);
+    fg_collide_space_free(&w->coll, &a, w->max_entities);
     fg_free(&a, w, sizeof *w);
 }
 
@@ -395,7 +397,8 @@ size_t fg_world_memory(const fg_world *w) {
            sizeof(fg_device_state) * w->max_entities + (size_t)FG_METER_TICKS * w->max_entities +
            sizeof(fg_trace_record) * w->trace_cap + sizeof(fg_candidate) * w->cap_cands +
            sizeof(fg_event) * w->cap_events +
-           (sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK + 1) * w->max_entities;
+           (sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK + 1) * w->max_entities +
+           fg_collide_space_bytes(w->max_entities);
 }
 bool fg_world_entity_exists(const fg_world *w, fg_entity e) { return fg_world_entity(w, e) != NULL; }
 
@@ -650,6 +653,7 @@ uint64_t fg_world_hash(const fg_world *w) {
         hash_last(&f, es);
         mix(&f, (uint64_t)es->frozen_from);
         mix(&f, (uint64_t)es->frozen_until);
+        fg_combat_fold(&f, &es->combat);
         /* Layers the ruleset does not declare are never written (a reload keeps the layers). */
         uint32_t nlayers = s->nslots > 0 ? fg_world_rules_of(w, es)->nlayers : 0;
         for (uint32_t l = 0; l < nlayers; l++) {

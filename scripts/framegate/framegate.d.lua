@@ -468,6 +468,21 @@ function Entity:decision() end
 function Entity:frozen() end
 ---@return framegate.View
 function Entity:view() end
+---The combat state: combo, combo_damage, juggle, juggle_limit, launched, knockdown ("none",
+---"soft", "hard"), grabbed_by, tech_until, throw_invuln_until, pushback (pixels left), team, owner.
+---@return table
+function Entity:combat() end
+---The live boxes as the collision phase tests them, in world pixels: { kind =, x0 =, y0 =,
+---x1 =, y1 =, index = } (index in the action's boxes, or "default").
+---@param kind? "hurt"|"hit"|"push"|"throw"
+---@return table[]
+function Entity:boxes(kind) end
+---0 (the default) fights its opponent only; entities with teams fight every other team.
+---@param team integer
+function Entity:team(team) end
+---The entity never hits its owner (a projectile and who threw it); nil clears it.
+---@param owner? framegate.Entity
+function Entity:owner(owner) end
 
 ---@class framegate.Rules
 local Rules = {}

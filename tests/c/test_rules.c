@@ -245,7 +245,8 @@ static void attack_without_stun_states_is_an_error(void **state) {
     a = fgt_action("blockstun", 0, 0, 1);
     fgt_add(b, &a);
     expect_error(b, "actions.strong.hit",
-                 "needs a marker named 'hit' (or 'damage') for the tick it connects");
+                 "needs a hit box, or a marker named 'hit' (or 'damage') for the tick its "
+                 "range connects");
 }
 
 static void bad_motion_notation_names_its_column(void **state) {
