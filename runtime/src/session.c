@@ -801,13 +801,19 @@ static fg_tick confirm_limit(const fg_session *s) {
     return limit;
 }
 
-static fg_status simulate(fg_session *s, fg_error *err) {
-    fg_world *w = s->w;
+/* The ticks that can be confirmed now: every player's record is here (and the snapshot ring
+** has room). */
+static fg_tick frontier(const fg_session *s) {
     fg_tick ready = s->tick;
     for (uint32_t i = 0; i < s->cfg.nplayers; i++)
         if (s->players[i].received < ready) ready = s->players[i].received;
     fg_tick limit = confirm_limit(s);
-    if (ready > limit) ready = limit;
+    return ready < limit ? ready : limit;
+}
+
+static fg_status simulate(fg_session *s, fg_error *err) {
+    fg_world *w = s->w;
+    fg_tick ready = frontier(s);
     fg_tick at = fg_world_tick(w);
     compare_checks(s); /* hashes that arrived for ticks confirmed already */
     if (s->state != FG_SESSION_RUNNING) return FG_OK;
@@ -947,7 +953,10 @@ fg_status fg_session_advance(fg_session *s, int64_t now_us, fg_error *err) {
     if (over) {
         /* The match is played; waiting for the last records to be confirmed and acknowledged. */
     } else if (!s->spectator) {
-        if (s->tick - s->confirmed >= (fg_tick)s->cfg.max_prediction) {
+        /* The window counts from what this frame can confirm, input just received included. */
+        fg_tick confirmable = frontier(s);
+        if (confirmable < s->confirmed) confirmable = s->confirmed;
+        if (s->tick - confirmable >= (fg_tick)s->cfg.max_prediction) {
             s->stats.stalls++;
         } else if (should_wait(s)) {
             s->stats.waits++;
