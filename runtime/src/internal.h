@@ -160,6 +160,9 @@ struct fg_world {
     uint32_t nhost_events;
     fg_motion_command *commands; /* FG_COMMANDS_PER_TICK per entity slot, this tick's */
     uint8_t *ncommands;
+    fg_motion_command *true_commands; /* flags mode: every command true for the entity being
+                                         stepped (FG_MOTION_MAX_PATTERNS), before the world keeps
+                                         those that request an action */
 
     uint8_t *meter; /* FG_METER_TICKS phases per entity slot */
     fg_cue cues[FG_MAX_CUES];

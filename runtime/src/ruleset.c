@@ -25,6 +25,7 @@ struct fg_ruleset_builder {
     fg_action_def *actions;
     fg_motion_rt motions[FG_MAX_MOTIONS];
     fg_physics_def physics;
+    fg_motion_mode command_mode;
     struct {
         char name[FG_IN_NAME_MAX];
         char members[FG_MAX_TARGETS][FG_IN_NAME_MAX];
@@ -194,6 +195,10 @@ fg_status fg_ruleset_add_group(fg_ruleset_builder *b, const char *name, const ch
 }
 
 void fg_ruleset_set_physics(fg_ruleset_builder *b, const fg_physics_def *p) { b->physics = *p; }
+
+void fg_ruleset_set_command_mode(fg_ruleset_builder *b, fg_motion_mode mode) {
+    b->command_mode = mode;
+}
 void fg_ruleset_set_source_hash(fg_ruleset_builder *b, uint64_t hash) { b->source_hash = hash; }
 
 fg_builder_hits *fg_ruleset_builder_hits(fg_ruleset_builder *b) { return &b->hits; }
@@ -623,8 +628,9 @@ static void compile_motions(fg_ruleset *r, const fg_ruleset_builder *b, fg_findi
             finding(f, false, paths[i], "%s", err.msg);
         fg_motion_set_destroy(one);
     }
+    fg_motion_options opts = {b->command_mode, NULL};
     if (f->errors == 0 &&
-        fg_motion_set_compile(&mb, defs, n, &r->alloc, &r->motion_set, &err) != FG_OK)
+        fg_motion_set_compile_with(&mb, defs, n, &opts, &r->alloc, &r->motion_set, &err) != FG_OK)
         finding(f, false, "motions", "%s", err.msg);
     fg_free(&r->alloc, defs, sizeof *defs * (cap ? cap : 1));
     fg_free(&r->alloc, paths, sizeof *paths * (cap ? cap : 1));

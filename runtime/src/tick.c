@@ -130,6 +130,21 @@ static void follow_up(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick 
 
 /* {====================================================================== phase 1: input */
 
+/* Flags mode: traces every command true this tick (best-ranked first) and keeps, in that order,
+** the first FG_COMMANDS_PER_TICK that request an action. */
+static uint8_t keep_true_commands(fg_world *w, const fg_entity_state *es, uint32_t n,
+                                  fg_motion_command *out, fg_tick t) {
+    const fg_ruleset *r = fg_world_rules_of(w, es);
+    uint8_t kept = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const fg_motion_command *cmd = &w->true_commands[i];
+        int action = fg_ruleset_motion_action(r, cmd->motion, -1);
+        fg_world_trace4(w, t, es->id, FG_TRACE_TRUE, 0, cmd->motion, cmd->age, action, cmd->tick);
+        if (action >= 0 && kept < FG_COMMANDS_PER_TICK) out[kept++] = *cmd;
+    }
+    return kept;
+}
+
 static void input_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
     fg_buffer *b = fg_world_buffer_at(w, es->id - 1);
     fg_buffer_set_facing(b, (fg_facing)es->facing);
@@ -147,9 +162,14 @@ static void input_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
         fg_motion_ctx ctx = {NULL, fg_entity_frozen(es, t)};
         uint32_t n = 0;
         fg_motion_command *out = &w->commands[(size_t)slot * FG_COMMANDS_PER_TICK];
-        if (fg_motion_step(set, fg_world_motion_at(w, slot), b, &es->last_input, &ctx, out,
-                           FG_COMMANDS_PER_TICK, &n, NULL) == FG_OK)
+        if (set && fg_motion_set_mode(set) == FG_MOTION_MODE_FLAGS) {
+            if (fg_motion_step(set, fg_world_motion_at(w, slot), b, &es->last_input, &ctx,
+                               w->true_commands, FG_MOTION_MAX_PATTERNS, &n, NULL) == FG_OK)
+                w->ncommands[slot] = keep_true_commands(w, es, n, out, t);
+        } else if (fg_motion_step(set, fg_world_motion_at(w, slot), b, &es->last_input, &ctx,
+                                  out, FG_COMMANDS_PER_TICK, &n, NULL) == FG_OK) {
             w->ncommands[slot] = (uint8_t)n;
+        }
     }
     bool was_grounded = es->ground.grounded;
     fg_tick landed_before = es->ground.landed_at;
@@ -316,11 +336,14 @@ static void settle_neutrals(fg_world *w, fg_entity_state *es, fg_tick t) {
 }
 
 /* Motion commands become requests, best first. A command still asserted by its buffer asks
-** again each tick until an action it requested starts; then it is retired. */
+** again each tick until an action it requested starts; then it is retired. In flags mode the
+** first command whose action starts ends the tick's requests, as the first ChangeState whose
+** triggers pass ends MUGEN's state -1. */
 static void handle_commands(fg_world *w, fg_entity_state *es, fg_tick t) {
     uint32_t slot = es->id - 1;
     const fg_ruleset *r = fg_world_rules_of(w, es);
     fg_decide_ctx c = fg_world_ctx(w, es, t);
+    bool flags = r->motion_set && fg_motion_set_mode(r->motion_set) == FG_MOTION_MODE_FLAGS;
     for (uint32_t i = 0; i < w->ncommands[slot]; i++) {
         const fg_motion_command *cmd = &w->commands[(size_t)slot * FG_COMMANDS_PER_TICK + i];
         int action = fg_ruleset_motion_action(r, cmd->motion, fg_entity_group(&c, es));
@@ -330,8 +353,10 @@ static void handle_commands(fg_world *w, fg_entity_state *es, fg_tick t) {
                             (int64_t)cmd->edges[0], cmd->beat);
         handle_request(w, es, (uint32_t)action, FG_REQ_COMMAND, t);
         const fg_instance *inst = &es->layers[r->rt[action].layer];
-        if (inst->action == action && inst->started == t)
+        if (inst->action == action && inst->started == t) {
             fg_motion_retire(r->motion_set, fg_world_motion_at(w, slot), cmd->motion);
+            if (flags) break;
+        }
     }
 }
 

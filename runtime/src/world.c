@@ -135,8 +135,9 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
     w->commands = fg_alloc(&w->alloc, sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK *
                                           c.max_entities);
     w->ncommands = fg_alloc(&w->alloc, c.max_entities);
+    w->true_commands = fg_alloc(&w->alloc, sizeof(fg_motion_command) * FG_MOTION_MAX_PATTERNS);
     if (!w->arena || !w->maps || !w->devices || !w->meter || (w->trace_cap && !w->trace) ||
-        !w->cands || !w->events || !w->commands || !w->ncommands || !coll) {
+        !w->cands || !w->events || !w->commands || !w->ncommands || !coll || !w->true_commands) {
         fg_world_destroy(w);
         fg_error_set(err, FG_ENOMEM, "world: out of memory (state of %zu bytes)", w->arena_size);
         return NULL;
@@ -178,6 +179,7 @@ void fg_world_destroy(fg_world *w) {
     fg_free(&a, w->events, sizeof(fg_event) * w->cap_events);
     fg_free(&a, w->commands, sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK * w->max_entities);
     fg_free(&a, w->ncommands, w->max_entities);
+    fg_free(&a, w->true_commands, sizeof(fg_motion_command) * FG_MOTION_MAX_PATTERNS);
     fg_collide_space_free(&w->coll, &a, w->max_entities);
     fg_free(&a, w, sizeof *w);
 }

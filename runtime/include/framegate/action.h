@@ -146,6 +146,10 @@ FG_API fg_status fg_ruleset_add_motion(fg_ruleset_builder *b, const fg_motion_de
 FG_API fg_status fg_ruleset_add_group(fg_ruleset_builder *b, const char *name,
                                       const char *const *buttons, uint32_t n, fg_error *err);
 FG_API void fg_ruleset_set_physics(fg_ruleset_builder *b, const fg_physics_def *p);
+/* How the ruleset's motion commands relate to their inputs: FG_MOTION_MODE_CONSUME (the
+** default: a command uses its inputs up) or FG_MOTION_MODE_FLAGS (MUGEN: every completed command
+** is true, the request layer tries them best first). See docs/motion.md. */
+FG_API void fg_ruleset_set_command_mode(fg_ruleset_builder *b, fg_motion_mode mode);
 /* Rules about hits for the whole ruleset: the trade rule, juggle limit, wake-up, damage scaling. */
 FG_API void fg_ruleset_set_combat(fg_ruleset_builder *b, const fg_combat_def *c);
 /* A default hurt or push box: of the whole fighter (group NULL or ""), or of a state group
