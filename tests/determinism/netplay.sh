@@ -10,6 +10,7 @@ set -u
 cli=$1 samples=$2 latency=$3 loss=$4 kill=${5:-}
 ticks=3600
 dir=$(mktemp -d)
+host_pid= join_pid=
 trap 'kill $host_pid $join_pid 2>/dev/null; rm -rf "$dir"' EXIT
 common=(--input "$samples/duel/netplay.txt" --ticks $ticks --speed 10 --timeout 60
         --latency "$latency" --jitter $((latency / 10)) --loss "$loss" --quiet)

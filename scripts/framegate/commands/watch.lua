@@ -40,8 +40,6 @@ function M.read_script(path)
   return { events = events, period = period }
 end
 
-M.read_script = read_script -- netplay reads the same scripts
-
 local KEYS = { w = 8, a = 4, s = 2, d = 6 }
 local BUTTONS = { j = "LP", k = "HP", u = "LK", i = "HK" }
 
