@@ -69,16 +69,16 @@ static int check_one(const fg_motion_set *set, const fg_tick *first, const char 
     fg_tick got = first_of(set, first, name);
     if (got == -2) fail_msg("%s.tsv:%d: no command named '%s'", file, line, name);
     if (got == want) return 0;
-    print_message("%s.tsv:%d: \"%s\": %s first completed on tick %lld, expected %s%ld\n", file,
-                  line, script, name, (long long)got, never ? "never" : "tick ",
-                  never ? 0L : want);
+    char expected[32];
+    if (never) snprintf(expected, sizeof expected, "never");
+    else snprintf(expected, sizeof expected, "tick %ld", want);
+    print_message("%s.tsv:%d: \"%s\": %s first completed on tick %lld, expected %s\n", file,
+                  line, script, name, (long long)got, expected);
     return 1;
 }
 
-/* Runs every row of FILE.tsv against FILE.cmd; returns the rows checked. */
-static int run_table(const char *file, fg_motion_mode mode, int *failures) {
-    fg_motion_set *set = load(file, mode);
-    char *table = slurp(file, ".tsv", NULL);
+/* Runs every row of a table (script<TAB>expectations lines) against set; returns the rows. */
+static int run_rows(const fg_motion_set *set, const char *file, char *table, int *failures) {
     fg_tick *first = calloc(fg_motion_count(set), sizeof *first);
     int rows = 0, line = 0;
     char *save = NULL;
@@ -97,9 +97,98 @@ static int run_table(const char *file, fg_motion_mode mode, int *failures) {
         rows++;
     }
     free(first);
+    return rows;
+}
+
+/* Runs every row of FILE.tsv against FILE.cmd; returns the rows checked. */
+static int run_table(const char *file, fg_motion_mode mode, int *failures) {
+    fg_motion_set *set = load(file, mode);
+    char *table = slurp(file, ".tsv", NULL);
+    int rows = run_rows(set, file, table, failures);
     free(table);
     fg_motion_set_destroy(set);
     return rows;
+}
+
+/* Every construct of MUGEN's and IKEMEN's command documentation, in one file written the way
+** real ones are (comments, odd spacing, any case). */
+static const char constructs_cmd[] =
+    "; constructs.cmd\n"
+    "[Defaults]\n"
+    "command.time = 20   ; comment after a value\n"
+    "Command.Buffer.Time=2\n"
+    "[Command]\n"
+    "name = \"charge\"\n"
+    "command = ~30$B, F, x\n"
+    "[Command]\n"
+    "\tname=\"ikemen_or\"\n"
+    "\tcommand=D, F|DF, x|y\n"
+    "[command]\n"
+    "name = \"strict\"\n"
+    "command = x, >~x\n"
+    "[Command]\n"
+    "name = \"timed_hold\"\n"
+    "command = /30$D\n"
+    "[Command]\n"
+    "name = \"hold_press\"\n"
+    "command = /DB, a\n"
+    "[Command]\n"
+    "name = \"both\"\n"
+    "command = a+b\n"
+    "time = 1\n"
+    "buffer.time = 1\n"
+    "[Command]\n"
+    "name = \"release_both\"\n"
+    "command = ~a+~b\n"
+    "[Command]\n"
+    "name = \"screen\"\n"
+    "command = R, L, x\n"
+    "[Command]\n"
+    "name = \"neutral\"\n"
+    "command = ~30N, a\n";
+
+static char constructs_table[] =
+    "4@0 6@40 x@41\tcharge@41\n"
+    "4@0 6@20 x@21\t!charge\n"
+    "2@0 6@2 x@3\tikemen_or@3\n"
+    "2@0 3@2 y@3\tikemen_or@3\n"
+    "x@0 ~x@2\tstrict@2\n"
+    "x@0 a@1 ~x@2\t!strict\n"
+    "2@0\ttimed_hold@29\n"
+    "1@0 a@2\thold_press@2\n"
+    "4@0 a@2\t!hold_press\n"
+    "a@0 b@0\tboth@0\n"
+    "a@0 b@5 ~a@8 ~b@9\t!both, release_both@9\n"
+    "6@0 4@2 x@3\tscreen@3\n"
+    "face=left@0 6@0 4@2 x@3\tscreen@3\n"
+    "6@40 a@41\tneutral@41\n"
+    "6@20 a@21\t!neutral\n";
+
+/* Rule: every construct of the command documentation works in a .cmd file in flags mode: [Defaults]
+** (any case), ~30$B charges, IKEMEN's `|`, `>`, /30$D timed holds, /DB holds, `+` chords and
+** their releases, screen directions L and R whatever the facing, a charged neutral (~30N), and a
+** buffer.time default of 2. */
+static void every_construct_works_in_a_cmd_file(void **state) {
+    (void)state;
+    fg_motion_buttons b;
+    fg_motion_buttons_default(&b, FG_MOTION_MUGEN);
+    fg_motion_options opts = {FG_MOTION_MODE_DEFAULT, "constructs.cmd"};
+    fg_motion_set *set = NULL;
+    fg_error err;
+    if (fg_motion_set_load_cmd(&b, constructs_cmd, sizeof constructs_cmd - 1, &opts, NULL, &set,
+                               &err) != FG_OK)
+        fail_msg("%s", err.msg);
+    uint32_t n;
+    fg_motion_lint(set, &n);
+    assert_int_equal(n, 0);
+    int failures = 0;
+    assert_int_equal(run_rows(set, "constructs", constructs_table, &failures), 15);
+    assert_int_equal(failures, 0);
+    char d[300];
+    fg_motion_describe(set, (uint32_t)fg_motion_find(set, "ikemen_or"), d, sizeof d);
+    assert_string_equal(d, "D, F|DF, x|y: enter 2 > enter {36} > press x|y (mugen, "
+                           "facing-relative; time 20, buffer 2)");
+    fg_motion_set_destroy(set);
 }
 
 /* Rule: every command of Kung Fu Man's kfm.cmd fires on its canonical input on MUGEN's tick,
@@ -247,6 +336,7 @@ int main(void) {
         cmocka_unit_test(flags_command_is_true_for_its_buffer_time),
         cmocka_unit_test(ignored_keys_and_empty_commands_are_noted),
         cmocka_unit_test(lint_follows_the_mode),
+        cmocka_unit_test(every_construct_works_in_a_cmd_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
