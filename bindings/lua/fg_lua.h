@@ -156,8 +156,6 @@ fg_lua_rules *fg_lua_test_rules(lua_State *L, int idx);
 ** source_hash (0 if none) is the hash of the files it came from.
 ** [-0, +1, v] */
 int fg_lua_build_rules(lua_State *L, int decl, const char *chunk, uint64_t source_hash);
-/* Adds an action's hit and throw data to the table on top (l_hits.c, for rules:action). */
-void fg_lua_push_action_hits(lua_State *L, const fg_action_def *a);
 /* fg.replication{...} (l_replication.c): a replication session from a table at index 1. */
 int fg_lua_replication_new(lua_State *L);
 /* Reads a request rule's result at idx into a verdict; false (with err) when it is not one. */
