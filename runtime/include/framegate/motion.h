@@ -165,8 +165,9 @@ FG_API fg_status fg_motion_set_compile(const fg_motion_buttons *buttons, const f
                                        uint32_t ndefs, const fg_allocator *a,
                                        fg_motion_set **out, fg_error *err);
 /* Compiles the [Command] blocks of a MUGEN/IKEMEN .cmd text (name, command, time, buffer.time,
-** steptime, buffer.hitpause, autogreater; [Defaults] command.time and command.buffer.time).
-** Other sections are ignored. Errors name source:line. */
+** steptime, buffer.hitpause, autogreater; [Defaults] command.time and command.buffer.time) in
+** flags mode: fg_motion_set_load_cmd with only a source. Other sections are ignored. Errors name
+** source:line. */
 FG_API fg_status fg_motion_set_compile_cmd(const fg_motion_buttons *buttons, const char *text,
                                            size_t len, const char *source, const fg_allocator *a,
                                            fg_motion_set **out, fg_error *err);
