@@ -174,7 +174,7 @@ static void read_action(fg_rd *rd, int t, const char *name, fg_action_def *a) {
         "startup", "active", "recovery", "duration", "loop", "neutral", "hold", "priority",
         "group", "requires", "layer", "input", "next", "tags", "cancels", "markers", "move",
         "root_motion", "cost", "hit", "interrupts", "forbids", "boxes", "invulnerable",
-        "throw", NULL};
+        "throw", "followup", NULL};
     fg_rd_check_table(rd, t, "an action table { startup =, active =, recovery = }");
     fg_rd_only_fields(rd, t, fields);
     *a = fg_action_def_default(name);
@@ -212,6 +212,7 @@ static void read_action(fg_rd *rd, int t, const char *name, fg_action_def *a) {
     a->ntags = fg_rd_names(rd, t, "tags", a->tags, FG_MAX_TAGS);
     a->nforbids = fg_rd_names(rd, t, "forbids", a->forbids, FG_MAX_TAGS);
     a->interrupts = fg_rd_bool(rd, t, "interrupts", false);
+    a->followup = fg_rd_bool(rd, t, "followup", false);
     char rm[16] = "authoritative";
     fg_rd_str(rd, t, "root_motion", rm, sizeof rm);
     if (!strcmp(rm, "authoritative")) a->root_motion = FG_ROOT_AUTHORITATIVE;
@@ -323,7 +324,8 @@ static void read_declaration(fg_rd *rd, int idx, fg_ruleset_builder *b) {
     static const char *const fields[] = {"name",    "buttons",  "groups",   "layers",
                                          "resources", "motions", "actions", "physics",
                                          "request", "on_event", "on_reload", "replicated",
-                                         "jump",    "boxes",    "combat",   "commands", NULL};
+                                         "jump",    "boxes",    "combat",   "commands",
+                                         "queue",   NULL};
     rd->path[0] = '\0';
     fg_rd_only_fields(rd, idx, fields);
     fg_error err;
@@ -395,6 +397,28 @@ static void read_declaration(fg_rd *rd, int idx, fg_ruleset_builder *b) {
             lua_pop(L, 2);
         }
         lua_pop(L, 1);
+        fg_rd_path_pop(rd, old);
+    }
+    lua_pop(L, 1);
+    if (fg_rd_get(rd, idx, "queue")) {
+        size_t old = fg_rd_path_push(rd, "queue");
+        fg_rd_check_table(rd, -1, "{ depth =, order = \"fifo\"|\"latest\", expiry = }");
+        static const char *const qfields[] = {"depth", "order", "expiry", NULL};
+        fg_rd_only_fields(rd, -1, qfields);
+        fg_queue_policy q = fg_queue_policy_default();
+        char order[16] = "fifo";
+        fg_rd_str(rd, -1, "order", order, sizeof order);
+        if (!strcmp(order, "latest")) q.order = FG_QUEUE_LATEST;
+        else if (strcmp(order, "fifo") != 0) {
+            size_t o2 = fg_rd_path_push(rd, ".order");
+            fg_rd_note(rd, "'%s', expected fifo or latest", order);
+            fg_rd_path_pop(rd, o2);
+        }
+        /* "latest" keeps one request: its depth is 1 unless given. */
+        q.depth = (uint32_t)fg_rd_int(rd, -1, "depth", q.order == FG_QUEUE_LATEST ? 1 : 3, 1,
+                                      FG_QUEUE_MAX);
+        q.expiry = (int32_t)fg_rd_int(rd, -1, "expiry", 0, 0, 600);
+        fg_ruleset_set_queue(b, &q);
         fg_rd_path_pop(rd, old);
     }
     lua_pop(L, 1);
