@@ -433,8 +433,8 @@ static int l_limits(lua_State *L) {
         for (int i = 0; i < 4; i++) {
             next[i] = fg_lua_opt_int_field(L, 1, keys[i], *fields[i]);
             if (next[i] < 1)
-                return luaL_error(L, "field '%s': %I, expected a positive integer", keys[i],
-                                  (lua_Integer)next[i]);
+                return fg_lua_range_error(L, lua_pushfstring(L, "limits.%s", keys[i]), next[i], 1,
+                                          LUA_MAXINTEGER, NULL);
         }
         for (int i = 0; i < 4; i++) *fields[i] = next[i];
     }
