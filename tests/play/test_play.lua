@@ -117,6 +117,15 @@ end
 
 TestPlay = {}
 
+-- Sessions opened frame by frame, closed by tearDown even when an assertion failed.
+local open_sessions = {}
+
+function TestPlay:tearDown()
+  for _, s in ipairs(open_sessions) do if not s.closed then play.close(s) end end
+  open_sessions = {}
+end
+
+
 function TestPlay:test_the_hit_box_is_drawn_where_the_attackers_reach_is_and_nowhere_else()
   local d = copy_duel()
   local shot = d .. "/t8.bmp"
@@ -277,6 +286,7 @@ function TestPlay:test_a_recorded_session_replays_in_the_window_to_the_same_hash
   lu.assertStrContains(text, "decision: t=107 e1 accepted: hadouken cancels strong")
   -- seeking back starts over from the replay's first tick and comes back to the same state
   local s3 = play.open { replay = take, fixed = true, out = function() end }
+  open_sessions[#open_sessions + 1] = s3
   local training = require "framegate.play_training"
   training.seek(s3, 120)
   local at120 = s3.world:hash()
@@ -297,6 +307,113 @@ function TestPlay:test_a_controls_file_with_an_unknown_key_names_the_file_field_
   lu.assertFalse(ok)
   lu.assertStrContains(err, d .. "/controls.lua: keys.LP: 'Jay' is not a key name SDL knows")
 end
+
+-- {---------------------------------------------------------------------- keys, frame by frame
+
+local function open_fixed(d)
+  local s = play.open { dir = d, fixed = true, out = function() end }
+  open_sessions[#open_sessions + 1] = s
+  local function frames(n) for _ = 1, n do play.frame(s) end end
+  local function key(name) s.win:inject_key(name, true); s.win:inject_key(name, false) end
+  return s, frames, key
+end
+
+local function rows_text(p)
+  local t = {}
+  for _, row in ipairs(p.inputs) do t[#t + 1] = row.dir .. (row.buttons ~= "" and row.buttons or "") end
+  return table.concat(t, " ")
+end
+
+function TestPlay:test_keyboard_presses_reach_their_tick_and_make_commands()
+  local s, frames = open_fixed(copy_duel())
+  frames(5)
+  local at = s.world:tick()
+  s.win:inject_key("J", true)
+  frames(1)
+  s.win:inject_key("J", false)
+  frames(20)
+  -- stamped with frame 5's time, the press belongs to tick 5, not to tick 4 that the frame runs
+  lu.assertEquals(s.players[1].commands[1], ("t=%d jab"):format(at + 1))
+  lu.assertStrContains(rows_text(s.players[1]), "5LP")
+  play.close(s)
+end
+
+function TestPlay:test_pause_stops_the_ticks_step_runs_one_and_slow_motion_halves_them()
+  local s, frames, key = open_fixed(copy_duel())
+  frames(10)
+  key("F5")
+  frames(1)
+  local t = s.world:tick()
+  frames(10)
+  lu.assertEquals(s.world:tick(), t)
+  key("F6")
+  frames(2)
+  lu.assertEquals(s.world:tick(), t + 1)
+  key("F5")                    -- run again
+  key("F7")                    -- at 1/2
+  frames(1)
+  t = s.world:tick()
+  frames(40)
+  lu.assertTrue(math.abs(s.world:tick() - t - 20) <= 1, "40 frames at 1/2: " .. (s.world:tick() - t))
+  key("F7")                    -- at 1/4
+  frames(1)
+  t = s.world:tick()
+  frames(40)
+  lu.assertTrue(math.abs(s.world:tick() - t - 10) <= 1, "40 frames at 1/4: " .. (s.world:tick() - t))
+  play.close(s)
+end
+
+function TestPlay:test_reset_puts_the_fighters_back()
+  local s, frames, key = open_fixed(copy_duel())
+  s.win:inject_key("A", true)
+  frames(30)
+  s.win:inject_key("A", false)
+  frames(2)
+  lu.assertTrue(s.p1:position() < -60, "walked back")
+  key("F8")
+  frames(2)
+  lu.assertEquals(s.p1:position(), -35)
+  lu.assertEquals(s.p2:position(), 35)
+  play.close(s)
+end
+
+function TestPlay:test_the_dummy_crouches_then_blocks_after_the_first_hit()
+  local s, frames, key = open_fixed(copy_duel())
+  key("F9")                                  -- crouch
+  frames(5)
+  lu.assertEquals(select(2, s.p2:direction()), 2)
+  for _ = 1, 3 do key("F9") end              -- block, crouch block, block after first hit
+  frames(5)
+  lu.assertEquals(select(2, s.p2:direction()), 5)
+  s.win:inject_key("J", true)
+  frames(1)
+  s.win:inject_key("J", false)
+  frames(8)                                  -- the jab hits at its 4th tick
+  lu.assertEquals(select(2, s.p2:direction()), 4, "holds back after the first hit")
+  frames(60)                                 -- free for more than 20 ticks
+  lu.assertEquals(select(2, s.p2:direction()), 5)
+  play.close(s)
+end
+
+function TestPlay:test_a_recording_of_p1_plays_back_on_the_dummy()
+  local s, frames, key = open_fixed(copy_duel())
+  frames(3)
+  key("F10")
+  frames(2)
+  s.win:inject_key("J", true)
+  frames(1)
+  s.win:inject_key("J", false)
+  frames(30)
+  key("F10")
+  frames(1)
+  lu.assertEquals(#s.players[2].commands, 0)
+  key("F11")
+  frames(40)
+  lu.assertStrContains(s.players[2].commands[1] or "", "jab")
+  play.close(s)
+end
+
+-- }----------------------------------------------------------------------
 
 function TestPlay:test_bad_options_are_refused_with_the_usage()
   lu.assertEquals(play.main("--shot", "x.bmp"), 2)
