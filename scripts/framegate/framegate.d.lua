@@ -75,7 +75,7 @@
 ---@field from integer
 ---@field to integer
 ---@field differences integer
----@field lines string[] "tick 1042: e1 hadouken now accepted (was rejected: ...)"
+---@field lines string[] "tick 1042: e1 hadouken now accepted: hadouken from idle (was rejected: ...)"
 ---@field complete boolean false if some input was no longer stored
 ---@field hash string
 ---@field shadow_hash string
