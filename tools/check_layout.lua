@@ -85,7 +85,7 @@ local function own(prefix, file)
   owned[prefix] = owned[prefix] or {}
   owned[prefix][file] = true
 end
-local cfiles = list("cd '" .. root .. "' && find runtime/src -maxdepth 1 -name '*.c'")
+local cfiles = list("cd '" .. root .. "' && find runtime -name '*.c'")
 local defined = {} -- function name -> file
 for _, rel in ipairs(cfiles) do
   local file = rel:match("[^/]+$")
@@ -125,7 +125,7 @@ for _, fn in ipairs(public) do
   local file = defined[fn.name]
   local owners = owner_of(fn.name)
   if not file then
-    problem("%s (%s): declared FG_API but defined in no runtime/src/*.c", fn.name, fn.header)
+    problem("%s (%s): declared FG_API but defined in no runtime/**/*.c", fn.name, fn.header)
   elseif not owners then
     problem("%s is in %s, but no file owns its prefix (name it after its file, or list the " ..
       "prefix in OWNERS of tools/check_layout.lua)", fn.name, file)
