@@ -9,18 +9,13 @@
 ** they are not authoritative.
 */
 #include "internal.h"
+#include "snapshot.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#define SNAPSHOT_MAGIC 0x46475753u /* "FGWS" */
-
-typedef struct snapshot_header {
-    uint32_t magic;
-    uint32_t entities; /* spawned entities: the slots copied */
-    uint64_t layout;
-    uint64_t size;     /* bytes after the header */
-} snapshot_header;
+typedef fg_snapshot_header snapshot_header;
+#define SNAPSHOT_MAGIC FG_SNAPSHOT_MAGIC
 
 /* {====================================================================== helpers */
 
@@ -886,9 +881,8 @@ fg_status fg_world_save(const fg_world *w, void *buf, size_t size, fg_error *err
     if (!buf || size < need)
         return fg_error_set(err, FG_EINVAL, "snapshot buffer: %zu bytes, need %zu", size, need);
     uint32_t n = w->state->nentities;
-    snapshot_header h = {SNAPSHOT_MAGIC, n, w->state->layout, need - sizeof h};
-    unsigned char *p = buf;
-    memcpy(p, &h, sizeof h);
+    snapshot_header h = {SNAPSHOT_MAGIC, n, w->state->layout, need - sizeof h, 0};
+    unsigned char *p = buf, *body = p + sizeof h;
     p += sizeof h;
     memcpy(p, w->state, state_section());
     p += state_section();
@@ -899,6 +893,8 @@ fg_status fg_world_save(const fg_world *w, void *buf, size_t size, fg_error *err
     memcpy(p, w->ledgers, w->ledger_stride * n);
     p += w->ledger_stride * n;
     memcpy(p, w->motions, w->motion_stride * n);
+    h.check = fg_snapshot_checksum(&h, body);
+    memcpy(buf, &h, sizeof h);
     return FG_OK;
 }
 
@@ -921,15 +917,8 @@ fg_status fg_world_restore(fg_world *w, const void *buf, size_t size, fg_error *
         return fg_error_set(err, FG_EFORMAT, "snapshot: %zu bytes for %u entities, expected %zu",
                             size, h.entities, sizeof h + body);
     const unsigned char *p = (const unsigned char *)buf + sizeof h;
-    fg_world_state incoming;
-    memcpy(&incoming, p, sizeof incoming);
-    if (incoming.nentities != h.entities || incoming.nslots > FG_MAX_RULE_SLOTS)
-        return fg_error_set(err, FG_EFORMAT, "snapshot: damaged (%u entities in the header, %u "
-                            "in the state)", h.entities, incoming.nentities);
-    for (uint32_t i = 0; i < incoming.nslots; i++)
-        if (incoming.slot_version[i] >= w->nversions)
-            return fg_error_set(err, FG_EMISMATCH, "snapshot: uses ruleset version %u, this "
-                                "world has %u", incoming.slot_version[i], w->nversions);
+    fg_status st = fg_snapshot_check(w, &h, p, err);
+    if (st != FG_OK) return st;
     fg_world_note_edit(w, "restore");
     uint32_t n = h.entities;
     memcpy(w->state, p, state_section());
