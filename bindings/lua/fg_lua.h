@@ -31,6 +31,8 @@ void fg_lua_open_locomotion(lua_State *L);
 void fg_lua_open_replication(lua_State *L);
 /* Wraps the state's allocator for the budgets and adds fg.limits, fg.sandboxed. */
 void fg_lua_open_sandbox(lua_State *L);
+/* fg.rules (l_load.c). */
+void fg_lua_open_load(lua_State *L);
 /* world:reload, world:what_if, fg.watcher. */
 void fg_lua_open_reload(lua_State *L);
 void fg_lua_open_determinism(lua_State *L);
@@ -107,6 +109,14 @@ void fg_lua_report_hook_error(lua_State *L, fg_world *w, fg_entity e, const fg_e
 ** Rules on success; on failure pushes nothing and err names file, line and field. [-0, +1|0, -] */
 fg_status fg_lua_load_rules(lua_State *L, const char *path, const char *text, size_t len,
                             int map, fg_error *err);
+/* Calls the function below nargs arguments like fg_lua_call_rule, under the load budget.
+** [-(nargs+1), +nresults|0, -] */
+fg_status fg_lua_call_load(lua_State *L, int nargs, int nresults, const char *what,
+                           fg_error *err);
+/* Pushes a fresh sandbox environment for one rules file. ctx (if not 0) is a load's context:
+** `include` is then a closure of the given function over it; without, include is blocked.
+** [-0, +1, m] */
+void fg_lua_sandbox_env(lua_State *L, int ctx, lua_CFunction include);
 /* Bytes the state's allocator holds now (the budgets' count), or -1 without budgets. */
 int64_t fg_lua_memory_in_use(lua_State *L);
 /* __pairs for read-only views: the viewed table's keys in sorted order. */

@@ -988,23 +988,6 @@ static int rules_findings(lua_State *L) {
     return 1;
 }
 
-/* fg.rules(path [, text] | declaration | Rules) -> Rules. [-2, +1, v] */
-static int l_rules(lua_State *L) {
-    if (fg_lua_test_rules(L, 1)) {
-        lua_settop(L, 1);
-        return 1;
-    }
-    if (lua_type(L, 1) == LUA_TSTRING) {
-        /* fg.rules(path, text): the text, read as if it were the file at path. */
-        size_t len;
-        const char *text = luaL_optlstring(L, 2, NULL, &len);
-        if (text) fg_lua_load_rules_source(L, lua_tostring(L, 1), text, len);
-        else fg_lua_load_rules_file(L, lua_tostring(L, 1));
-        return 1;
-    }
-    return fg_lua_build_rules(L, 1, NULL, 0);
-}
-
 /* fg.ruleset "name" { ... } -> the declaration, named. [-1, +1, v] */
 static int ruleset_apply(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
@@ -1101,7 +1084,7 @@ bool fg_lua_read_verdict(lua_State *L, int idx, fg_verdict *out, fg_error *err) 
 
 void fg_lua_open_rules(lua_State *L) {
     static const luaL_Reg funcs[] = {
-        {"rules", l_rules},   {"ruleset", l_ruleset}, {"accept", l_accept},
+        {"ruleset", l_ruleset}, {"accept", l_accept},
         {"reject", l_reject}, {"queue", l_queue},     {NULL, NULL},
     };
     static const luaL_Reg methods[] = {

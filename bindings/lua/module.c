@@ -15,6 +15,7 @@ int luaopen_framegate(lua_State *L) {
     fg_lua_open_gate(L);
     fg_lua_open_view(L);
     fg_lua_open_rules(L);
+    fg_lua_open_load(L);
     fg_lua_open_world(L);
     fg_lua_open_replay(L);
     fg_lua_open_locomotion(L);

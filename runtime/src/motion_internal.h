@@ -1,6 +1,7 @@
 /*
-** motion_internal.h: the pattern form both notations compile to, shared by motion_parse.c (text
-** to steps) and motion_match.c (steps to a compiled set, matcher, explanations, lint).
+** motion_internal.h: the pattern form both notations compile to, shared by motion_parse.c and
+** motion_cmd.c (text to steps) and the files around motion_set.h (steps to a compiled set,
+** matcher, explanations, lint).
 **
 ** A pattern is a sequence of steps. Each step is completed by one kind of event on the edge log:
 **   HOLD     numpad direction: the stick enters the set; the step stays "open" while it is held

@@ -192,73 +192,6 @@ static void advance_actions(fg_world *w, fg_entity_state *es, fg_tick t) {
     }
 }
 
-/* Copies text, cutting it to fit: messages longer than a trace field are truncated on purpose. */
-static void copy_text(char *dst, size_t size, const char *src) {
-    size_t n = 0;
-    while (n + 1 < size && src[n]) {
-        dst[n] = src[n];
-        n++;
-    }
-    dst[n] = '\0';
-}
-
-/* Asks the host's request rule, when the entity's ruleset has one, and merges its verdict with
-** the data's decision. C keeps the hard limits: an action must exist and be paid for. */
-static fg_decision consult_rule(fg_world *w, fg_entity_state *es, fg_decision d) {
-    /* Nothing to ask about an unknown action, nor yet about one that waits out a freeze (it is
-    ** decided, rule included, when the freeze ends); checked before asking the host. */
-    if (d.reason == FG_R_UNKNOWN_ACTION || d.reason == FG_R_WAIT_HITSTOP) return d;
-    if (!w->hooks.request || !w->hooks.has_rule ||
-        !w->hooks.has_rule(w->hooks.ud, w, es->rules_slot))
-        return d;
-    fg_verdict v;
-    memset(&v, 0, sizeof v);
-    fg_error err;
-    err.msg[0] = '\0';
-    if (w->hooks.request(w->hooks.ud, w, &d, &v, &err) != FG_OK) {
-        d.kind = FG_DECIDE_REJECTED;
-        d.reason = FG_R_RULE_ERROR;
-        copy_text(d.rule_text, sizeof d.rule_text, err.msg);
-        fg_trace_record *r = fg_world_trace_push(w, d.tick, es->id, FG_TRACE_RULE_ERROR, 0);
-        if (r) copy_text(r->text, sizeof r->text, err.msg);
-        return d;
-    }
-    copy_text(d.rule_text, sizeof d.rule_text, v.text);
-    switch (v.kind) {
-    case FG_VERDICT_DEFAULT: break;
-    case FG_VERDICT_ACCEPT:
-        if (d.reason == FG_R_COST) {
-            d.reason = FG_R_RULE_OVERRIDDEN;
-        } else if (d.kind != FG_DECIDE_ACCEPTED) {
-            /* Costs are checked here too: the data's decision may have stopped before them. */
-            const fg_ruleset *r = fg_world_rules_of(w, es);
-            const fg_action_rt *want = &r->rt[d.action];
-            d.kind = FG_DECIDE_ACCEPTED;
-            d.reason = FG_R_RULE_ACCEPT;
-            for (uint32_t k = 0; k < r->nresources; k++)
-                if (want->cost[k] > es->res[k]) {
-                    d.kind = FG_DECIDE_REJECTED;
-                    d.reason = FG_R_RULE_OVERRIDDEN;
-                    d.resource = (int8_t)k;
-                    d.cost = want->cost[k];
-                    d.have = es->res[k];
-                    break;
-                }
-        }
-        break;
-    case FG_VERDICT_QUEUE:
-        d.kind = FG_DECIDE_QUEUED;
-        d.reason = FG_R_RULE_QUEUE;
-        d.wait = v.queue_ticks > 0 ? v.queue_ticks : 1;
-        break;
-    case FG_VERDICT_REJECT:
-        d.kind = FG_DECIDE_REJECTED;
-        d.reason = FG_R_RULE_REJECT;
-        break;
-    }
-    return d;
-}
-
 static void accept(fg_world *w, fg_entity_state *es, const fg_decision *d, fg_tick t) {
     uint32_t version = w->state->slot_version[es->rules_slot];
     const fg_ruleset *r = w->versions[version];
@@ -293,7 +226,7 @@ static void handle_request(fg_world *w, fg_entity_state *es, uint32_t action,
     fg_decide_ctx c = fg_world_ctx(w, es, t);
     fg_decision d = fg_decide(&c, es, action, src);
     if (d.kind == FG_DECIDE_ACCEPTED || d.kind == FG_DECIDE_QUEUED || d.reason != FG_R_UNKNOWN_ACTION)
-        d = consult_rule(w, es, d);
+        d = fg_request_merge_rule(w, es, d);
     if (d.kind == FG_DECIDE_ACCEPTED && es->started_tick[d.layer] == t) {
         d.kind = FG_DECIDE_REJECTED;
         d.reason = FG_R_LAYER_TAKEN;

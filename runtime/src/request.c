@@ -1,5 +1,7 @@
 /*
-** behavior.c: the request layer's default decision and the words for every decision.
+** request.c: the request layer: the data's default decision (fg_decide), the merge of the host's
+** request rule (a Lua verdict) with it, the one cost check both use, and the words for every
+** decision.
 **
 ** fg_decide is a pure function of the ruleset data and one entity's state: it never changes
 ** anything, so the same function answers "what happens if" (fg_world_evaluate), decides real
@@ -170,6 +172,20 @@ static fg_decision verdict(fg_decision d, fg_decision_kind kind, fg_reason reaso
     return d;
 }
 
+/* The one cost check: whether the entity's resources cover every cost of `want`. When one does
+** not, the first short resource goes into the decision with its cost and what the entity has. */
+static bool paid(fg_decision *d, const fg_ruleset *r, const fg_action_rt *want,
+                 const fg_entity_state *e) {
+    for (uint32_t k = 0; k < r->nresources; k++)
+        if (want->cost[k] > e->res[k]) {
+            d->resource = (int8_t)k;
+            d->cost = want->cost[k];
+            d->have = e->res[k];
+            return false;
+        }
+    return true;
+}
+
 fg_decision fg_decide(const fg_decide_ctx *c, const fg_entity_state *e, uint32_t action,
                       fg_request_source src) {
     fg_decision d = blank(c, e, action, src);
@@ -253,14 +269,73 @@ fg_decision fg_decide(const fg_decide_ctx *c, const fg_entity_state *e, uint32_t
             return verdict(d, FG_DECIDE_REJECTED, FG_R_WINDOW_CLOSED);
         }
     }
-    for (uint32_t k = 0; k < r->nresources; k++)
-        if (want->cost[k] > e->res[k]) {
-            d.resource = (int8_t)k;
-            d.cost = want->cost[k];
-            d.have = e->res[k];
-            return verdict(d, FG_DECIDE_REJECTED, FG_R_COST);
-        }
+    if (!paid(&d, r, want, e)) return verdict(d, FG_DECIDE_REJECTED, FG_R_COST);
     return verdict(d, FG_DECIDE_ACCEPTED, ok);
+}
+
+/* }====================================================================== */
+
+/* {====================================================================== the host's rule */
+
+/* Copies text, cutting it to fit: messages longer than a trace field are truncated on purpose. */
+static void copy_text(char *dst, size_t size, const char *src) {
+    size_t n = 0;
+    while (n + 1 < size && src[n]) {
+        dst[n] = src[n];
+        n++;
+    }
+    dst[n] = '\0';
+}
+
+/* Asks the host's request rule, when the entity's ruleset has one, and merges its verdict with
+** the data's decision. C keeps the hard limits: an action must exist and be paid for. */
+fg_decision fg_request_merge_rule(fg_world *w, fg_entity_state *es, fg_decision d) {
+    /* Nothing to ask about an unknown action, nor yet about one that waits out a freeze (it is
+    ** decided, rule included, when the freeze ends); checked before asking the host. */
+    if (d.reason == FG_R_UNKNOWN_ACTION || d.reason == FG_R_WAIT_HITSTOP) return d;
+    if (!w->hooks.request || !w->hooks.has_rule ||
+        !w->hooks.has_rule(w->hooks.ud, w, es->rules_slot))
+        return d;
+    fg_verdict v;
+    memset(&v, 0, sizeof v);
+    fg_error err;
+    err.msg[0] = '\0';
+    if (w->hooks.request(w->hooks.ud, w, &d, &v, &err) != FG_OK) {
+        d.kind = FG_DECIDE_REJECTED;
+        d.reason = FG_R_RULE_ERROR;
+        copy_text(d.rule_text, sizeof d.rule_text, err.msg);
+        fg_trace_record *r = fg_world_trace_push(w, d.tick, es->id, FG_TRACE_RULE_ERROR, 0);
+        if (r) copy_text(r->text, sizeof r->text, err.msg);
+        return d;
+    }
+    copy_text(d.rule_text, sizeof d.rule_text, v.text);
+    switch (v.kind) {
+    case FG_VERDICT_DEFAULT: break;
+    case FG_VERDICT_ACCEPT:
+        if (d.reason == FG_R_COST) {
+            d.reason = FG_R_RULE_OVERRIDDEN;
+        } else if (d.kind != FG_DECIDE_ACCEPTED) {
+            /* Costs are checked here too: the data's decision may have stopped before them. */
+            const fg_ruleset *r = fg_world_rules_of(w, es);
+            d.kind = FG_DECIDE_ACCEPTED;
+            d.reason = FG_R_RULE_ACCEPT;
+            if (!paid(&d, r, &r->rt[d.action], es)) {
+                d.kind = FG_DECIDE_REJECTED;
+                d.reason = FG_R_RULE_OVERRIDDEN;
+            }
+        }
+        break;
+    case FG_VERDICT_QUEUE:
+        d.kind = FG_DECIDE_QUEUED;
+        d.reason = FG_R_RULE_QUEUE;
+        d.wait = v.queue_ticks > 0 ? v.queue_ticks : 1;
+        break;
+    case FG_VERDICT_REJECT:
+        d.kind = FG_DECIDE_REJECTED;
+        d.reason = FG_R_RULE_REJECT;
+        break;
+    }
+    return d;
 }
 
 /* }====================================================================== */

@@ -1,5 +1,5 @@
 /*
-** events.c: event stamps and the dispatch ledger (framegate/gate.h). Decides whether a gameplay
+** dispatch.c: event stamps and the dispatch ledger (framegate/gate.h). Decides whether a gameplay
 ** event candidate is new for the live action of its channel and records it when it is.
 **
 ** The block holds `channels` headers followed by `capacity` entries per channel. Entries of a

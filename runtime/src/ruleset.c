@@ -1,12 +1,12 @@
 /*
-** action.c: the ruleset builder, the validator and the compiler to the flat runtime form.
+** ruleset.c: the ruleset builder, the validator and the compiler to the flat runtime form.
 **
 ** Building is transactional: declarations are copied into the builder, fg_ruleset_build checks
 ** everything and reports every finding with its path, and only a complete success produces a
 ** ruleset. Ids are assigned from names sorted bytewise, so the order in which a script declared
 ** things (or the order Lua's pairs produced them) never changes an id.
 */
-#include "internal.h"
+#include "ruleset_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

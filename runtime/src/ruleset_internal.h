@@ -1,0 +1,111 @@
+/*
+** ruleset_internal.h: the compiled form of a ruleset, built by ruleset.c and read by the files
+** that run it (request.c, tick.c, world.c, trace.c). Not installed: the public view is framegate/action.h.
+** It knows nothing of a world.
+**
+** The compiled form is flat and id-based: cancel targets become bitsets of action ids, resource
+** names become indexes, so the tick path never compares a string.
+*/
+#ifndef FG_RULESET_INTERNAL_H
+#define FG_RULESET_INTERNAL_H
+
+#include "framegate/action.h"
+#include "framegate/behavior.h"
+#include "framegate/request.h"
+
+#define FG_MAX_ACTIONS 256
+#define FG_ACTION_WORDS (FG_MAX_ACTIONS / 64)
+#define FG_MAX_GROUPS 8
+#define FG_MAX_MOTIONS 128
+#define FG_NO_ACTION 0xFFFFu
+
+typedef struct fg_action_set {
+    uint64_t w[FG_ACTION_WORDS];
+} fg_action_set;
+
+static inline bool fg_action_set_has(const fg_action_set *s, uint32_t id) {
+    return id < FG_MAX_ACTIONS && (s->w[id >> 6] >> (id & 63)) & 1u;
+}
+
+static inline void fg_action_set_add(fg_action_set *s, uint32_t id) {
+    s->w[id >> 6] |= (uint64_t)1 << (id & 63);
+}
+
+typedef struct fg_window_rt {
+    int32_t from, to, buffer;
+    uint8_t on; /* fg_contact */
+    fg_action_set into;
+} fg_window_rt;
+
+typedef struct fg_marker_rt {
+    int32_t tick;
+    uint16_t marker; /* id in the ruleset's marker table */
+    bool once;
+    bool is_hit; /* the marker named "hit" or "damage": an attack connects here */
+} fg_marker_rt;
+
+typedef struct fg_action_rt {
+    int32_t duration;
+    int32_t startup, active; /* active ticks are [startup, startup + active) */
+    uint8_t layer;
+    uint8_t group;    /* group the action belongs to */
+    int8_t requires;  /* group required to start it, -1 = any */
+    bool loop, neutral, interrupts;
+    int8_t hold_dir;
+    int32_t priority;
+    uint16_t next;    /* FG_NO_ACTION = the layer's neutral */
+    uint16_t motion;  /* motion id that requests it, FG_NO_ACTION = none */
+    uint16_t next_held; /* the next neutral action with a hold on its layer, FG_NO_ACTION = end */
+    uint8_t hold_bits;  /* direction bits of hold_dir */
+    uint8_t nwindows, nmarkers, nmoves;
+    uint8_t root_motion;
+    fg_window_rt windows[FG_MAX_CANCELS];
+    fg_marker_rt markers[FG_MAX_MARKERS];
+    fg_move_def moves[FG_MAX_MOVES];
+    int32_t cost[FG_MAX_RESOURCES];
+    fg_hit_def hit;
+    fg_action_set tagged_forbid; /* actions other layers may not start while this runs */
+} fg_action_rt;
+
+/* A motion as declared, with its strings owned here. */
+typedef struct fg_motion_rt {
+    char name[FG_NAME_MAX];
+    char notation[FG_MOTION_NOTATION_MAX];
+    fg_motion_def def; /* name and notation point into this record once copied */
+} fg_motion_rt;
+
+#define FG_ACTIONS_PER_MOTION 4
+
+struct fg_ruleset {
+    int refs;
+    fg_allocator alloc;
+    char name[FG_NAME_MAX];
+    uint64_t hash;
+    uint64_t source_hash;
+    fg_action_names buttons;
+    uint32_t nactions, nlayers, nresources, ngroups, nmarkers, nmotions;
+    fg_action_def *defs; /* sorted by name; id = index */
+    fg_action_rt *rt;
+    char layers[FG_MAX_LAYERS][FG_NAME_MAX];
+    uint16_t layer_neutral[FG_MAX_LAYERS]; /* default neutral action per layer, or none */
+    /* Per layer, the first of the neutral actions chosen by a held direction (chained through
+    ** next_held in id order): the tick looks at these, not at every action. */
+    uint16_t first_held[FG_MAX_LAYERS];
+    fg_resource_def resources[FG_MAX_RESOURCES];
+    char groups[FG_MAX_GROUPS][FG_NAME_MAX];
+    char (*marker_names)[FG_NAME_MAX];
+    fg_motion_rt *motions;
+    fg_motion_set *motion_set;
+    uint16_t (*motion_actions)[FG_ACTIONS_PER_MOTION]; /* per motion id, FG_NO_ACTION-padded */
+    fg_physics_def physics;
+    int health, meter;       /* resource ids of "health" and "meter", or -1 */
+    int grounded, airborne;  /* group ids, or -1 */
+    uint16_t hitstun, blockstun; /* action ids, or FG_NO_ACTION */
+};
+
+/* Runtime view of the ruleset version of an instance. */
+static inline const fg_action_rt *fg_rt_of(const fg_ruleset *r, uint32_t action) {
+    return action < r->nactions ? &r->rt[action] : NULL;
+}
+
+#endif

@@ -1,0 +1,147 @@
+/*
+** trace.c: the world's trace: a ring of records (inputs, decisions, transitions, rule errors)
+** written as the tick runs, read back and formatted as text. Not authoritative: never hashed,
+** never snapshotted; a full ring drops its oldest record and counts it.
+*/
+#include "internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* {====================================================================== trace */
+
+fg_trace_record *fg_world_trace_push(fg_world *w, fg_tick tick, fg_entity e, fg_trace_kind kind,
+                                     int code) {
+    if (w->trace_cap == 0) return NULL;
+    uint32_t at;
+    if (w->trace_count == w->trace_cap) {
+        at = w->trace_head;
+        w->trace_head = (w->trace_head + 1) % w->trace_cap;
+        w->trace_dropped++;
+    } else {
+        at = (w->trace_head + w->trace_count++) % w->trace_cap;
+    }
+    fg_trace_record *r = &w->trace[at];
+    r->tick = tick;
+    r->entity = e;
+    fg_entity_state *es = fg_world_entity(w, e);
+    r->version = es && w->state->nslots ? w->state->slot_version[es->rules_slot] : 0;
+    r->kind = (uint16_t)kind;
+    r->code = (uint16_t)code;
+    r->a = r->b = r->c = r->d = 0;
+    r->text[0] = '\0';
+    return r;
+}
+
+void fg_world_trace4(fg_world *w, fg_tick tick, fg_entity e, fg_trace_kind kind, int code,
+                     int64_t a, int64_t b, int64_t c, int64_t d) {
+    fg_trace_record *r = fg_world_trace_push(w, tick, e, kind, code);
+    if (!r) return;
+    r->a = a;
+    r->b = b;
+    r->c = c;
+    r->d = d;
+}
+
+uint32_t fg_world_trace_count(const fg_world *w) { return w->trace_count; }
+
+const fg_trace_record *fg_world_trace_at(const fg_world *w, uint32_t i) {
+    if (i >= w->trace_count) return NULL;
+    return &w->trace[(w->trace_head + i) % w->trace_cap];
+}
+
+uint64_t fg_world_trace_dropped(const fg_world *w) { return w->trace_dropped; }
+
+void fg_world_trace_clear(fg_world *w) { w->trace_head = w->trace_count = 0; }
+
+void fg_world_note_error(fg_world *w, fg_entity e, const char *text) {
+    fg_trace_record *r = fg_world_trace_push(w, w->state->tick - 1, e, FG_TRACE_RULE_ERROR, 0);
+    if (r) snprintf(r->text, sizeof r->text, "%s", text ? text : "");
+}
+
+const char *fg_transition_reason_name(fg_transition_reason r) {
+    static const char *const names[] = {"request", "ended",   "hold",        "landed",
+                                        "hit",     "blocked", "interrupted", "spawn"};
+    return (unsigned)r < 8 ? names[r] : "unknown";
+}
+
+static const char *edge_kind_name(int k) {
+    return k == FG_EDGE_PRESS ? "press" : k == FG_EDGE_RELEASE ? "release" : "dir";
+}
+
+/* Names are read in the ruleset version the record was made with: ids change across reloads. */
+static const char *name_in(const fg_world *w, uint32_t version, int64_t action) {
+    const fg_ruleset *rules = version < w->nversions ? w->versions[version] : NULL;
+    if (!rules || action < 0 || (uint64_t)action >= rules->nactions) return "(none)";
+    return rules->defs[action].name;
+}
+
+int fg_world_trace_format(const fg_world *w, const fg_trace_record *r, char *buf, size_t size) {
+    int n = snprintf(buf, size, "t=%lld e%u ", (long long)r->tick, r->entity);
+    if (n < 0 || (size_t)n >= size) return n;
+    char *p = buf + n;
+    size_t left = size - (size_t)n;
+    const fg_ruleset *rules = r->version < w->nversions && w->state->nslots ? w->versions[r->version]
+                                                                          : NULL;
+    switch (r->kind) {
+    case FG_TRACE_INPUT:
+        if (r->a == FG_EDGE_DIR)
+            return n + snprintf(p, left, "input dir %lld (edge %lld)", (long long)r->c,
+                                (long long)r->d);
+        return n + snprintf(p, left, "input %s %s (edge %lld)", edge_kind_name((int)r->a),
+                            fg_action_names_get(&w->names, (int)r->b), (long long)r->d);
+    case FG_TRACE_CONTACT:
+        return n + snprintf(p, left, "%s%s", r->a ? "grounded" : "airborne",
+                            r->b ? ", jump permission restored" : "");
+    case FG_TRACE_JUMP: {
+        fg_jump_decision d;
+        memset(&d, 0, sizeof d);
+        d.result = (fg_jump_result)r->code;
+        d.tick = r->tick;
+        d.press_tick = r->a;
+        d.last_grounded = r->b;
+        d.window = r->c;
+        d.press_until = r->d;
+        return n + fg_jump_describe(&d, p, left);
+    }
+    case FG_TRACE_DECISION:
+        return rules ? n + fg_decision_describe(rules, &r->decision, p, left)
+                     : n + snprintf(p, left, "decision");
+    case FG_TRACE_TRANSITION: {
+        const char *layer = rules && r->a < (int64_t)rules->nlayers ? rules->layers[r->a] : "?";
+        uint32_t from_version = r->b < 0 ? r->version : (uint32_t)((uint64_t)r->b >> 32);
+        int64_t from = r->b < 0 ? -1 : (int64_t)(r->b & 0xFFFFFFFF);
+        return n + snprintf(p, left, "%s: %s -> %s (%s, action #%lld)", layer,
+                            name_in(w, from_version, from), name_in(w, r->version, r->c),
+                            fg_transition_reason_name((fg_transition_reason)r->code),
+                            (long long)r->d);
+    }
+    case FG_TRACE_HIT:
+        return n + snprintf(p, left, "%s by e%lld's %s: %lld damage, hitstop %lld",
+                            r->code == FG_ON_HIT ? "hit" : "blocked", (long long)r->a,
+                            name_in(w, (uint32_t)((uint64_t)r->b >> 32), r->b & 0xFFFFFFFF),
+                            (long long)r->c, (long long)r->d);
+    case FG_TRACE_COMMAND:
+        return n + snprintf(p, left, "command %s (motion %lld, first edge %lld)",
+                            name_in(w, r->version, r->b), (long long)r->a, (long long)r->c);
+    case FG_TRACE_EVENT: {
+        const char *marker = rules && r->c >= 0 && (uint64_t)r->c < rules->nmarkers
+                                 ? rules->marker_names[r->c]
+                                 : "?";
+        return n + snprintf(p, left, "event %s #%lld of action #%lld: %s", marker,
+                            (long long)r->d, (long long)r->b,
+                            fg_dispatch_result_name((fg_dispatch_result)r->code));
+    }
+    case FG_TRACE_RULE_ERROR: return n + snprintf(p, left, "rule error: %s", r->text);
+    case FG_TRACE_RELOAD: {
+        const fg_ruleset *now = fg_world_rules_version(w, (uint32_t)r->d);
+        return n + snprintf(p, left, "reload: slot %u runs '%s' version %lld, content %016llx "
+                            "(was %016llx), source %016llx", r->code, now ? now->name : "?",
+                            (long long)r->d, (unsigned long long)r->a, (unsigned long long)r->c,
+                            (unsigned long long)r->b);
+    }
+    default: return n + snprintf(p, left, "record kind %u", r->kind);
+    }
+}
+
+/* }====================================================================== */
