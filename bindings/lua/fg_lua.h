@@ -167,6 +167,17 @@ int fg_lua_raise(lua_State *L, const fg_error *err);
 lua_Integer fg_lua_opt_int_field(lua_State *L, int t, const char *field, lua_Integer def);
 /* Reads an optional number field. [-0, +0, v] */
 lua_Number fg_lua_opt_num_field(lua_State *L, int t, const char *field, lua_Number def);
+/* l_number.c: numbers into the runtime, range-checked with a message naming `what`. */
+lua_Integer fg_lua_check_range(lua_State *L, int idx, const char *what, lua_Integer lo,
+                               lua_Integer hi);
+lua_Number fg_lua_check_finite(lua_State *L, int idx, const char *what, lua_Number lo,
+                               lua_Number hi);
+/* A position or speed in units (within +-FG_POSITION_MAX), as fixed point. */
+fg_fx fg_lua_check_fx(lua_State *L, int idx, const char *what);
+fg_fx fg_lua_fx_field(lua_State *L, int t, const char *field, lua_Number def);
+fg_entity fg_lua_check_entity_id(lua_State *L, int idx, const char *what);
+lua_Integer fg_lua_range_field(lua_State *L, int t, const char *field, lua_Integer def,
+                               lua_Integer lo, lua_Integer hi);
 /* Raises "what: unknown field 'k'" for the bytewise-smallest key of table t not in the
 ** NULL-terminated `known`, and an error for a key that is not a string. [-0, +0, v] */
 void fg_lua_check_fields(lua_State *L, int t, const char *what, const char *const *known);

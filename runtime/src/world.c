@@ -323,6 +323,14 @@ uint32_t fg_world_rules_slot(const fg_world *w, fg_entity e) {
 
 /* {====================================================================== entities */
 
+static fg_status check_position(const char *what, fg_fx x, fg_fx y, fg_error *err) {
+    if (x < -FG_POSITION_MAX || x > FG_POSITION_MAX || y < -FG_POSITION_MAX || y > FG_POSITION_MAX)
+        return fg_error_set(err, FG_EINVAL, "%s: (%d, %d) in 1/65536 units is out of range "
+                            "(expected -%d..%d each)", what, x, y, FG_POSITION_MAX,
+                            FG_POSITION_MAX);
+    return FG_OK;
+}
+
 fg_status fg_world_spawn(fg_world *w, const fg_spawn *s, fg_entity *out, fg_error *err) {
     if (w->state->nentities == w->max_entities)
         return fg_error_set(err, FG_ENOMEM, "spawn: the world is full (%u entities)",
@@ -338,6 +346,7 @@ fg_status fg_world_spawn(fg_world *w, const fg_spawn *s, fg_entity *out, fg_erro
     if (sp.opponent != 0 && !fg_world_entity(w, sp.opponent))
         return fg_error_set(err, FG_ENOTFOUND, "spawn.opponent: entity %u does not exist",
                             sp.opponent);
+    if (check_position("spawn", sp.x, sp.y, err) != FG_OK) return FG_EINVAL;
     fg_world_note_edit(w, "spawn");
     uint32_t slot = w->state->nentities;
     fg_buffer *b = fg_world_buffer_at(w, slot);
@@ -430,6 +439,7 @@ void fg_world_position(const fg_world *w, fg_entity e, fg_fx *x, fg_fx *y) {
 fg_status fg_world_set_position(fg_world *w, fg_entity e, fg_fx x, fg_fx y, fg_error *err) {
     fg_entity_state *es = fg_world_entity(w, e);
     if (!es) return fg_world_no_entity(w, e, err);
+    if (check_position("set_position", x, y, err) != FG_OK) return FG_EINVAL;
     fg_world_note_edit(w, "position");
     es->x = es->prev_x = x;
     es->y = es->prev_y = y;

@@ -69,6 +69,14 @@ FG_API void fg_world_destroy(fg_world *w);
 
 /* {====================================================================== entities */
 
+/* Positions and speeds stay within +-FG_POSITION_MAX (16384 units): spawn and set_position
+** refuse more, and movement stops there, so no sum of two of them overflows. */
+#define FG_POSITION_MAX FG_FX(16384)
+
+/* Input may be stamped up to this many seconds after the world's current tick; later is
+** refused, since a buffer's time never goes back. */
+#define FG_INPUT_AHEAD_MAX_S 60
+
 typedef struct fg_spawn {
     fg_fx x, y;
     fg_facing facing;

@@ -1,0 +1,66 @@
+/*
+** l_number.c: numbers that cross from Lua into the runtime. Every one is range-checked here
+** before a C cast could wrap it (2^32 + 1 becoming entity 1) or turn NaN into an integer, and the
+** message names the argument or field, the value and the range expected.
+*/
+#include "fg_lua.h"
+
+#include <math.h>
+
+static const char *describe(lua_State *L, int idx) {
+    if (lua_type(L, idx) != LUA_TNUMBER) return luaL_typename(L, idx);
+    if (lua_isinteger(L, idx)) return lua_pushfstring(L, "%I", lua_tointeger(L, idx));
+    return lua_pushfstring(L, "%f", lua_tonumber(L, idx));
+}
+
+lua_Integer fg_lua_check_range(lua_State *L, int idx, const char *what, lua_Integer lo,
+                               lua_Integer hi) {
+    int ok = 0;
+    lua_Integer v = lua_tointegerx(L, idx, &ok);
+    if (!ok || v < lo || v > hi)
+        luaL_error(L, "%s: %s, expected an integer in %I..%I", what, describe(L, idx), lo, hi);
+    return v;
+}
+
+lua_Number fg_lua_check_finite(lua_State *L, int idx, const char *what, lua_Number lo,
+                               lua_Number hi) {
+    int ok = 0;
+    lua_Number v = lua_tonumberx(L, idx, &ok);
+    if (!ok || !isfinite(v) || v < lo || v > hi)
+        luaL_error(L, "%s: %s, expected a number in %f..%f", what, describe(L, idx), lo, hi);
+    return v;
+}
+
+fg_fx fg_lua_check_fx(lua_State *L, int idx, const char *what) {
+    lua_Number units = (lua_Number)FG_POSITION_MAX / FG_FX_ONE;
+    return (fg_fx)lround(fg_lua_check_finite(L, idx, what, -units, units) * FG_FX_ONE);
+}
+
+fg_fx fg_lua_fx_field(lua_State *L, int t, const char *field, lua_Number def) {
+    t = lua_absindex(L, t);
+    const char *what = lua_pushfstring(L, "field '%s'", field);
+    if (lua_getfield(L, t, field) == LUA_TNIL) {
+        lua_pop(L, 1);
+        lua_pushnumber(L, def);
+    }
+    fg_fx v = fg_lua_check_fx(L, -1, what);
+    lua_pop(L, 2);
+    return v;
+}
+
+fg_entity fg_lua_check_entity_id(lua_State *L, int idx, const char *what) {
+    return (fg_entity)fg_lua_check_range(L, idx, what, 1, UINT32_MAX);
+}
+
+lua_Integer fg_lua_range_field(lua_State *L, int t, const char *field, lua_Integer def,
+                               lua_Integer lo, lua_Integer hi) {
+    t = lua_absindex(L, t);
+    const char *what = lua_pushfstring(L, "field '%s'", field);
+    if (lua_getfield(L, t, field) == LUA_TNIL) {
+        lua_pop(L, 2);
+        return def;
+    }
+    lua_Integer v = fg_lua_check_range(L, -1, what, lo, hi);
+    lua_pop(L, 2);
+    return v;
+}
