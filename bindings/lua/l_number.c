@@ -18,7 +18,7 @@ lua_Integer fg_lua_check_range(lua_State *L, int idx, const char *what, lua_Inte
     int ok = 0;
     lua_Integer v = lua_tointegerx(L, idx, &ok);
     if (!ok || v < lo || v > hi)
-        luaL_error(L, "%s: %s, expected an integer in %I..%I", what, describe(L, idx), lo, hi);
+        luaL_error(L, "%s: expected an integer in %I..%I, got %s", what, lo, hi, describe(L, idx));
     return v;
 }
 
@@ -27,7 +27,7 @@ lua_Number fg_lua_check_finite(lua_State *L, int idx, const char *what, lua_Numb
     int ok = 0;
     lua_Number v = lua_tonumberx(L, idx, &ok);
     if (!ok || !isfinite(v) || v < lo || v > hi)
-        luaL_error(L, "%s: %s, expected a number in %f..%f", what, describe(L, idx), lo, hi);
+        luaL_error(L, "%s: expected a number in %f..%f, got %s", what, lo, hi, describe(L, idx));
     return v;
 }
 

@@ -179,10 +179,10 @@ static void push_rules_arg(lua_State *L, int idx) {
 static int l_world(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     fg_world_config c = fg_world_config_default();
-    c.tick_rate = (uint32_t)fg_lua_range_field(L, 1, "rate", c.tick_rate, 1, FG_TICK_RATE_MAX);
+    c.tick_rate = (uint32_t)fg_lua_range_field(L, 1, "rate", c.tick_rate, 0, UINT32_MAX);
     c.seed = (uint64_t)fg_lua_opt_int_field(L, 1, "seed", (lua_Integer)c.seed);
-    c.max_entities = (uint32_t)fg_lua_range_field(L, 1, "entities", c.max_entities, 1, 1000000);
-    c.buffer_capacity = (uint32_t)fg_lua_range_field(L, 1, "buffer", c.buffer_capacity, 1, 65536);
+    c.max_entities = (uint32_t)fg_lua_range_field(L, 1, "entities", c.max_entities, 0, UINT32_MAX);
+    c.buffer_capacity = (uint32_t)fg_lua_range_field(L, 1, "buffer", c.buffer_capacity, 0, UINT32_MAX);
     c.trace_capacity = (uint32_t)fg_lua_range_field(L, 1, "trace", c.trace_capacity, 0, UINT32_MAX);
     c.motion_bytes = (uint32_t)fg_lua_range_field(L, 1, "motion_bytes", 0, 0, UINT32_MAX);
     int rules_idx = 0;

@@ -105,8 +105,11 @@ static fg_status check_entity(checker *c, uint32_t i, const fg_entity_state *e) 
     CHECK(e->id == i + 1, FIELD("e%u.id", i + 1), e->id);
     CHECK(e->facing <= FG_FACING_LEFT, FIELD("e%u.facing", e->id), e->facing);
     CHECK(e->contact <= 1, FIELD("e%u.contact", e->id), e->contact);
-    CHECK(e->rules_slot < c->st->nslots, FIELD("e%u.rules_slot", e->id), e->rules_slot);
-    const fg_ruleset *now = c->w->versions[c->st->slot_version[e->rules_slot]];
+    CHECK(e->rules_slot < c->st->nslots || (c->st->nslots == 0 && e->rules_slot == 0),
+          FIELD("e%u.rules_slot", e->id), e->rules_slot);
+    /* A world without rules runs no actions: every action id below must then be none. */
+    const fg_ruleset *now =
+        c->st->nslots ? c->w->versions[c->st->slot_version[e->rules_slot]] : NULL;
     CHECK(e->npending <= FG_PENDING_REQUESTS, FIELD("e%u.pending count", e->id), e->npending);
     for (uint32_t k = 0; k < e->npending; k++) {
         CHECK(action_ok(now, e->pending[k].action, false), FIELD("e%u.pending[%u].action", e->id, k),
@@ -150,7 +153,7 @@ static fg_status check_entity(checker *c, uint32_t i, const fg_entity_state *e) 
         CHECK(tick_ok(e->started_tick[l]), FIELD("e%u.started_tick[%u]", e->id, l),
               e->started_tick[l]);
     }
-    for (uint32_t r = 0; r < now->nresources; r++)
+    for (uint32_t r = 0; now && r < now->nresources; r++)
         CHECK(e->res[r] >= 0 && e->res[r] <= now->resources[r].max,
               FIELD("e%u.res.%s", e->id, now->resources[r].name), e->res[r]);
     CHECK(tick_ok(e->frozen_from) && tick_ok(e->frozen_until), FIELD("e%u.frozen", e->id),
@@ -230,8 +233,8 @@ fg_status fg_snapshot_check(const fg_world *w, const fg_snapshot_header *h, cons
     for (uint32_t i = 0; i < h->entities; i++) {
         memcpy(&e, ents + sizeof e * i, sizeof e);
         if ((s = check_entity(c, i, &e)) != FG_OK) return s;
-        const fg_ruleset *r = w->versions[st.slot_version[e.rules_slot]];
-        if ((s = check_buffer(c, e.id, bufs + w->buffer_stride * i, r->buttons.count)) != FG_OK)
+        const fg_ruleset *r = st.nslots ? w->versions[st.slot_version[e.rules_slot]] : NULL;
+        if ((s = check_buffer(c, e.id, bufs + w->buffer_stride * i, w->names.count)) != FG_OK)
             return s;
         size_t lsize = fg_dispatcher_size(FG_MAX_LAYERS, FG_MAX_MARKERS);
         if (fg_dispatcher_check(ledgers + w->ledger_stride * i, lsize, FG_MAX_LAYERS,
@@ -239,7 +242,7 @@ fg_status fg_snapshot_check(const fg_world *w, const fg_snapshot_header *h, cons
             fg_error_prefix(err, "snapshot: e%u.ledger", e.id);
             return FG_EFORMAT;
         }
-        if (r->motion_set && fg_motion_state_check(r->motion_set, motions + w->motion_stride * i,
+        if (r && r->motion_set && fg_motion_state_check(r->motion_set, motions + w->motion_stride * i,
                                                    w->motion_stride, err) != FG_OK) {
             fg_error_prefix(err, "snapshot: e%u", e.id);
             return FG_EFORMAT;
