@@ -249,6 +249,8 @@ static int world_reload(lua_State *L) {
     }
     lua_pushvalue(L, new_idx);
     lua_rawseti(L, rules, (lua_Integer)slot + 1);
+    lua_pushinteger(L, FG_WORLD_MAX_VERSIONS - (lua_Integer)fg_world_version_count(lw->w));
+    lua_setfield(L, info, "versions_left");
     lua_pushvalue(L, info);
     return 1;
 }

@@ -390,6 +390,10 @@ static int world_stats(lua_State *L) {
     lua_setfield(L, -2, "entities");
     lua_pushinteger(L, fg_world_tick(lw->w));
     lua_setfield(L, -2, "tick");
+    lua_pushinteger(L, fg_world_version_count(lw->w));
+    lua_setfield(L, -2, "versions");
+    lua_pushinteger(L, FG_WORLD_MAX_VERSIONS);
+    lua_setfield(L, -2, "versions_max");
     return 1;
 }
 

@@ -201,8 +201,9 @@ static fg_status add_version(fg_world *w, fg_ruleset *r, uint32_t *version, fg_e
                             "larger motion_bytes)", r->name, fg_motion_state_size(r->motion_set),
                             w->motion_stride);
     if (w->nversions == FG_MAX_VERSIONS)
-        return fg_error_set(err, FG_ENOMEM, "rules: %d versions loaded in this world; "
-                            "create a new world", FG_MAX_VERSIONS);
+        return fg_error_set(err, FG_ENOMEM, "rules: this world holds %d ruleset versions, the "
+                            "most it keeps (each reload adds one); create a new world to reload "
+                            "again", FG_MAX_VERSIONS);
     fg_ruleset_retain(r);
     w->versions[w->nversions] = r;
     *version = w->nversions++;
@@ -303,6 +304,8 @@ fg_world *fg_world_clone(const fg_world *src, const fg_world_hooks *hooks, fg_er
     memcpy(w->meter, src->meter, (size_t)FG_METER_TICKS * src->max_entities);
     return w;
 }
+
+uint32_t fg_world_version_count(const fg_world *w) { return w->nversions; }
 
 const fg_ruleset *fg_world_rules_version(const fg_world *w, uint32_t version) {
     return version < w->nversions ? w->versions[version] : NULL;

@@ -111,6 +111,11 @@ FG_API fg_status fg_world_set_position(fg_world *w, fg_entity e, fg_fx x, fg_fx 
 FG_API const fg_ruleset *fg_world_rules(const fg_world *w, fg_entity e);
 FG_API uint32_t fg_world_rules_slot(const fg_world *w, fg_entity e);
 FG_API const fg_ruleset *fg_world_rules_version(const fg_world *w, uint32_t version);
+/* Ruleset versions the world holds: one per ruleset added, plus one per reload. A world keeps at
+** most FG_WORLD_MAX_VERSIONS (old versions stay, for instances and snapshots that name them);
+** past that a reload is refused. */
+#define FG_WORLD_MAX_VERSIONS 256
+FG_API uint32_t fg_world_version_count(const fg_world *w);
 /* Adds another ruleset (another character) with the same buttons; returns its slot. */
 FG_API fg_status fg_world_add_rules(fg_world *w, fg_ruleset *r, uint32_t *slot, fg_error *err);
 /* Swaps the ruleset of a slot at the next tick boundary (call it between ticks): new requests use
