@@ -167,6 +167,11 @@ int fg_lua_raise(lua_State *L, const fg_error *err);
 lua_Integer fg_lua_opt_int_field(lua_State *L, int t, const char *field, lua_Integer def);
 /* Reads an optional number field. [-0, +0, v] */
 lua_Number fg_lua_opt_num_field(lua_State *L, int t, const char *field, lua_Number def);
+/* l_files.c: reads a regular file without blocking (true, the text pushed; false, the reason
+** pushed); whether a path resolves inside the real folder root (true, nothing pushed; false, the
+** reason pushed). */
+bool fg_lua_read_file(lua_State *L, const char *path);
+bool fg_lua_check_inside(lua_State *L, const char *root, const char *path);
 /* l_number.c: numbers into the runtime, range-checked with a message naming `what`. */
 lua_Integer fg_lua_check_range(lua_State *L, int idx, const char *what, lua_Integer lo,
                                lua_Integer hi);

@@ -83,7 +83,7 @@ TestVersions = {}
 -- before the limit (world:stats, the reload's info); at the limit the reload is refused by
 -- name and the old rules keep running. Before: nothing said how many were left.
 function TestVersions:test_reloads_report_what_is_left_and_stop_with_a_message()
-  local w, twin = twins()
+  local w = twins()
   local stats = w:stats()
   lu.assertEquals(stats.versions, 1)
   lu.assertEquals(stats.versions_max, 256)
