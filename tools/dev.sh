@@ -23,6 +23,7 @@ need_packages() {
   [ -f /usr/share/lua/5.4/luaunit.lua ] || missing+=(lua-unit)
   [ -f /usr/include/cmocka.h ]      || missing+=(libcmocka-dev)
   command -v luacheck >/dev/null    || missing+=(lua-check)
+  [ -f /usr/share/lua/5.4/argparse.lua ] || missing+=(lua-argparse)
   echo "${missing[@]:-}"
 }
 

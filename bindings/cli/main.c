@@ -2,20 +2,14 @@
 ** main.c: the `framegate` command-line host. It embeds Lua with the framegate module preloaded.
 ** `framegate lua FILE ...` runs a script in a full (unsandboxed) state, as the test host does;
 ** every other command (run, check, test, watch, replay, synctest, trace) is implemented in
-** scripts/framegate/cli.lua on top of the module.
+** scripts/framegate/cli.lua on top of the module, found relative to this executable (paths.c).
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "fg_lua.h"
-
-#ifndef FG_SCRIPTS_DIR
-#define FG_SCRIPTS_DIR "scripts"
-#endif
-#ifndef FG_INSTALL_SCRIPTS_DIR
-#define FG_INSTALL_SCRIPTS_DIR "/usr/local/share/lua/5.4"
-#endif
 
 /* Message handler: adds a traceback to string errors, as the stock interpreter does. */
 static int msghandler(lua_State *L) {
@@ -28,23 +22,23 @@ static int msghandler(lua_State *L) {
     return 1;
 }
 
-/* Puts the scripts folder first on package.path: FG_SCRIPTS from the environment, else the
-** source tree this binary was built from, else the install location. */
-static void add_script_path(lua_State *L) {
-    const char *dirs[3] = {getenv("FG_SCRIPTS"), FG_SCRIPTS_DIR, FG_INSTALL_SCRIPTS_DIR};
-    lua_getglobal(L, "package");
-    luaL_Buffer b;
-    luaL_buffinit(L, &b);
-    for (int i = 0; i < 3; i++) {
-        if (!dirs[i] || !*dirs[i]) continue;
-        lua_pushfstring(L, "%s/?.lua;%s/?/init.lua;", dirs[i], dirs[i]);
-        luaL_addvalue(&b);
+/* Puts the scripts folder (paths.c) first on package.path. Returns 0, or prints why the
+** scripts cannot be found and returns 1. */
+static int add_script_path(lua_State *L, const char *argv0) {
+    fg_cli_push_scripts_dir(L, argv0);
+    if (lua_isstring(L, -1)) {
+        fprintf(stderr, "framegate: %s\n", lua_tostring(L, -1));
+        lua_pop(L, 2);
+        return 1;
     }
-    lua_getfield(L, -2, "path");
-    luaL_addvalue(&b);
-    luaL_pushresult(&b);
-    lua_setfield(L, -2, "path");
     lua_pop(L, 1);
+    const char *dir = lua_tostring(L, -1);
+    lua_getglobal(L, "package");
+    lua_getfield(L, -1, "path");
+    lua_pushfstring(L, "%s/?.lua;%s/?/init.lua;%s", dir, dir, lua_tostring(L, -1));
+    lua_setfield(L, -3, "path");
+    lua_pop(L, 3);
+    return 0;
 }
 
 /* arg table as the stock interpreter builds it: arg[0] = script, arg[1..] = its arguments. */
@@ -76,7 +70,7 @@ static int run_protected(lua_State *L, int nargs) {
 
 static int run_script(lua_State *L, int argc, char **argv) {
     if (argc < 3) {
-        fprintf(stderr, "usage: framegate lua FILE [ARGS...]\n");
+        fprintf(stderr, "framegate lua: which script? usage: framegate lua FILE [ARGS...]\n");
         return 2;
     }
     set_args(L, argc, argv, 2);
@@ -112,9 +106,13 @@ int main(int argc, char **argv) {
     }
     luaL_openlibs(L);
     fg_lua_preload(L);
-    add_script_path(L);
-    int code = (argc >= 2 && strcmp(argv[1], "lua") == 0) ? run_script(L, argc, argv)
-                                                          : run_cli(L, argc, argv);
+    fg_cli_preload_fs(L);
+    int code = 1;
+    /* `framegate lua FILE` runs FILE; `framegate lua --help` is the CLI's help for it. */
+    int script = argc >= 3 && strcmp(argv[1], "lua") == 0 && strcmp(argv[2], "-h") != 0 &&
+                 strcmp(argv[2], "--help") != 0;
+    if (add_script_path(L, argc > 0 ? argv[0] : NULL) == 0)
+        code = script ? run_script(L, argc, argv) : run_cli(L, argc, argv);
     lua_close(L);
     return code;
 }

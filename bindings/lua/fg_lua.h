@@ -82,6 +82,8 @@ fg_status fg_lua_world_replace_rules(lua_State *L, int world_idx, uint32_t slot,
                                      fg_error *err);
 /* Adds the gameplay methods (requests, decisions, meter, ...) and fg.cue. [-0, +0, m] */
 void fg_lua_open_play(lua_State *L);
+/* l_combat.c: p:combat(), p:boxes(), p:team(), p:owner(). */
+void fg_lua_open_combat(lua_State *L);
 
 /* Read-only views (l_view.c). They read the world when indexed. push_view makes a new one (for
 ** entity:view()); the rule views are the world's reusable ones, re-pointed for each call, so a
@@ -162,6 +164,15 @@ void fg_lua_class(lua_State *L, const char *tname, const luaL_Reg *methods, cons
 
 /* Raises err's message as a Lua error positioned at the calling Lua code. [-0, +0, v] */
 int fg_lua_raise(lua_State *L, const fg_error *err);
+/* A layer argument: its name or its index (0 = the first layer), absent = 0. Raises an argument
+** error naming the layers, or the range. */
+uint32_t fg_lua_opt_layer(lua_State *L, int idx, const fg_ruleset *r);
+/* Registry: the whole message of the last rule or load that failed (an fg_error keeps only its
+** first FG_ERROR_MAX bytes). */
+#define FG_LUA_FULL_ERROR_KEY "framegate.full_error"
+/* Raises the whole message of a rules load that just failed (err keeps only its first
+** FG_ERROR_MAX bytes), with the file named in full even where Lua shortened it. */
+int fg_lua_raise_load_error(lua_State *L, const char *path, const fg_error *err);
 
 /* Reads an optional integer field of the table at index t; errors name the field. [-0, +0, v] */
 lua_Integer fg_lua_opt_int_field(lua_State *L, int t, const char *field, lua_Integer def);

@@ -812,7 +812,8 @@ static int l_load_rules_source(lua_State *L) {
         lua_pop(L, 1);
     }
     fg_error err;
-    if (fg_lua_load_rules(L, path, text, len, map, &err) != FG_OK) return fg_lua_raise(L, &err);
+    if (fg_lua_load_rules(L, path, text, len, map, &err) != FG_OK)
+        return fg_lua_raise_load_error(L, path, &err);
     return 1;
 }
 

@@ -1,5 +1,5 @@
 /*
-** l_gate.c: Lua bindings of framegate/gate.h: fg.dispatcher, fg.loop_track, fg.playback_owner.
+** l_gate.c: Lua bindings of framegate/gate.h: fg.dispatcher, fg.cycle_track, fg.playback_owner.
 **
 ** The C objects hold marker ids only; each userdata keeps its names in its user value (a table
 ** mapping name -> id and id -> name) so scripts can speak in names. Marker ids of a dispatcher or
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #define DISPATCHER "framegate.Dispatcher"
-#define LOOP_TRACK "framegate.LoopTrack"
+#define CYCLE_TRACK "framegate.CycleTrack"
 #define OWNER "framegate.PlaybackOwner"
 
 /* {====================================================================== argument helpers */
@@ -407,13 +407,13 @@ static int dispatcher_index(lua_State *L) {
 
 /* }====================================================================== */
 
-/* {====================================================================== fg.loop_track */
+/* {====================================================================== fg.cycle_track */
 
 typedef struct ltrack {
-    fg_loop_track t;
+    fg_cycle_track t;
 } ltrack;
 
-/* fg.loop_track{duration = 1000, markers = {{tick = 50, name = "FootLeft"}, ...}} */
+/* fg.cycle_track{duration = 1000, markers = {{tick = 50, name = "FootLeft"}, ...}} */
 static int track_new(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_Integer duration = int_field(L, 1, "duration", 1, 0);
@@ -455,7 +455,7 @@ static int track_new(lua_State *L) {
         lua_pop(L, 2); /* name and marker table stay reachable from the list */
     }
     ltrack *u = lua_newuserdatauv(L, sizeof *u, 1);
-    luaL_setmetatable(L, LOOP_TRACK);
+    luaL_setmetatable(L, CYCLE_TRACK);
     push_names(L, sorted, (size_t)n);
     int names = lua_gettop(L);
     for (lua_Integer i = 0; i < n; i++) {
@@ -465,16 +465,16 @@ static int track_new(lua_State *L) {
     }
     lua_setiuservalue(L, -2, 1);
     fg_error err;
-    if (fg_loop_track_init(&u->t, duration, spec, (uint32_t)n, &err) != FG_OK)
+    if (fg_cycle_track_init(&u->t, duration, spec, (uint32_t)n, &err) != FG_OK)
         return fg_lua_raise(L, &err);
     return 1;
 }
 
-static ltrack *check_track(lua_State *L, int i) { return luaL_checkudata(L, i, LOOP_TRACK); }
+static ltrack *check_track(lua_State *L, int i) { return luaL_checkudata(L, i, CYCLE_TRACK); }
 
 static int track_tostring(lua_State *L) {
     ltrack *u = check_track(L, 1);
-    lua_pushfstring(L, LOOP_TRACK " (duration %I, markers %d)", (LUAI_UACINT)u->t.duration,
+    lua_pushfstring(L, CYCLE_TRACK " (duration %I, markers %d)", (LUAI_UACINT)u->t.duration,
                     (int)u->t.count);
     return 1;
 }
@@ -504,14 +504,14 @@ static int track_sample(lua_State *L) {
     lua_Integer to = luaL_checkinteger(L, 4);
     uint64_t n;
     fg_error err;
-    if (fg_loop_track_count(&u->t, from, to, &n, &err) != FG_OK) return fg_lua_raise(L, &err);
+    if (fg_cycle_track_count(&u->t, from, to, &n, &err) != FG_OK) return fg_lua_raise(L, &err);
     if (n > (uint64_t)INT32_MAX / sizeof(fg_track_event))
         return luaL_error(L,
-                          "loop track: interval (%I, %I] holds too many events to sample at once",
+                          "cycle track: interval (%I, %I] holds too many events to sample at once",
                           (LUAI_UACINT)from, (LUAI_UACINT)to);
     fg_track_event *out = n ? lua_newuserdatauv(L, (size_t)n * sizeof *out, 0) : NULL;
     fg_track_batch batch;
-    if (fg_loop_track_sample(&u->t, token, from, to, out, (uint32_t)n, &batch, &err) != FG_OK)
+    if (fg_cycle_track_sample(&u->t, token, from, to, out, (uint32_t)n, &batch, &err) != FG_OK)
         return fg_lua_raise(L, &err);
     lua_getiuservalue(L, 1, 1);
     int names = lua_gettop(L);
@@ -811,12 +811,12 @@ void fg_lua_open_gate(lua_State *L) {
     static const luaL_Reg owner_meta[] = {
         {"__gc", owner_gc}, {"__tostring", owner_tostring}, {NULL, NULL}};
     static const luaL_Reg functions[] = {{"dispatcher", dispatcher_new},
-                                         {"loop_track", track_new},
+                                         {"cycle_track", track_new},
                                          {"playback_owner", owner_new},
                                          {NULL, NULL}};
 
     make_class(L, DISPATCHER, dispatcher_methods, dispatcher_meta, dispatcher_index);
-    make_class(L, LOOP_TRACK, track_methods, track_meta, track_index);
+    make_class(L, CYCLE_TRACK, track_methods, track_meta, track_index);
     make_class(L, OWNER, owner_methods, owner_meta, owner_index);
     luaL_setfuncs(L, functions, 0);
 }

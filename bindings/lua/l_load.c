@@ -336,6 +336,8 @@ static int load_entry(lua_State *L) {
 fg_status fg_lua_load_rules(lua_State *L, const char *path, const char *text, size_t len,
                             int map, fg_error *err) {
     if (map) map = lua_absindex(L, map);
+    lua_pushnil(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, FG_LUA_FULL_ERROR_KEY);
     lua_pushcfunction(L, load_entry);
     lua_pushstring(L, path);
     if (text) lua_pushlstring(L, text, len);
@@ -345,14 +347,51 @@ fg_status fg_lua_load_rules(lua_State *L, const char *path, const char *text, si
     return fg_lua_call_load(L, 3, 1, "loading the rules", err);
 }
 
+/* Lua shortens a long file name in its messages to "...<its end>" (LUA_IDSIZE): give such a
+** message the whole path back, so a file in a deep folder is still named exactly. */
+static void push_unshortened(lua_State *L, const char *msg, const char *path) {
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    size_t plen = strlen(path);
+    const char *p = msg;
+    for (const char *dots; (dots = strstr(p, "...")) != NULL;) {
+        const char *tail = dots + 3, *colon = strchr(tail, ':');
+        size_t tlen = colon ? (size_t)(colon - tail) : 0;
+        bool match = tlen > 0 && tlen < plen && memcmp(path + plen - tlen, tail, tlen) == 0;
+        luaL_addlstring(&b, p, (size_t)(dots - p));
+        if (match) {
+            luaL_addstring(&b, path);
+            p = colon;
+        } else {
+            luaL_addstring(&b, "...");
+            p = tail;
+        }
+    }
+    luaL_addstring(&b, p);
+    luaL_pushresult(&b);
+}
+
+int fg_lua_raise_load_error(lua_State *L, const char *path, const fg_error *err) {
+    if (lua_getfield(L, LUA_REGISTRYINDEX, FG_LUA_FULL_ERROR_KEY) != LUA_TSTRING) {
+        lua_pop(L, 1);
+        return fg_lua_raise(L, err);
+    }
+    push_unshortened(L, lua_tostring(L, -1), path);
+    lua_pushnil(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, FG_LUA_FULL_ERROR_KEY);
+    return lua_error(L);
+}
+
 void fg_lua_load_rules_source(lua_State *L, const char *path, const char *text, size_t len) {
     fg_error err;
-    if (fg_lua_load_rules(L, path, text, len, 0, &err) != FG_OK) fg_lua_raise(L, &err);
+    if (fg_lua_load_rules(L, path, text, len, 0, &err) != FG_OK)
+        fg_lua_raise_load_error(L, path, &err);
 }
 
 void fg_lua_load_rules_file(lua_State *L, const char *path) {
     fg_error err;
-    if (fg_lua_load_rules(L, path, NULL, 0, 0, &err) != FG_OK) fg_lua_raise(L, &err);
+    if (fg_lua_load_rules(L, path, NULL, 0, 0, &err) != FG_OK)
+        fg_lua_raise_load_error(L, path, &err);
 }
 
 /* fg.rules(path [, text] | declaration | Rules) -> Rules. [-2, +1, v] */

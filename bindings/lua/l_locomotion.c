@@ -23,7 +23,7 @@ static l_loco *check_loco(lua_State *L, int i) { return luaL_checkudata(L, i, LO
 /* {====================================================================== config from a table */
 
 static const char *const config_fields[] = {
-    "rate",          "forward_limit_deg", "backward_limit_deg", "dead_zone_deg",
+    "rate",          "forward_limit_deg", "backward_limit_deg", "dead_zone_deg", "hysteresis",
     "move_speed",    "accel_threshold",   "pivot_min_ticks",    "pivot_min_time",
     "pivot_turn_deg", "wall_ticks",       "wall_time",          "wall_speed",
     "braking_deceleration", NULL};
@@ -74,6 +74,11 @@ static void read_config(lua_State *L, int t, fg_loco_config *out, uint32_t *rate
     c.forward_limit_deg = num_field(L, t, "forward_limit_deg", c.forward_limit_deg);
     c.backward_limit_deg = num_field(L, t, "backward_limit_deg", c.backward_limit_deg);
     c.dead_zone_deg = num_field(L, t, "dead_zone_deg", c.dead_zone_deg);
+    const char *hy = fg_lua_opt_str_field(L, t, "hysteresis", "one_way");
+    int h = fg_loco_hysteresis_parse(hy);
+    if (h < 0)
+        luaL_error(L, "locomotion.hysteresis: '%s', expected one_way or both_ways", hy);
+    c.hysteresis = (fg_loco_hysteresis)h;
     c.move_speed = num_field(L, t, "move_speed", c.move_speed);
     c.accel_threshold = num_field(L, t, "accel_threshold", c.accel_threshold);
     c.pivot_min_ticks = ticks_field(L, t, "pivot_min_ticks", "pivot_min_time", rate,
@@ -101,6 +106,8 @@ static void push_config(lua_State *L, const fg_loco_config *c, uint32_t rate) {
     NUM(forward_limit_deg);
     NUM(backward_limit_deg);
     NUM(dead_zone_deg);
+    lua_pushstring(L, fg_loco_hysteresis_name(c->hysteresis));
+    lua_setfield(L, -2, "hysteresis");
     NUM(move_speed);
     NUM(accel_threshold);
     INT(pivot_min_ticks);

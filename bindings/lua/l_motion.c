@@ -393,7 +393,7 @@ static int motion_tostring(lua_State *L) {
 static int motion_gc(lua_State *L) {
     lmotion *m = lua_touserdata(L, 1);
     if (m && m->set) {
-        fg_motion_set_free(m->set);
+        fg_motion_set_destroy(m->set);
         m->set = NULL;
     }
     return 0;

@@ -34,16 +34,19 @@ typedef struct event_record {
 } event_record;
 
 /* Sorted bytewise: the order pairs() walks them in. */
-static const char *const event_fields[] = {"action",     "contact",  "entity",   "layer",
-                                           "marker",     "occurrence", "reported", "sequence",
-                                           "target",     "tick",     NULL};
+static const char *const event_fields[] = {
+    "action", "combo", "contact", "counter", "damage", "entity", "hit_box", "hurt_box", "kind",
+    "layer", "marker", "miss", "occurrence", "reported", "sequence", "target", "tick", "x", "y",
+    NULL};
 
 void fg_lua_push_event(lua_State *L, const fg_world *w, const fg_event *ev) {
     const fg_ruleset *r = fg_world_rules(w, ev->entity);
     event_record *rec = lua_newuserdatauv(L, sizeof *rec, 0);
     rec->ev = *ev;
     const fg_action_def *a = r ? fg_ruleset_action(r, ev->action) : NULL;
-    const char *marker = fg_world_marker_name(w, ev->entity, ev->marker);
+    const char *marker = ev->marker == FG_EVENT_NO_MARKER
+                             ? ""
+                             : fg_world_marker_name(w, ev->entity, ev->marker);
     snprintf(rec->marker, sizeof rec->marker, "%s", marker ? marker : "?");
     snprintf(rec->action, sizeof rec->action, "%s", a ? a->name : "(ended)");
     snprintf(rec->layer, sizeof rec->layer, "%s", r ? fg_ruleset_layer_name(r, ev->layer) : "?");
@@ -53,7 +56,29 @@ void fg_lua_push_event(lua_State *L, const fg_world *w, const fg_event *ev) {
 /* Pushes field k of an event, or returns 0 when it has no such field. */
 static int event_field(lua_State *L, const event_record *rec, const char *k) {
     const fg_event *ev = &rec->ev;
-    if (!strcmp(k, "marker")) lua_pushstring(L, rec->marker);
+    bool contact = ev->kind != FG_EVENT_MARKER;
+    if (!strcmp(k, "marker")) {
+        if (rec->marker[0]) lua_pushstring(L, rec->marker);
+        else lua_pushnil(L);
+    } else if (!strcmp(k, "kind"))
+        lua_pushstring(L, ev->kind == FG_EVENT_HIT     ? "hit"
+                          : ev->kind == FG_EVENT_THROW ? "throw"
+                                                       : "marker");
+    else if (contact && (!strcmp(k, "x") || !strcmp(k, "y")))
+        lua_pushnumber(L, (lua_Number)(k[0] == 'x' ? ev->x : ev->y) / FG_FX_ONE);
+    else if (contact && !strcmp(k, "damage")) lua_pushinteger(L, ev->damage);
+    else if (contact && !strcmp(k, "combo")) lua_pushinteger(L, ev->combo);
+    else if (contact && !strcmp(k, "counter")) lua_pushboolean(L, ev->counter);
+    else if (contact && !strcmp(k, "miss"))
+        lua_pushstring(L, ev->miss ? fg_miss_reason_name((fg_miss_reason)ev->miss) : "none");
+    else if (contact && (!strcmp(k, "hit_box") || !strcmp(k, "hurt_box"))) {
+        uint8_t i = k[1] == 'i' ? ev->hit_box : ev->hurt_box;
+        if (i == 0xFF) lua_pushstring(L, "default"); /* a default box, or the range shorthand */
+        else lua_pushinteger(L, i + 1);
+    } else if (!contact && (!strcmp(k, "x") || !strcmp(k, "y") || !strcmp(k, "damage") ||
+                            !strcmp(k, "combo") || !strcmp(k, "counter") || !strcmp(k, "miss") ||
+                            !strcmp(k, "hit_box") || !strcmp(k, "hurt_box")))
+        lua_pushnil(L);
     else if (!strcmp(k, "action")) lua_pushstring(L, rec->action);
     else if (!strcmp(k, "layer")) lua_pushstring(L, rec->layer);
     else if (!strcmp(k, "tick")) lua_pushinteger(L, ev->tick);
@@ -65,6 +90,7 @@ static int event_field(lua_State *L, const event_record *rec, const char *k) {
     else if (!strcmp(k, "contact"))
         lua_pushstring(L, ev->contact == FG_ON_HIT     ? "hit"
                           : ev->contact == FG_ON_BLOCK ? "block"
+                          : ev->contact == FG_ON_WHIFF ? "whiff"
                                                        : "none");
     else return 0;
     return 1;
@@ -93,13 +119,15 @@ static int event_next(lua_State *L) {
                                                 key);
         i++;
     }
-    if (!event_fields[i]) {
-        lua_pushnil(L);
-        return 1;
+    /* A marker event has no contact fields: pairs skips them. */
+    for (; event_fields[i]; i++) {
+        lua_pushstring(L, event_fields[i]);
+        event_field(L, rec, event_fields[i]);
+        if (!lua_isnil(L, -1)) return 2;
+        lua_pop(L, 2);
     }
-    lua_pushstring(L, event_fields[i]);
-    event_field(L, rec, event_fields[i]);
-    return 2;
+    lua_pushnil(L);
+    return 1;
 }
 
 static int event_pairs(lua_State *L) {
@@ -313,19 +341,14 @@ static int world_report_event(lua_State *L) {
     fg_world *w = fg_lua_check_world(L, 1)->w;
     fg_entity e = check_entity_of(L, 2, w);
     const fg_ruleset *r = rules_or_error(L, w, e);
-    int layer = 0;
-    if (lua_type(L, 3) == LUA_TSTRING) {
-        layer = fg_ruleset_find_layer(r, lua_tostring(L, 3));
-        if (layer < 0) return luaL_argerror(L, 3, "unknown layer");
-    } else {
-        layer = (int)fg_lua_check_range(L, 3, "layer", 0, FG_MAX_LAYERS - 1);
-    }
+    luaL_checkany(L, 3);
+    uint32_t layer = fg_lua_opt_layer(L, 3, r);
     lua_Integer seq = luaL_checkinteger(L, 4);
     const char *marker = luaL_checkstring(L, 5);
     lua_Integer occ = luaL_optinteger(L, 6, 0);
     luaL_argcheck(L, occ >= 0, 6, "occurrence must be >= 0");
     fg_error err;
-    if (fg_world_report_event(w, e, (uint32_t)layer, seq, marker, (uint64_t)occ, &err) != FG_OK)
+    if (fg_world_report_event(w, e, layer, seq, marker, (uint64_t)occ, &err) != FG_OK)
         return fg_lua_raise(L, &err);
     return 0;
 }
@@ -460,20 +483,15 @@ static int entity_history(lua_State *L) {
     return 1;
 }
 
-/* entity:action([layer]) -> name, tick, duration, phase (nil when nothing runs). */
+/* entity:action([layer]) -> name, tick, duration, phase, sequence (nil when nothing runs). The
+** sequence is what the host hands its animation system for the gate's event stamps. */
 static int entity_action(lua_State *L) {
     fg_world *w;
     fg_entity e = fg_lua_check_entity(L, 1, &w);
     const fg_ruleset *r = rules_or_error(L, w, e);
-    int layer = 0;
-    if (lua_type(L, 2) == LUA_TSTRING) {
-        layer = fg_ruleset_find_layer(r, lua_tostring(L, 2));
-        if (layer < 0) return luaL_argerror(L, 2, "unknown layer");
-    } else {
-        layer = lua_isnoneornil(L, 2) ? 0 : (int)fg_lua_check_range(L, 2, "layer", 0, FG_MAX_LAYERS - 1);
-    }
-    const fg_instance *inst = fg_world_instance(w, e, (uint32_t)layer);
-    if (!inst || inst->action == FG_NO_ACTION_ID) {
+    uint32_t layer = fg_lua_opt_layer(L, 2, r);
+    const fg_instance *inst = fg_world_instance(w, e, layer);
+    if (!inst || inst->action == FG_NO_ACTION) {
         lua_pushnil(L);
         return 1;
     }
@@ -482,16 +500,18 @@ static int entity_action(lua_State *L) {
     lua_pushstring(L, a->name);
     lua_pushinteger(L, inst->elapsed);
     lua_pushinteger(L, inst->duration);
-    lua_pushstring(L, fg_phase_name(fg_world_phase(w, e, (uint32_t)layer)));
-    return 4;
+    lua_pushstring(L, fg_phase_name(fg_world_phase(w, e, layer)));
+    lua_pushinteger(L, (lua_Integer)inst->seq);
+    return 5;
 }
 
 /* entity:state([layer]) -> "grounded/jab (recovery, tick 9 of 13)". */
 static int entity_state(lua_State *L) {
     fg_world *w;
     fg_entity e = fg_lua_check_entity(L, 1, &w);
+    uint32_t layer = fg_lua_opt_layer(L, 2, rules_or_error(L, w, e));
     char buf[160];
-    fg_world_describe_layer(w, e, (uint32_t)luaL_optinteger(L, 2, 0), buf, sizeof buf);
+    fg_world_describe_layer(w, e, layer, buf, sizeof buf);
     lua_pushstring(L, buf);
     return 1;
 }

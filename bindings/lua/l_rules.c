@@ -9,6 +9,7 @@
 ** the value: `actions.jab.startup: expected an integer, got string 'fast'`.
 */
 #include "fg_lua.h"
+#include "l_reader.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -19,389 +20,134 @@
 #define DECL_T "framegate.RulesetDeclaration"
 #define VERDICT_T "framegate.Verdict"
 
-/* {====================================================================== reading tables */
-
-typedef struct reader {
-    lua_State *L;
-    char path[160];
-    const char *chunk; /* where the declaration came from, for messages */
-} reader;
-
-static int fail(reader *rd, const char *fmt, ...) {
-    char msg[400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (rd->chunk) return luaL_error(rd->L, "%s: %s: %s", rd->chunk, rd->path, msg);
-    return luaL_error(rd->L, "%s: %s", rd->path, msg);
-}
-
-/* Path helpers: push a segment, returning the old length to restore. */
-static size_t path_push(reader *rd, const char *fmt, ...) {
-    size_t old = strlen(rd->path);
-    /* A field of the declaration itself has no parent: "actoins", not ".actoins". */
-    if (old == 0 && fmt[0] == '.') fmt++;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(rd->path + old, sizeof rd->path - old, fmt, ap);
-    va_end(ap);
-    return old;
-}
-
-static void path_pop(reader *rd, size_t old) { rd->path[old] = '\0'; }
-
-static const char *describe_value(lua_State *L, int idx, char *buf, size_t size) {
-    switch (lua_type(L, idx)) {
-    case LUA_TSTRING: snprintf(buf, size, "string '%s'", lua_tostring(L, idx)); break;
-    case LUA_TNUMBER:
-        if (lua_isinteger(L, idx)) snprintf(buf, size, "%lld", (long long)lua_tointeger(L, idx));
-        else snprintf(buf, size, "%g", lua_tonumber(L, idx));
-        break;
-    default: snprintf(buf, size, "%s", luaL_typename(L, idx));
-    }
-    return buf;
-}
-
-static int cmp_str(const void *a, const void *b) {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* Pushes the string keys of the table at idx as a sorted array (a new table) and returns their
-** count. Keys are strings only: a list item where a name was expected is an error. */
-static int sorted_keys(reader *rd, int idx) {
-    lua_State *L = rd->L;
-    idx = lua_absindex(L, idx);
-    int n = 0;
-    lua_newtable(L);
-    lua_pushnil(L);
-    while (lua_next(L, idx)) {
-        lua_pop(L, 1);
-        if (lua_type(L, -1) != LUA_TSTRING) {
-            char v[64];
-            fail(rd, "expected name = value entries, found key %s", describe_value(L, -1, v, sizeof v));
-        }
-        lua_pushvalue(L, -1);
-        lua_rawseti(L, -3, ++n);
-    }
-    /* Sort through a C array of pointers; the strings stay alive in the keys table. */
-    const char **keys = n ? lua_newuserdatauv(L, sizeof(char *) * (size_t)n, 0) : NULL;
-    if (n) {
-        for (int i = 0; i < n; i++) {
-            lua_rawgeti(L, -2, i + 1);
-            keys[i] = lua_tostring(L, -1);
-            lua_pop(L, 1);
-        }
-        qsort(keys, (size_t)n, sizeof keys[0], cmp_str);
-        lua_createtable(L, n, 0);
-        for (int i = 0; i < n; i++) {
-            lua_pushstring(L, keys[i]);
-            lua_rawseti(L, -2, i + 1);
-        }
-        lua_replace(L, -3); /* sorted table replaces the unsorted one */
-        lua_pop(L, 1);      /* the pointer array */
-    }
-    return n;
-}
-
-/* Checks that every key of the table at idx is one of `allowed`. */
-static void only_fields(reader *rd, int idx, const char *const *allowed) {
-    lua_State *L = rd->L;
-    idx = lua_absindex(L, idx);
-    int n = sorted_keys(rd, idx);
-    for (int i = 1; i <= n; i++) {
-        lua_rawgeti(L, -1, i);
-        const char *k = lua_tostring(L, -1);
-        bool ok = false;
-        for (const char *const *a = allowed; *a; a++) ok |= strcmp(*a, k) == 0;
-        if (!ok) {
-            char list[300] = "";
-            for (const char *const *a = allowed; *a; a++) {
-                strncat(list, *a, sizeof list - strlen(list) - 3);
-                if (a[1]) strncat(list, ", ", sizeof list - strlen(list) - 1);
-            }
-            size_t old = path_push(rd, ".%s", k);
-            fail(rd, "unknown field (expected one of: %s)", list);
-            path_pop(rd, old);
-        }
-        lua_pop(L, 1);
-    }
-    lua_pop(L, 1);
-}
-
-static bool get_field(reader *rd, int t, const char *k) {
-    return lua_getfield(rd->L, t, k) != LUA_TNIL;
-}
-
-static lua_Integer int_field(reader *rd, int t, const char *k, lua_Integer def, lua_Integer lo,
-                             lua_Integer hi) {
-    lua_State *L = rd->L;
-    t = lua_absindex(L, t);
-    lua_Integer v = def;
-    if (get_field(rd, t, k)) {
-        int ok;
-        char buf[80];
-        size_t old = path_push(rd, ".%s", k);
-        v = lua_tointegerx(L, -1, &ok);
-        if (!ok) fail(rd, "expected an integer, got %s", describe_value(L, -1, buf, sizeof buf));
-        if (v < lo || v > hi) fail(rd, "%lld, expected %lld..%lld", (long long)v, (long long)lo,
-                                   (long long)hi);
-        path_pop(rd, old);
-    }
-    lua_pop(L, 1);
-    return v;
-}
-
-/* A distance or speed in pixels (fractions allowed), stored as 16.16 fixed point. */
-static fg_fx fx_field(reader *rd, int t, const char *k, fg_fx def) {
-    lua_State *L = rd->L;
-    t = lua_absindex(L, t);
-    fg_fx v = def;
-    if (get_field(rd, t, k)) {
-        char buf[80];
-        size_t old = path_push(rd, ".%s", k);
-        if (lua_type(L, -1) != LUA_TNUMBER)
-            fail(rd, "expected a number, got %s", describe_value(L, -1, buf, sizeof buf));
-        double d = lua_tonumber(L, -1);
-        if (!isfinite(d) || fabs(d) > 30000.0)
-            fail(rd, "%g, expected a finite value within +-30000", d);
-        v = (fg_fx)lround(d * FG_FX_ONE);
-        path_pop(rd, old);
-    }
-    lua_pop(L, 1);
-    return v;
-}
-
-static bool bool_field(reader *rd, int t, const char *k, bool def) {
-    lua_State *L = rd->L;
-    t = lua_absindex(L, t);
-    bool v = def;
-    if (get_field(rd, t, k)) {
-        char buf[80];
-        size_t old = path_push(rd, ".%s", k);
-        if (!lua_isboolean(L, -1))
-            fail(rd, "expected true or false, got %s", describe_value(L, -1, buf, sizeof buf));
-        v = lua_toboolean(L, -1);
-        path_pop(rd, old);
-    }
-    lua_pop(L, 1);
-    return v;
-}
-
-static void str_field(reader *rd, int t, const char *k, char *out, size_t size) {
-    lua_State *L = rd->L;
-    t = lua_absindex(L, t);
-    if (get_field(rd, t, k)) {
-        char buf[80];
-        size_t old = path_push(rd, ".%s", k);
-        if (lua_type(L, -1) != LUA_TSTRING)
-            fail(rd, "expected a string, got %s", describe_value(L, -1, buf, sizeof buf));
-        size_t len;
-        const char *s = lua_tolstring(L, -1, &len);
-        if (len >= size) fail(rd, "'%s' is longer than %zu characters", s, size - 1);
-        memcpy(out, s, len + 1);
-        path_pop(rd, old);
-    }
-    lua_pop(L, 1);
-}
-
-/* Reads a list of names (or one name) at field k into out[max][FG_NAME_MAX]. */
-static uint32_t names_field(reader *rd, int t, const char *k, char (*out)[FG_NAME_MAX],
-                           uint32_t max) {
-    lua_State *L = rd->L;
-    t = lua_absindex(L, t);
-    uint32_t n = 0;
-    if (get_field(rd, t, k)) {
-        char buf[80];
-        size_t old = path_push(rd, ".%s", k);
-        if (lua_type(L, -1) == LUA_TSTRING) {
-            snprintf(out[n++], FG_NAME_MAX, "%s", lua_tostring(L, -1));
-        } else if (lua_istable(L, -1)) {
-            lua_Integer len = luaL_len(L, -1);
-            if (len > (lua_Integer)max) fail(rd, "%lld names, at most %u", (long long)len, max);
-            for (lua_Integer i = 1; i <= len; i++) {
-                lua_geti(L, -1, i);
-                if (lua_type(L, -1) != LUA_TSTRING) {
-                    size_t o2 = path_push(rd, "[%lld]", (long long)i);
-                    fail(rd, "expected a name, got %s", describe_value(L, -1, buf, sizeof buf));
-                    path_pop(rd, o2);
-                }
-                const char *s = lua_tostring(L, -1);
-                if (strlen(s) >= FG_NAME_MAX) fail(rd, "'%s' is too long", s);
-                snprintf(out[n++], FG_NAME_MAX, "%s", s);
-                lua_pop(L, 1);
-            }
-        } else {
-            fail(rd, "expected a name or a list of names, got %s",
-                 describe_value(L, -1, buf, sizeof buf));
-        }
-        path_pop(rd, old);
-    }
-    lua_pop(L, 1);
-    return n;
-}
-
-static void check_table(reader *rd, int idx, const char *what) {
-    char buf[80];
-    if (!lua_istable(rd->L, idx))
-        fail(rd, "expected %s, got %s", what, describe_value(rd->L, idx, buf, sizeof buf));
-}
-
-/* }====================================================================== */
-
 /* {====================================================================== the declaration */
 
-static fg_contact parse_on(reader *rd, int t) {
+static fg_contact parse_on(fg_rd *rd, int t) {
     char on[16] = "always";
-    str_field(rd, t, "on", on, sizeof on);
+    fg_rd_str(rd, t, "on", on, sizeof on);
     static const char *const names[] = {"always", "hit", "block", "whiff", "contact"};
     for (int i = 0; i < 5; i++)
         if (strcmp(on, names[i]) == 0) return (fg_contact)i;
-    size_t old = path_push(rd, ".on");
-    fail(rd, "'%s', expected always, hit, block, whiff or contact", on);
-    path_pop(rd, old);
+    size_t old = fg_rd_path_push(rd, ".on");
+    fg_rd_note(rd, "'%s', expected always, hit, block, whiff or contact", on);
+    fg_rd_path_pop(rd, old);
     return FG_ON_ALWAYS;
 }
 
-static void read_cancels(reader *rd, int t, fg_action_def *a) {
+static void read_cancels(fg_rd *rd, int t, fg_action_def *a) {
     lua_State *L = rd->L;
-    if (!get_field(rd, t, "cancels")) {
+    if (!fg_rd_get(rd, t, "cancels")) {
         lua_pop(L, 1);
         return;
     }
-    size_t old = path_push(rd, ".cancels");
-    check_table(rd, -1, "a list of windows");
+    size_t old = fg_rd_path_push(rd, ".cancels");
+    fg_rd_check_table(rd, -1, "a list of windows");
     lua_Integer n = luaL_len(L, -1);
-    if (n > FG_MAX_CANCELS) fail(rd, "%lld windows, at most %d", (long long)n, FG_MAX_CANCELS);
+    if (n > FG_MAX_CANCELS) fg_rd_fail(rd, "%lld windows, at most %d", (long long)n, FG_MAX_CANCELS);
     static const char *const fields[] = {"from", "to", "on", "into", "buffer", NULL};
     for (lua_Integer i = 1; i <= n; i++) {
         lua_geti(L, -1, i);
-        size_t o2 = path_push(rd, "[%lld]", (long long)i);
-        check_table(rd, -1, "a window { from =, to =, into = }");
-        only_fields(rd, -1, fields);
+        size_t o2 = fg_rd_path_push(rd, "[%lld]", (long long)i);
+        fg_rd_check_table(rd, -1, "a window { from =, to =, into = }");
+        fg_rd_only_fields(rd, -1, fields);
         fg_cancel_def *c = &a->cancels[a->ncancels++];
-        c->from = (int32_t)int_field(rd, -1, "from", 0, -1000000, 1000000);
-        c->to = (int32_t)int_field(rd, -1, "to", c->from, -1000000, 1000000);
-        c->buffer = (int32_t)int_field(rd, -1, "buffer", 0, -1000000, 1000000);
+        c->from = (int32_t)fg_rd_int(rd, -1, "from", 0, -1000000, 1000000);
+        c->to = (int32_t)fg_rd_int(rd, -1, "to", c->from, -1000000, 1000000);
+        c->buffer = (int32_t)fg_rd_int(rd, -1, "buffer", 0, -1000000, 1000000);
         c->on = parse_on(rd, -1);
-        c->ntargets = names_field(rd, -1, "into", c->targets, FG_MAX_TARGETS);
-        path_pop(rd, o2);
+        c->ntargets = fg_rd_names(rd, -1, "into", c->targets, FG_MAX_TARGETS);
+        fg_rd_path_pop(rd, o2);
         lua_pop(L, 1);
     }
-    path_pop(rd, old);
+    fg_rd_path_pop(rd, old);
     lua_pop(L, 1);
 }
 
-static void read_markers(reader *rd, int t, fg_action_def *a) {
+static void read_markers(fg_rd *rd, int t, fg_action_def *a) {
     lua_State *L = rd->L;
-    if (!get_field(rd, t, "markers")) {
+    if (!fg_rd_get(rd, t, "markers")) {
         lua_pop(L, 1);
         return;
     }
-    size_t old = path_push(rd, ".markers");
-    check_table(rd, -1, "a list of { tick =, marker = }");
+    size_t old = fg_rd_path_push(rd, ".markers");
+    fg_rd_check_table(rd, -1, "a list of { tick =, marker = }");
     lua_Integer n = luaL_len(L, -1);
-    if (n > FG_MAX_MARKERS) fail(rd, "%lld markers, at most %d", (long long)n, FG_MAX_MARKERS);
+    if (n > FG_MAX_MARKERS) fg_rd_fail(rd, "%lld markers, at most %d", (long long)n, FG_MAX_MARKERS);
     static const char *const fields[] = {"tick", "marker", "once", NULL};
     for (lua_Integer i = 1; i <= n; i++) {
         lua_geti(L, -1, i);
-        size_t o2 = path_push(rd, "[%lld]", (long long)i);
-        check_table(rd, -1, "{ tick =, marker = }");
-        only_fields(rd, -1, fields);
+        size_t o2 = fg_rd_path_push(rd, "[%lld]", (long long)i);
+        fg_rd_check_table(rd, -1, "{ tick =, marker = }");
+        fg_rd_only_fields(rd, -1, fields);
         fg_marker_def *m = &a->markers[a->nmarkers++];
-        m->tick = (int32_t)int_field(rd, -1, "tick", 0, -1000000, 1000000);
-        m->once = bool_field(rd, -1, "once", false);
-        str_field(rd, -1, "marker", m->name, sizeof m->name);
-        if (!m->name[0]) fail(rd, "needs a marker name");
-        path_pop(rd, o2);
+        m->tick = (int32_t)fg_rd_int(rd, -1, "tick", 0, -1000000, 1000000);
+        m->once = fg_rd_bool(rd, -1, "once", false);
+        fg_rd_str(rd, -1, "marker", m->name, sizeof m->name);
+        if (!m->name[0]) fg_rd_note(rd, "needs a marker name");
+        fg_rd_path_pop(rd, o2);
         lua_pop(L, 1);
     }
-    path_pop(rd, old);
+    fg_rd_path_pop(rd, old);
     lua_pop(L, 1);
 }
 
-static void read_moves(reader *rd, int t, fg_action_def *a) {
+static void read_moves(fg_rd *rd, int t, fg_action_def *a) {
     lua_State *L = rd->L;
-    if (!get_field(rd, t, "move")) {
+    if (!fg_rd_get(rd, t, "move")) {
         lua_pop(L, 1);
         return;
     }
-    size_t old = path_push(rd, ".move");
-    check_table(rd, -1, "a list of { from =, to =, vx =, vy = }");
+    size_t old = fg_rd_path_push(rd, ".move");
+    fg_rd_check_table(rd, -1, "a list of { from =, to =, vx =, vy = }");
     lua_Integer n = luaL_len(L, -1);
-    if (n > FG_MAX_MOVES) fail(rd, "%lld segments, at most %d", (long long)n, FG_MAX_MOVES);
+    if (n > FG_MAX_MOVES) fg_rd_fail(rd, "%lld segments, at most %d", (long long)n, FG_MAX_MOVES);
     static const char *const fields[] = {"from", "to", "vx", "vy", NULL};
     for (lua_Integer i = 1; i <= n; i++) {
         lua_geti(L, -1, i);
-        size_t o2 = path_push(rd, "[%lld]", (long long)i);
-        check_table(rd, -1, "{ from =, to =, vx =, vy = }");
-        only_fields(rd, -1, fields);
+        size_t o2 = fg_rd_path_push(rd, "[%lld]", (long long)i);
+        fg_rd_check_table(rd, -1, "{ from =, to =, vx =, vy = }");
+        fg_rd_only_fields(rd, -1, fields);
         fg_move_def *m = &a->moves[a->nmoves++];
-        m->from = (int32_t)int_field(rd, -1, "from", 0, -1000000, 1000000);
-        m->to = (int32_t)int_field(rd, -1, "to", m->from, -1000000, 1000000);
-        m->vx = fx_field(rd, -1, "vx", 0);
-        m->vy = fx_field(rd, -1, "vy", 0);
-        path_pop(rd, o2);
+        m->from = (int32_t)fg_rd_int(rd, -1, "from", 0, -1000000, 1000000);
+        m->to = (int32_t)fg_rd_int(rd, -1, "to", m->from, -1000000, 1000000);
+        m->vx = fg_rd_fx(rd, -1, "vx", 0);
+        m->vy = fg_rd_fx(rd, -1, "vy", 0);
+        fg_rd_path_pop(rd, o2);
         lua_pop(L, 1);
     }
-    path_pop(rd, old);
+    fg_rd_path_pop(rd, old);
     lua_pop(L, 1);
 }
 
-static void read_costs(reader *rd, int t, fg_action_def *a) {
+static void read_costs(fg_rd *rd, int t, fg_action_def *a) {
     lua_State *L = rd->L;
-    if (!get_field(rd, t, "cost")) {
+    if (!fg_rd_get(rd, t, "cost")) {
         lua_pop(L, 1);
         return;
     }
-    size_t old = path_push(rd, ".cost");
-    check_table(rd, -1, "a table of resource = amount");
-    int n = sorted_keys(rd, -1);
-    if (n > FG_MAX_RESOURCES) fail(rd, "%d costs, at most %d", n, FG_MAX_RESOURCES);
+    size_t old = fg_rd_path_push(rd, ".cost");
+    fg_rd_check_table(rd, -1, "a table of resource = amount");
+    int n = fg_rd_sorted_keys(rd, -1);
+    if (n > FG_MAX_RESOURCES) fg_rd_fail(rd, "%d costs, at most %d", n, FG_MAX_RESOURCES);
     for (int i = 1; i <= n; i++) {
         lua_rawgeti(L, -1, i);
         const char *k = lua_tostring(L, -1);
         snprintf(a->cost_names[a->ncosts], FG_NAME_MAX, "%s", k);
-        a->cost[a->ncosts] = (int32_t)int_field(rd, -3, k, 0, -1000000000, 1000000000);
+        a->cost[a->ncosts] = (int32_t)fg_rd_int(rd, -3, k, 0, -1000000000, 1000000000);
         a->ncosts++;
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
-    path_pop(rd, old);
+    fg_rd_path_pop(rd, old);
     lua_pop(L, 1);
 }
 
-static void read_hit(reader *rd, int t, fg_action_def *a) {
-    lua_State *L = rd->L;
-    if (!get_field(rd, t, "hit")) {
-        lua_pop(L, 1);
-        return;
-    }
-    size_t old = path_push(rd, ".hit");
-    check_table(rd, -1, "{ damage =, range =, hitstop =, hitstun =, blockstun = }");
-    static const char *const fields[] = {"damage", "range", "hitstop", "hitstun", "blockstun",
-                                         "meter", "low", "overhead", NULL};
-    only_fields(rd, -1, fields);
-    fg_hit_def *h = &a->hit;
-    h->enabled = true;
-    h->damage = (int32_t)int_field(rd, -1, "damage", 0, -1000000, 1000000);
-    h->range = fx_field(rd, -1, "range", FG_FX(60));
-    h->hitstop = (int32_t)int_field(rd, -1, "hitstop", 8, -1000, 1000);
-    h->hitstun = (int32_t)int_field(rd, -1, "hitstun", 12, -1000, 1000);
-    h->blockstun = (int32_t)int_field(rd, -1, "blockstun", 8, -1000, 1000);
-    h->meter_gain = (int32_t)int_field(rd, -1, "meter", 0, -1000000, 1000000);
-    h->low = bool_field(rd, -1, "low", false);
-    h->overhead = bool_field(rd, -1, "overhead", false);
-    path_pop(rd, old);
-    lua_pop(L, 1);
-}
-
-static int parse_dir(reader *rd, int t, const char *k) {
+static int parse_dir(fg_rd *rd, int t, const char *k) {
     lua_State *L = rd->L;
     t = lua_absindex(L, t);
     int d = 0;
-    if (get_field(rd, t, k)) {
-        size_t old = path_push(rd, ".%s", k);
+    if (fg_rd_get(rd, t, k)) {
+        size_t old = fg_rd_path_push(rd, ".%s", k);
         char buf[80];
         int ok = 0;
         lua_Integer v = lua_tointegerx(L, -1, &ok);
@@ -413,106 +159,113 @@ static int parse_dir(reader *rd, int t, const char *k) {
             }
         }
         if (!ok || v < 1 || v > 9)
-            fail(rd, "%s, expected a numpad direction 1..9 (2 = down, 6 = forward)",
-                 describe_value(L, -1, buf, sizeof buf));
-        d = (int)v;
-        path_pop(rd, old);
+            fg_rd_note(rd, "%s, expected a numpad direction 1..9 (2 = down, 6 = forward)",
+                 fg_rd_describe(L, -1, buf, sizeof buf));
+        else
+            d = (int)v;
+        fg_rd_path_pop(rd, old);
     }
     lua_pop(L, 1);
     return d;
 }
 
-static void read_action(reader *rd, int t, const char *name, fg_action_def *a) {
+static void read_action(fg_rd *rd, int t, const char *name, fg_action_def *a) {
     static const char *const fields[] = {
         "startup", "active", "recovery", "duration", "loop", "neutral", "hold", "priority",
         "group", "requires", "layer", "input", "next", "tags", "cancels", "markers", "move",
-        "root_motion", "cost", "hit", "interrupts", "forbids", NULL};
-    check_table(rd, t, "an action table { startup =, active =, recovery = }");
-    only_fields(rd, t, fields);
+        "root_motion", "cost", "hit", "interrupts", "forbids", "boxes", "invulnerable",
+        "throw", NULL};
+    fg_rd_check_table(rd, t, "an action table { startup =, active =, recovery = }");
+    fg_rd_only_fields(rd, t, fields);
     *a = fg_action_def_default(name);
-    a->startup = (int32_t)int_field(rd, t, "startup", 0, -1000000, 1000000);
-    a->active = (int32_t)int_field(rd, t, "active", 0, -1000000, 1000000);
-    a->recovery = (int32_t)int_field(rd, t, "recovery", 0, -1000000, 1000000);
-    int32_t duration = (int32_t)int_field(rd, t, "duration", -1, -1000000, 1000000);
+    size_t noted = lua_rawlen(rd->L, rd->notes);
+    a->startup = (int32_t)fg_rd_int(rd, t, "startup", 0, -1000000, 1000000);
+    a->active = (int32_t)fg_rd_int(rd, t, "active", 0, -1000000, 1000000);
+    a->recovery = (int32_t)fg_rd_int(rd, t, "recovery", 0, -1000000, 1000000);
+    int32_t duration = (int32_t)fg_rd_int(rd, t, "duration", -1, -1000000, 1000000);
     if (duration >= 0) {
         /* "duration = n" alone: a state with no phases (idle, walk, hitstun). */
         if (a->startup + a->active + a->recovery == 0) a->recovery = duration;
         else if (a->startup + a->active + a->recovery != duration) {
-            size_t old = path_push(rd, ".duration");
-            fail(rd, "%d, but startup + active + recovery = %d", duration,
-                 a->startup + a->active + a->recovery);
-            path_pop(rd, old);
+            size_t old = fg_rd_path_push(rd, ".duration");
+            fg_rd_note(rd, "%d, but startup + active + recovery = %d", (int)duration,
+                 (int)(a->startup + a->active + a->recovery));
+            fg_rd_path_pop(rd, old);
         }
     }
     if (a->startup + a->active + a->recovery == 0) a->recovery = 1;
     a->duration = a->startup + a->active + a->recovery;
-    a->loop = bool_field(rd, t, "loop", false);
-    a->neutral = bool_field(rd, t, "neutral", false);
+    if (lua_rawlen(rd->L, rd->notes) > noted) {
+        lua_pushboolean(rd->L, 1);
+        lua_setfield(rd->L, rd->shaky, name);
+    }
+    a->loop = fg_rd_bool(rd, t, "loop", false);
+    a->neutral = fg_rd_bool(rd, t, "neutral", false);
     a->hold_dir = parse_dir(rd, t, "hold");
     if (a->hold_dir) a->neutral = true;
-    a->priority = (int32_t)int_field(rd, t, "priority", 0, -1000000, 1000000);
-    str_field(rd, t, "group", a->group, sizeof a->group);
-    str_field(rd, t, "requires", a->requires, sizeof a->requires);
-    str_field(rd, t, "layer", a->layer, sizeof a->layer);
-    str_field(rd, t, "input", a->input, sizeof a->input);
-    str_field(rd, t, "next", a->next, sizeof a->next);
-    a->ntags = names_field(rd, t, "tags", a->tags, FG_MAX_TAGS);
-    a->nforbids = names_field(rd, t, "forbids", a->forbids, FG_MAX_TAGS);
-    a->interrupts = bool_field(rd, t, "interrupts", false);
+    a->priority = (int32_t)fg_rd_int(rd, t, "priority", 0, -1000000, 1000000);
+    fg_rd_str(rd, t, "group", a->group, sizeof a->group);
+    fg_rd_str(rd, t, "requires", a->requires, sizeof a->requires);
+    fg_rd_str(rd, t, "layer", a->layer, sizeof a->layer);
+    fg_rd_str(rd, t, "input", a->input, sizeof a->input);
+    fg_rd_str(rd, t, "next", a->next, sizeof a->next);
+    a->ntags = fg_rd_names(rd, t, "tags", a->tags, FG_MAX_TAGS);
+    a->nforbids = fg_rd_names(rd, t, "forbids", a->forbids, FG_MAX_TAGS);
+    a->interrupts = fg_rd_bool(rd, t, "interrupts", false);
     char rm[16] = "authoritative";
-    str_field(rd, t, "root_motion", rm, sizeof rm);
+    fg_rd_str(rd, t, "root_motion", rm, sizeof rm);
     if (!strcmp(rm, "authoritative")) a->root_motion = FG_ROOT_AUTHORITATIVE;
     else if (!strcmp(rm, "suggested")) a->root_motion = FG_ROOT_SUGGESTED;
     else if (!strcmp(rm, "presentation")) a->root_motion = FG_ROOT_PRESENTATION;
     else {
-        size_t old = path_push(rd, ".root_motion");
-        fail(rd, "'%s', expected authoritative, suggested or presentation", rm);
-        path_pop(rd, old);
+        size_t old = fg_rd_path_push(rd, ".root_motion");
+        fg_rd_note(rd, "'%s', expected authoritative, suggested or presentation", rm);
+        fg_rd_path_pop(rd, old);
     }
     read_cancels(rd, t, a);
     read_markers(rd, t, a);
     read_moves(rd, t, a);
     read_costs(rd, t, a);
-    read_hit(rd, t, a);
+    fg_lua_read_action_hits(rd, t, a);
 }
 
 /* gaps = { 12, 0, 6 }: per-step gap overrides, in the order tostring prints the steps' gaps
 ** (0 keeps a step's default). Leaves the stack as it found it. */
-static void read_motion_gaps(reader *rd, int t, fg_motion_def *def) {
+static void read_motion_gaps(fg_rd *rd, int t, fg_motion_def *def) {
     lua_State *L = rd->L;
-    if (!get_field(rd, t, "gaps")) {
+    if (!fg_rd_get(rd, t, "gaps")) {
         lua_pop(L, 1);
         return;
     }
-    size_t old = path_push(rd, ".gaps");
+    size_t old = fg_rd_path_push(rd, ".gaps");
     char v[64];
     if (!lua_istable(L, -1))
-        fail(rd, "expected a list of step gaps such as { 12, 12, 8 }, got %s",
-             describe_value(L, -1, v, sizeof v));
+        fg_rd_fail(rd, "expected a list of step gaps such as { 12, 12, 8 }, got %s",
+             fg_rd_describe(L, -1, v, sizeof v));
     lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
     if (n > FG_MOTION_MAX_STEPS - 1)
-        fail(rd, "%lld entries, a motion has at most %d step gaps", (long long)n,
+        fg_rd_fail(rd, "%lld entries, a motion has at most %d step gaps", (long long)n,
              FG_MOTION_MAX_STEPS - 1);
     for (lua_Integer i = 1; i <= n; i++) {
-        size_t o2 = path_push(rd, "[%lld]", (long long)i);
+        size_t o2 = fg_rd_path_push(rd, "[%lld]", (long long)i);
         int ok;
         lua_rawgeti(L, -1, i);
         lua_Integer g = lua_tointegerx(L, -1, &ok);
         if (!ok || g < 0 || g > FG_MOTION_MAX_TICKS)
-            fail(rd, "%s, expected 0..%d ticks (0 = the step's default)",
-                 describe_value(L, -1, v, sizeof v), FG_MOTION_MAX_TICKS);
+            fg_rd_fail(rd, "%s, expected 0..%d ticks (0 = the step's default)",
+                 fg_rd_describe(L, -1, v, sizeof v), FG_MOTION_MAX_TICKS);
         def->gaps[i - 1] = (int32_t)g;
         lua_pop(L, 1);
-        path_pop(rd, o2);
+        fg_rd_path_pop(rd, o2);
     }
-    path_pop(rd, old);
+    fg_rd_path_pop(rd, old);
     lua_pop(L, 1);
 }
 
 /* { "236P", window = 12, buffer = 2, priority = 5, gap = 8, charge = 40, absolute = true,
 **   frozen = "skip"|"count" }: the notations first (several = alternatives under one name),
 ** then the matcher options, as fg.motion_set takes them. Returns how many notations. */
-static int read_motion_options(reader *rd, int t, fg_motion_def *def) {
+static int read_motion_options(fg_rd *rd, int t, fg_motion_def *def) {
     lua_State *L = rd->L;
     t = lua_absindex(L, t);
     static const char *const fields[] = {"window", "time",   "buffer",   "priority", "gap",
@@ -526,209 +279,211 @@ static int read_motion_options(reader *rd, int t, fg_motion_def *def) {
             ok = lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), *f) == 0;
         if (!ok) {
             char v[64];
-            fail(rd, "unknown field %s (expected the notations first, then window, buffer, "
-                 "priority, gap, gaps, charge, absolute or frozen)", describe_value(L, -1, v, sizeof v));
+            fg_rd_note(rd, "unknown field %s (expected the notations first, then window, buffer, "
+                 "priority, gap, gaps, charge, absolute or frozen)", fg_rd_describe(L, -1, v, sizeof v));
         }
     }
-    if (n < 1) fail(rd, "needs a notation, as in { \"236P\", window = 12 }");
+    if (n < 1) fg_rd_fail(rd, "needs a notation, as in { \"236P\", window = 12 }");
     for (lua_Integer i = 1; i <= n; i++) {
         if (lua_rawgeti(L, t, i) != LUA_TSTRING) {
             char v[64];
-            size_t old = path_push(rd, "[%lld]", (long long)i);
-            fail(rd, "expected a notation string, got %s", describe_value(L, -1, v, sizeof v));
-            path_pop(rd, old);
+            size_t old = fg_rd_path_push(rd, "[%lld]", (long long)i);
+            fg_rd_fail(rd, "expected a notation string, got %s", fg_rd_describe(L, -1, v, sizeof v));
+            fg_rd_path_pop(rd, old);
         }
         lua_pop(L, 1);
     }
-    def->time = (int32_t)int_field(rd, t, "window", 0, 0, FG_MOTION_MAX_TICKS);
-    def->time = (int32_t)int_field(rd, t, "time", def->time, 0, FG_MOTION_MAX_TICKS);
-    def->buffer = (int32_t)int_field(rd, t, "buffer", 0, 0, FG_MOTION_MAX_TICKS);
-    def->gap = (int32_t)int_field(rd, t, "gap", 0, 0, FG_MOTION_MAX_TICKS);
+    def->time = (int32_t)fg_rd_int(rd, t, "window", 0, 0, FG_MOTION_MAX_TICKS);
+    def->time = (int32_t)fg_rd_int(rd, t, "time", def->time, 0, FG_MOTION_MAX_TICKS);
+    def->buffer = (int32_t)fg_rd_int(rd, t, "buffer", 0, 0, FG_MOTION_MAX_TICKS);
+    def->gap = (int32_t)fg_rd_int(rd, t, "gap", 0, 0, FG_MOTION_MAX_TICKS);
     read_motion_gaps(rd, t, def);
-    def->charge = (int32_t)int_field(rd, t, "charge", 0, 0, FG_MOTION_MAX_TICKS);
-    def->absolute = bool_field(rd, t, "absolute", false);
-    if (get_field(rd, t, "priority")) def->has_priority = true;
+    def->charge = (int32_t)fg_rd_int(rd, t, "charge", 0, 0, FG_MOTION_MAX_TICKS);
+    def->absolute = fg_rd_bool(rd, t, "absolute", false);
+    if (fg_rd_get(rd, t, "priority")) def->has_priority = true;
     lua_pop(L, 1);
-    def->priority = (int32_t)int_field(rd, t, "priority", 0, -1000000, 1000000);
+    def->priority = (int32_t)fg_rd_int(rd, t, "priority", 0, -1000000, 1000000);
     char frozen[8] = "skip";
-    str_field(rd, t, "frozen", frozen, sizeof frozen);
+    fg_rd_str(rd, t, "frozen", frozen, sizeof frozen);
     if (!strcmp(frozen, "skip")) def->frozen = FG_MOTION_FROZEN_SKIP;
     else if (!strcmp(frozen, "count")) def->frozen = FG_MOTION_FROZEN_COUNT;
     else {
-        size_t old = path_push(rd, ".frozen");
-        fail(rd, "'%s', expected skip or count", frozen);
-        path_pop(rd, old);
+        size_t old = fg_rd_path_push(rd, ".frozen");
+        fg_rd_note(rd, "'%s', expected skip or count", frozen);
+        fg_rd_path_pop(rd, old);
     }
     return (int)n;
 }
 
-/* Feeds a declaration table (at idx) into the builder. Raises on the first malformed field. */
-static void read_declaration(reader *rd, int idx, fg_ruleset_builder *b) {
+/* Feeds a declaration table (at idx) into the builder. A field that cannot be read is noted and
+** reading goes on; a structure that cannot be read raises with the findings so far. */
+static void read_declaration(fg_rd *rd, int idx, fg_ruleset_builder *b) {
     lua_State *L = rd->L;
     idx = lua_absindex(L, idx);
     static const char *const fields[] = {"name",    "buttons",  "groups",   "layers",
                                          "resources", "motions", "actions", "physics",
                                          "request", "on_event", "on_reload", "replicated",
-                                         "jump",    NULL};
+                                         "jump",    "boxes",    "combat",   NULL};
     rd->path[0] = '\0';
-    only_fields(rd, idx, fields);
+    fg_rd_only_fields(rd, idx, fields);
     fg_error err;
-    if (get_field(rd, idx, "buttons")) {
-        size_t old = path_push(rd, "buttons");
-        check_table(rd, -1, "a list of button names");
+    if (fg_rd_get(rd, idx, "buttons")) {
+        size_t old = fg_rd_path_push(rd, "buttons");
+        fg_rd_check_table(rd, -1, "a list of button names");
         lua_Integer n = luaL_len(L, -1);
         for (lua_Integer i = 1; i <= n; i++) {
             lua_geti(L, -1, i);
             if (lua_type(L, -1) != LUA_TSTRING) {
                 char buf[80];
-                path_push(rd, "[%lld]", (long long)i);
-                fail(rd, "expected a button name, got %s", describe_value(L, -1, buf, sizeof buf));
+                fg_rd_path_push(rd, "[%lld]", (long long)i);
+                fg_rd_fail(rd, "expected a button name, got %s", fg_rd_describe(L, -1, buf, sizeof buf));
             }
-            if (fg_ruleset_add_button(b, lua_tostring(L, -1), &err) != FG_OK) fail(rd, "%s", err.msg);
+            if (fg_ruleset_add_button(b, lua_tostring(L, -1), &err) != FG_OK) fg_rd_note(rd, "%s", err.msg);
             lua_pop(L, 1);
         }
-        path_pop(rd, old);
+        fg_rd_path_pop(rd, old);
     }
     lua_pop(L, 1);
-    if (get_field(rd, idx, "layers")) {
+    if (fg_rd_get(rd, idx, "layers")) {
         char layers[FG_MAX_LAYERS][FG_NAME_MAX];
         lua_pop(L, 1);
-        uint32_t n = names_field(rd, idx, "layers", layers, FG_MAX_LAYERS);
+        uint32_t n = fg_rd_names(rd, idx, "layers", layers, FG_MAX_LAYERS);
         for (uint32_t i = 0; i < n; i++)
-            if (fg_ruleset_add_layer(b, layers[i], &err) != FG_OK) fail(rd, "%s", err.msg);
+            if (fg_ruleset_add_layer(b, layers[i], &err) != FG_OK) fg_rd_note(rd, "%s", err.msg);
     } else {
         lua_pop(L, 1);
     }
-    if (get_field(rd, idx, "groups")) {
-        size_t old = path_push(rd, "groups");
-        check_table(rd, -1, "a table of group = { buttons }");
-        int n = sorted_keys(rd, -1);
+    if (fg_rd_get(rd, idx, "groups")) {
+        size_t old = fg_rd_path_push(rd, "groups");
+        fg_rd_check_table(rd, -1, "a table of group = { buttons }");
+        int n = fg_rd_sorted_keys(rd, -1);
         for (int i = 1; i <= n; i++) {
             lua_rawgeti(L, -1, i);
             const char *k = lua_tostring(L, -1);
             char members[FG_MAX_TARGETS][FG_NAME_MAX];
-            uint32_t m = names_field(rd, -3, k, members, FG_MAX_TARGETS);
+            uint32_t m = fg_rd_names(rd, -3, k, members, FG_MAX_TARGETS);
             const char *ptrs[FG_MAX_TARGETS];
             for (uint32_t j = 0; j < m; j++) ptrs[j] = members[j];
-            if (fg_ruleset_add_group(b, k, ptrs, m, &err) != FG_OK) fail(rd, "%s", err.msg);
+            if (fg_ruleset_add_group(b, k, ptrs, m, &err) != FG_OK) fg_rd_note(rd, "%s", err.msg);
             lua_pop(L, 1);
         }
         lua_pop(L, 1);
-        path_pop(rd, old);
+        fg_rd_path_pop(rd, old);
     }
     lua_pop(L, 1);
-    if (get_field(rd, idx, "resources")) {
-        size_t old = path_push(rd, "resources");
-        check_table(rd, -1, "a table of name = { max =, start = }");
-        int n = sorted_keys(rd, -1);
+    if (fg_rd_get(rd, idx, "resources")) {
+        size_t old = fg_rd_path_push(rd, "resources");
+        fg_rd_check_table(rd, -1, "a table of name = { max =, start = }");
+        int n = fg_rd_sorted_keys(rd, -1);
         static const char *const rfields[] = {"max", "start", "regen", "every", NULL};
         for (int i = 1; i <= n; i++) {
             lua_rawgeti(L, -1, i);
             const char *k = lua_tostring(L, -1);
             lua_getfield(L, -3, k);
-            size_t o2 = path_push(rd, ".%s", k);
-            check_table(rd, -1, "{ max =, start = }");
-            only_fields(rd, -1, rfields);
+            size_t o2 = fg_rd_path_push(rd, ".%s", k);
+            fg_rd_check_table(rd, -1, "{ max =, start = }");
+            fg_rd_only_fields(rd, -1, rfields);
             fg_resource_def r;
             memset(&r, 0, sizeof r);
             snprintf(r.name, sizeof r.name, "%s", k);
-            r.max = (int32_t)int_field(rd, -1, "max", 100, -1000000000, 1000000000);
-            r.start = (int32_t)int_field(rd, -1, "start", 0, -1000000000, 1000000000);
-            r.regen = (int32_t)int_field(rd, -1, "regen", 0, -1000000000, 1000000000);
-            r.regen_every = (int32_t)int_field(rd, -1, "every", 1, -1000000000, 1000000000);
-            if (fg_ruleset_add_resource(b, &r, &err) != FG_OK) fail(rd, "%s", err.msg);
-            path_pop(rd, o2);
+            r.max = (int32_t)fg_rd_int(rd, -1, "max", 100, -1000000000, 1000000000);
+            r.start = (int32_t)fg_rd_int(rd, -1, "start", 0, -1000000000, 1000000000);
+            r.regen = (int32_t)fg_rd_int(rd, -1, "regen", 0, -1000000000, 1000000000);
+            r.regen_every = (int32_t)fg_rd_int(rd, -1, "every", 1, -1000000000, 1000000000);
+            if (fg_ruleset_add_resource(b, &r, &err) != FG_OK) fg_rd_note(rd, "%s", err.msg);
+            fg_rd_path_pop(rd, o2);
             lua_pop(L, 2);
         }
         lua_pop(L, 1);
-        path_pop(rd, old);
+        fg_rd_path_pop(rd, old);
     }
     lua_pop(L, 1);
-    if (get_field(rd, idx, "physics")) {
-        size_t old = path_push(rd, "physics");
-        check_table(rd, -1, "{ gravity =, ground =, min_gap =, stage = { min, max } }");
+    fg_lua_read_ruleset_hits(rd, idx, b);
+    if (fg_rd_get(rd, idx, "physics")) {
+        size_t old = fg_rd_path_push(rd, "physics");
+        fg_rd_check_table(rd, -1, "{ gravity =, ground =, min_gap =, stage = { min, max } }");
         static const char *const pfields[] = {"gravity", "ground", "min_gap", "stage_min",
                                               "stage_max", NULL};
-        only_fields(rd, -1, pfields);
+        fg_rd_only_fields(rd, -1, pfields);
         fg_physics_def p = fg_physics_def_default();
-        p.gravity = fx_field(rd, -1, "gravity", p.gravity);
-        p.ground_y = fx_field(rd, -1, "ground", p.ground_y);
-        p.min_gap = fx_field(rd, -1, "min_gap", p.min_gap);
-        p.stage_min = fx_field(rd, -1, "stage_min", p.stage_min);
-        p.stage_max = fx_field(rd, -1, "stage_max", p.stage_max);
+        p.gravity = fg_rd_fx(rd, -1, "gravity", p.gravity);
+        p.ground_y = fg_rd_fx(rd, -1, "ground", p.ground_y);
+        p.min_gap = fg_rd_fx(rd, -1, "min_gap", p.min_gap);
+        p.stage_min = fg_rd_fx(rd, -1, "stage_min", p.stage_min);
+        p.stage_max = fg_rd_fx(rd, -1, "stage_max", p.stage_max);
         fg_ruleset_set_physics(b, &p);
-        path_pop(rd, old);
+        fg_rd_path_pop(rd, old);
     }
     lua_pop(L, 1);
-    if (get_field(rd, idx, "replicated")) {
-        size_t old = path_push(rd, "replicated");
-        check_table(rd, -1, "{ properties = { ... }, actions = { ... } }");
+    if (fg_rd_get(rd, idx, "replicated")) {
+        size_t old = fg_rd_path_push(rd, "replicated");
+        fg_rd_check_table(rd, -1, "{ properties = { ... }, actions = { ... } }");
         static const char *const rfields[] = {"properties", "actions", NULL};
-        only_fields(rd, -1, rfields);
-        path_pop(rd, old);
+        fg_rd_only_fields(rd, -1, rfields);
+        fg_rd_path_pop(rd, old);
     }
     lua_pop(L, 1);
-    if (get_field(rd, idx, "jump")) {
-        size_t old = path_push(rd, "jump");
-        check_table(rd, -1, "{ button =, buffer =, coyote = }");
+    if (fg_rd_get(rd, idx, "jump")) {
+        size_t old = fg_rd_path_push(rd, "jump");
+        fg_rd_check_table(rd, -1, "{ button =, buffer =, coyote = }");
         static const char *const jfields[] = {"button", "buffer", "coyote", NULL};
-        only_fields(rd, -1, jfields);
-        int_field(rd, -1, "buffer", 0, 0, 600);
-        int_field(rd, -1, "coyote", 0, 0, 600);
+        fg_rd_only_fields(rd, -1, jfields);
+        fg_rd_int(rd, -1, "buffer", 0, 0, 600);
+        fg_rd_int(rd, -1, "coyote", 0, 0, 600);
         char button[FG_IN_NAME_MAX] = "";
-        str_field(rd, -1, "button", button, sizeof button);
-        path_pop(rd, old);
+        fg_rd_str(rd, -1, "button", button, sizeof button);
+        fg_rd_path_pop(rd, old);
     }
     lua_pop(L, 1);
-    if (get_field(rd, idx, "motions")) {
-        size_t old = path_push(rd, "motions");
-        check_table(rd, -1, "a table of name = { \"notation\", ... }");
-        int n = sorted_keys(rd, -1);
+    if (fg_rd_get(rd, idx, "motions")) {
+        size_t old = fg_rd_path_push(rd, "motions");
+        fg_rd_check_table(rd, -1, "a table of name = { \"notation\", ... }");
+        int n = fg_rd_sorted_keys(rd, -1);
         for (int i = 1; i <= n; i++) {
             lua_rawgeti(L, -1, i);
             const char *k = lua_tostring(L, -1);
             lua_getfield(L, -3, k);
-            size_t o2 = path_push(rd, ".%s", k);
+            size_t o2 = fg_rd_path_push(rd, ".%s", k);
             fg_motion_def def;
             memset(&def, 0, sizeof def);
             def.name = k;
             if (lua_type(L, -1) == LUA_TSTRING) {
                 def.notation = lua_tostring(L, -1);
-                if (fg_ruleset_add_motion(b, &def, &err) != FG_OK) fail(rd, "%s", err.msg);
+                if (fg_ruleset_add_motion(b, &def, &err) != FG_OK) fg_rd_note(rd, "%s", err.msg);
             } else {
-                check_table(rd, -1, "a notation string or { \"236P\", window = 12 }");
+                fg_rd_check_table(rd, -1, "a notation string or { \"236P\", window = 12 }");
                 int nn = read_motion_options(rd, -1, &def);
                 for (int j = 1; j <= nn; j++) {
                     lua_rawgeti(L, -1, j);
                     def.notation = lua_tostring(L, -1); /* alive in the table */
                     lua_pop(L, 1);
-                    if (fg_ruleset_add_motion(b, &def, &err) != FG_OK) fail(rd, "%s", err.msg);
+                    if (fg_ruleset_add_motion(b, &def, &err) != FG_OK) fg_rd_note(rd, "%s", err.msg);
                 }
             }
-            path_pop(rd, o2);
+            fg_rd_path_pop(rd, o2);
             lua_pop(L, 2);
         }
         lua_pop(L, 1);
-        path_pop(rd, old);
+        fg_rd_path_pop(rd, old);
     }
     lua_pop(L, 1);
-    if (get_field(rd, idx, "actions")) {
-        size_t old = path_push(rd, "actions");
-        check_table(rd, -1, "a table of name = { ... }");
-        int n = sorted_keys(rd, -1);
+    if (fg_rd_get(rd, idx, "actions")) {
+        size_t old = fg_rd_path_push(rd, "actions");
+        fg_rd_check_table(rd, -1, "a table of name = { ... }");
+        int n = fg_rd_sorted_keys(rd, -1);
         fg_action_def *a = lua_newuserdatauv(L, sizeof *a, 0);
         for (int i = 1; i <= n; i++) {
             lua_rawgeti(L, -2, i);
             const char *k = lua_tostring(L, -1);
             lua_getfield(L, -4, k);
-            size_t o2 = path_push(rd, ".%s", k);
+            size_t o2 = fg_rd_path_push(rd, ".%s", k);
             read_action(rd, -1, k, a);
-            if (fg_ruleset_add_action(b, a, &err) != FG_OK) fail(rd, "%s", err.msg);
-            path_pop(rd, o2);
+            if (fg_ruleset_add_action(b, a, &err) != FG_OK) fg_rd_note(rd, "%s", err.msg);
+            fg_rd_path_pop(rd, o2);
             lua_pop(L, 2);
         }
         lua_pop(L, 2);
-        path_pop(rd, old);
+        fg_rd_path_pop(rd, old);
     }
     lua_pop(L, 1);
 }
@@ -753,7 +508,7 @@ fg_lua_rules *fg_lua_test_rules(lua_State *L, int idx) {
 static int rules_gc(lua_State *L) {
     fg_lua_rules *lr = luaL_checkudata(L, 1, RULES_T);
     if (lr->rules) {
-        fg_ruleset_release(lr->rules);
+        fg_ruleset_unref(lr->rules);
         lr->rules = NULL;
     }
     return 0;
@@ -845,7 +600,7 @@ static void push_findings(lua_State *L, const fg_findings *f) {
 
 int fg_lua_build_rules(lua_State *L, int decl, const char *chunk, uint64_t source_hash) {
     decl = lua_absindex(L, decl);
-    reader rd;
+    fg_rd rd;
     memset(&rd, 0, sizeof rd);
     rd.L = L;
     rd.chunk = chunk;
@@ -853,11 +608,16 @@ int fg_lua_build_rules(lua_State *L, int decl, const char *chunk, uint64_t sourc
         char buf[80];
         return luaL_error(L, "%s%sexpected a ruleset table (fg.ruleset \"name\" { ... }), got %s",
                           chunk ? chunk : "", chunk ? ": " : "",
-                          describe_value(L, decl, buf, sizeof buf));
+                          fg_rd_describe(L, decl, buf, sizeof buf));
     }
+    lua_newtable(L);
+    rd.notes = lua_gettop(L);
+    lua_newtable(L);
+    rd.shaky = lua_gettop(L);
     char name[FG_NAME_MAX] = "rules";
-    str_field(&rd, decl, "name", name, sizeof name);
-    fg_ruleset_builder *b = fg_ruleset_builder_new(name, NULL);
+    fg_rd_str(&rd, decl, "name", name, sizeof name);
+    rd.name = name;
+    fg_ruleset_builder *b = fg_ruleset_builder_create(name, NULL);
     if (!b) return luaL_error(L, "rules: out of memory");
     /* The hash of the files' text, so the trace of a reload names exactly what was loaded. */
     fg_ruleset_set_source_hash(b, source_hash);
@@ -874,32 +634,13 @@ int fg_lua_build_rules(lua_State *L, int decl, const char *chunk, uint64_t sourc
     fg_findings findings;
     fg_error err;
     fg_ruleset *r = fg_ruleset_build(b, &findings, &err);
-    fg_ruleset_builder_free(b);
+    fg_ruleset_builder_destroy(b);
     *guard = NULL;
-    if (!r) {
-        luaL_Buffer buf;
-        luaL_buffinit(L, &buf);
-        if (chunk) {
-            luaL_addstring(&buf, chunk);
-            luaL_addstring(&buf, ": ");
-        }
-        luaL_addstring(&buf, "invalid ruleset '");
-        luaL_addstring(&buf, name);
-        luaL_addstring(&buf, "':");
-        /* One finding per line, "  path: message": errors, then the lint warnings found on the
-        ** way (`framegate check` lists every finding from these lines). */
-        for (int pass = 0; pass < 2; pass++)
-            for (uint32_t i = 0; i < findings.count; i++) {
-                const fg_finding *x = &findings.items[i];
-                if (x->warning != (pass == 1)) continue;
-                luaL_addstring(&buf, "\n  ");
-                luaL_addstring(&buf, x->path);
-                luaL_addstring(&buf, ": ");
-                if (x->warning && strncmp(x->msg, "warning", 7) != 0)
-                    luaL_addstring(&buf, "warning: ");
-                luaL_addstring(&buf, x->msg);
-            }
-        luaL_pushresult(&buf);
+    /* What could not be read refuses the ruleset too; the validator's findings on the rest
+    ** follow, so one load lists everything. */
+    if (!r || lua_rawlen(L, rd.notes) > 0) {
+        if (r) fg_ruleset_unref(r);
+        fg_rd_push_invalid(&rd, &findings);
         return lua_error(L);
     }
     fg_lua_rules *lr = lua_newuserdatauv(L, sizeof *lr, 1);
@@ -923,13 +664,15 @@ int fg_lua_build_rules(lua_State *L, int decl, const char *chunk, uint64_t sourc
     lua_setfield(L, -2, "declaration");
     lua_setiuservalue(L, -2, 1);
     lua_remove(L, guard_idx);
+    lua_remove(L, rd.shaky);
+    lua_remove(L, rd.notes);
     return 1;
 }
 
 static int builder_guard_close(lua_State *L) {
     fg_ruleset_builder **guard = lua_touserdata(L, 1);
     if (guard && *guard) {
-        fg_ruleset_builder_free(*guard);
+        fg_ruleset_builder_destroy(*guard);
         *guard = NULL;
     }
     return 0;

@@ -285,19 +285,18 @@ static int rule_handler(lua_State *L) {
             return 1;
         }
     }
-    char buf[FG_ERROR_MAX];
-    const char *msg = lua_tostring(L, 1);
-    size_t n;
-    if (msg)
-        n = (size_t)snprintf(buf, sizeof buf, "%s", msg);
-    else if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
-        n = (size_t)snprintf(buf, sizeof buf, "%s", lua_tostring(L, -1));
-    else
-        n = (size_t)snprintf(buf, sizeof buf, "(error object is a %s value)", luaL_typename(L, 1));
-    if (n >= sizeof buf) n = sizeof buf - 1;
-    append_frames(L, 1, b && b->active ? b->caller : NULL, b && b->active ? b->what : NULL, buf, n,
-                  sizeof buf);
-    lua_pushstring(L, buf);
+    /* The message is kept whole (a ruleset's findings can run long); only the frames are
+    ** formatted here. */
+    if (lua_type(L, 1) == LUA_TSTRING || lua_type(L, 1) == LUA_TNUMBER)
+        lua_pushvalue(L, 1);
+    else if (!(luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING))
+        lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    char frames[FG_ERROR_MAX];
+    frames[0] = '\0';
+    append_frames(L, 1, b && b->active ? b->caller : NULL, b && b->active ? b->what : NULL,
+                  frames, 0, sizeof frames);
+    lua_pushstring(L, frames);
+    lua_concat(L, 2);
     return 1;
 }
 
@@ -345,6 +344,11 @@ static fg_status budget_pcall(lua_State *L, fg_lua_budget *b, int nargs, int nre
     } else {
         const char *msg = lua_tostring(L, -1);
         fg_error_set(err, FG_ERULE, "%s", msg ? msg : "rule failed");
+        /* err holds FG_ERROR_MAX bytes; a load that failed with many findings needs them all. */
+        if (msg) {
+            lua_pushvalue(L, -1);
+            lua_setfield(L, LUA_REGISTRYINDEX, FG_LUA_FULL_ERROR_KEY);
+        }
     }
     lua_settop(L, fidx - 1);
     return FG_ERULE;

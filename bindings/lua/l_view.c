@@ -13,7 +13,13 @@
 
 #define VIEW_T "framegate.View"
 
-typedef enum view_kind { VIEW_ENTITY = 0, VIEW_RESOURCES = 1, VIEW_REQUEST = 2 } view_kind;
+typedef enum view_kind {
+    VIEW_ENTITY = 0,
+    VIEW_RESOURCES = 1, /* me.resources.meter: the amount now */
+    VIEW_REQUEST = 2,
+    VIEW_MAXIMA = 3,    /* me.max.meter: the declared maximum */
+    VIEW_TAGS = 4       /* me.tags.special: whether the body's action has the tag */
+} view_kind;
 
 typedef struct view {
     const fg_lua_world *lw; /* its world's userdata (kept alive by user value 1) */
@@ -24,10 +30,11 @@ typedef struct view {
 } view;
 
 /* Field names of each kind, sorted bytewise: the order pairs() walks them in. */
-static const char *const entity_fields[] = {"action",  "airborne", "elapsed", "facing",
-                                            "frozen",  "grounded", "group",    "id",
-                                            "phase",   "resources", "tick",   "x",
-                                            "y",       NULL};
+static const char *const entity_fields[] = {"action",    "airborne", "elapsed", "facing",
+                                            "frozen",    "grounded", "group",   "id",
+                                            "max",       "phase",    "resources", "sequence",
+                                            "tags",      "tick",     "x",       "y",
+                                            NULL};
 static const char *const request_fields[] = {"action", "default", "layer",  "reason",
                                              "source", "text",    "tick",   NULL};
 
@@ -35,9 +42,19 @@ static view *check_view(lua_State *L, int idx) { return luaL_checkudata(L, idx, 
 
 static const fg_action_def *body_action(const view *v) {
     const fg_instance *body = fg_world_instance(v->w, v->e, 0);
-    if (!body || body->action == FG_NO_ACTION_ID) return NULL;
+    if (!body || body->action == FG_NO_ACTION) return NULL;
     const fg_ruleset *r = fg_world_rules_version(v->w, body->version);
     return r ? fg_ruleset_action(r, body->action) : NULL;
+}
+
+/* Pushes the entity view's sub-view kept in user value `uv` (resources, maxima, tags), pointed
+** at the same entity. */
+static int sub_view(lua_State *L, int self, int uv, const view *v) {
+    lua_getiuservalue(L, self, uv);
+    view *sv = lua_touserdata(L, -1);
+    sv->lw = v->lw;
+    sv->e = v->e;
+    return 1;
 }
 
 /* Pushes the value of an entity field, or returns 0 when there is no such field. */
@@ -89,6 +106,9 @@ static int entity_field(lua_State *L, int self, const view *v, const char *k) {
             return 1;
         }
         break;
+    case 'm':
+        if (!strcmp(k, "max")) return sub_view(L, self, 3, v);
+        break;
     case 'p':
         if (!strcmp(k, "phase")) {
             lua_pushstring(L, fg_phase_name(fg_world_phase(w, e, 0)));
@@ -96,12 +116,12 @@ static int entity_field(lua_State *L, int self, const view *v, const char *k) {
         }
         break;
     case 'r':
-        if (!strcmp(k, "resources")) {
-            /* The resources view rides in the entity view's user value. */
-            lua_getiuservalue(L, self, 2);
-            view *rv = lua_touserdata(L, -1);
-            rv->lw = v->lw;
-            rv->e = e;
+        if (!strcmp(k, "resources")) return sub_view(L, self, 2, v);
+        break;
+    case 's':
+        if (!strcmp(k, "sequence")) {
+            const fg_instance *body = fg_world_instance(w, e, 0);
+            lua_pushinteger(L, body ? (lua_Integer)body->seq : 0);
             return 1;
         }
         break;
@@ -110,6 +130,7 @@ static int entity_field(lua_State *L, int self, const view *v, const char *k) {
             lua_pushinteger(L, fg_world_tick(w));
             return 1;
         }
+        if (!strcmp(k, "tags")) return sub_view(L, self, 4, v);
         break;
     case 'x':
     case 'y':
@@ -128,8 +149,29 @@ static int resource_field(lua_State *L, const view *v, const char *k) {
     const fg_ruleset *r = fg_world_rules(v->w, v->e);
     int id = r ? fg_ruleset_find_resource(r, k) : -1;
     if (id < 0) return 0;
-    lua_pushinteger(L, fg_world_resource(v->w, v->e, (uint32_t)id));
+    if (v->kind == VIEW_MAXIMA) lua_pushinteger(L, fg_ruleset_resource(r, (uint32_t)id)->max);
+    else lua_pushinteger(L, fg_world_resource(v->w, v->e, (uint32_t)id));
     return 1;
+}
+
+/* me.tags.special: true when the body's action has the tag, false otherwise (any name). */
+static int tag_field(lua_State *L, const view *v, const char *k) {
+    const fg_action_def *a = body_action(v);
+    lua_pushboolean(L, a && fg_action_has_tag(a, k));
+    return 1;
+}
+
+/* The body action's tag that sorts right after `key` (the first with NULL), or NULL: pairs walks
+** tags in sorted order without building a list. */
+static const char *next_tag(const view *v, const char *key) {
+    const fg_action_def *a = body_action(v);
+    const char *best = NULL;
+    for (uint32_t i = 0; a && i < a->ntags; i++) {
+        const char *t = a->tags[i];
+        if (key && strcmp(t, key) <= 0) continue;
+        if (!best || strcmp(t, best) < 0) best = t;
+    }
+    return best;
 }
 
 static int request_field(lua_State *L, const view *v, const char *k) {
@@ -161,8 +203,10 @@ static int request_field(lua_State *L, const view *v, const char *k) {
 static int view_field(lua_State *L, int self, const view *v, const char *k) {
     switch (v->kind) {
     case VIEW_ENTITY: return entity_field(L, self, v, k);
-    case VIEW_RESOURCES: return resource_field(L, v, k);
+    case VIEW_RESOURCES:
+    case VIEW_MAXIMA: return resource_field(L, v, k);
     case VIEW_REQUEST: return request_field(L, v, k);
+    case VIEW_TAGS: return tag_field(L, v, k);
     }
     return 0;
 }
@@ -190,7 +234,11 @@ static int view_newindex(lua_State *L) {
 
 /* The name after `key` in the view's sorted field list (NULL at the end). */
 static const char *next_name(lua_State *L, const view *v, const char *key, int *index) {
-    if (v->kind == VIEW_RESOURCES) {
+    if (v->kind == VIEW_TAGS) {
+        *index = 0;
+        return next_tag(v, key);
+    }
+    if (v->kind == VIEW_RESOURCES || v->kind == VIEW_MAXIMA) {
         const fg_ruleset *r = fg_world_rules(v->w, v->e);
         uint32_t n = r ? fg_ruleset_resource_count(r) : 0;
         uint32_t i = 0;
@@ -236,17 +284,17 @@ static int view_pairs(lua_State *L) {
 
 static int view_tostring(lua_State *L) {
     view *v = check_view(L, 1);
-    static const char *const kinds[] = {"entity", "resources", "request"};
+    static const char *const kinds[] = {"entity", "resources", "request", "maxima", "tags"};
     lua_pushfstring(L, "framegate.View (%s of entity %d)", kinds[v->kind],
                     (int)(v->kind == VIEW_REQUEST ? v->d.entity : v->e));
     return 1;
 }
 
-/* A new view; an entity view carries its resources view in user value 2, and user value 1
-** keeps the world alive. [-0, +1, m] */
+/* A new view; an entity view carries its resources, maxima and tags views in user values 2-4,
+** and user value 1 keeps the world alive. [-0, +1, m] */
 static view *new_view(lua_State *L, int world_idx, view_kind kind) {
     world_idx = lua_absindex(L, world_idx);
-    view *v = lua_newuserdatauv(L, sizeof *v, 2);
+    view *v = lua_newuserdatauv(L, sizeof *v, kind == VIEW_ENTITY ? 4 : 1);
     memset(v, 0, sizeof *v);
     v->kind = kind;
     v->lw = fg_lua_check_world(L, world_idx);
@@ -256,6 +304,10 @@ static view *new_view(lua_State *L, int world_idx, view_kind kind) {
     if (kind == VIEW_ENTITY) {
         new_view(L, world_idx, VIEW_RESOURCES);
         lua_setiuservalue(L, -2, 2);
+        new_view(L, world_idx, VIEW_MAXIMA);
+        lua_setiuservalue(L, -2, 3);
+        new_view(L, world_idx, VIEW_TAGS);
+        lua_setiuservalue(L, -2, 4);
     }
     return v;
 }

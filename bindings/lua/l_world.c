@@ -134,11 +134,14 @@ static void present(lua_State *L, fg_lua_world *lw, int world_idx) {
     lw->presented = t + 1;
     for (uint32_t i = 0; i < fg_world_event_count(w); i++) {
         const fg_event *ev = fg_world_event_at(w, i);
+        /* Markers are counted by name; contacts (hit and throw events) have none. */
         const char *marker = fg_world_marker_name(w, ev->entity, ev->marker);
-        lua_getfield(L, committed, marker);
-        lua_pushinteger(L, lua_tointeger(L, -1) + 1);
-        lua_setfield(L, committed, marker);
-        lua_pop(L, 1);
+        if (marker) {
+            lua_getfield(L, committed, marker);
+            lua_pushinteger(L, lua_tointeger(L, -1) + 1);
+            lua_setfield(L, committed, marker);
+            lua_pop(L, 1);
+        }
         if (push_rules_hook(L, world_idx, fg_world_rules_slot(w, ev->entity), "on_event") !=
             LUA_TFUNCTION) {
             lua_pop(L, 1);
@@ -358,7 +361,9 @@ fg_status fg_lua_world_step(lua_State *L, int world_idx, bool again, fg_error *e
     st = fg_world_advance(lw->w, err);
     lw->L = NULL;
     if (st != FG_OK) return st;
-    present(L, lw, world_idx);
+    /* A speculative tick (re-simulated, or predicted by a session) presents nothing: only a
+    ** tick run for good reaches the hooks. */
+    if (!again) present(L, lw, world_idx);
     if (lw->recording && !again) st = fg_lua_recording_after(L, world_idx, lw, err);
     return st;
 }
@@ -836,4 +841,5 @@ void fg_lua_open_world(lua_State *L) {
     fg_lua_class(L, FG_LUA_WORLD_T, world_methods, world_meta);
     fg_lua_class(L, FG_LUA_ENTITY_T, entity_methods, entity_meta);
     fg_lua_open_play(L);
+    fg_lua_open_combat(L);
 }

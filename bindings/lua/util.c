@@ -20,6 +20,33 @@ void fg_lua_class(lua_State *L, const char *tname, const luaL_Reg *methods, cons
     lua_pop(L, 1);
 }
 
+uint32_t fg_lua_opt_layer(lua_State *L, int idx, const fg_ruleset *r) {
+    uint32_t n = fg_ruleset_layer_count(r);
+    if (lua_isnoneornil(L, idx)) return 0;
+    if (lua_type(L, idx) == LUA_TSTRING) {
+        int id = fg_ruleset_find_layer(r, lua_tostring(L, idx));
+        if (id >= 0) return (uint32_t)id;
+        luaL_Buffer b;
+        luaL_buffinit(L, &b);
+        lua_pushfstring(L, "'%s' is not a layer (layers:", lua_tostring(L, idx));
+        luaL_addvalue(&b);
+        for (uint32_t i = 0; i < n; i++) {
+            luaL_addstring(&b, i ? ", " : " ");
+            luaL_addstring(&b, fg_ruleset_layer_name(r, i));
+        }
+        luaL_addstring(&b, ")");
+        luaL_pushresult(&b);
+        luaL_argerror(L, idx, lua_tostring(L, -1));
+    }
+    int ok;
+    lua_Integer v = lua_tointegerx(L, idx, &ok);
+    if (!ok) luaL_typeerror(L, idx, "layer name or index");
+    if (v < 0 || v >= (lua_Integer)n)
+        luaL_argerror(L, idx, lua_pushfstring(L, "layer %I is out of range (0..%d)",
+                                              (LUAI_UACINT)v, (int)n - 1));
+    return (uint32_t)v;
+}
+
 int fg_lua_raise(lua_State *L, const fg_error *err) {
     return luaL_error(L, "%s", err && err->msg[0] ? err->msg : "framegate: unknown error");
 }

@@ -123,7 +123,7 @@ uint32_t fg_socd_update(fg_socd_state *st, int dir_action, bool down, fg_socd ho
                         fg_socd vertical, fg_facing facing) {
     if (dir_action >= FG_IN_UP && dir_action <= FG_IN_RIGHT) {
         if (down) {
-            if (!(st->raw & BIT(dir_action))) st->order[dir_action] = ++st->stamp;
+            if (!(st->raw & BIT(dir_action))) st->order[dir_action] = ++st->presses;
             st->raw |= BIT(dir_action);
         } else {
             st->raw &= ~BIT(dir_action);

@@ -61,6 +61,7 @@ typedef struct fg_entity_state {
     ** edge holds then never changes, except its CONSUMED flag, which the hash reads from the
     ** buffer). It lets the state hash cover the stored edges without re-reading them each tick. */
     uint64_t input_digest;
+    fg_combat combat; /* teams, combo, juggle, pushback, throws, the hit log (hit_internal.h) */
 } fg_entity_state;
 
 /* world.c: folds one consumed edge into an entity's input digest. */
@@ -165,6 +166,8 @@ struct fg_world {
     uint32_t ncues;
     uint64_t cues_dropped;
 
+    fg_collide_space coll; /* the collision phase's work space, sized at creation */
+
     fg_trace_record *trace;
     uint32_t trace_cap, trace_head, trace_count;
     uint64_t trace_dropped;
@@ -242,9 +245,51 @@ fg_trace_record *fg_world_trace_push(fg_world *w, fg_tick tick, fg_entity e, fg_
                                      int code);
 void fg_world_trace4(fg_world *w, fg_tick tick, fg_entity e, fg_trace_kind kind, int code,
                      int64_t a, int64_t b, int64_t c, int64_t d);
+/* tick.c: starts an action on a layer (a new sequence, tick 0; duration <= 0: its own). */
+void fg_world_start_action(fg_world *w, fg_entity_state *es, uint32_t layer, uint32_t action,
+                           uint32_t version, fg_transition_reason why, int32_t duration,
+                           fg_tick t);
+/* world_combat.c: the combat state in the world hash; the collision work space. */
+void fg_combat_fold(fg_fold *f, const fg_combat *c);
+bool fg_collide_space_init(fg_collide_space *s, fg_allocator *a, uint32_t max_entities);
+void fg_collide_space_free(fg_collide_space *s, fg_allocator *a, uint32_t max_entities);
+size_t fg_collide_space_bytes(uint32_t max_entities);
 /* tick.c: puts each layer in its neutral state (spawn, reload). */
 void fg_world_start_neutral(fg_world *w, fg_entity_state *es, fg_tick tick,
                             fg_transition_reason why);
+
+/* }====================================================================== */
+
+/* {====================================================================== functions */
+
+/* A live box placed in the world: which layer's action (0xFF: a default box) and which box. */
+typedef struct fg_live_box {
+    fg_rect rect;
+    uint8_t layer, index;
+} fg_live_box;
+
+/* collide.c */
+uint32_t fg_collide_boxes(const fg_world *w, const fg_entity_state *es, fg_box_kind kind,
+                          fg_tick t, fg_live_box *out, uint32_t max);
+bool fg_collide_invulnerable(const fg_world *w, const fg_entity_state *es, fg_box_kind against,
+                             fg_tick t);
+bool fg_collide_allowed(const fg_entity_state *att, uint32_t layer, const fg_hit_def *hit,
+                        fg_entity target, fg_tick t);
+void fg_collide_find(fg_world *w, fg_tick t);
+/* hit.c */
+void fg_hit_commit(fg_world *w, fg_tick t);
+uint8_t fg_hit_marker(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick t,
+                      fg_entity *target);
+void fg_hit_log_add(fg_entity_state *att, uint32_t layer, fg_entity target, fg_tick t);
+void fg_hit_forget_layer(fg_entity_state *es, uint32_t layer);
+void fg_hit_slide(fg_entity_state *es);
+void fg_hit_settle(const fg_world *w, fg_entity_state *es, fg_tick t);
+void fg_hit_landed(fg_world *w, fg_entity_state *es, fg_tick t);
+/* throw.c */
+bool fg_throw_throwable(const fg_world *w, const fg_entity_state *tg, fg_tick t);
+void fg_throw_judge(const fg_world *w, fg_contact_rec *c, fg_tick t);
+void fg_throw_grab(fg_world *w, const fg_contact_rec *c, fg_tick t);
+void fg_throw_advance(fg_world *w, fg_tick t);
 
 /* }====================================================================== */
 

@@ -34,6 +34,18 @@ int fg_cardinal_parse(const char *name) {
 
 const char *fg_dir8_name(fg_dir8 d) { return (unsigned)d < 8 ? dir8_names[d] : "?"; }
 
+static const char *const hysteresis_names[2] = {"one_way", "both_ways"};
+
+const char *fg_loco_hysteresis_name(fg_loco_hysteresis h) {
+    return (unsigned)h < 2 ? hysteresis_names[h] : "?";
+}
+
+int fg_loco_hysteresis_parse(const char *name) {
+    for (int i = 0; name && i < 2; i++)
+        if (strcmp(name, hysteresis_names[i]) == 0) return i;
+    return -1;
+}
+
 float fg_cardinal_base_deg(fg_cardinal c) { return (unsigned)c < 4 ? cardinal_base[c] : 0.0f; }
 
 static inline float norm_deg(float deg) {
@@ -101,6 +113,7 @@ fg_loco_config fg_loco_config_default(uint32_t rate_hz) {
     c.forward_limit_deg = 65.0f;
     c.backward_limit_deg = 65.0f;
     c.dead_zone_deg = 10.0f;
+    c.hysteresis = FG_LOCO_HYSTERESIS_ONE_WAY;
     c.move_speed = 0.05f;
     c.accel_threshold = 0.1f;
     c.pivot_min_ticks = ticks_of_tenths(rate_hz, 2);
@@ -134,6 +147,10 @@ fg_status fg_loco_config_check(const fg_loco_config *c, fg_error *err) {
                  (double)dz_max);
         return bad_range(err, "dead_zone_deg", dz, expected);
     }
+    if (c->hysteresis != FG_LOCO_HYSTERESIS_ONE_WAY && c->hysteresis != FG_LOCO_HYSTERESIS_BOTH_WAYS)
+        return fg_error_set(err, FG_EINVAL,
+                            "locomotion.hysteresis: %d, expected one_way (0) or both_ways (1)",
+                            (int)c->hysteresis);
     if (!(isfinite(c->move_speed) && c->move_speed > 0.0f))
         return bad_range(err, "move_speed", c->move_speed, "a finite value above 0");
     if (!(isfinite(c->accel_threshold) && c->accel_threshold > 0.0f))
@@ -200,7 +217,9 @@ static fg_cardinal cardinal_of(float a, fg_cardinal current, const fg_loco_confi
     float back_edge = 180.0f - cfg->backward_limit_deg; /* |a| beyond this is Backward */
     float m = fabsf(a);
     /* The current sector, widened by the dead zone on both sides, holds the direction; only
-    ** outside it do the base boundaries decide. */
+    ** outside it do the base boundaries decide. One-way hysteresis widens only Forward and
+    ** Backward, so a boundary is crossed at the base angle when coming back into them. */
+    bool sides = cfg->hysteresis == FG_LOCO_HYSTERESIS_BOTH_WAYS;
     switch (current) {
     case FG_CARDINAL_FORWARD:
         if (m < fwd + dz) return current;
@@ -209,10 +228,10 @@ static fg_cardinal cardinal_of(float a, fg_cardinal current, const fg_loco_confi
         if (m > back_edge - dz) return current;
         break;
     case FG_CARDINAL_RIGHT:
-        if (a > fwd - dz && a < back_edge + dz) return current;
+        if (sides && a > fwd - dz && a < back_edge + dz) return current;
         break;
     case FG_CARDINAL_LEFT:
-        if (a < -(fwd - dz) && a > -(back_edge + dz)) return current;
+        if (sides && a < -(fwd - dz) && a > -(back_edge + dz)) return current;
         break;
     }
     return base_cardinal(a, fwd, back_edge);

@@ -101,6 +101,11 @@ int fg_world_meter_render(const fg_world *w, fg_tick from, fg_tick to, char *buf
         }
         OUT("\n");
     }
+    /* Combos in progress (two hits or more), with the damage after scaling. */
+    for (fg_entity e = 1; e <= n; e++) {
+        const fg_combat *c = &w->entities[e - 1].combat;
+        if (c->combo >= 2) OUT("e%u: combo %d hits, %d damage\n", e, c->combo, c->combo_damage);
+    }
     OUT("legend: . neutral  s startup  A active  r recovery  c cancel window  x stun  = hitstop"
         "  b buffered  ^ airborne\n");
 #undef OUT

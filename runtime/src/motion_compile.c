@@ -566,7 +566,7 @@ fg_status fg_motion_set_compile_cmd(const fg_motion_buttons *buttons, const char
     return s;
 }
 
-void fg_motion_set_free(fg_motion_set *set) {
+void fg_motion_set_destroy(fg_motion_set *set) {
     if (!set) return;
     fg_allocator alloc = set->alloc;
     fg_free(&alloc, set, set->block_size);

@@ -1,7 +1,7 @@
 /*
-** playback.c: loop tracks and the playback owner (framegate/gate.h).
+** playback.c: cycle tracks and the playback owner (framegate/gate.h).
 **
-** A loop track is sampled in unrolled ticks (cycle * duration + marker tick), so crossing the loop
+** A cycle track is sampled in unrolled ticks (cycle * duration + marker tick), so crossing the loop
 ** point needs no special case and an interval means one thing. The playback owner turns sampled
 ** batches, which may arrive late, twice or out of order, into one in-order stream of delivered
 ** events: only the live token's batch that starts exactly at the committed cursor is delivered.
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* {====================================================================== loop tracks */
+/* {====================================================================== cycle tracks */
 
 static int cmp_marker(const void *pa, const void *pb) {
     const fg_track_marker *a = pa, *b = pb;
@@ -30,19 +30,19 @@ static void marker_label(const fg_track_marker_spec *m, char *buf, size_t size) 
         snprintf(buf, size, "marker %" PRIu32, m->marker);
 }
 
-fg_status fg_loop_track_init(fg_loop_track *t, fg_tick duration,
+fg_status fg_cycle_track_init(fg_cycle_track *t, fg_tick duration,
                              const fg_track_marker_spec *markers, uint32_t count, fg_error *err) {
     char label[160];
     if (duration < 1)
         return fg_error_set(err, FG_EINVAL,
-                            "loop track: duration %" PRId64 ", expected at least 1 tick", duration);
+                            "cycle track: duration %" PRId64 ", expected at least 1 tick", duration);
     if (count > FG_TRACK_MAX_MARKERS)
-        return fg_error_set(err, FG_EINVAL, "loop track: %" PRIu32 " markers, at most %d allowed",
+        return fg_error_set(err, FG_EINVAL, "cycle track: %" PRIu32 " markers, at most %d allowed",
                             count, FG_TRACK_MAX_MARKERS);
     if (count > 0 && !markers)
-        return fg_error_set(err, FG_EINVAL, "loop track: %" PRIu32 " markers but no marker array",
+        return fg_error_set(err, FG_EINVAL, "cycle track: %" PRIu32 " markers but no marker array",
                             count);
-    fg_loop_track nt;
+    fg_cycle_track nt;
     memset(&nt, 0, sizeof nt);
     nt.duration = duration;
     nt.count = count;
@@ -51,7 +51,7 @@ fg_status fg_loop_track_init(fg_loop_track *t, fg_tick duration,
         if (m->tick < 0 || m->tick >= duration) {
             marker_label(m, label, sizeof label);
             return fg_error_set(err, FG_EINVAL,
-                                "loop track: markers[%" PRIu32 "] %s: tick %" PRId64
+                                "cycle track: markers[%" PRIu32 "] %s: tick %" PRId64
                                 " is outside the duration (expected 0 to %" PRId64 ")",
                                 i + 1, label, m->tick, duration - 1);
         }
@@ -68,7 +68,7 @@ fg_status fg_loop_track_init(fg_loop_track *t, fg_tick duration,
                     dup = &markers[j];
             marker_label(dup, label, sizeof label);
             return fg_error_set(err, FG_EINVAL,
-                                "loop track: %s appears twice at tick %" PRId64
+                                "cycle track: %s appears twice at tick %" PRId64
                                 ", expected each marker once per tick",
                                 label, nt.markers[i].tick);
         }
@@ -95,25 +95,25 @@ static int64_t floor_div(int64_t a, int64_t b) { /* b > 0 */
 static fg_status check_interval(fg_tick from, fg_tick to, fg_error *err) {
     if (from < 0)
         return fg_error_set(err, FG_EINVAL,
-                            "loop track: interval (%" PRId64 ", %" PRId64 "]: from %" PRId64
+                            "cycle track: interval (%" PRId64 ", %" PRId64 "]: from %" PRId64
                             " is before the start of playback (expected from >= 0)",
                             from, to, from);
     if (to < from)
         return fg_error_set(err, FG_EINVAL,
-                            "loop track: interval (%" PRId64 ", %" PRId64
+                            "cycle track: interval (%" PRId64 ", %" PRId64
                             "] is reversed (expected to >= from)",
                             from, to);
     return FG_OK;
 }
 
 /* Events of marker m in (from, to]: ticks k * duration + m.tick. from >= 0, m.tick >= 0. */
-static uint64_t marker_hits(const fg_loop_track *t, const fg_track_marker *m, fg_tick from,
+static uint64_t marker_hits(const fg_cycle_track *t, const fg_track_marker *m, fg_tick from,
                             fg_tick to) {
     return (uint64_t)(floor_div(to - m->tick, t->duration) -
                       floor_div(from - m->tick, t->duration));
 }
 
-fg_status fg_loop_track_count(const fg_loop_track *t, fg_tick from, fg_tick to, uint64_t *count,
+fg_status fg_cycle_track_count(const fg_cycle_track *t, fg_tick from, fg_tick to, uint64_t *count,
                               fg_error *err) {
     fg_status st = check_interval(from, to, err);
     if (st != FG_OK) return st;
@@ -126,20 +126,20 @@ fg_status fg_loop_track_count(const fg_loop_track *t, fg_tick from, fg_tick to, 
     return FG_OK;
 }
 
-fg_status fg_loop_track_sample(const fg_loop_track *t, fg_playback_token token, fg_tick from,
+fg_status fg_cycle_track_sample(const fg_cycle_track *t, fg_playback_token token, fg_tick from,
                                fg_tick to, fg_track_event *out, uint32_t capacity,
                                fg_track_batch *batch, fg_error *err) {
     uint64_t n;
-    fg_status st = fg_loop_track_count(t, from, to, &n, err);
+    fg_status st = fg_cycle_track_count(t, from, to, &n, err);
     if (st != FG_OK) return st;
     if (n > capacity)
         return fg_error_set(err, FG_ENOMEM,
-                            "loop track: interval (%" PRId64 ", %" PRId64 "] holds %" PRIu64
+                            "cycle track: interval (%" PRId64 ", %" PRId64 "] holds %" PRIu64
                             " events, the output array holds %" PRIu32,
                             from, to, n, capacity);
     if (n > 0 && !out)
         return fg_error_set(err, FG_EINVAL,
-                            "loop track: interval (%" PRId64 ", %" PRId64 "] holds %" PRIu64
+                            "cycle track: interval (%" PRId64 ", %" PRId64 "] holds %" PRIu64
                             " events but no output array was given",
                             from, to, n);
     uint32_t k = 0;

@@ -31,6 +31,7 @@ struct fg_ruleset_builder {
         uint32_t n;
     } groups[FG_MOTION_MAX_GROUPS];
     uint32_t ngroups;
+    fg_builder_hits hits; /* default boxes and combat rules (ruleset_hits.c) */
     bool failed; /* a declaration was refused: build will refuse too */
     fg_error first_error;
 };
@@ -61,17 +62,18 @@ fg_physics_def fg_physics_def_default(void) {
 
 /* {====================================================================== builder */
 
-fg_ruleset_builder *fg_ruleset_builder_new(const char *name, const fg_allocator *alloc) {
+fg_ruleset_builder *fg_ruleset_builder_create(const char *name, const fg_allocator *alloc) {
     fg_allocator a = alloc && alloc->realloc ? *alloc : fg_allocator_default();
     fg_ruleset_builder *b = fg_alloc(&a, sizeof *b);
     if (!b) return NULL;
     b->alloc = a;
     snprintf(b->name, sizeof b->name, "%s", name ? name : "rules");
     b->physics = fg_physics_def_default();
+    b->hits.combat = fg_combat_def_default();
     return b;
 }
 
-void fg_ruleset_builder_free(fg_ruleset_builder *b) {
+void fg_ruleset_builder_destroy(fg_ruleset_builder *b) {
     if (!b) return;
     fg_allocator a = b->alloc;
     fg_free(&a, b->actions, sizeof(fg_action_def) * b->cap_actions);
@@ -194,6 +196,13 @@ fg_status fg_ruleset_add_group(fg_ruleset_builder *b, const char *name, const ch
 void fg_ruleset_set_physics(fg_ruleset_builder *b, const fg_physics_def *p) { b->physics = *p; }
 void fg_ruleset_set_source_hash(fg_ruleset_builder *b, uint64_t hash) { b->source_hash = hash; }
 
+fg_builder_hits *fg_ruleset_builder_hits(fg_ruleset_builder *b) { return &b->hits; }
+
+fg_status fg_ruleset_builder_refuse(fg_ruleset_builder *b, fg_error *err, fg_status code,
+                                    const char *msg) {
+    return refuse(b, err, code, "%s", msg);
+}
+
 /* }====================================================================== */
 
 /* {====================================================================== validation */
@@ -213,6 +222,10 @@ static void finding(fg_findings *f, bool warning, const char *path, const char *
     va_start(ap, fmt);
     vsnprintf(x->msg, sizeof x->msg, fmt, ap);
     va_end(ap);
+}
+
+void fg_findings_push(fg_findings *f, bool warning, const char *path, const char *msg) {
+    finding(f, warning, path, "%s", msg);
 }
 
 static int cmp_action_def(const void *a, const void *b) {
@@ -357,19 +370,7 @@ static void check_action(const fg_ruleset *r, const fg_action_def *a, fg_finding
         snprintf(path, sizeof path, "actions.%s.hold", n);
         finding(f, false, path, "%d, expected a numpad direction 1..9", a->hold_dir);
     }
-    if (a->hit.enabled) {
-        snprintf(path, sizeof path, "actions.%s.hit", n);
-        if (a->hit.range < 0 || a->hit.damage < 0 || a->hit.hitstop < 0 || a->hit.hitstun < 0 ||
-            a->hit.blockstun < 0 || a->hit.meter_gain < 0)
-            finding(f, false, path, "range, damage, hitstop, hitstun, blockstun and meter must "
-                    "be >= 0");
-        bool marker = false;
-        for (uint32_t i = 0; i < a->nmarkers; i++)
-            marker |= !strcmp(a->markers[i].name, "hit") || !strcmp(a->markers[i].name, "damage");
-        if (!marker)
-            finding(f, false, path, "needs a marker named 'hit' (or 'damage') for the tick it "
-                    "connects");
-    }
+    fg_hits_check(r, a, known ? duration : -1, f);
     for (uint32_t i = 0; i < a->nforbids; i++) {
         fg_action_set tmp;
         memset(&tmp, 0, sizeof tmp);
@@ -465,6 +466,7 @@ static void compile_action(fg_ruleset *r, uint32_t id) {
         for (uint32_t k = 0; k < r->nresources; k++)
             if (strcmp(r->resources[k].name, a->cost_names[i]) == 0) rt->cost[k] = a->cost[i];
     rt->hit = a->hit;
+    fg_hits_compile(r, id);
     for (uint32_t i = 0; i < a->nforbids; i++)
         resolve_target(r->defs, r->nactions, a->forbids[i], &rt->tagged_forbid);
 }
@@ -491,7 +493,7 @@ static void free_ruleset(fg_ruleset *r) {
     fg_free(&a, r->marker_names, FG_NAME_MAX * (size_t)(r->nactions * FG_MAX_MARKERS + 1));
     fg_free(&a, r->motions, sizeof(fg_motion_rt) * (r->nmotions + 1));
     fg_free(&a, r->motion_actions, sizeof *r->motion_actions * (size_t)(r->nmotions + r->nactions + 1));
-    fg_motion_set_free(r->motion_set);
+    fg_motion_set_destroy(r->motion_set);
     fg_free(&a, r, sizeof *r);
 }
 
@@ -552,7 +554,9 @@ static uint64_t content_hash(const fg_ruleset *r) {
         fg_hash_i64(&hs, h->blockstun);
         fg_hash_i64(&hs, h->meter_gain);
         for (int k = 0; k < FG_ACTION_WORDS; k++) fg_hash_u64(&hs, rt->tagged_forbid.w[k]);
+        fg_hits_hash_action(&hs, rt);
     }
+    fg_hits_hash(&hs, r);
     fg_hash_u64(&hs, r->motion_set ? fg_motion_set_hash(r->motion_set) : 0);
     const fg_physics_def *p = &r->physics;
     fg_hash_i64(&hs, p->gravity);
@@ -617,7 +621,7 @@ static void compile_motions(fg_ruleset *r, const fg_ruleset_builder *b, fg_findi
         fg_motion_set *one = NULL;
         if (fg_motion_set_compile(&mb, &defs[i], 1, &r->alloc, &one, &err) != FG_OK)
             finding(f, false, paths[i], "%s", err.msg);
-        fg_motion_set_free(one);
+        fg_motion_set_destroy(one);
     }
     if (f->errors == 0 &&
         fg_motion_set_compile(&mb, defs, n, &r->alloc, &r->motion_set, &err) != FG_OK)
@@ -802,6 +806,7 @@ fg_ruleset *fg_ruleset_build(fg_ruleset_builder *b, fg_findings *findings, fg_er
         r->hitstun = hs < 0 ? FG_NO_ACTION : (uint16_t)hs;
         r->blockstun = bs < 0 ? FG_NO_ACTION : (uint16_t)bs;
         compile_motions(r, b, f);
+        fg_hits_finish(r, &b->hits, f);
         for (uint32_t i = 0; i < r->nactions; i++)
             if (r->rt[i].hit.enabled && (hs < 0 || bs < 0)) {
                 char path[96];
@@ -828,11 +833,11 @@ fg_ruleset *fg_ruleset_build(fg_ruleset_builder *b, fg_findings *findings, fg_er
 
 /* {====================================================================== reading */
 
-void fg_ruleset_retain(fg_ruleset *r) {
+void fg_ruleset_ref(fg_ruleset *r) {
     if (r) r->refs++;
 }
 
-void fg_ruleset_release(fg_ruleset *r) {
+void fg_ruleset_unref(fg_ruleset *r) {
     if (r && --r->refs == 0) free_ruleset(r);
 }
 

@@ -12,12 +12,12 @@
 #include "framegate/action.h"
 #include "framegate/behavior.h"
 #include "framegate/request.h"
+#include "hit_internal.h"
 
 #define FG_MAX_ACTIONS 256
 #define FG_ACTION_WORDS (FG_MAX_ACTIONS / 64)
 #define FG_MAX_GROUPS 8
 #define FG_MAX_MOTIONS 128
-#define FG_NO_ACTION 0xFFFFu
 
 typedef struct fg_action_set {
     uint64_t w[FG_ACTION_WORDS];
@@ -64,6 +64,7 @@ typedef struct fg_action_rt {
     fg_move_def moves[FG_MAX_MOVES];
     int32_t cost[FG_MAX_RESOURCES];
     fg_hit_def hit;
+    fg_action_hits hits; /* boxes, invulnerability, hit and throw definitions (hit_internal.h) */
     fg_action_set tagged_forbid; /* actions other layers may not start while this runs */
 } fg_action_rt;
 
@@ -101,11 +102,29 @@ struct fg_ruleset {
     int health, meter;       /* resource ids of "health" and "meter", or -1 */
     int grounded, airborne;  /* group ids, or -1 */
     uint16_t hitstun, blockstun; /* action ids, or FG_NO_ACTION */
+    uint16_t knockdown;          /* the action named "knockdown", or FG_NO_ACTION */
+    fg_combat_def combat;
+    fg_group_boxes fighter_boxes;              /* defaults of the whole fighter */
+    fg_group_boxes group_boxes[FG_MAX_GROUPS]; /* defaults per state group, by group id */
 };
 
 /* Runtime view of the ruleset version of an instance. */
 static inline const fg_action_rt *fg_rt_of(const fg_ruleset *r, uint32_t action) {
     return action < r->nactions ? &r->rt[action] : NULL;
 }
+
+/* ruleset.c: for the builder's other files. */
+fg_builder_hits *fg_ruleset_builder_hits(fg_ruleset_builder *b);
+fg_status fg_ruleset_builder_refuse(fg_ruleset_builder *b, fg_error *err, fg_status code,
+                                    const char *msg);
+void fg_findings_push(fg_findings *f, bool warning, const char *path, const char *msg);
+/* ruleset_hits.c: boxes and hit data in the validator, the compiler and the content hash.
+** `duration` is the action's length, or -1 when its phases are invalid. */
+void fg_hits_check(const fg_ruleset *r, const fg_action_def *a, int32_t duration,
+                   fg_findings *f);
+void fg_hits_compile(fg_ruleset *r, uint32_t id);
+void fg_hits_finish(fg_ruleset *r, const fg_builder_hits *bh, fg_findings *f);
+void fg_hits_hash_action(fg_hasher *hs, const fg_action_rt *rt);
+void fg_hits_hash(fg_hasher *hs, const fg_ruleset *r);
 
 #endif

@@ -223,6 +223,34 @@ static void fmt_contact(val v, int64_t x) {
     snprintf(v, sizeof(val), "%s", x == 0 ? "pending" : fg_contact_name((fg_contact)x));
 }
 
+/* The combat state; a hit log entry without a target is empty and not hashed. */
+static void diff_combat(walk *k, uint32_t e, const fg_combat *a, const fg_combat *b) {
+    CMP(k, true, fmt_i, a->team, b->team, "e%u.combat.team", e);
+    CMP(k, true, fmt_i, a->owner, b->owner, "e%u.combat.owner", e);
+    CMP(k, true, fmt_fx, a->push_left, b->push_left, "e%u.combat.push_left", e);
+    CMP(k, true, fmt_i, a->combo, b->combo, "e%u.combat.combo", e);
+    CMP(k, true, fmt_i, a->combo_damage, b->combo_damage, "e%u.combat.combo_damage", e);
+    CMP(k, true, fmt_i, a->juggle, b->juggle, "e%u.combat.juggle", e);
+    CMP(k, true, fmt_i, a->knockdown, b->knockdown, "e%u.combat.knockdown", e);
+    CMP(k, true, fmt_i, a->launched, b->launched, "e%u.combat.launched", e);
+    CMP(k, true, fmt_i, a->throw_invuln_until, b->throw_invuln_until,
+        "e%u.combat.throw_invuln_until", e);
+    CMP(k, true, fmt_i, a->tech_until, b->tech_until, "e%u.combat.tech_until", e);
+    CMP(k, true, fmt_i, a->grabbed_by, b->grabbed_by, "e%u.combat.grabbed_by", e);
+    CMP(k, true, fmt_i, a->grab_layer, b->grab_layer, "e%u.combat.grab_layer", e);
+    CMP(k, true, fmt_i, a->grab_seq, b->grab_seq, "e%u.combat.grab_seq", e);
+    for (int i = 0; i < FG_MAX_VARS; i++)
+        CMP(k, true, fmt_i, a->vars[i], b->vars[i], "e%u.combat.vars[%d]", e, i);
+    for (int i = 0; i < FG_HIT_LOG; i++) {
+        const fg_hit_log *la = &a->log[i], *lb = &b->log[i];
+        bool used = la->target || lb->target;
+        CMP(k, true, fmt_i, la->target, lb->target, "e%u.combat.log[%d].target", e, i);
+        CMP(k, used, fmt_i, la->layer, lb->layer, "e%u.combat.log[%d].layer", e, i);
+        CMP(k, used, fmt_i, la->count, lb->count, "e%u.combat.log[%d].count", e, i);
+        CMP(k, used, fmt_i, la->last, lb->last, "e%u.combat.log[%d].last", e, i);
+    }
+}
+
 static void diff_record(walk *k, uint32_t e, const fg_entity_state *a, const fg_entity_state *b,
                         const fg_ruleset *ra, const fg_ruleset *rb) {
     CMP(k, true, fmt_i, a->id, b->id, "e%u.id", e);
@@ -303,6 +331,7 @@ static void diff_record(walk *k, uint32_t e, const fg_entity_state *a, const fg_
 
     CMP(k, true, fmt_i, a->frozen_from, b->frozen_from, "e%u.frozen_from", e);
     CMP(k, true, fmt_i, a->frozen_until, b->frozen_until, "e%u.frozen_until", e);
+    diff_combat(k, e, &a->combat, &b->combat);
 
     /* Layers the ruleset does not declare are never written, and the hash leaves them out. */
     uint32_t nlayers = ra ? ra->nlayers : 0;

@@ -5,11 +5,15 @@
 **   1. input     consume the tick's edges, apply contact reports, run the jump gate
 **   2. behavior  advance running actions, retry queued requests, decide new requests (the request
 **                rule is asked here), choose neutral states from held directions
-**   3. gate      collect the tick's event candidates (timeline markers and the host's animation
+**   3. collide   throws in their tech window; then every live hit and throw box against the hurt
+**                boxes of the entities that may fight (collide.c): the tick's contacts
+**   4. gate      commit the contacts (hit.c: damage, stun, hitstop, pushback, meter, combo),
+**                then collect the tick's event candidates (timeline markers and the host's animation
 **                reports), decide each against the entity's dispatch ledger, apply the side
-**                effects of accepted ones exactly once (hits: damage, stun, hitstop, meter)
-**   4. movement  velocities from the running actions, gravity, landing, pushboxes, facing
-**   5. meter     record each entity's phase for the frame meter
+**                effects of accepted ones exactly once (a `range` hit marker: as a contact)
+**   5. movement  velocities from the running actions, gravity, pushback, landing, pushboxes,
+**                facing
+**   6. meter     record each entity's phase for the frame meter
 **
 ** Nothing here allocates: candidate and event arrays are sized when the world is created.
 */
@@ -41,6 +45,7 @@ static void start_action(fg_world *w, fg_entity_state *es, uint32_t layer, uint3
     inst->cycle = 0;
     inst->seq = ++es->next_seq[layer];
     inst->started = t;
+    fg_hit_forget_layer(es, layer);
     begin_ledger(w, es, layer, inst->seq);
     fg_world_trace4(w, t, es->id, FG_TRACE_TRANSITION, why, layer,
                     from == FG_NO_ACTION ? -1 : (int64_t)((uint64_t)from_version << 32 | from),
@@ -80,6 +85,12 @@ static uint32_t wanted_neutral(const fg_ruleset *r, const fg_entity_state *es, u
         }
     }
     return best;
+}
+
+void fg_world_start_action(fg_world *w, fg_entity_state *es, uint32_t layer, uint32_t action,
+                           uint32_t version, fg_transition_reason why, int32_t duration,
+                           fg_tick t) {
+    start_action(w, es, layer, action, version, why, duration, t);
 }
 
 void fg_world_start_neutral(fg_world *w, fg_entity_state *es, fg_tick t,
@@ -180,7 +191,8 @@ static void advance_actions(fg_world *w, fg_entity_state *es, fg_tick t) {
         if (inst->action == FG_NO_ACTION || inst->started >= t) continue;
         const fg_action_rt *a = &w->versions[inst->version]->rt[inst->action];
         inst->elapsed++;
-        if (a->hit.enabled && inst->contact == 0 && inst->elapsed >= a->startup + a->active)
+        if (a->hits.last_hit_tick >= 0 && inst->contact == 0 &&
+            inst->elapsed > a->hits.last_hit_tick)
             inst->contact = FG_ON_WHIFF;
         if (inst->elapsed < inst->duration) continue;
         if (a->loop) {
@@ -371,70 +383,11 @@ static fg_fx clamp_position(int64_t v) {
     return v > FG_POSITION_MAX ? FG_POSITION_MAX : v < -FG_POSITION_MAX ? -FG_POSITION_MAX : (fg_fx)v;
 }
 
-/* Whether the target blocks: on the ground, free (or already blocking), holding back, and at the
-** right height for a low or an overhead. */
-static bool blocks(const fg_world *w, const fg_entity_state *tg, const fg_hit_def *hit) {
-    const fg_instance *body = &tg->layers[0];
-    if (body->action != FG_NO_ACTION) {
-        const fg_ruleset *br = w->versions[body->version]; /* the version it started with */
-        const fg_action_rt *cur = &br->rt[body->action];
-        bool free = cur->neutral || body->action == br->blockstun;
-        if (!free || (int)cur->group == br->airborne) return false;
-    }
-    const fg_buffer *b = fg_world_buffer_at(w, tg->id - 1);
-    int rel = fg_numpad_relative(b->dir, (fg_facing)tg->facing);
-    bool back = rel == 4 || rel == 1 || rel == 7;
-    bool crouching = rel == 1;
-    if (!back) return false;
-    if (hit->low && !crouching) return false;
-    if (hit->overhead && crouching) return false;
-    return true;
-}
-
-/* Applies an accepted hit marker: the gate's side effects, once. */
-static uint8_t apply_hit(fg_world *w, fg_entity_state *es, fg_instance *inst,
-                         const fg_action_rt *a, fg_tick t, fg_entity *target_out) {
-    fg_entity_state *tg = fg_world_entity(w, es->opponent);
-    if (!tg) return 0;
-    int64_t dx = (int64_t)tg->x - es->x;
-    bool in_front = dx * sign_of((fg_facing)es->facing) >= 0;
-    if (!in_front || (dx < 0 ? -dx : dx) > a->hit.range) return 0;
-    uint8_t contact = blocks(w, tg, &a->hit) ? FG_ON_BLOCK : FG_ON_HIT;
-    inst->contact = contact;
-    *target_out = tg->id;
-    const fg_ruleset *tr = fg_world_rules_of(w, tg);
-    uint32_t tversion = w->state->slot_version[tg->rules_slot];
-    int32_t damage = contact == FG_ON_HIT ? a->hit.damage : 0;
-    if (tr->health >= 0) {
-        tg->res[tr->health] -= damage;
-        if (tg->res[tr->health] < 0) tg->res[tr->health] = 0;
-    }
-    const fg_ruleset *ar = fg_world_rules_of(w, es);
-    if (ar->meter >= 0) {
-        int32_t max = ar->resources[ar->meter].max;
-        es->res[ar->meter] += a->hit.meter_gain;
-        if (es->res[ar->meter] > max) es->res[ar->meter] = max;
-    }
-    uint16_t stun = contact == FG_ON_HIT ? tr->hitstun : tr->blockstun;
-    int32_t stun_ticks = contact == FG_ON_HIT ? a->hit.hitstun : a->hit.blockstun;
-    if (stun != FG_NO_ACTION) {
-        /* A request the target had queued stays queued: the retry decides it against the stun
-        ** (and records the refusal) instead of letting it vanish with the state it waited on. */
-        start_action(w, tg, tr->rt[stun].layer, stun, tversion,
-                     contact == FG_ON_HIT ? FG_TR_HIT : FG_TR_BLOCKED, stun_ticks, t);
-    }
-    if (a->hit.hitstop > 0) {
-        es->frozen_from = tg->frozen_from = t + 1;
-        es->frozen_until = tg->frozen_until = t + 1 + a->hit.hitstop;
-    }
-    fg_world_trace4(w, t, tg->id, FG_TRACE_HIT, contact, es->id,
-                    (int64_t)((uint64_t)inst->version << 32 | inst->action), damage,
-                    a->hit.hitstop);
-    return contact;
-}
-
 static void gate_phase(fg_world *w, fg_tick t) {
     w->nevents = 0;
+    /* The contacts the collision phase found, judged and committed before the markers: a
+    ** marker's event then reports its action's contact of this tick. */
+    fg_hit_commit(w, t);
     /* Host reports first (they were made before this tick), then this tick's timelines. */
     fg_candidate all[FG_HOST_EVENTS];
     uint32_t nhost = w->nhost_events;
@@ -465,8 +418,8 @@ static void gate_phase(fg_world *w, fg_tick t) {
                 for (uint32_t m = 0; m < a->nmarkers; m++)
                     if (a->markers[m].marker == c->stamp.marker && a->markers[m].is_hit)
                         is_hit = true;
-                if (is_hit && a->hit.enabled && inst->contact == 0)
-                    contact = apply_hit(w, es, inst, a, t, &target);
+                if (is_hit && a->hits.marker_hit && inst->contact == 0)
+                    contact = fg_hit_marker(w, es, c->layer, t, &target);
             }
             if (ev) {
                 ev->tick = t;
@@ -479,6 +432,12 @@ static void gate_phase(fg_world *w, fg_tick t) {
                 ev->contact = contact;
                 ev->from_host = c->from_host;
                 ev->target = target;
+                ev->kind = FG_EVENT_MARKER;
+                ev->hit_box = ev->hurt_box = 0xFF;
+                ev->counter = ev->miss = 0;
+                ev->x = ev->y = 0;
+                ev->damage = 0;
+                ev->combo = 0;
             }
         }
     }
@@ -515,6 +474,7 @@ static void move_entity(fg_world *w, fg_entity_state *es, fg_tick t) {
     if (airborne) es->vy = clamp_position((int64_t)es->vy + p->gravity);
     es->x = clamp_position(es->x + (int64_t)sign_of((fg_facing)es->facing) * es->vx);
     es->y = clamp_position((int64_t)es->y + es->vy);
+    fg_hit_slide(es);
     if (es->y <= p->ground_y) {
         es->y = clamp_position(p->ground_y);
         if (es->vy < 0) es->vy = 0;
@@ -523,6 +483,10 @@ static void move_entity(fg_world *w, fg_entity_state *es, fg_tick t) {
             es->vx = 0;
             /* Landing ends the air action: it lands on the neutral, not on its `next`. */
             follow_up(w, es, 0, t, FG_TR_LANDED, false);
+        }
+        if (airborne) {
+            if (es->combat.launched) es->vx = 0;
+            fg_hit_landed(w, es, t);
         }
     }
     if (es->x < p->stage_min) es->x = p->stage_min;
@@ -606,6 +570,10 @@ fg_status fg_world_advance(fg_world *w, fg_error *err) {
             regen(w, &w->entities[s], t);
             behavior_phase(w, &w->entities[s], t);
         }
+        /* Throws in their tech window, then the collision phase: positions of the last
+        ** movement, boxes of the ticks the actions just reached. */
+        fg_throw_advance(w, t);
+        fg_collide_find(w, t);
         for (uint32_t s = 0; s < n; s++) collect_markers(w, &w->entities[s], t);
         gate_phase(w, t);
         for (uint32_t s = 0; s < n; s++) move_entity(w, &w->entities[s], t);
@@ -613,7 +581,10 @@ fg_status fg_world_advance(fg_world *w, fg_error *err) {
             fg_entity_state *es = &w->entities[s];
             if (es->opponent > es->id) separate(w, es, &w->entities[es->opponent - 1]);
         }
-        for (uint32_t s = 0; s < n; s++) face_opponent(w, &w->entities[s]);
+        for (uint32_t s = 0; s < n; s++) {
+            face_opponent(w, &w->entities[s]);
+            fg_hit_settle(w, &w->entities[s], t);
+        }
         for (uint32_t s = 0; s < n; s++) {
             meter_phase(w, &w->entities[s], t);
             /* The world hashes every tick: keep the matchers' cached folds fresh. */

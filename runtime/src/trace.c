@@ -140,6 +140,18 @@ int fg_world_trace_format(const fg_world *w, const fg_trace_record *r, char *buf
                             (long long)r->d, (unsigned long long)r->a, (unsigned long long)r->c,
                             (unsigned long long)r->b);
     }
+    case FG_TRACE_MISS:
+        return n + snprintf(p, left, "missed by e%lld's %s: %s (juggle %lld of %lld)",
+                            (long long)r->a,
+                            name_in(w, (uint32_t)((uint64_t)r->b >> 32), r->b & 0xFFFFFFFF),
+                            fg_miss_reason_name((fg_miss_reason)r->code), (long long)r->c,
+                            (long long)r->d);
+    case FG_TRACE_THROW:
+        return n + snprintf(p, left, "throw %s by e%lld's %s (%s %lld)",
+                            fg_throw_step_name((fg_throw_step)r->code), (long long)r->a,
+                            name_in(w, (uint32_t)((uint64_t)r->b >> 32), r->b & 0xFFFFFFFF),
+                            r->code == FG_THROW_LANDED ? "damage" : "tech window",
+                            (long long)r->c);
     default: return n + snprintf(p, left, "record kind %u", r->kind);
     }
 }

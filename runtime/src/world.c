@@ -124,13 +124,14 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
     if (w->trace_cap) w->trace = fg_alloc(&w->alloc, sizeof(fg_trace_record) * w->trace_cap);
     w->cap_cands = c.max_entities * FG_MAX_LAYERS * FG_MAX_MARKERS;
     w->cands = fg_alloc(&w->alloc, sizeof(fg_candidate) * w->cap_cands);
-    w->cap_events = w->cap_cands + FG_HOST_EVENTS;
+    bool coll = fg_collide_space_init(&w->coll, &w->alloc, c.max_entities);
+    w->cap_events = w->cap_cands + FG_HOST_EVENTS + w->coll.cap_contacts;
     w->events = fg_alloc(&w->alloc, sizeof(fg_event) * w->cap_events);
     w->commands = fg_alloc(&w->alloc, sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK *
                                           c.max_entities);
     w->ncommands = fg_alloc(&w->alloc, c.max_entities);
     if (!w->arena || !w->maps || !w->devices || !w->meter || (w->trace_cap && !w->trace) ||
-        !w->cands || !w->events || !w->commands || !w->ncommands) {
+        !w->cands || !w->events || !w->commands || !w->ncommands || !coll) {
         fg_world_destroy(w);
         fg_error_set(err, FG_ENOMEM, "world: out of memory (state of %zu bytes)", w->arena_size);
         return NULL;
@@ -150,7 +151,7 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
     w->state->tick = 0;
     w->state->rng = fg_rng_seeded(c.seed);
     if (c.rules) {
-        fg_ruleset_retain(c.rules);
+        fg_ruleset_ref(c.rules);
         w->versions[0] = c.rules;
         w->nversions = 1;
         w->state->nslots = 1;
@@ -162,7 +163,7 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
 void fg_world_destroy(fg_world *w) {
     if (!w) return;
     fg_allocator a = w->alloc;
-    for (uint32_t i = 0; i < w->nversions; i++) fg_ruleset_release(w->versions[i]);
+    for (uint32_t i = 0; i < w->nversions; i++) fg_ruleset_unref(w->versions[i]);
     fg_free(&a, w->arena, w->arena_size);
     fg_free(&a, w->maps, sizeof(fg_input_map) * w->max_entities);
     fg_free(&a, w->devices, sizeof(fg_device_state) * w->max_entities);
@@ -172,6 +173,7 @@ void fg_world_destroy(fg_world *w) {
     fg_free(&a, w->events, sizeof(fg_event) * w->cap_events);
     fg_free(&a, w->commands, sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK * w->max_entities);
     fg_free(&a, w->ncommands, w->max_entities);
+    fg_collide_space_free(&w->coll, &a, w->max_entities);
     fg_free(&a, w, sizeof *w);
 }
 
@@ -204,7 +206,7 @@ static fg_status add_version(fg_world *w, fg_ruleset *r, uint32_t *version, fg_e
         return fg_error_set(err, FG_ENOMEM, "rules: this world holds %d ruleset versions, the "
                             "most it keeps (each reload adds one); create a new world to reload "
                             "again", FG_MAX_VERSIONS);
-    fg_ruleset_retain(r);
+    fg_ruleset_ref(r);
     w->versions[w->nversions] = r;
     *version = w->nversions++;
     return FG_OK;
@@ -295,7 +297,7 @@ fg_world *fg_world_clone(const fg_world *src, const fg_world_hooks *hooks, fg_er
     w->jump_action = src->jump_action;
     w->jump = src->jump;
     for (uint32_t i = w->nversions; i < src->nversions; i++) {
-        fg_ruleset_retain(src->versions[i]);
+        fg_ruleset_ref(src->versions[i]);
         w->versions[w->nversions++] = src->versions[i];
     }
     memcpy(w->arena, src->arena, src->arena_size);
@@ -402,7 +404,8 @@ size_t fg_world_memory(const fg_world *w) {
            sizeof(fg_device_state) * w->max_entities + (size_t)FG_METER_TICKS * w->max_entities +
            sizeof(fg_trace_record) * w->trace_cap + sizeof(fg_candidate) * w->cap_cands +
            sizeof(fg_event) * w->cap_events +
-           (sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK + 1) * w->max_entities;
+           (sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK + 1) * w->max_entities +
+           fg_collide_space_bytes(w->max_entities);
 }
 bool fg_world_entity_exists(const fg_world *w, fg_entity e) { return fg_world_entity(w, e) != NULL; }
 
@@ -658,6 +661,7 @@ uint64_t fg_world_hash(const fg_world *w) {
         hash_last(&f, es);
         mix(&f, (uint64_t)es->frozen_from);
         mix(&f, (uint64_t)es->frozen_until);
+        fg_combat_fold(&f, &es->combat);
         /* Layers the ruleset does not declare are never written (a reload keeps the layers). */
         uint32_t nlayers = s->nslots > 0 ? fg_world_rules_of(w, es)->nlayers : 0;
         for (uint32_t l = 0; l < nlayers; l++) {

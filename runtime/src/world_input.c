@@ -14,7 +14,7 @@ int fg_world_action_id(const fg_world *w, const char *name) {
     return fg_action_names_find(&w->names, name);
 }
 
-static fg_status stamp(const fg_world *w, int64_t time_us, fg_tick *tick, fg_error *err) {
+static fg_status tick_of_time(const fg_world *w, int64_t time_us, fg_tick *tick, fg_error *err) {
     if (time_us < 0)
         return fg_error_set(err, FG_EINVAL,
                             "input time %lld us is before the world's origin (0); edge refused",
@@ -40,7 +40,7 @@ static fg_status push_button(fg_world *w, fg_entity e, fg_edge_kind kind, int ac
         return fg_error_set(err, FG_ENOTFOUND, "input action id %d is not a declared button",
                             action);
     fg_tick tick = 0;
-    fg_status st = stamp(w, time_us, &tick, err);
+    fg_status st = tick_of_time(w, time_us, &tick, err);
     if (st != FG_OK) return st;
     st = fg_buffer_push(fg_world_buffer_at(w, e - 1), kind, action, 0, time_us, tick, src, NULL,
                         err);
@@ -68,7 +68,7 @@ fg_status fg_world_direction(fg_world *w, fg_entity e, int numpad, int64_t time_
     fg_buffer *b = fg_world_buffer_at(w, e - 1);
     if (b->pushed_dir == numpad) return FG_OK;
     fg_tick tick = 0;
-    fg_status st = stamp(w, time_us, &tick, err);
+    fg_status st = tick_of_time(w, time_us, &tick, err);
     if (st != FG_OK) return st;
     return fg_buffer_push(b, FG_EDGE_DIR, 0, numpad, time_us, tick, src, NULL, err);
 }
@@ -95,7 +95,7 @@ fg_status fg_world_device_control(fg_world *w, fg_entity e, uint32_t control, bo
     if (action < 0)
         return fg_error_set(err, FG_ENOTFOUND, "entity %u: control %u is not bound", e, control);
     fg_tick tick = 0;
-    fg_status st = stamp(w, time_us, &tick, err);
+    fg_status st = tick_of_time(w, time_us, &tick, err);
     if (st != FG_OK) return st;
     fg_device_state *d = &w->devices[e - 1];
     if (action <= FG_IN_RIGHT) {
@@ -130,7 +130,7 @@ fg_status fg_world_device_stick(fg_world *w, fg_entity e, float x, float y, int6
         if (st != FG_OK) return st;
     }
     fg_tick tick = 0;
-    st = stamp(w, time_us, &tick, err);
+    st = tick_of_time(w, time_us, &tick, err);
     if (st != FG_OK) return st;
     fg_vec2 old_stick = d->stick;
     uint32_t old_bits = d->stick_bits;

@@ -17,7 +17,7 @@
 enum { KEY_LEFT = 1, KEY_RIGHT, KEY_DOWN, KEY_UP, KEY_PUNCH };
 
 static fg_ruleset *build_rules(void) {
-    fg_ruleset_builder *b = fg_ruleset_builder_new("embedded", NULL);
+    fg_ruleset_builder *b = fg_ruleset_builder_create("embedded", NULL);
     fg_ruleset_add_button(b, "LP", NULL);
     fg_resource_def health = {"health", 100, 100, 0, 1};
     fg_ruleset_add_resource(b, &health, NULL);
@@ -53,7 +53,7 @@ static fg_ruleset *build_rules(void) {
     fg_findings findings;
     fg_error err;
     fg_ruleset *r = fg_ruleset_build(b, &findings, &err);
-    fg_ruleset_builder_free(b);
+    fg_ruleset_builder_destroy(b);
     if (!r) fprintf(stderr, "rules: %s\n", err.msg);
     return r;
 }
@@ -78,7 +78,7 @@ int main(void) {
     fg_world_config cfg = fg_world_config_default();
     cfg.rules = rules; /* the world keeps its own reference */
     fg_world *w = fg_world_create(&cfg, &err);
-    fg_ruleset_release(rules);
+    fg_ruleset_unref(rules);
     if (!w) {
         fprintf(stderr, "world: %s\n", err.msg);
         return 1;

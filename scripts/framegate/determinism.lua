@@ -1,50 +1,9 @@
--- framegate.determinism: what the synctest, replay and trace commands share: option parsing,
--- finding a ruleset, the two-fighter match they run, loading the rules a replay names, and the
--- reference run that names the fields where a replay diverges.
+-- framegate.determinism: what the synctest, replay and trace commands share: finding a ruleset,
+-- the two-fighter match they run, loading the rules a replay names, and the reference run that
+-- names the fields where a replay diverges.
 local fg = require "framegate"
 
 local M = {}
-
--- Parses "--name value" and "--flag" options after the positional arguments. spec maps an option
--- name to "value" or "flag". Returns positional, options or nil, message.
-function M.parse(args, spec)
-  local pos, opts = {}, {}
-  local i = 1
-  while i <= #args do
-    local a = args[i]
-    local name = a:match("^%-%-([%w%-]+)$")
-    if name then
-      local kind = spec[name]
-      if not kind then return nil, "unknown option --" .. name end
-      if kind == "flag" then
-        opts[name] = true
-      else
-        i = i + 1
-        if args[i] == nil then return nil, "--" .. name .. " needs a value" end
-        opts[name] = args[i]
-      end
-    elseif a:match("^%-o$") and spec.o then
-      i = i + 1
-      if args[i] == nil then return nil, "-o needs a file name" end
-      opts.o = args[i]
-    else
-      pos[#pos + 1] = a
-    end
-    i = i + 1
-  end
-  return pos, opts
-end
-
--- An integer option within [lo, hi], or nil and a message naming it.
-function M.int_option(opts, name, default, lo, hi)
-  local v = opts[name]
-  if v == nil then return default end
-  local n = math.tointeger(tonumber(v))
-  if not n or n < lo or n > hi then
-    return nil, string.format("--%s %s: expected an integer %d..%d", name, v, lo, hi)
-  end
-  return n
-end
 
 local function exists(path)
   local f = io.open(path, "r")

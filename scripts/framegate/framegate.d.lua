@@ -25,7 +25,10 @@
 ---@field grounded boolean
 ---@field elapsed integer
 ---@field phase string
----@field resources table<string, integer>
+---@field resources table<string, integer> the amounts now
+---@field max table<string, integer> the declared maximum of each resource
+---@field tags table<string, boolean> whether the body's action has a tag (pairs: its tags, sorted)
+---@field sequence integer the body action's sequence number (the gate's event stamp)
 
 ---@class framegate.Request
 ---@field action string
@@ -207,8 +210,8 @@ function framegate.watcher(opts) end
 function framegate.dispatcher(opts) end
 
 ---@param opts table
----@return framegate.LoopTrack
-function framegate.loop_track(opts) end
+---@return framegate.CycleTrack
+function framegate.cycle_track(opts) end
 
 ---@param opts? table
 ---@return framegate.PlaybackOwner
@@ -339,6 +342,7 @@ function World:events() end
 function World:meter(from, to) end
 ---@return { name: string, tick: integer, entity: integer, a: integer, b: integer }[]
 function World:cues() end
+---@param layer string|integer a layer's name or index (0 = the first)
 function World:report_event(entity, layer, sequence, marker, occurrence) end
 ---@param script string "LP@0 2@6 3@8 6@10 P@11"
 ---@param opts? { hold?: integer, absolute?: boolean }
@@ -448,8 +452,10 @@ function Entity:input_map(opts) end
 function Entity:request(action, source) end
 ---@return string[]
 function Entity:history() end
----@return string? name, integer elapsed, integer duration, string phase
+---@param layer? string|integer a layer's name or index (0 = the first, the default)
+---@return string? name, integer elapsed, integer duration, string phase, integer sequence
 function Entity:action(layer) end
+---@param layer? string|integer a layer's name or index (0 = the first, the default)
 ---@return string
 function Entity:state(layer) end
 ---@return integer?
@@ -462,6 +468,21 @@ function Entity:decision() end
 function Entity:frozen() end
 ---@return framegate.View
 function Entity:view() end
+---The combat state: combo, combo_damage, juggle, juggle_limit, launched, knockdown ("none",
+---"soft", "hard"), grabbed_by, tech_until, throw_invuln_until, pushback (pixels left), team, owner.
+---@return table
+function Entity:combat() end
+---The live boxes as the collision phase tests them, in world pixels: { kind =, x0 =, y0 =,
+---x1 =, y1 =, index = } (index in the action's boxes, or "default").
+---@param kind? "hurt"|"hit"|"push"|"throw"
+---@return table[]
+function Entity:boxes(kind) end
+---0 (the default) fights its opponent only; entities with teams fight every other team.
+---@param team integer
+function Entity:team(team) end
+---The entity never hits its owner (a projectile and who threw it); nil clears it.
+---@param owner? framegate.Entity
+function Entity:owner(owner) end
 
 ---@class framegate.Rules
 local Rules = {}
@@ -546,10 +567,10 @@ function Dispatcher:snapshot() end
 function Dispatcher:restore(snapshot) end
 function Dispatcher:describe(...) end
 
----@class framegate.LoopTrack
-local LoopTrack = {}
-function LoopTrack:sample(token, from, to) end
-function LoopTrack:markers() end
+---@class framegate.CycleTrack
+local CycleTrack = {}
+function CycleTrack:sample(token, from, to) end
+function CycleTrack:markers() end
 
 ---@class framegate.PlaybackOwner
 local Owner = {}

@@ -78,7 +78,7 @@ static fg_action_def neutral(const char *name, int hold, const char *layer) {
 }
 
 static fg_ruleset *build_rules(void) {
-    fg_ruleset_builder *b = fg_ruleset_builder_new("bench", NULL);
+    fg_ruleset_builder *b = fg_ruleset_builder_create("bench", NULL);
     static const char *const buttons[] = {"LP", "HP", "LK", "HK"};
     for (int i = 0; i < 4; i++) fg_ruleset_add_button(b, buttons[i], NULL);
     const char *p[] = {"LP", "HP"}, *k[] = {"LK", "HK"};
@@ -175,7 +175,7 @@ static fg_ruleset *build_rules(void) {
     fg_findings f;
     fg_error err;
     fg_ruleset *r = fg_ruleset_build(b, &f, &err);
-    fg_ruleset_builder_free(b);
+    fg_ruleset_builder_destroy(b);
     if (!r) {
         fprintf(stderr, "bench: %s\n", err.msg);
         exit(1);
@@ -431,6 +431,6 @@ int main(int argc, char **argv) {
     (void)run_lua;
     printf("(built without Lua: the request-rule run is skipped)\n");
 #endif
-    fg_ruleset_release(r);
+    fg_ruleset_unref(r);
     return 0;
 }

@@ -92,11 +92,11 @@ static void bench_paths(uint64_t n) {
     fg_dispatcher_destroy(NULL, d);
 }
 
-/* Sample a loop track every tick and commit the batch, as a playback would. */
+/* Sample a cycle track every tick and commit the batch, as a playback would. */
 static void bench_playback(int64_t ticks) {
     const fg_track_marker_spec m[] = {{50, 0, "FootLeft"}, {950, 1, "FootRight"}};
-    fg_loop_track t;
-    fg_loop_track_init(&t, 1000, m, 2, NULL);
+    fg_cycle_track t;
+    fg_cycle_track_init(&t, 1000, m, 2, NULL);
     fg_playback_owner *o = NULL;
     fg_playback_owner_create(NULL, 16, &o, NULL);
     fg_playback_token tok = {2, 7};
@@ -107,14 +107,14 @@ static void bench_playback(int64_t ticks) {
     double t0 = now_s();
     for (fg_tick tick = 0; tick < ticks; tick++) {
         fg_commit_result r;
-        fg_loop_track_sample(&t, tok, tick, tick + 1, ev, 8, &b, NULL);
+        fg_cycle_track_sample(&t, tok, tick, tick + 1, ev, 8, &b, NULL);
         fg_playback_owner_commit(o, &b, &r, NULL);
         got += fg_playback_owner_drain(o, NULL, 16);
     }
     double secs = now_s() - t0;
     sink += got;
     printf("%-44s %12lld ticks       %8.2f M/s  %6.2f ns/tick\n",
-           "loop track sample + commit + drain", (long long)ticks, (double)ticks / secs / 1e6,
+           "cycle track sample + commit + drain", (long long)ticks, (double)ticks / secs / 1e6,
            secs * 1e9 / (double)ticks);
     fg_playback_owner_destroy(NULL, o);
 }

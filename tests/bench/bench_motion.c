@@ -228,6 +228,6 @@ int main(int argc, char **argv) {
            dense_ns, dense_per_tick, (unsigned long long)dense.commands, dense.allocations);
     printf("  per edge        %7.1f ns (dense minus idle, per edge)\n",
            dense_per_tick > 0 ? (dense_ns - idle_ns) / dense_per_tick : 0.0);
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
     return idle.allocations || human.allocations || dense.allocations ? 1 : 0;
 }

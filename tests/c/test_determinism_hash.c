@@ -123,7 +123,7 @@ static void hash_changes_exactly_when_a_hashed_field_differs(void **state) {
     free(orig);
     free(flip);
     fg_world_destroy(w);
-    fg_ruleset_release(r);
+    fg_ruleset_unref(r);
 }
 
 /* Input buffers, dispatch ledgers and matcher states: each changes the hash when it differs. */
@@ -172,7 +172,7 @@ static void hash_covers_buffers_ledgers_and_matchers(void **state) {
     free(snap);
     fg_world_destroy(a);
     fg_world_destroy(b);
-    fg_ruleset_release(r);
+    fg_ruleset_unref(r);
 }
 
 /* Two worlds told apart by one field differ; the hash of a world is never a constant. */
@@ -191,7 +191,7 @@ static void hash_is_never_a_constant(void **state) {
     fg_world_destroy(a);
     fg_world_destroy(b);
     fg_world_destroy(c);
-    fg_ruleset_release(r);
+    fg_ruleset_unref(r);
 }
 
 /* Across many seeds: a snapshot taken at a random tick, restored after more ticks, continues
@@ -247,7 +247,7 @@ static void restore_continues_bit_identically_across_seeds(void **state) {
         free(again);
         fg_world_destroy(w);
     }
-    fg_ruleset_release(r);
+    fg_ruleset_unref(r);
 }
 
 /* A snapshot holds the spawned entities only; restoring one of fewer entities removes the rest. */
@@ -282,7 +282,7 @@ static void snapshot_grows_with_the_spawned_entities(void **state) {
     free(snap1);
     free(small);
     fg_world_destroy(w);
-    fg_ruleset_release(r);
+    fg_ruleset_unref(r);
 }
 
 /* The diff names fields by path, with values people read: actions by name, positions in px. */
@@ -332,7 +332,7 @@ static void diff_names_the_fields_that_differ(void **state) {
     free(b);
     free(c);
     fg_world_destroy(w);
-    fg_ruleset_release(r);
+    fg_ruleset_unref(r);
 }
 
 /* Bad input to the diff is refused with a message and nothing written. */
@@ -366,7 +366,7 @@ static void diff_refuses_what_is_not_a_snapshot_of_this_world(void **state) {
     free(bad);
     fg_world_destroy(w);
     fg_world_destroy(other);
-    fg_ruleset_release(r);
+    fg_ruleset_unref(r);
 }
 
 /* Save, restore and hash allocate nothing. */
@@ -392,7 +392,7 @@ static void save_restore_and_hash_do_not_allocate(void **state) {
     assert_int_equal(counter.allocations, warm);
     free(snap);
     fg_world_destroy(w);
-    fg_ruleset_release(r);
+    fg_ruleset_unref(r);
 }
 
 int main(void) {

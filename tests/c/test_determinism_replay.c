@@ -115,7 +115,7 @@ static void replay_matches_at_every_display_rate(void **state) {
     }
     fg_replay_reader_close(rd);
     free(m.b);
-    fg_ruleset_release(r);
+    fg_ruleset_unref(r);
 }
 
 /* A request rule that did not run in the recording changes a decision: the player stops at the
@@ -166,7 +166,7 @@ static void player_reports_the_first_tick_that_differs(void **state) {
     fg_world_destroy(w);
     fg_replay_reader_close(rd);
     free(m.b);
-    fg_ruleset_release(r);
+    fg_ruleset_unref(r);
 }
 
 /* A hot reload: recorded with its tick, both hashes and the new source; replayed by loading it. */
@@ -179,7 +179,7 @@ static fg_status reload_from_text(void *ud, fg_world *w, uint32_t slot,
         return fg_error_set(err, FG_EFORMAT, "unexpected reload source");
     fg_ruleset *nr = fg_det_rules(damage);
     fg_status s = fg_world_replace_rules(w, slot, nr, err);
-    fg_ruleset_release(nr);
+    fg_ruleset_unref(nr);
     return s;
 }
 
@@ -244,8 +244,8 @@ static void reload_is_recorded_with_its_source_and_replayed(void **state) {
     fg_world_destroy(p2);
     fg_replay_reader_close(rd);
     free(m.b);
-    fg_ruleset_release(a);
-    fg_ruleset_release(b);
+    fg_ruleset_unref(a);
+    fg_ruleset_unref(b);
 }
 
 /* What input records cannot carry is refused at the next tick, naming it; after that the
@@ -291,8 +291,8 @@ static void recorder_refuses_what_a_replay_cannot_carry(void **state) {
         fg_world_destroy(w);
         free(m.b);
     }
-    fg_ruleset_release(r);
-    fg_ruleset_release(b);
+    fg_ruleset_unref(r);
+    fg_ruleset_unref(b);
 }
 
 /* A world that already ran ticks cannot be rebuilt from a setup: refused, nothing written. */
@@ -331,7 +331,7 @@ static void recorder_refuses_a_world_that_is_not_freshly_set_up(void **state) {
     fg_world_destroy(f);
     fg_world_destroy(w);
     free(m.b);
-    fg_ruleset_release(r);
+    fg_ruleset_unref(r);
 }
 
 /* The wrong rules, or a world not fresh: refused with a message, the world unchanged. */
@@ -364,8 +364,8 @@ static void setup_refuses_the_wrong_rules_and_changes_nothing(void **state) {
     fg_world_destroy(used);
     fg_replay_reader_close(rd);
     free(m.b);
-    fg_ruleset_release(r);
-    fg_ruleset_release(other);
+    fg_ruleset_unref(r);
+    fg_ruleset_unref(other);
 }
 
 /* A recording cut short (the process died) plays up to its last complete chunk with
@@ -399,7 +399,7 @@ static void cut_and_damaged_replays(void **state) {
     assert_int_equal(fg_replay_reader_open_memory(&rd, m.b, m.n, &ro, &err), FG_EFORMAT);
     assert_non_null(strstr(err.msg, "CRC mismatch"));
     free(m.b);
-    fg_ruleset_release(r);
+    fg_ruleset_unref(r);
 }
 
 /* Clamped time the host reports goes into the replay; the player adds it up. */
@@ -439,7 +439,7 @@ static void clamped_time_is_recorded(void **state) {
     fg_world_destroy(back);
     fg_world_destroy(w);
     free(m.b);
-    fg_ruleset_release(r);
+    fg_ruleset_unref(r);
 }
 
 static void recording_and_playback_do_not_allocate_per_tick(void **state) {
@@ -486,7 +486,7 @@ static void recording_and_playback_do_not_allocate_per_tick(void **state) {
     fg_world_destroy(back);
     fg_world_destroy(w);
     free(m.b);
-    fg_ruleset_release(r);
+    fg_ruleset_unref(r);
     assert_int_equal(counter.live_bytes, 0);
 }
 

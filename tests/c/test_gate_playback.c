@@ -1,4 +1,4 @@
-/* test_gate_playback.c: loop tracks sampled in unrolled ticks and the playback owner's commit
+/* test_gate_playback.c: cycle tracks sampled in unrolled ticks and the playback owner's commit
 ** rules (seed 001), plus errors, bounded queues, snapshots and hashes. */
 #include "fg_test.h"
 
@@ -13,11 +13,11 @@ static const char *name_of(fg_marker m) {
 }
 
 /* The seed's run cycle: 1000 ticks, left foot at 50, right foot at 950. */
-static fg_loop_track run_cycle(void) {
+static fg_cycle_track run_cycle(void) {
     const fg_track_marker_spec m[] = {{950, FOOT_RIGHT, "FootRight"}, {50, FOOT_LEFT, "FootLeft"}};
-    fg_loop_track t;
+    fg_cycle_track t;
     fg_error err;
-    if (fg_loop_track_init(&t, 1000, m, 2, &err) != FG_OK) fail_msg("%s", err.msg);
+    if (fg_cycle_track_init(&t, 1000, m, 2, &err) != FG_OK) fail_msg("%s", err.msg);
     return t;
 }
 
@@ -29,10 +29,10 @@ typedef struct sampled {
     fg_track_batch batch;
 } sampled;
 
-static sampled sample(const fg_loop_track *t, fg_playback_token tok, fg_tick from, fg_tick to) {
+static sampled sample(const fg_cycle_track *t, fg_playback_token tok, fg_tick from, fg_tick to) {
     sampled s;
     fg_error err;
-    if (fg_loop_track_sample(t, tok, from, to, s.events, 16, &s.batch, &err) != FG_OK)
+    if (fg_cycle_track_sample(t, tok, from, to, s.events, 16, &s.batch, &err) != FG_OK)
         fail_msg("%s", err.msg);
     return s;
 }
@@ -87,7 +87,7 @@ static void *snapshot(const fg_playback_owner *o) {
 ** the first commit delivers them, the retry is AlreadyCommitted; the cursor ends at 1080. */
 static void seed_result_line_across_the_loop_point(void **state) {
     (void)state;
-    fg_loop_track t = run_cycle();
+    fg_cycle_track t = run_cycle();
     fg_playback_owner *o = owner(8, slot2_gen7, 920);
     sampled s = sample(&t, slot2_gen7, 920, 1080);
     fg_commit_result first = commit(o, &s);
@@ -105,7 +105,7 @@ static void seed_result_line_across_the_loop_point(void **state) {
 /* Rule: an interval inside one cycle yields exactly the markers inside it. */
 static void same_cycle_interval_hits_only_the_marker_inside_it(void **state) {
     (void)state;
-    fg_loop_track t = run_cycle();
+    fg_cycle_track t = run_cycle();
     sampled s = sample(&t, slot2_gen7, 0, 100);
     assert_int_equal(s.batch.count, 1);
     assert_int_equal(s.events[0].tick, 50);
@@ -126,7 +126,7 @@ static void same_cycle_interval_hits_only_the_marker_inside_it(void **state) {
 ** their shared end twice nor lose it. */
 static void interval_is_open_at_from_and_closed_at_to(void **state) {
     (void)state;
-    fg_loop_track t = run_cycle();
+    fg_cycle_track t = run_cycle();
     sampled s = sample(&t, slot2_gen7, 0, 50);
     assert_int_equal(s.batch.count, 1);
     assert_int_equal(s.events[0].tick, 50);
@@ -142,7 +142,7 @@ static void interval_is_open_at_from_and_closed_at_to(void **state) {
 ** occurrences counting each marker's appearances (the right foot's first, the left's second). */
 static void two_cycle_interval_yields_both_events_in_tick_order(void **state) {
     (void)state;
-    fg_loop_track t = run_cycle();
+    fg_cycle_track t = run_cycle();
     sampled s = sample(&t, slot2_gen7, 920, 1080);
     assert_int_equal(s.batch.count, 2);
     assert_int_equal(s.events[0].tick, 950);
@@ -161,9 +161,9 @@ static void two_cycle_interval_yields_both_events_in_tick_order(void **state) {
         assert_int_equal(s.events[i].occurrence, occ[i]);
     }
     uint64_t n = 0;
-    assert_int_equal(fg_loop_track_count(&t, 0, 3000, &n, NULL), FG_OK);
+    assert_int_equal(fg_cycle_track_count(&t, 0, 3000, &n, NULL), FG_OK);
     assert_int_equal(n, 6);
-    assert_int_equal(fg_loop_track_count(&t, 920, 1000000920, &n, NULL), FG_OK);
+    assert_int_equal(fg_cycle_track_count(&t, 920, 1000000920, &n, NULL), FG_OK);
     assert_int_equal(n, 2000000);
 }
 
@@ -172,8 +172,8 @@ static void two_cycle_interval_yields_both_events_in_tick_order(void **state) {
 static void repeated_marker_in_one_cycle_gets_distinct_occurrences(void **state) {
     (void)state;
     const fg_track_marker_spec m[] = {{600, STEP, NULL}, {100, STEP, NULL}, {100, FOOT_LEFT, NULL}};
-    fg_loop_track t;
-    assert_int_equal(fg_loop_track_init(&t, 1000, m, 3, NULL), FG_OK);
+    fg_cycle_track t;
+    assert_int_equal(fg_cycle_track_init(&t, 1000, m, 3, NULL), FG_OK);
     sampled s = sample(&t, slot2_gen7, 0, 2000);
     assert_int_equal(s.batch.count, 6);
     const fg_tick ticks[] = {100, 100, 600, 1100, 1100, 1600};
@@ -190,7 +190,7 @@ static void repeated_marker_in_one_cycle_gets_distinct_occurrences(void **state)
 ** large for 64 bits saturates instead of wrapping to a small number. */
 static void intervals_near_the_end_of_time_do_not_overflow(void **state) {
     (void)state;
-    fg_loop_track t = run_cycle();
+    fg_cycle_track t = run_cycle();
     sampled s = sample(&t, slot2_gen7, INT64_MAX - 2000, INT64_MAX);
     const fg_tick base = INT64_MAX - 807; /* the last cycle starts here */
     assert_int_equal(s.batch.count, 4);
@@ -201,24 +201,24 @@ static void intervals_near_the_end_of_time_do_not_overflow(void **state) {
     fg_track_marker_spec many[FG_TRACK_MAX_MARKERS];
     for (int i = 0; i < FG_TRACK_MAX_MARKERS; i++)
         many[i] = (fg_track_marker_spec){0, (fg_marker)i, NULL};
-    fg_loop_track dense;
-    assert_int_equal(fg_loop_track_init(&dense, 1, many, FG_TRACK_MAX_MARKERS, NULL), FG_OK);
+    fg_cycle_track dense;
+    assert_int_equal(fg_cycle_track_init(&dense, 1, many, FG_TRACK_MAX_MARKERS, NULL), FG_OK);
     uint64_t n = 0;
-    assert_int_equal(fg_loop_track_count(&dense, 0, INT64_MAX, &n, NULL), FG_OK);
+    assert_int_equal(fg_cycle_track_count(&dense, 0, INT64_MAX, &n, NULL), FG_OK);
     assert_int_equal(n, UINT64_MAX);
     fg_track_event out[4];
     fg_track_batch b;
     fg_error err;
-    assert_int_equal(fg_loop_track_sample(&dense, slot2_gen7, 0, INT64_MAX, out, 4, &b, &err),
+    assert_int_equal(fg_cycle_track_sample(&dense, slot2_gen7, 0, INT64_MAX, out, 4, &b, &err),
                      FG_ENOMEM);
-    assert_string_equal(err.msg, "loop track: interval (0, 9223372036854775807] holds "
+    assert_string_equal(err.msg, "cycle track: interval (0, 9223372036854775807] holds "
                                  "18446744073709551615 events, the output array holds 4");
 }
 
 /* Rule: a retried batch is AlreadyCommitted and delivers nothing: 2 events, not 4. */
 static void retry_is_idempotent(void **state) {
     (void)state;
-    fg_loop_track t = run_cycle();
+    fg_cycle_track t = run_cycle();
     fg_playback_owner *o = owner(8, slot2_gen7, 920);
     sampled s = sample(&t, slot2_gen7, 920, 1080);
     assert_int_equal(commit(o, &s), FG_COMMIT_COMMITTED);
@@ -239,7 +239,7 @@ static void retry_is_idempotent(void **state) {
 ** StalePlayback: nothing delivered, the cursor does not move. */
 static void old_generation_is_stale_playback(void **state) {
     (void)state;
-    fg_loop_track t = run_cycle();
+    fg_cycle_track t = run_cycle();
     fg_playback_owner *o = owner(8, slot2_gen7, 920);
     sampled old = sample(&t, slot2_gen7, 920, 1080);
     fg_error err;
@@ -262,7 +262,7 @@ static void old_generation_is_stale_playback(void **state) {
 ** nothing; when 920..1000 arrives FootRight@950 is delivered, then 1000..1080 commits. */
 static void cursor_gap_is_refused_and_foot_right_is_not_lost(void **state) {
     (void)state;
-    fg_loop_track t = run_cycle();
+    fg_cycle_track t = run_cycle();
     fg_playback_owner *o = owner(8, slot2_gen7, 920);
     sampled late = sample(&t, slot2_gen7, 1000, 1080);
     sampled missing = sample(&t, slot2_gen7, 920, 1000);
@@ -286,7 +286,7 @@ static void cursor_gap_is_refused_and_foot_right_is_not_lost(void **state) {
 ** mistaken for a gap; a zero-length batch at the cursor is AlreadyCommitted. */
 static void empty_interval_commits_and_advances_the_cursor(void **state) {
     (void)state;
-    fg_loop_track t = run_cycle();
+    fg_cycle_track t = run_cycle();
     fg_playback_owner *o = owner(8, slot2_gen7, 100);
     sampled empty = sample(&t, slot2_gen7, 100, 200);
     assert_int_equal(empty.batch.count, 0);
@@ -299,8 +299,8 @@ static void empty_interval_commits_and_advances_the_cursor(void **state) {
     sampled zero = sample(&t, slot2_gen7, 960, 960);
     assert_int_equal(commit(o, &zero), FG_COMMIT_ALREADY_COMMITTED);
     /* A track without markers is valid: every batch is empty. */
-    fg_loop_track bare;
-    assert_int_equal(fg_loop_track_init(&bare, 30, NULL, 0, NULL), FG_OK);
+    fg_cycle_track bare;
+    assert_int_equal(fg_cycle_track_init(&bare, 30, NULL, 0, NULL), FG_OK);
     sampled none = sample(&bare, slot2_gen7, 960, 5000);
     assert_int_equal(none.batch.count, 0);
     assert_int_equal(commit(o, &none), FG_COMMIT_COMMITTED);
@@ -312,23 +312,23 @@ static void empty_interval_commits_and_advances_the_cursor(void **state) {
 ** is written. */
 static void reversed_interval_is_refused_with_a_message(void **state) {
     (void)state;
-    fg_loop_track t = run_cycle();
+    fg_cycle_track t = run_cycle();
     fg_track_event out[4];
     memset(out, 0xab, sizeof out);
     fg_track_batch batch;
     memset(&batch, 0xcd, sizeof batch);
     fg_track_batch untouched = batch;
     fg_error err;
-    assert_int_equal(fg_loop_track_sample(&t, slot2_gen7, 1080, 920, out, 4, &batch, &err),
+    assert_int_equal(fg_cycle_track_sample(&t, slot2_gen7, 1080, 920, out, 4, &batch, &err),
                      FG_EINVAL);
     assert_string_equal(err.msg,
-                        "loop track: interval (1080, 920] is reversed (expected to >= from)");
-    assert_int_equal(fg_loop_track_sample(&t, slot2_gen7, -5, 920, out, 4, &batch, &err),
+                        "cycle track: interval (1080, 920] is reversed (expected to >= from)");
+    assert_int_equal(fg_cycle_track_sample(&t, slot2_gen7, -5, 920, out, 4, &batch, &err),
                      FG_EINVAL);
-    assert_string_equal(err.msg, "loop track: interval (-5, 920]: from -5 is before the start of "
+    assert_string_equal(err.msg, "cycle track: interval (-5, 920]: from -5 is before the start of "
                                  "playback (expected from >= 0)");
     uint64_t n = 77;
-    assert_int_equal(fg_loop_track_count(&t, 10, 9, &n, &err), FG_EINVAL);
+    assert_int_equal(fg_cycle_track_count(&t, 10, 9, &n, &err), FG_EINVAL);
     assert_int_equal(n, 77);
     assert_memory_equal(&batch, &untouched, sizeof batch);
     unsigned char pattern[sizeof out];
@@ -340,52 +340,52 @@ static void reversed_interval_is_refused_with_a_message(void **state) {
 ** valid range; so are a duration below 1, a repeated marker and too many markers. t unchanged. */
 static void bad_marker_is_refused_with_a_message(void **state) {
     (void)state;
-    fg_loop_track t = run_cycle(), before = t;
+    fg_cycle_track t = run_cycle(), before = t;
     fg_error err;
     const fg_track_marker_spec late[] = {{50, FOOT_LEFT, "FootLeft"},
                                          {1000, FOOT_RIGHT, "FootRight"}};
-    assert_int_equal(fg_loop_track_init(&t, 1000, late, 2, &err), FG_EINVAL);
+    assert_int_equal(fg_cycle_track_init(&t, 1000, late, 2, &err), FG_EINVAL);
     assert_string_equal(err.msg,
-                        "loop track: markers[2] FootRight (marker 1): tick 1000 is outside "
+                        "cycle track: markers[2] FootRight (marker 1): tick 1000 is outside "
                         "the duration (expected 0 to 999)");
     const fg_track_marker_spec early[] = {{-1, 4, NULL}};
-    assert_int_equal(fg_loop_track_init(&t, 1000, early, 1, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "loop track: markers[1] marker 4: tick -1 is outside the duration "
+    assert_int_equal(fg_cycle_track_init(&t, 1000, early, 1, &err), FG_EINVAL);
+    assert_string_equal(err.msg, "cycle track: markers[1] marker 4: tick -1 is outside the duration "
                                  "(expected 0 to 999)");
-    assert_int_equal(fg_loop_track_init(&t, 0, NULL, 0, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "loop track: duration 0, expected at least 1 tick");
+    assert_int_equal(fg_cycle_track_init(&t, 0, NULL, 0, &err), FG_EINVAL);
+    assert_string_equal(err.msg, "cycle track: duration 0, expected at least 1 tick");
     const fg_track_marker_spec twice[] = {{50, FOOT_LEFT, "FootLeft"}, {50, FOOT_LEFT, "FootLeft"}};
-    assert_int_equal(fg_loop_track_init(&t, 1000, twice, 2, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "loop track: FootLeft (marker 0) appears twice at tick 50, "
+    assert_int_equal(fg_cycle_track_init(&t, 1000, twice, 2, &err), FG_EINVAL);
+    assert_string_equal(err.msg, "cycle track: FootLeft (marker 0) appears twice at tick 50, "
                                  "expected each marker once per tick");
     fg_track_marker_spec many[FG_TRACK_MAX_MARKERS + 1];
     for (int i = 0; i <= FG_TRACK_MAX_MARKERS; i++) many[i] = (fg_track_marker_spec){i, 1, NULL};
-    assert_int_equal(fg_loop_track_init(&t, 1000, many, FG_TRACK_MAX_MARKERS + 1, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "loop track: 33 markers, at most 32 allowed");
+    assert_int_equal(fg_cycle_track_init(&t, 1000, many, FG_TRACK_MAX_MARKERS + 1, &err), FG_EINVAL);
+    assert_string_equal(err.msg, "cycle track: 33 markers, at most 32 allowed");
     assert_memory_equal(&t, &before, sizeof t);
-    assert_int_equal(fg_loop_track_init(&t, 1000, many, FG_TRACK_MAX_MARKERS, &err), FG_OK);
+    assert_int_equal(fg_cycle_track_init(&t, 1000, many, FG_TRACK_MAX_MARKERS, &err), FG_OK);
 }
 
 /* Rule: more events than the output array holds is FG_ENOMEM with both numbers; nothing is
 ** written; the count function tells ahead. */
 static void output_overflow_is_reported_and_writes_nothing(void **state) {
     (void)state;
-    fg_loop_track t = run_cycle();
+    fg_cycle_track t = run_cycle();
     fg_track_event out[1];
     memset(out, 0xab, sizeof out);
     fg_track_batch batch;
     memset(&batch, 0, sizeof batch);
     fg_error err;
-    assert_int_equal(fg_loop_track_sample(&t, slot2_gen7, 920, 1080, out, 1, &batch, &err),
+    assert_int_equal(fg_cycle_track_sample(&t, slot2_gen7, 920, 1080, out, 1, &batch, &err),
                      FG_ENOMEM);
-    assert_string_equal(err.msg, "loop track: interval (920, 1080] holds 2 events, the output "
+    assert_string_equal(err.msg, "cycle track: interval (920, 1080] holds 2 events, the output "
                                  "array holds 1");
     assert_int_equal(batch.count, 0);
     assert_null(batch.events);
     unsigned char pattern[sizeof out];
     memset(pattern, 0xab, sizeof pattern);
     assert_memory_equal(out, pattern, sizeof out);
-    assert_int_equal(fg_loop_track_sample(&t, slot2_gen7, 920, 1000, out, 1, &batch, &err), FG_OK);
+    assert_int_equal(fg_cycle_track_sample(&t, slot2_gen7, 920, 1000, out, 1, &batch, &err), FG_OK);
     assert_int_equal(batch.count, 1);
 }
 
@@ -393,7 +393,7 @@ static void output_overflow_is_reported_and_writes_nothing(void **state) {
 ** (FG_ENOMEM) and changes nothing; after a drain the same batch commits. */
 static void full_delivery_queue_refuses_the_commit_and_changes_nothing(void **state) {
     (void)state;
-    fg_loop_track t = run_cycle();
+    fg_cycle_track t = run_cycle();
     fg_playback_owner *o = owner(2, slot2_gen7, 0);
     sampled a = sample(&t, slot2_gen7, 0, 900);
     sampled b = sample(&t, slot2_gen7, 900, 1000);
@@ -497,7 +497,7 @@ static void malformed_batch_is_refused(void **state) {
 ** events are delivered once per timeline (2 pending, not 4 and not 0). */
 static void snapshot_restore_delivers_once_per_timeline(void **state) {
     (void)state;
-    fg_loop_track t = run_cycle();
+    fg_cycle_track t = run_cycle();
     fg_playback_owner *o = owner(8, slot2_gen7, 920);
     sampled s = sample(&t, slot2_gen7, 920, 1080);
     void *before = snapshot(o);
@@ -539,7 +539,7 @@ static void snapshot_restore_delivers_once_per_timeline(void **state) {
 /* Rule: the hash follows token, cursor and queue, and refused batches leave it alone. */
 static void hash_changes_when_state_changes_and_only_then(void **state) {
     (void)state;
-    fg_loop_track t = run_cycle();
+    fg_cycle_track t = run_cycle();
     fg_playback_owner *o = owner(8, slot2_gen7, 920);
     uint64_t h0 = hash_of(o);
     sampled gap = sample(&t, slot2_gen7, 1000, 1080);
@@ -566,7 +566,7 @@ static void hash_changes_when_state_changes_and_only_then(void **state) {
 /* Rule: describe writes one field per line in a fixed order. */
 static void describe_writes_one_field_per_line(void **state) {
     (void)state;
-    fg_loop_track t = run_cycle();
+    fg_cycle_track t = run_cycle();
     fg_playback_owner *o = owner(4, slot2_gen7, 920);
     sampled s = sample(&t, slot2_gen7, 920, 1080);
     commit(o, &s);
@@ -592,13 +592,13 @@ static void a_million_ticks_of_playback_do_not_allocate(void **state) {
     fg_playback_owner *o = NULL;
     assert_int_equal(fg_playback_owner_create(&a, 4, &o, NULL), FG_OK);
     size_t allocs = counter.allocations, bytes = counter.live_bytes;
-    fg_loop_track t = run_cycle();
+    fg_cycle_track t = run_cycle();
     assert_int_equal(fg_playback_owner_begin(o, slot2_gen7, 0, NULL), FG_OK);
     fg_track_event ev[4], drained[4];
     fg_track_batch b;
     uint64_t got = 0;
     for (fg_tick tick = 0; tick < 1000000; tick++) {
-        assert_int_equal(fg_loop_track_sample(&t, slot2_gen7, tick, tick + 1, ev, 4, &b, NULL),
+        assert_int_equal(fg_cycle_track_sample(&t, slot2_gen7, tick, tick + 1, ev, 4, &b, NULL),
                          FG_OK);
         fg_commit_result r;
         assert_int_equal(fg_playback_owner_commit(o, &b, &r, NULL), FG_OK);

@@ -10,7 +10,7 @@
 
 /* A fighter with an attack whose damage lands on tick 4, and a follow-up attack. */
 static fg_ruleset *make_rules(void) {
-    fg_ruleset_builder *b = fg_ruleset_builder_new("gatefighter", NULL);
+    fg_ruleset_builder *b = fg_ruleset_builder_create("gatefighter", NULL);
     fg_ruleset_add_button(b, "LP", NULL);
     fg_resource_def health = {"health", 1000, 1000, 0, 1};
     fg_ruleset_add_resource(b, &health, NULL);
@@ -44,7 +44,7 @@ static fg_ruleset *make_rules(void) {
     fg_error err;
     fg_ruleset *r = fg_ruleset_build(b, NULL, &err);
     if (!r) fail_msg("rules: %s", err.msg);
-    fg_ruleset_builder_free(b);
+    fg_ruleset_builder_destroy(b);
     return r;
 }
 
@@ -74,7 +74,7 @@ static duel make_duel(void) {
 
 static void free_duel(duel *d) {
     fg_world_destroy(d->w);
-    fg_ruleset_release(d->rules);
+    fg_ruleset_unref(d->rules);
 }
 
 static int count_events(const fg_world *w, fg_dispatch_result res) {

@@ -55,11 +55,12 @@ static fg_cardinal strafe_step(const fg_loco_config *cfg, fg_cardinal current, f
 
 /* {====================================================================== hysteresis */
 
-/* Rule: jitter of less than the dead zone across any of the four boundaries never switches,
-** from either side. */
+/* Rule: with both-ways hysteresis, jitter of less than the dead zone across any of the four
+** boundaries never switches, from either side. */
 static void hysteresis_jitter_across_each_boundary_stays_put(void **state) {
     (void)state;
     fg_loco_config cfg = fg_loco_config_default(60);
+    cfg.hysteresis = FG_LOCO_HYSTERESIS_BOTH_WAYS;
     struct {
         float boundary;
         fg_cardinal inside, outside; /* inside: the sector below |boundary| */
@@ -87,11 +88,12 @@ static void hysteresis_jitter_across_each_boundary_stays_put(void **state) {
     }
 }
 
-/* Rule: leaving the current sector by more than the dead zone switches, at once, to the base
-** sector; re-entering uses the base boundary. */
+/* Rule: with both-ways hysteresis, leaving the current sector by more than the dead zone
+** switches, at once, to the base sector; re-entering uses the base boundary. */
 static void hysteresis_crossing_by_more_than_dead_zone_switches(void **state) {
     (void)state;
     fg_loco_config cfg = fg_loco_config_default(60);
+    cfg.hysteresis = FG_LOCO_HYSTERESIS_BOTH_WAYS;
     struct {
         fg_cardinal from;
         float angle;
@@ -139,29 +141,83 @@ static void hysteresis_crossing_by_more_than_dead_zone_switches(void **state) {
     assert_true(switched_at <= 55.0f && switched_at >= 54.75f);
 }
 
-/* Rule: every sector from every current direction, as a table (defaults: 65, 65, dead zone 10). */
+/* Rule: every sector from every current direction, as a table (defaults: 65, 65, dead zone 10),
+** for both policies: one way widens only a current Forward or Backward. */
 static void hysteresis_every_sector_from_every_current_direction(void **state) {
     (void)state;
-    fg_loco_config cfg = fg_loco_config_default(60);
     static const float angles[20] = {0,   30,  60,  70,  80,  100, 110, 120,  130,  170,
                                      180, -30, -60, -70, -80, -100, -110, -120, -130, -170};
-    static const char *const expected[4] = {
-        /* current F */ "FFFFRRRBBBBFFFLLLBBB",
-        /* current R */ "FFRRRRRRBBBFFLLLLBBB",
-        /* current B */ "FFFRRRBBBBBFFLLLBBBB",
-        /* current L */ "FFFRRRRBBBBFLLLLLLBB",
+    static const char *const expected[2][4] = {
+        {
+            /* one way, current F */ "FFFFRRRBBBBFFFLLLBBB",
+            /* current R */ "FFFRRRRBBBBFFLLLLBBB",
+            /* current B */ "FFFRRRBBBBBFFLLLBBBB",
+            /* current L */ "FFFRRRRBBBBFFLLLLBBB",
+        },
+        {
+            /* both ways, current F */ "FFFFRRRBBBBFFFLLLBBB",
+            /* current R */ "FFRRRRRRBBBFFLLLLBBB",
+            /* current B */ "FFFRRRBBBBBFFLLLBBBB",
+            /* current L */ "FFFRRRRBBBBFLLLLLLBB",
+        },
     };
-    for (int c = 0; c < 4; c++)
-        for (int i = 0; i < 20; i++) {
-            fg_cardinal want = of_letter(expected[c][i]);
-            fg_cardinal via_step = strafe_step(&cfg, (fg_cardinal)c, angles[i]);
-            fg_cardinal via_fn = fg_loco_cardinal(angles[i], (fg_cardinal)c, &cfg);
-            if (via_step != want || via_fn != want)
-                fail_msg("current %s, angle %g: expected %s, step gave %s, function gave %s",
-                         fg_cardinal_name((fg_cardinal)c), (double)angles[i],
-                         fg_cardinal_name(want), fg_cardinal_name(via_step),
-                         fg_cardinal_name(via_fn));
-        }
+    for (int policy = 0; policy < 2; policy++) {
+        fg_loco_config cfg = fg_loco_config_default(60);
+        cfg.hysteresis = (fg_loco_hysteresis)policy;
+        for (int c = 0; c < 4; c++)
+            for (int i = 0; i < 20; i++) {
+                fg_cardinal want = of_letter(expected[policy][c][i]);
+                fg_cardinal via_step = strafe_step(&cfg, (fg_cardinal)c, angles[i]);
+                fg_cardinal via_fn = fg_loco_cardinal(angles[i], (fg_cardinal)c, &cfg);
+                if (via_step != want || via_fn != want)
+                    fail_msg("%s, current %s, angle %g: expected %s, step gave %s, function "
+                             "gave %s", fg_loco_hysteresis_name(cfg.hysteresis),
+                             fg_cardinal_name((fg_cardinal)c), (double)angles[i],
+                             fg_cardinal_name(want), fg_cardinal_name(via_step),
+                             fg_cardinal_name(via_fn));
+            }
+    }
+}
+
+/* Rule: by default (one way) Forward is left past 65 + 10 and entered again at the base 65, as
+** the specification's Schmitt trigger says; both ways holds Right down to 65 - 10. Each row is
+** an angle, then the cardinal from current Forward and from current Right, per policy. */
+static void hysteresis_policy_one_way_by_default_both_ways_on_request(void **state) {
+    (void)state;
+    static const struct {
+        float angle;
+        const char *one_way, *both_ways; /* from F, from R */
+    } rows[] = {
+        {60.0f, "FF", "FR"}, {64.0f, "FF", "FR"}, {66.0f, "FR", "FR"},
+        {74.0f, "FR", "FR"}, {76.0f, "RR", "RR"},
+    };
+    fg_loco_config def = fg_loco_config_default(60);
+    assert_int_equal(def.hysteresis, FG_LOCO_HYSTERESIS_ONE_WAY);
+    for (int policy = 0; policy < 2; policy++)
+        for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+            for (int from = 0; from < 2; from++) {
+                fg_loco_config cfg = def;
+                cfg.hysteresis = (fg_loco_hysteresis)policy;
+                const char *want = policy ? rows[i].both_ways : rows[i].one_way;
+                fg_cardinal start = from ? R : F;
+                for (int side = 0; side < 2; side++) {
+                    /* Mirrored: Left behaves like Right. */
+                    float a = side ? -rows[i].angle : rows[i].angle;
+                    fg_cardinal cur = side && start == R ? L : start;
+                    fg_cardinal exp = of_letter(want[from]);
+                    if (side && exp == R) exp = L;
+                    fg_cardinal got = strafe_step(&cfg, cur, a);
+                    if (got != exp)
+                        fail_msg("%s, from %s at %g: expected %s, got %s",
+                                 fg_loco_hysteresis_name(cfg.hysteresis), fg_cardinal_name(cur),
+                                 (double)a, fg_cardinal_name(exp), fg_cardinal_name(got));
+                }
+            }
+    fg_loco_config bad = def;
+    bad.hysteresis = (fg_loco_hysteresis)7;
+    fg_error err;
+    assert_int_equal(fg_loco_config_check(&bad, &err), FG_EINVAL);
+    assert_string_equal(err.msg, "locomotion.hysteresis: 7, expected one_way (0) or both_ways (1)");
 }
 
 /* Rule: the boundaries and the dead zone are data. */
@@ -935,6 +991,7 @@ int main(void) {
         cmocka_unit_test(hysteresis_crossing_by_more_than_dead_zone_switches),
         cmocka_unit_test(hysteresis_every_sector_from_every_current_direction),
         cmocka_unit_test(hysteresis_boundaries_and_dead_zone_are_data),
+        cmocka_unit_test(hysteresis_policy_one_way_by_default_both_ways_on_request),
         cmocka_unit_test(outside_strafe_cardinal_is_forward_and_warp_is_the_angle),
         cmocka_unit_test(warp_angle_seed_example_minus_170_backward_gives_plus_10),
         cmocka_unit_test(warp_angle_subtracts_each_cardinal_base),

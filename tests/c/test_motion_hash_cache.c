@@ -83,7 +83,7 @@ static void cached_fold_matches_a_recomputed_one_after_every_step(void **state) 
     }
     free(buf);
     free(st);
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 int main(void) {

@@ -177,8 +177,8 @@ static void release_start_survives_a_long_crouch_press_start_does_not(void **sta
     EXPECT_EXPLAIN(press, "2@0 3@60 6@62 x@63", "qcf",
                    "qcf (D, DF, F, x): step 2 (DF) did not come within 15 ticks of the first step");
     EXPECT_RUN(press, "2@0 3@2 6@4 x@5", "qcf@5");
-    fg_motion_set_free(rel);
-    fg_motion_set_free(press);
+    fg_motion_set_destroy(rel);
+    fg_motion_set_destroy(press);
 }
 
 /* Rule: a release step needs a real release edge: `~D` is not satisfied merely because D is up
@@ -188,7 +188,7 @@ static void release_step_needs_a_real_release(void **state) {
     fg_motion_set *set = compile1("qcf", "~D, DF, F, x");
     EXPECT_RUN(set, "3@0 6@2 x@3", "");
     EXPECT_RUN(set, "2@0 3@1 6@2 x@3", "qcf@3");
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 /* Rule: `$D` is 4-way: a press of down through DB or DF counts; plain `D` needs exactly 2. */
@@ -199,8 +199,8 @@ static void dollar_direction_accepts_diagonals(void **state) {
     EXPECT_RUN(exact, "1@0 3@2 6@3 x@4", "");
     EXPECT_EXPLAIN(exact, "1@0 3@2 6@3 x@4", "m", "m (D, F, x): nothing matched step 1 (D) yet");
     EXPECT_RUN(exact, "2@0 3@2 6@3 x@4", "m@4");
-    fg_motion_set_free(lenient);
-    fg_motion_set_free(exact);
+    fg_motion_set_destroy(lenient);
+    fg_motion_set_destroy(exact);
 }
 
 /* Rule: `>` allows nothing at all between the previous step and its own. */
@@ -212,7 +212,7 @@ static void greater_allows_nothing_in_between(void **state) {
     EXPECT_EXPLAIN(set, "2@0 x@1 6@2", "m",
                    "m (D, >F): step 2 (>F) must follow D with nothing in between, 1 other input "
                    "came between");
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 /* Rule: `~30a` fires on the release after a has been down at least 30 ticks, not 29. */
@@ -224,14 +224,14 @@ static void charge_release_needs_the_full_hold(void **state) {
                    "m (~30a): step 1 (~30a) was held 29 ticks, charge needs 30");
     EXPECT_RUN(set, "a@0-30", "m@30");
     EXPECT_RUN(set, "a@0-45", "m@45");
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
     /* two charges in one command (Ikemen #2530): each is measured on its own */
     fg_motion_set *two = compile1("two", "~10B, ~10F, x");
     EXPECT_RUN(two, "4@0 6@10 5@20 x@21", "two@21");
     EXPECT_RUN(two, "4@0 6@10 5@19 x@21", "");
     EXPECT_EXPLAIN(two, "4@0 6@10 5@19 x@21", "two",
                    "two (~10B, ~10F, x): step 2 (~10F) was held 9 ticks, charge needs 10");
-    fg_motion_set_free(two);
+    fg_motion_set_destroy(two);
 }
 
 /* Rule: `F, F` is `F, >~F, >F`: the stick leaves F and comes back with nothing else between, so
@@ -249,9 +249,9 @@ static void repeated_directions_expand(void **state) {
     d.no_autogreater = true;
     fg_motion_set *plain = compile(&d, 1);
     EXPECT_RUN(plain, "6@0 x@1 5@2 6@4", "run@4");
-    fg_motion_set_free(mugen);
-    fg_motion_set_free(numpad);
-    fg_motion_set_free(plain);
+    fg_motion_set_destroy(mugen);
+    fg_motion_set_destroy(numpad);
+    fg_motion_set_destroy(plain);
 }
 
 /* Rule: a hold-only command (`/D`) is asserted on every tick the hold lasts, never buffered
@@ -275,7 +275,7 @@ static void hold_only_command_is_asserted_while_held(void **state) {
     fg_motion_describe(set, 0, desc, sizeof desc);
     assert_string_equal(desc, "/D: held 2 (mugen; time 15, buffer 1)");
     sim_free(&s);
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 /* Rule: `/30$B` is asserted from the 30th tick the hold lasts. */
@@ -290,7 +290,7 @@ static void timed_hold_only_command_waits_for_its_time(void **state) {
     assert_string_equal(log_text(&s, got, sizeof got),
                         "charged@39 charged@40 charged@41 charged@42 charged@43 charged@44");
     sim_free(&s);
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 /* Rule: `time` counts from the first step: completing 15 ticks after it is in, 16 is out. */
@@ -306,8 +306,8 @@ static void time_window_boundary_is_inclusive(void **state) {
     fg_motion_set *longer = compile(&d, 1);
     EXPECT_RUN(longer, "2@0 6@5 x@20", "m@20");
     EXPECT_RUN(longer, "2@0 6@5 x@21", "");
-    fg_motion_set_free(set);
-    fg_motion_set_free(longer);
+    fg_motion_set_destroy(set);
+    fg_motion_set_destroy(longer);
 }
 
 /* Rule: `buffer.time` N asserts the command on its completion tick and N-1 ticks after, no more;
@@ -328,8 +328,8 @@ static void buffer_time_boundary(void **state) {
     char got[128];
     assert_string_equal(log_text(&s, got, sizeof got), "m@2 m@2+1");
     sim_free(&s);
-    fg_motion_set_free(set);
-    fg_motion_set_free(one);
+    fg_motion_set_destroy(set);
+    fg_motion_set_destroy(one);
 }
 
 /* }====================================================================== */
@@ -355,7 +355,7 @@ static void side_switch_reads_the_motion_in_the_final_facing(void **state) {
                    "entity faced left (sides switched mid-motion)");
     /* the whole motion after the switch, read facing left */
     EXPECT_RUN(set, "face=left@0 2@1 1@2 4@3 LP@4", "hadouken@4");
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 /* Rule: screen directions (MUGEN L/R) ignore the facing; B/F follow it. */
@@ -366,7 +366,7 @@ static void screen_directions_ignore_the_facing(void **state) {
     EXPECT_RUN(set, "face=left@0 4@1 6@2 x@3", "screen@3");
     EXPECT_RUN(set, "face=left@0 6@1 4@2 y@3", "relative@3");
     EXPECT_RUN(set, "face=left@0 4@1 6@2 y@3", "");
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 /* }====================================================================== */
@@ -381,7 +381,7 @@ static void negative_edge_fires_on_release(void **state) {
     /* the press does a jab; the release after the motion does the special */
     EXPECT_RUN(set, "LP@0-8 2@3 3@4 6@5", "jab@0 neg@8");
     EXPECT_RUN(set, "2@0 3@1 6@2 LP@3-5", "jab@3 neg@5");
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 /* Rule: `[4]6P` needs back held `charge` ticks (diagonals included), then forward and P; other
@@ -399,8 +399,8 @@ static void numpad_charge_needs_its_time(void **state) {
     fg_motion_set *longer = compile(&d, 1);
     EXPECT_RUN(longer, "4@0 6@44 LP@45", "");
     EXPECT_RUN(longer, "4@0 6@45 LP@46", "sonic@46");
-    fg_motion_set_free(set);
-    fg_motion_set_free(longer);
+    fg_motion_set_destroy(set);
+    fg_motion_set_destroy(longer);
 }
 
 /* Rule: a numpad direction step lasts while it is held, so 236P works from a crouch held long
@@ -415,7 +415,7 @@ static void numpad_directions_count_from_their_last_held_tick(void **state) {
     EXPECT_RUN(set, "2@0 3@2 5@3 6@12 LP@13", "");
     EXPECT_EXPLAIN(set, "2@0 3@2 5@3 6@12 LP@13", "236P",
                    "236P: step 3 (6) came 9 ticks after 3, max gap 8");
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 /* }====================================================================== */
@@ -469,7 +469,7 @@ static void socd_modes_change_what_the_matcher_reads(void **state) {
     assert_int_equal(dashes_with_socd(set, FG_SOCD_NEUTRAL), 1);
     assert_int_equal(dashes_with_socd(set, FG_SOCD_LAST_WINS), 0);
     assert_int_equal(dashes_with_socd(set, FG_SOCD_FIRST_WINS), 0);
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 /* Rule: frozen ticks (hitstop) stand still for FROZEN_SKIP patterns and count for FROZEN_COUNT. */
@@ -487,8 +487,8 @@ static void frozen_ticks_follow_the_pattern_policy(void **state) {
     b.buffer = 2;
     fg_motion_set *buffered = compile(&b, 1);
     EXPECT_RUN(buffered, "2@0 6@1 x@2 freeze@3-5", "m@2 m@2+1 m@2+2 m@2+3 m@2+4");
-    fg_motion_set_free(set);
-    fg_motion_set_free(buffered);
+    fg_motion_set_destroy(set);
+    fg_motion_set_destroy(buffered);
 }
 
 /* }====================================================================== */
@@ -505,7 +505,7 @@ static void one_press_fires_one_command(void **state) {
     EXPECT_EXPLAIN(set, "2@0 3@1 6@2 LP@3", "jab",
                    "jab (LP): completed on tick 3 but lost to hadouken (236P): more inputs (4 > "
                    "1)");
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 /* Rule: completing a command consumes its edges, so rolling over the buttons after a motion does
@@ -531,7 +531,7 @@ static void piano_input_does_not_refire(void **state) {
     }
     assert_false(fg_buffer_find(s.buf, 5)->flags & FG_EDGE_CONSUMED); /* MP */
     sim_free(&s);
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 /* Rule: a second punch within the chord window turns the fireball into the EX version (it says
@@ -549,7 +549,7 @@ static void ex_chord_upgrades_once_then_piano_stops(void **state) {
     assert_int_equal(s.log[1].nedges, 5);
     sim_free(&s);
     EXPECT_RUN(set, "2@0 3@1 6@2 LP@3 MP@8", "hadouken@3");
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 /* Rule: an edge another layer consumed first cannot be part of a command. */
@@ -564,7 +564,7 @@ static void edges_consumed_elsewhere_are_not_used(void **state) {
     sim_run(&s, 6);
     assert_int_equal(s.nlog, 0);
     sim_free(&s);
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 /* Rule: a chord completed within the chord window of a single press takes that press over and
@@ -589,7 +589,7 @@ static void chord_takes_over_a_recent_single_press(void **state) {
     EXPECT_RUN(set, "LP@0 LK@5", "jab@0");
     EXPECT_EXPLAIN(set, "LP@0 LK@5", "throw",
                    "throw (LP+LK): step 1 (LP+LK) presses came 5 ticks apart, chord window 3");
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 /* Rule: the command says why it won and over whom. */
@@ -614,7 +614,7 @@ static void winner_says_why(void **state) {
     EXPECT_EXPLAIN(set, "6@0 2@3 3@5 6@7 LP@8", "hadouken",
                    "hadouken (236P): completed on tick 8 but lost to shoryuken (623P): priority 10 "
                    "> 0");
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 /* Rule: alternatives (several patterns with one name) give one command per tick. */
@@ -624,7 +624,7 @@ static void alternatives_give_one_command(void **state) {
     fg_motion_set *set = compile(d, 2);
     EXPECT_RUN(set, "2@0 3@1 6@2 LP@3", "hadouken@3");
     EXPECT_RUN(set, "2@0 3@1 6@2 MP@3", "hadouken@3");
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 /* }====================================================================== */
@@ -642,7 +642,7 @@ static void near_miss_reports_the_furthest_step_with_numbers(void **state) {
                    "hadouken (236P): step 3 (6) came 17 ticks after 3, max gap 12");
     EXPECT_EXPLAIN(set, "2@0 3@1 6@2 5@3 LP@12", "hadouken",
                    "hadouken (236P): step 4 (P) came 9 ticks after 6, max gap 8");
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 /* Rule: leniency profiles are data on the same patterns: lenient skips the diagonal of 236 and
@@ -669,7 +669,7 @@ static void profiles_change_leniency_not_patterns(void **state) {
     assert_int_equal(s.nlog, 1);
     assert_int_equal(s.log[0].nedges, 3);
     sim_free(&s);
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 /* }====================================================================== */
@@ -703,8 +703,8 @@ static void bad_steps_change_nothing(void **state) {
     assert_memory_equal(before, s.st, size);
     free(before);
     sim_free(&s);
-    fg_motion_set_free(set);
-    fg_motion_set_free(other);
+    fg_motion_set_destroy(set);
+    fg_motion_set_destroy(other);
 }
 
 /* Rule: state and buffer restored with memcpy replay to the same commands and the same hash. */
@@ -742,7 +742,7 @@ static void rollback_by_memcpy_replays_identically(void **state) {
     free(snap_st);
     free(snap_buf);
     sim_free(&s);
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 /* Rule: the hash follows the matcher's progress: one more step matched changes it. */
@@ -762,7 +762,7 @@ static void hash_follows_match_progress(void **state) {
     }
     assert_true(h[0] != h[1]);
     assert_true(h[0] == h[2]);
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 /* Rule: once set, state and buffer exist, stepping never allocates. */
@@ -815,7 +815,7 @@ static void stepping_never_allocates(void **state) {
     assert_int_equal(counter.live_bytes, live);
     fg_free(&a, buf, fg_buffer_size(64));
     fg_free(&a, st, fg_motion_state_size(set));
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
     assert_int_equal(counter.live_bytes, 0);
 }
 
@@ -841,7 +841,7 @@ static void script_runner_matches_manual_stepping(void **state) {
     assert_int_equal(fg_motion_run_script(set, "2@0 3@x", NULL, &a, &r, NULL, &err), FG_EFORMAT);
     assert_string_equal(err.msg, "script \"2@0 3@x\": unexpected 'x' at column 7, expected a tick");
     assert_int_equal(counter.live_bytes, 0);
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 /* }====================================================================== */

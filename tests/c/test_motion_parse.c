@@ -31,7 +31,7 @@ static void describe_one(const fg_motion_buttons *b, const char *notation, fg_mo
         return;
     }
     fg_motion_describe(set, 0, out, n);
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 typedef struct pair {
@@ -245,7 +245,7 @@ static void per_step_gaps_override_and_are_checked(void **state) {
     char text[256];
     fg_motion_describe(set, 0, text, sizeof text);
     assert_non_null(strstr(text, "gaps 12 12 3)"));
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
     set = NULL;
     d.gaps[3] = 4;
     assert_int_equal(fg_motion_set_compile(&b, &d, 1, NULL, &set, &err), FG_EINVAL);
@@ -281,8 +281,8 @@ static void ids_follow_sorted_names_not_definition_order(void **state) {
     assert_int_equal(fg_motion_find(s1, "tatsu"), 2);
     assert_int_equal(fg_motion_find(s1, "nope"), -1);
     assert_null(fg_motion_name(s1, 3));
-    fg_motion_set_free(s1);
-    fg_motion_set_free(s2);
+    fg_motion_set_destroy(s1);
+    fg_motion_set_destroy(s2);
 }
 
 /* Rule: without declared groups, a capital letter ending two or more longer names is a group
@@ -326,7 +326,7 @@ static void button_groups_default_to_shared_last_capitals(void **state) {
     char desc[256];
     fg_motion_describe(set, 0, desc, sizeof desc);
     assert_non_null(strstr(desc, "press Pn"));
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 static const char kfm_cmd[] =
@@ -387,7 +387,7 @@ static void cmd_file_blocks_become_patterns(void **state) {
     fg_motion_describe(set, 3, d, sizeof d);
     assert_string_equal(d, "/$D: held {123} (mugen; time 20, buffer 1)");
     assert_string_equal(fg_motion_name(set, 3), "holddown");
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 /* Rule: .cmd errors name the source and the line, and nothing is kept. */
@@ -440,7 +440,7 @@ static void compile_out_of_memory_frees_everything(void **state) {
         fg_motion_set *set = NULL;
         fg_status s = fg_motion_set_compile(&b, d, 2, &a, &set, NULL);
         if (s == FG_OK) {
-            fg_motion_set_free(set);
+            fg_motion_set_destroy(set);
             assert_int_equal(counter.live_bytes, 0);
             break;
         }
@@ -486,7 +486,7 @@ static void lint_names_contained_ambiguous_and_dead_patterns(void **state) {
         set, FG_MOTION_LINT_AMBIGUOUS,
         "warning: hadouken (236P) and shoryuken (623P) both complete on 6236P with priority 0; "
         "hadouken wins only by name order. Give the one that should win a higher priority"));
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
     /* a pattern completed by an earlier step of another fires first and starves it */
     fg_motion_def w[2] = {def_of("walk", "6"), def_of("dash", "66")};
     assert_int_equal(fg_motion_set_compile(&b, w, 2, NULL, &set, NULL), FG_OK);
@@ -494,7 +494,7 @@ static void lint_names_contained_ambiguous_and_dead_patterns(void **state) {
         set, FG_MOTION_LINT_NEVER,
         "warning: dash (66) can never fire: its step 1 (6) completes walk (6) first, which uses "
         "the inputs before dash completes. Make walk longer or drop it"));
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
     /* explicit priorities: no contained/ambiguous warning; a contained pattern ranked above its
     ** container makes the container dead */
     d[0].has_priority = d[1].has_priority = d[2].has_priority = true;
@@ -506,14 +506,14 @@ static void lint_names_contained_ambiguous_and_dead_patterns(void **state) {
     fg_motion_lint(set, &n);
     print_findings(set);
     assert_int_equal(n, 0);
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
     d[0].priority = 30;
     assert_int_equal(fg_motion_set_compile(&b, d, 2, NULL, &set, NULL), FG_OK);
     assert_true(has_finding(set, FG_MOTION_LINT_NEVER,
                             "warning: super (236236P) can never fire: every input that completes "
                             "it also completes hadouken (236P), which has higher priority (30 > "
                             "20)"));
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 /* Rule: lint finds duplicates and steps that contradict their own hold. */
@@ -531,14 +531,14 @@ static void lint_finds_duplicates_and_contradictions(void **state) {
     assert_true(has_finding(set, FG_MOTION_LINT_NEVER,
                             "warning: odd (/B, F) can never fire: step 1 (/B,F) needs a direction "
                             "held that its own input excludes"));
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
     /* far-apart motions are not flagged: 214P and 236P only meet on long inputs */
     fg_motion_def e[2] = {def_of("tatsu", "214P"), def_of("hadouken", "236P")};
     assert_int_equal(fg_motion_set_compile(&b, e, 2, NULL, &set, NULL), FG_OK);
     uint32_t n;
     fg_motion_lint(set, &n);
     assert_int_equal(n, 0);
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
 }
 
 /* Rule: scripts give ordered events; ranges release at their end; a second press releases

@@ -100,7 +100,7 @@ static void priority_table_rows_produce_their_commands(void **state) {
             failures++;
         }
         rows++;
-        fg_motion_set_free(set);
+        fg_motion_set_destroy(set);
     }
     fclose(f);
     assert_true(rows >= 25);

@@ -27,7 +27,7 @@ static void queued_request_keeps_its_action_across_a_reload(void **state) {
     fg_ruleset *next = shifted_fighter();
     assert_int_not_equal(fgt_id(next, "fireball"), fgt_id(d.r, "fireball"));
     assert_int_equal(fg_world_replace_rules(d.w, 0, next, NULL), FG_OK);
-    fg_ruleset_release(next);
+    fg_ruleset_unref(next);
     fgt_run(&d, 30);
     char buf[256];
     int found = 0;
@@ -50,7 +50,7 @@ static void trace_names_survive_a_reload(void **state) {
     fgt_run(&d, 2);
     fg_ruleset *next = shifted_fighter();
     assert_int_equal(fg_world_replace_rules(d.w, 0, next, NULL), FG_OK);
-    fg_ruleset_release(next);
+    fg_ruleset_unref(next);
     char buf[256];
     int jab_lines = 0;
     for (uint32_t i = 0; i < fg_world_trace_count(d.w); i++) {
@@ -74,7 +74,7 @@ static void queued_request_for_a_removed_action_is_dropped(void **state) {
     fgt_request(&d, d.p1, "fireball");
     fgt_run(&d, 1);
     /* New rules without "fireball": build them from the simple neutral set. */
-    fg_ruleset_builder *b = fg_ruleset_builder_new("fgt", NULL);
+    fg_ruleset_builder *b = fg_ruleset_builder_create("fgt", NULL);
     const fg_action_names *names = fg_ruleset_buttons(d.r);
     for (uint32_t i = FG_IN_FIRST_BUTTON; i < names->count; i++)
         fg_ruleset_add_button(b, names->names[i], NULL);
@@ -95,7 +95,7 @@ static void queued_request_for_a_removed_action_is_dropped(void **state) {
     fg_ruleset *next = fgt_build(b);
     uint64_t before = fg_world_trace_count(d.w);
     assert_int_equal(fg_world_replace_rules(d.w, 0, next, NULL), FG_OK);
-    fg_ruleset_release(next);
+    fg_ruleset_unref(next);
     /* The reload itself and the note about the dropped request are traced. */
     assert_true(fg_world_trace_count(d.w) == before + 2);
     const fg_trace_record *reload = fg_world_trace_at(d.w, (uint32_t)before);

@@ -11,7 +11,7 @@
 
 /* A small valid ruleset: idle, a jab with a window into specials, a fireball and a meter. */
 static fg_ruleset_builder *base(const fg_allocator *alloc) {
-    fg_ruleset_builder *b = fg_ruleset_builder_new("base", alloc);
+    fg_ruleset_builder *b = fg_ruleset_builder_create("base", alloc);
     assert_non_null(b);
     fg_ruleset_add_button(b, "LP", NULL);
     fgt_resource(b, "meter", 300, 0);
@@ -33,9 +33,9 @@ static void expect_error(fg_ruleset_builder *b, const char *path, const char *ms
     fg_error err;
     memset(&err, 0, sizeof err);
     fg_ruleset *r = fg_ruleset_build(b, &f, &err);
-    fg_ruleset_builder_free(b);
+    fg_ruleset_builder_destroy(b);
     if (r) {
-        fg_ruleset_release(r);
+        fg_ruleset_unref(r);
         fail_msg("built, expected %s: %s", path, msg);
     }
     if (f.errors != 1) {
@@ -73,7 +73,7 @@ static void window_past_the_end_of_its_action_is_an_error(void **state) {
     expect_error(b, "actions.strong.cancels[1].to", "26 is past the end of strong (26 ticks)");
 
     /* The issue's own example: the jab lasts 13 ticks, so its last tick is 12. */
-    b = fg_ruleset_builder_new("base", NULL);
+    b = fg_ruleset_builder_create("base", NULL);
     a = fgt_neutral("idle", 0);
     fgt_add(b, &a);
     a = fgt_action("jab", 4, 2, 7);
@@ -82,7 +82,7 @@ static void window_past_the_end_of_its_action_is_an_error(void **state) {
     fgt_add(b, &a);
     fg_findings f;
     assert_null(fg_ruleset_build(b, &f, NULL));
-    fg_ruleset_builder_free(b);
+    fg_ruleset_builder_destroy(b);
     assert_int_equal(f.errors, 1);
     assert_string_equal(f.items[0].path, "actions.jab.cancels[2].to");
     assert_string_equal(f.items[0].msg, "14 is past the end of jab (13 ticks)");
@@ -198,7 +198,7 @@ static void window_open_on_tick_0_into_itself_is_a_cycle(void **state) {
     fgt_add(b, &a);
     fg_findings f;
     assert_null(fg_ruleset_build(b, &f, NULL));
-    fg_ruleset_builder_free(b);
+    fg_ruleset_builder_destroy(b);
     assert_int_equal(f.errors, 2);
     assert_string_equal(f.items[0].path, "actions.feint_a.cancels");
     assert_string_equal(f.items[1].path, "actions.feint_b.cancels");
@@ -209,12 +209,12 @@ static void window_open_on_tick_0_into_itself_is_a_cycle(void **state) {
     fgt_cancel(&a, 3, 6, FG_ON_ALWAYS, 0, "rapid");
     fgt_add(b, &a);
     fg_ruleset *r = fgt_build(b);
-    fg_ruleset_release(r);
+    fg_ruleset_unref(r);
 }
 
 static void body_layer_without_a_neutral_state_is_an_error(void **state) {
     (void)state;
-    fg_ruleset_builder *b = fg_ruleset_builder_new("no_idle", NULL);
+    fg_ruleset_builder *b = fg_ruleset_builder_create("no_idle", NULL);
     fg_action_def a = fgt_action("jab", 4, 2, 7);
     fgt_add(b, &a);
     a = fgt_neutral("walk_forward", 6); /* a hold direction: not where a fighter returns to */
@@ -245,7 +245,8 @@ static void attack_without_stun_states_is_an_error(void **state) {
     a = fgt_action("blockstun", 0, 0, 1);
     fgt_add(b, &a);
     expect_error(b, "actions.strong.hit",
-                 "needs a marker named 'hit' (or 'damage') for the tick it connects");
+                 "needs a hit box, or a marker named 'hit' (or 'damage') for the tick its "
+                 "range connects");
 }
 
 static void bad_motion_notation_names_its_column(void **state) {
@@ -267,7 +268,7 @@ static void bad_motion_notation_names_its_column(void **state) {
     fg_findings f;
     fg_error err;
     assert_null(fg_ruleset_build(b, &f, &err));
-    fg_ruleset_builder_free(b);
+    fg_ruleset_builder_destroy(b);
     assert_int_equal(f.errors, 1);
     assert_string_equal(f.items[0].path, "actions.kick.input");
     assert_non_null(strstr(f.items[0].msg, "column 2"));
@@ -330,7 +331,7 @@ static void every_error_is_reported_not_just_the_first(void **state) {
     fg_findings f;
     fg_error err;
     assert_null(fg_ruleset_build(b, &f, &err));
-    fg_ruleset_builder_free(b);
+    fg_ruleset_builder_destroy(b);
     assert_int_equal(f.errors, 3);
     assert_int_equal(f.count, 3);
     assert_string_equal(f.items[0].path, "actions.strong.cancels[1].to");
@@ -353,7 +354,7 @@ static void refused_declaration_fails_the_build_with_its_message(void **state) {
     assert_string_equal(err.msg, "actions: name '' must be 1 to 31 characters");
     fg_findings f;
     assert_null(fg_ruleset_build(b, &f, &err));
-    fg_ruleset_builder_free(b);
+    fg_ruleset_builder_destroy(b);
     /* The first refusal is what the build reports. */
     assert_string_equal(err.msg, "layers: 'body' is declared twice");
     assert_int_equal(f.errors, 1);
@@ -375,7 +376,7 @@ static void motion_lint_warns_without_stopping_the_build(void **state) {
     fg_ruleset_add_motion(b, &m, NULL);
     fg_findings f;
     fg_ruleset *r = fg_ruleset_build(b, &f, NULL);
-    fg_ruleset_builder_free(b);
+    fg_ruleset_builder_destroy(b);
     assert_non_null(r);
     assert_int_equal(f.errors, 0);
     assert_true(f.count >= 1);
@@ -383,7 +384,7 @@ static void motion_lint_warns_without_stopping_the_build(void **state) {
     assert_string_equal(f.items[0].path, "motions");
     assert_non_null(strstr(f.items[0].msg, "double"));
     assert_non_null(strstr(f.items[0].msg, "fireball"));
-    fg_ruleset_release(r);
+    fg_ruleset_unref(r);
 }
 
 /* }====================================================================== */
@@ -399,7 +400,7 @@ static void ids_and_hash_do_not_depend_on_declaration_order(void **state) {
     for (uint32_t i = 0; i < n; i++) defs[i] = *fg_ruleset_action(one, i);
 
     /* Everything declared in reverse: buttons, layers, resources and actions. */
-    fg_ruleset_builder *b = fg_ruleset_builder_new("tester", NULL);
+    fg_ruleset_builder *b = fg_ruleset_builder_create("tester", NULL);
     fg_ruleset_add_button(b, "HP", NULL);
     fg_ruleset_add_button(b, "LP", NULL);
     fg_ruleset_add_layer(b, "upper", NULL);
@@ -417,7 +418,7 @@ static void ids_and_hash_do_not_depend_on_declaration_order(void **state) {
     assert_int_equal(fg_ruleset_find_layer(two, "body"), 0);
 
     /* A changed frame count is a different ruleset. */
-    b = fg_ruleset_builder_new("tester", NULL);
+    b = fg_ruleset_builder_create("tester", NULL);
     fg_ruleset_add_button(b, "LP", NULL);
     fg_ruleset_add_button(b, "HP", NULL);
     fg_ruleset_add_layer(b, "body", NULL);
@@ -428,9 +429,9 @@ static void ids_and_hash_do_not_depend_on_declaration_order(void **state) {
     for (uint32_t i = 0; i < n; i++) fgt_add(b, &defs[i]);
     fg_ruleset *three = fgt_build(b);
     assert_int_not_equal(fg_ruleset_hash(one), fg_ruleset_hash(three));
-    fg_ruleset_release(one);
-    fg_ruleset_release(two);
-    fg_ruleset_release(three);
+    fg_ruleset_unref(one);
+    fg_ruleset_unref(two);
+    fg_ruleset_unref(three);
 }
 
 static void compiled_definition_reports_its_whole_duration(void **state) {
@@ -445,7 +446,7 @@ static void compiled_definition_reports_its_whole_duration(void **state) {
     const fg_action_def *s = fg_ruleset_action(r, fgt_id(r, "strong"));
     assert_int_equal(s->duration, 26);
     /* The window check used the same 26 ticks. */
-    fg_ruleset_release(r);
+    fg_ruleset_unref(r);
 }
 
 /* }====================================================================== */
@@ -466,7 +467,7 @@ static void failed_build_frees_everything(void **state) {
     m.notation = "236LP";
     fg_ruleset_add_motion(b, &m, NULL);
     assert_null(fg_ruleset_build(b, NULL, NULL));
-    fg_ruleset_builder_free(b);
+    fg_ruleset_builder_destroy(b);
     assert_int_equal(c.live_bytes, 0);
     assert_true(c.allocations > 0);
 
@@ -475,7 +476,7 @@ static void failed_build_frees_everything(void **state) {
     m.notation = "23x6LP";
     fg_ruleset_add_motion(b, &m, NULL);
     assert_null(fg_ruleset_build(b, NULL, NULL));
-    fg_ruleset_builder_free(b);
+    fg_ruleset_builder_destroy(b);
     assert_int_equal(c.live_bytes, 0);
 }
 
@@ -486,13 +487,13 @@ static void every_failed_allocation_fails_cleanly(void **state) {
     /* Count the allocations of a full build, then fail each one in turn. */
     fg_ruleset *r = fgt_build(fgt_fighter_builder(&a));
     size_t total = c.allocations;
-    fg_ruleset_release(r);
+    fg_ruleset_unref(r);
     assert_int_equal(c.live_bytes, 0);
     int failures = 0;
     for (size_t k = 0; k < total; k++) {
         a = fg_test_counting_allocator(&c);
         c.fail_after = (long)k;
-        fg_ruleset_builder *b = fg_ruleset_builder_new("tester", &a);
+        fg_ruleset_builder *b = fg_ruleset_builder_create("tester", &a);
         if (b) {
             fg_ruleset_add_button(b, "LP", NULL);
             fg_action_def idle = fgt_neutral("idle", 0);
@@ -510,8 +511,8 @@ static void every_failed_allocation_fails_cleanly(void **state) {
                 failures++;
                 assert_true(err.msg[0] != '\0');
             }
-            fg_ruleset_release(got);
-            fg_ruleset_builder_free(b);
+            fg_ruleset_unref(got);
+            fg_ruleset_builder_destroy(b);
         } else {
             failures++;
         }

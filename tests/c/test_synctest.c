@@ -97,7 +97,7 @@ static void synctest_passes_a_deterministic_world_at_every_distance(void **state
         fg_world_destroy(w);
         fg_world_destroy(straight);
     }
-    fg_ruleset_release(r);
+    fg_ruleset_unref(r);
 }
 
 /* The planted counter: the re-simulated tick asks the rule again and gets another answer. The
@@ -131,7 +131,7 @@ static void synctest_catches_a_rule_with_hidden_state(void **state) {
     assert_int_equal(fg_world_tick(w), rep->checked_at + 1);
     fg_synctest_destroy(st);
     fg_world_destroy(w);
-    fg_ruleset_release(r);
+    fg_ruleset_unref(r);
 }
 
 /* Every input path a host uses is put back exactly once: edges pushed ahead of their tick and
@@ -176,7 +176,7 @@ static void synctest_reinjects_every_kind_of_input_once(void **state) {
     assert_int_equal(presses, 10);
     fg_synctest_destroy(st);
     fg_world_destroy(w);
-    fg_ruleset_release(r);
+    fg_ruleset_unref(r);
 }
 
 /* A restore or a direct edit between ticks is the host's decision, not input: the sync test
@@ -210,7 +210,7 @@ static void synctest_restarts_its_window_after_a_host_edit(void **state) {
     free(snap);
     fg_synctest_destroy(st);
     fg_world_destroy(w);
-    fg_ruleset_release(r);
+    fg_ruleset_unref(r);
 }
 
 static void synctest_refuses_a_distance_out_of_range(void **state) {
@@ -229,7 +229,7 @@ static void synctest_refuses_a_distance_out_of_range(void **state) {
     assert_int_equal(fg_synctest_create(w, &c, &st, &err), FG_EINVAL);
     assert_string_equal(err.msg, "sync test: check distance 9, expected 1..8 ticks");
     fg_world_destroy(w);
-    fg_ruleset_release(r);
+    fg_ruleset_unref(r);
 }
 
 static void synctest_advance_does_not_allocate(void **state) {
@@ -254,7 +254,7 @@ static void synctest_advance_does_not_allocate(void **state) {
     assert_int_equal(counter.allocations, warm);
     fg_synctest_destroy(st);
     fg_world_destroy(w);
-    fg_ruleset_release(r);
+    fg_ruleset_unref(r);
     assert_int_equal(counter.live_bytes, 0);
 }
 

@@ -80,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         check_error(s, set, &err);
         if (s == FG_OK) exercise(set, script);
     }
-    fg_motion_set_free(set);
+    fg_motion_set_destroy(set);
     free(text);
     return 0;
 }

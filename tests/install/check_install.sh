@@ -1,21 +1,53 @@
 #!/usr/bin/env bash
-# Installs the build into a temporary prefix and builds samples/embed against it twice: with
-# find_package(framegate) and with pkg-config. Then runs both. Usage: check_install.sh BUILD_DIR SOURCE_DIR
+# Installs the build into a temporary prefix whose path has a space in it, then, from an unrelated
+# working directory, uses it as a studio would: the installed `framegate` runs check, test, run
+# and replay; samples/embed builds against the package with find_package(framegate) and with
+# pkg-config, and runs. Usage: check_install.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1
 src=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
-cmake -S "$src/samples/embed" -B "$tmp/embed" -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
+prefix="$tmp/installed framegate"
+cmake --install "$build" --prefix "$prefix" >/dev/null
+mkdir "$tmp/elsewhere"
+cd "$tmp/elsewhere"
+
+fail() { echo "check_install: $*" >&2; exit 1; }
+
+# The installed CLI, with nothing of the source or build tree on its search paths.
+fg() { env -u FG_SCRIPTS -u LUA_PATH -u LUA_CPATH "$prefix/bin/framegate" "$@"; }
+if strings "$prefix/bin/framegate" | grep -qF "$src"; then
+  fail "the installed framegate has the source path $src compiled in"
+fi
+# expect TEXT CMD...: CMD succeeds and prints TEXT.
+expect() {
+  local text=$1
+  shift
+  "$@" >out.txt 2>&1 || { cat out.txt; fail "$* exited $?"; }
+  grep -qF -- "$text" out.txt || { cat out.txt; fail "$* did not print '$text'"; }
+}
+expect "framegate 0." fg --version
+expect ": ok: ruleset 'duelist'" fg check "$src/samples/duel/rules.lua"
+expect "OK" fg test "$src/samples/duel/scenarios"
+expect "e1 accepted: hadouken cancels jab" fg run "$src/samples/duel"
+expect "final hash" fg replay "$src/samples/duel/replays/playtest.fgr" --fps 60
+
+# The installed packages: CMake's and pkg-config's.
+cmake -S "$src/samples/embed" -B "$tmp/embed" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$tmp/embed" >/dev/null
 "$tmp/embed/embed" | tail -1
-libdir=$(ls -d "$tmp/prefix"/lib*/pkgconfig | head -1)
-export PKG_CONFIG_PATH="$libdir"
+pcdir=$(dirname "$(find "$prefix" -name framegate.pc)")
+# pkg-config escapes the space with a backslash, which a shell's $(...) does not undo: the
+# compiler is given the prefix through a link.
+ln -s "$prefix" "$tmp/prefix"
+export PKG_CONFIG_PATH="${pcdir/$prefix/$tmp/prefix}"
+[ "$(pkg-config --variable=includedir framegate)" -ef "$prefix/include" ] \
+  || fail "pkg-config's includedir $(pkg-config --variable=includedir framegate) is not $prefix/include"
+[ "$(pkg-config --variable=libdir framegate)" -ef "$pcdir/.." ] \
+  || fail "pkg-config's libdir $(pkg-config --variable=libdir framegate) is not $pcdir/.."
 cc -std=c11 "$src/samples/embed/main.c" $(pkg-config --cflags framegate) \
    $(pkg-config --libs-only-L framegate) -Wl,-Bstatic -lframegate -Wl,-Bdynamic -lm -o "$tmp/embed_pc"
 "$tmp/embed_pc" | tail -1
-test -x "$tmp/prefix/bin/framegate"
-ls "$tmp/prefix"/lib*/lua/5.4/framegate.so >/dev/null
-test -f "$tmp/prefix/include/framegate.h"
-echo "install: library, headers, Lua module, CLI, CMake package and pkg-config file work"
+[ -n "$(find "$prefix" -path '*/lua/5.4/framegate.so')" ] || fail "no Lua module installed"
+echo "install: the CLI (check, test, run, replay) from another folder, library, headers, Lua module, CMake package and pkg-config file work"

@@ -55,7 +55,7 @@ end
 
 local CLASSES = { "framegate.World", "framegate.Entity", "framegate.Rules", "framegate.Loop",
   "framegate.Watcher", "framegate.ReplayReader", "framegate.ReplayWriter", "framegate.Dispatcher",
-  "framegate.LoopTrack", "framegate.PlaybackOwner", "framegate.Motion", "framegate.MotionSet",
+  "framegate.CycleTrack", "framegate.PlaybackOwner", "framegate.Motion", "framegate.MotionSet",
   "framegate.Locomotion", "framegate.Replication", "framegate.SyncTest", "framegate.Recording",
   "framegate.Player", "framegate.InputFuzz" }
 

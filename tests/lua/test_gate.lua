@@ -15,7 +15,7 @@ local function fails(fn, ...)
 end
 
 local function run_cycle()
-  return fg.loop_track { duration = 1000, markers = {
+  return fg.cycle_track { duration = 1000, markers = {
     { tick = 950, name = "FootRight" },
     { tick = 50, name = "FootLeft" },
   } }
@@ -212,15 +212,15 @@ function TestDispatcher:test_userdata_has_a_name_and_prints()
   lu.assertNil(d.no_such_method)
 end
 
-TestLoopTrack = {}
+TestCycleTrack = {}
 
-function TestLoopTrack.test_same_cycle_hit()
+function TestCycleTrack.test_same_cycle_hit()
   local b = run_cycle():sample(GEN7, 0, 100)
   lu.assertEquals(b.events, { { tick = 50, marker = "FootLeft", id = 0, occurrence = 0 } })
   lu.assertEquals(#run_cycle():sample(GEN7, 100, 900).events, 0)
 end
 
-function TestLoopTrack.test_two_cycle_interval_yields_both_feet_in_order()
+function TestCycleTrack.test_two_cycle_interval_yields_both_feet_in_order()
   local b = run_cycle():sample(GEN7, 920, 1080)
   lu.assertEquals(names(b.events), "FootRight@950>FootLeft@1050")
   lu.assertEquals(b.events[2].occurrence, 1)
@@ -228,31 +228,31 @@ function TestLoopTrack.test_two_cycle_interval_yields_both_feet_in_order()
   lu.assertEquals({ b.from, b.to }, { 920, 1080 })
 end
 
-function TestLoopTrack.test_reversed_interval_raises_at_the_caller()
+function TestCycleTrack.test_reversed_interval_raises_at_the_caller()
   local t = run_cycle()
   local line
   local msg = fails(function() line = here(); t:sample(GEN7, 1080, 920) end)
   lu.assertEquals(msg, SRC .. ":" .. line ..
-    ": loop track: interval (1080, 920] is reversed (expected to >= from)")
+    ": cycle track: interval (1080, 920] is reversed (expected to >= from)")
 end
 
-function TestLoopTrack.test_marker_outside_the_duration_raises()
-  local msg = fails(fg.loop_track, { duration = 1000, markers = {
+function TestCycleTrack.test_marker_outside_the_duration_raises()
+  local msg = fails(fg.cycle_track, { duration = 1000, markers = {
     { tick = 50, name = "FootLeft" }, { tick = 1000, name = "FootRight" } } })
-  lu.assertStrContains(msg, "loop track: markers[2] FootRight (marker 1): tick 1000 is outside " ..
+  lu.assertStrContains(msg, "cycle track: markers[2] FootRight (marker 1): tick 1000 is outside " ..
     "the duration (expected 0 to 999)")
-  lu.assertStrContains(fails(fg.loop_track, { duration = 0 }),
-    "loop track: duration 0, expected at least 1 tick")
-  lu.assertStrContains(fails(fg.loop_track, { markers = {} }),
+  lu.assertStrContains(fails(fg.cycle_track, { duration = 0 }),
+    "cycle track: duration 0, expected at least 1 tick")
+  lu.assertStrContains(fails(fg.cycle_track, { markers = {} }),
     "(field 'duration': expected an integer, got nil)")
-  lu.assertStrContains(fails(fg.loop_track, { duration = 10, markers = { { tick = 1 } } }),
+  lu.assertStrContains(fails(fg.cycle_track, { duration = 10, markers = { { tick = 1 } } }),
     "(field 'markers': [1].name: expected a non-empty string, got nil)")
 end
 
-function TestLoopTrack.test_prints_and_lists_markers_in_tick_order()
+function TestCycleTrack.test_prints_and_lists_markers_in_tick_order()
   local t = run_cycle()
-  lu.assertEquals(tostring(t), "framegate.LoopTrack (duration 1000, markers 2)")
-  lu.assertEquals(getmetatable(t).__name, "framegate.LoopTrack")
+  lu.assertEquals(tostring(t), "framegate.CycleTrack (duration 1000, markers 2)")
+  lu.assertEquals(getmetatable(t).__name, "framegate.CycleTrack")
   lu.assertEquals(t.duration, 1000)
   lu.assertEquals(t:markers(), { { tick = 50, name = "FootLeft", id = 0 },
                                  { tick = 950, name = "FootRight", id = 1 } })

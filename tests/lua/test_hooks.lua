@@ -64,7 +64,7 @@ function TestHooks:test_events_are_read_only_records_that_keep_their_values()
   lu.assertStrContains(rule_errors(w)[1], "event field 'tick' is read-only")
   local names = {}
   for k in pairs(ev) do names[#names + 1] = k end
-  lu.assertEquals(names, { "action", "contact", "entity", "layer", "marker", "occurrence",
+  lu.assertEquals(names, { "action", "contact", "entity", "kind", "layer", "marker", "occurrence",
     "reported", "sequence", "target", "tick" })
   lu.assertStrContains(tostring(ev), "framegate.Event (hit of entity 1, jab, tick ")
   local tick = ev.tick

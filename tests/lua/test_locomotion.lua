@@ -42,10 +42,40 @@ function TestLocomotion:test_jitter_inside_the_dead_zone_stays_then_a_real_cross
   end
   lu.assertEquals(changes, 0)
   lu.assertEquals(strafe_at(lo, 76, 25).cardinal, "Right")
-  for _, a in ipairs { 70, 56, 64, 58 } do lu.assertEquals(strafe_at(lo, a, 25).cardinal, "Right") end
-  lu.assertEquals(strafe_at(lo, 54, 25).cardinal, "Forward")
-  lu.assertEquals(lo:cardinal_of(120, "Right"), "Right")
+  -- One way (the default): Right is not widened, so Forward comes back at the base 65 degrees.
+  for _, a in ipairs { 70, 66 } do lu.assertEquals(strafe_at(lo, a, 25).cardinal, "Right") end
+  lu.assertEquals(strafe_at(lo, 64, 25).cardinal, "Forward")
+  lu.assertEquals(lo:cardinal_of(120, "Right"), "Backward")
   lu.assertEquals(lo:cardinal_of(120, "Forward"), "Backward")
+  lu.assertEquals(lo:config().hysteresis, "one_way")
+  -- Both ways: the current Right holds down to 55 (and up to 125).
+  local both = fg.locomotion { hysteresis = "both_ways" }
+  lu.assertEquals(both:config().hysteresis, "both_ways")
+  lu.assertEquals(strafe_at(both, 76, 25).cardinal, "Right")
+  for _, a in ipairs { 70, 56, 64, 58 } do lu.assertEquals(strafe_at(both, a, 25).cardinal, "Right") end
+  lu.assertEquals(strafe_at(both, 54, 25).cardinal, "Forward")
+  lu.assertEquals(both:cardinal_of(120, "Right"), "Right")
+end
+
+function TestLocomotion:test_hysteresis_policy_at_60_64_66_74_76_degrees()
+  -- angle = { from Forward, from Right } for each policy
+  local want = {
+    one_way   = { [60] = { "Forward", "Forward" }, [64] = { "Forward", "Forward" },
+                  [66] = { "Forward", "Right" }, [74] = { "Forward", "Right" },
+                  [76] = { "Right", "Right" } },
+    both_ways = { [60] = { "Forward", "Right" }, [64] = { "Forward", "Right" },
+                  [66] = { "Forward", "Right" }, [74] = { "Forward", "Right" },
+                  [76] = { "Right", "Right" } },
+  }
+  for _, policy in ipairs { "one_way", "both_ways" } do
+    local lo = fg.locomotion { hysteresis = policy }
+    for _, a in ipairs { 60, 64, 66, 74, 76 } do
+      lu.assertEquals(lo:cardinal_of(a, "Forward"), want[policy][a][1], policy .. " from Forward at " .. a)
+      lu.assertEquals(lo:cardinal_of(a, "Right"), want[policy][a][2], policy .. " from Right at " .. a)
+    end
+  end
+  lu.assertErrorMsgContains("locomotion.hysteresis: 'sideways', expected one_way or both_ways",
+    fg.locomotion, { hysteresis = "sideways" })
 end
 
 function TestLocomotion:test_boundaries_are_data()

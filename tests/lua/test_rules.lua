@@ -44,17 +44,17 @@ end
 
 function TestBadRules:test_wrong_types_name_the_field_and_the_value()
   lu.assertEquals(load_error(function(d) d.actions.jab.startup = "fast" end),
-    "actions.jab.startup: expected an integer, got string 'fast'")
+    invalid("actions.jab.startup: expected an integer, got string 'fast'"))
   lu.assertEquals(load_error(function(d) d.actions.jab.startup = 4.5 end),
-    "actions.jab.startup: expected an integer, got 4.5")
+    invalid("actions.jab.startup: expected an integer, got 4.5"))
   lu.assertEquals(load_error(function(d) d.actions.jab.cancels = "LP" end),
     "actions.jab.cancels: expected a list of windows, got string 'LP'")
   lu.assertEquals(load_error(function(d) d.actions.jab.loop = 1 end),
-    "actions.jab.loop: expected true or false, got 1")
+    invalid("actions.jab.loop: expected true or false, got 1"))
   lu.assertEquals(load_error(function(d) d.actions.jab.tags = { 3 } end),
     "actions.jab.tags[1]: expected a name, got 3")
   lu.assertEquals(load_error(function(d) d.actions.jab.cost = { meter = "lots" } end),
-    "actions.jab.cost.meter: expected an integer, got string 'lots'")
+    invalid("actions.jab.cost.meter: expected an integer, got string 'lots'"))
   lu.assertEquals(load_error(function(d) d.actions[1] = {} end),
     "actions: expected name = value entries, found key 1")
   lu.assertEquals(load_error(function(d) d.request = 5 end),
@@ -66,13 +66,13 @@ end
 
 function TestBadRules:test_bad_words_list_what_is_expected()
   lu.assertEquals(load_error(function(d) d.actions.jab.cancels[1].on = "hti" end),
-    "actions.jab.cancels[1].on: 'hti', expected always, hit, block, whiff or contact")
+    invalid("actions.jab.cancels[1].on: 'hti', expected always, hit, block, whiff or contact"))
   lu.assertEquals(load_error(function(d) d.actions.jab.root_motion = "fake" end),
-    "actions.jab.root_motion: 'fake', expected authoritative, suggested or presentation")
+    invalid("actions.jab.root_motion: 'fake', expected authoritative, suggested or presentation"))
   lu.assertEquals(load_error(function(d) d.actions.idle.hold = "x" end),
-    "actions.idle.hold: string 'x', expected a numpad direction 1..9 (2 = down, 6 = forward)")
+    invalid("actions.idle.hold: string 'x', expected a numpad direction 1..9 (2 = down, 6 = forward)"))
   lu.assertEquals(load_error(function(d) d.actions.jab.duration = 10 end),
-    "actions.jab.duration: 10, but startup + active + recovery = 13")
+    invalid("actions.jab.duration: 10, but startup + active + recovery = 13"))
 end
 
 function TestBadRules:test_negative_frames_are_refused()
@@ -106,13 +106,13 @@ end
 
 function TestBadRules:test_typos_are_unknown_fields()
   lu.assertEquals(load_error(function(d) d.actions.jab.startpu = 4 end),
-    "actions.jab.startpu: unknown field (expected one of: startup, active, recovery, duration, "
-    .. "loop, neutral, hold, priority, group, requires, layer, input, next, tags, cancels, markers, "
-    .. "move, root_motion, cost, hit, interrupts, forbids)")
+    invalid("actions.jab.startpu: unknown field (expected one of: startup, active, recovery, "
+      .. "duration, loop, neutral, hold, priority, group, requires, layer, input, next, tags, "
+      .. "cancels, markers, move, root_motion, cost, hit, interrupts, forbids, boxes, invulnerable, throw)"))
   lu.assertEquals(load_error(function(d) d.actions.jab.cancels[1].intoo = {} end),
-    "actions.jab.cancels[1].intoo: unknown field (expected one of: from, to, on, into, buffer)")
+    invalid("actions.jab.cancels[1].intoo: unknown field (expected one of: from, to, on, into, buffer)"))
   lu.assertEquals(load_error(function(d) d.resources.meter.maximum = 3 end),
-    "resources.meter.maximum: unknown field (expected one of: max, start, regen, every)")
+    invalid("resources.meter.maximum: unknown field (expected one of: max, start, regen, every)"))
   -- A field of the declaration itself has no leading dot.
   lu.assertStrContains(load_error(function(d) d.actoins = {} end),
     "actoins: unknown field (expected one of: name, buttons, groups, layers, resources, motions,")
@@ -289,7 +289,8 @@ function TestCheckCommand:test_no_file_is_a_usage_error()
   local code = check.run()
   io.stderr = stderr -- luacheck: ignore
   lu.assertEquals(code, 2)
-  lu.assertEquals(err.text, "framegate check: which rules? e.g. framegate check samples/duel/rules.lua\n")
+  lu.assertEquals(err.text, "framegate check: which rules? e.g. framegate check "
+    .. "samples/duel/rules.lua (see 'framegate check --help')\n")
 end
 
 function TestCheckCommand:test_exit_codes()
@@ -306,6 +307,78 @@ function TestCheckCommand:test_exit_codes()
   lu.assertEquals(good, 0)
   lu.assertEquals(bad, 1)
   lu.assertStrContains(out.text, path .. ":1: actions.idle.loop: expected true or false")
+end
+
+
+-- Ten faults of ten kinds in one file, in a folder deep enough that Lua itself would shorten its
+-- name: every finding is printed, each line whole and naming the whole path.
+function TestCheckCommand:test_ten_faults_of_ten_kinds_from_a_deep_folder_print_ten_findings()
+  local dir = os.tmpname()
+  os.remove(dir)
+  dir = dir .. "/a_folder_with_a_rather_long_name/another_folder_with_a_long_name_too"
+    .. "/and_one_more_level_so_the_path_runs_past_any_short_buffer"
+  assert(os.execute("mkdir -p '" .. dir .. "'"))
+  local path = dir .. "/faults.lua"
+  local f = assert(io.open(path, "w"))
+  f:write([[
+local fg = require "framegate"
+return fg.ruleset "faulty" {
+  buttons = { "LP", "HP", "LK" },
+  resources = { meter = { max = 100 } },
+  actions = {
+    idle = { neutral = true, loop = true, duration = 1 },
+    jab = { input = "LP", startup = 4, active = 2, recovery = 7, startpu = 3,
+            cancels = { { from = 4, to = 14, into = { "hadoken" } } } },
+    strong = { input = "HP", startup = "fast", active = 2, recovery = 7 },
+    kick = { input = "LK", startup = 5, active = 2, recovery = 9,
+             markers = { { tick = 26, marker = "hit" } } },
+    shoryuken = { startup = 3, active = 10, recovery = 28, cost = { meter = -5, stamina = 3 } },
+    taunt = { layer = "arms", duration = 10 },
+    sweep = { startup = -1, active = 2, recovery = 3, next = "nowhere" },
+  },
+}
+]])
+  f:close()
+  local out = buffer()
+  lu.assertFalse(check.check(path, out))
+  os.execute("rm -rf '" .. dir:match("^(.-/a_folder_with_a_rather_long_name)") .. "'")
+  local lines = {}
+  for line in out.text:gmatch("[^\n]+") do lines[#lines + 1] = line end
+  local want = {
+    ":7: actions.jab.startpu: unknown field (expected one of: startup, active, recovery, "
+      .. "duration, loop, neutral, hold, priority, group, requires, layer, input, next, tags, "
+      .. "cancels, markers, move, root_motion, cost, hit, interrupts, forbids, boxes, invulnerable, throw)",
+    ":9: actions.strong.startup: expected an integer, got string 'fast'",
+    ":8: actions.jab.cancels[1].to: 14 is past the end of jab (13 ticks)",
+    ":8: actions.jab.cancels[1].into[1]: 'hadoken' is neither an action nor a tag",
+    ":11: actions.kick.markers[1].tick: 26 is outside kick (ticks 0-15)",
+    ":12: actions.shoryuken.cost.meter: -5, expected a cost >= 0",
+    ":12: actions.shoryuken.cost.stamina: no resource 'stamina' is declared",
+    ":14: actions.sweep.startup: -1, expected a count of ticks >= 0",
+    ":14: actions.sweep.next: 'nowhere' is not an action",
+    ":13: actions.taunt.layer: 'arms' is not a declared layer",
+  }
+  lu.assertEquals(#lines, #want + 1)
+  for i, w in ipairs(want) do lu.assertEquals(lines[i], path .. w) end
+  lu.assertEquals(lines[#lines], path .. ": not loaded: 10 errors, 0 warnings")
+end
+
+-- A Lua error in a file in a deep folder names the file in full, not Lua's "...end/of/it".
+function TestCheckCommand:test_a_lua_error_names_a_deep_file_in_full()
+  local dir = os.tmpname()
+  os.remove(dir)
+  local top = dir
+  dir = dir .. "/a_folder_with_a_rather_long_name/another_folder_with_a_long_name_too"
+  assert(os.execute("mkdir -p '" .. dir .. "'"))
+  local path = dir .. "/broken.lua"
+  local f = assert(io.open(path, "w"))
+  f:write("local fg = require 'framegate'\nreturn fg.ruleset 'x' { actions = 1 + nil }\n")
+  f:close()
+  local ok, err = pcall(fg.rules, path)
+  os.execute("rm -rf '" .. top .. "'")
+  lu.assertFalse(ok)
+  lu.assertStrContains(err, path .. ":2: attempt to perform arithmetic on a nil value")
+  lu.assertNotStrContains(err, "...")
 end
 
 os.exit(lu.LuaUnit.run())

@@ -114,7 +114,7 @@ function TestSandbox:test_views_iterate_sorted_with_pairs()
   local keys = {}
   for k in pairs(p:view()) do keys[#keys + 1] = k end
   lu.assertEquals(keys, { "action", "airborne", "elapsed", "facing", "frozen", "grounded", "group",
-    "id", "phase", "resources", "tick", "x", "y" })
+    "id", "max", "phase", "resources", "sequence", "tags", "tick", "x", "y" })
   w:close()
 end
 

@@ -14,17 +14,17 @@ static const char *const names[] = {"FootLeft", "FootRight"};
 int main(void) {
     const fg_track_marker_spec markers[] = {{50, FOOT_LEFT, "FootLeft"},
                                             {950, FOOT_RIGHT, "FootRight"}};
-    fg_loop_track track;
+    fg_cycle_track track;
     fg_playback_owner *owner = NULL;
     fg_error err;
     const fg_playback_token token = {2, 7};
     fg_track_event out[8];
     fg_track_batch batch;
     fg_commit_result first, retry;
-    if (fg_loop_track_init(&track, 1000, markers, 2, &err) != FG_OK ||
+    if (fg_cycle_track_init(&track, 1000, markers, 2, &err) != FG_OK ||
         fg_playback_owner_create(NULL, 8, &owner, &err) != FG_OK ||
         fg_playback_owner_begin(owner, token, 920, &err) != FG_OK ||
-        fg_loop_track_sample(&track, token, 920, 1080, out, 8, &batch, &err) != FG_OK ||
+        fg_cycle_track_sample(&track, token, 920, 1080, out, 8, &batch, &err) != FG_OK ||
         fg_playback_owner_commit(owner, &batch, &first, &err) != FG_OK ||
         fg_playback_owner_commit(owner, &batch, &retry, &err) != FG_OK) {
         fprintf(stderr, "probe: %s\n", err.msg);

@@ -3,7 +3,7 @@
 -- loop point. The batch is committed, then retried.
 local fg = require "framegate"
 
-local track = fg.loop_track { duration = 1000, markers = {
+local track = fg.cycle_track { duration = 1000, markers = {
   { tick = 50, name = "FootLeft" },
   { tick = 950, name = "FootRight" },
 } }

@@ -12,6 +12,7 @@
 #define FRAMEGATE_ACTION_H
 
 #include "framegate/base.h"
+#include "framegate/hit.h"
 #include "framegate/input.h"
 #include "framegate/motion.h"
 
@@ -71,18 +72,6 @@ typedef struct fg_move_def {
     fg_fx vx, vy;
 } fg_move_def;
 
-/* What the action does to its target when its "hit" marker connects. */
-typedef struct fg_hit_def {
-    bool enabled;
-    fg_fx range;        /* reach in front of the attacker, fixed point */
-    int32_t damage;     /* taken from the target's health resource */
-    int32_t hitstop;    /* ticks both entities freeze on contact */
-    int32_t hitstun;    /* ticks the target stays in hitstun */
-    int32_t blockstun;  /* ticks the target stays in blockstun */
-    int32_t meter_gain; /* added to the attacker's meter resource on contact */
-    bool low;           /* must be blocked crouching */
-    bool overhead;      /* must be blocked standing */
-} fg_hit_def;
 
 typedef struct fg_action_def {
     char name[FG_NAME_MAX];
@@ -110,7 +99,12 @@ typedef struct fg_action_def {
     int32_t cost[FG_MAX_RESOURCES]; /* indexed like the ruleset's resources */
     char cost_names[FG_MAX_RESOURCES][FG_NAME_MAX]; /* as declared, before ids exist */
     uint32_t ncosts;
-    fg_hit_def hit;
+    fg_hit_def hit;          /* what its hit boxes (or its `hit` marker with `range`) do */
+    fg_throw_def throw_def;  /* what its throw boxes do */
+    uint32_t nboxes;
+    fg_box_def boxes[FG_MAX_BOXES]; /* hurt, hit, push and throw boxes per tick range */
+    uint32_t ninvuln;
+    fg_invuln_def invuln[FG_MAX_INVULN];
     bool interrupts;    /* starting it ends the actions of every other layer (hit states) */
     uint32_t nforbids;  /* while it runs, other layers may not start actions with these tags */
     char forbids[FG_MAX_TAGS][FG_NAME_MAX];
@@ -135,8 +129,8 @@ typedef struct fg_physics_def {
 
 typedef struct fg_ruleset_builder fg_ruleset_builder;
 
-FG_API fg_ruleset_builder *fg_ruleset_builder_new(const char *name, const fg_allocator *alloc);
-FG_API void fg_ruleset_builder_free(fg_ruleset_builder *b);
+FG_API fg_ruleset_builder *fg_ruleset_builder_create(const char *name, const fg_allocator *alloc);
+FG_API void fg_ruleset_builder_destroy(fg_ruleset_builder *b);
 /* Declarations. Each copies what it is given; order never matters (ids follow sorted names). */
 FG_API fg_status fg_ruleset_add_button(fg_ruleset_builder *b, const char *name, fg_error *err);
 FG_API fg_status fg_ruleset_add_layer(fg_ruleset_builder *b, const char *name, fg_error *err);
@@ -152,10 +146,18 @@ FG_API fg_status fg_ruleset_add_motion(fg_ruleset_builder *b, const fg_motion_de
 FG_API fg_status fg_ruleset_add_group(fg_ruleset_builder *b, const char *name,
                                       const char *const *buttons, uint32_t n, fg_error *err);
 FG_API void fg_ruleset_set_physics(fg_ruleset_builder *b, const fg_physics_def *p);
+/* Rules about hits for the whole ruleset: the trade rule, juggle limit, wake-up, damage scaling. */
+FG_API void fg_ruleset_set_combat(fg_ruleset_builder *b, const fg_combat_def *c);
+/* A default hurt or push box: of the whole fighter (group NULL or ""), or of a state group
+** ("airborne", "crouching"). An action that declares boxes of a kind replaces the defaults of
+** that kind on all its ticks. */
+FG_API fg_status fg_ruleset_add_default_box(fg_ruleset_builder *b, const char *group,
+                                            fg_box_kind kind, fg_box box, fg_error *err);
 FG_API void fg_ruleset_set_source_hash(fg_ruleset_builder *b, uint64_t hash);
 /* A fresh action definition with defaults (one tick long, no windows). */
 FG_API fg_action_def fg_action_def_default(const char *name);
 FG_API fg_physics_def fg_physics_def_default(void);
+FG_API fg_combat_def fg_combat_def_default(void);
 
 /* One validator finding: `path` names the field ("actions.jab.cancels[1].to"), `msg` says what is
 ** wrong with the value and what was expected. */
@@ -182,8 +184,8 @@ FG_API fg_ruleset *fg_ruleset_build(fg_ruleset_builder *b, fg_findings *findings
 
 /* Rulesets are reference counted: a world holds one reference per use, and in-flight actions
 ** keep the ruleset they started with alive across a reload. */
-FG_API void fg_ruleset_retain(fg_ruleset *r);
-FG_API void fg_ruleset_release(fg_ruleset *r);
+FG_API void fg_ruleset_ref(fg_ruleset *r);
+FG_API void fg_ruleset_unref(fg_ruleset *r);
 
 FG_API const char *fg_ruleset_name(const fg_ruleset *r);
 FG_API uint64_t fg_ruleset_hash(const fg_ruleset *r); /* content hash of the compiled data */
@@ -198,6 +200,10 @@ FG_API uint32_t fg_ruleset_resource_count(const fg_ruleset *r);
 FG_API const fg_resource_def *fg_ruleset_resource(const fg_ruleset *r, uint32_t id);
 FG_API int fg_ruleset_find_resource(const fg_ruleset *r, const char *name);
 FG_API const fg_physics_def *fg_ruleset_physics(const fg_ruleset *r);
+FG_API const fg_combat_def *fg_ruleset_combat(const fg_ruleset *r);
+/* A default box (group NULL or "" = the fighter's); false when none is declared. */
+FG_API bool fg_ruleset_default_box(const fg_ruleset *r, const char *group, fg_box_kind kind,
+                                   fg_box *out);
 /* The compiled motion patterns (never NULL for a built ruleset; may hold no pattern). */
 FG_API const fg_motion_set *fg_ruleset_motions(const fg_ruleset *r);
 /* The action a motion requests for an entity in `group` (a group id as in decisions), or -1. */

@@ -78,7 +78,7 @@ FG_API void fg_ground_hash(const fg_ground *g, fg_hasher *hs);
 ** assigned by the world when the action starts (monotonic per entity and layer), never by
 ** animation playback: it is the identity animation events are stamped with. */
 typedef struct fg_instance {
-    uint16_t action;   /* FG_NO_ACTION_ID: nothing runs */
+    uint16_t action;   /* FG_NO_ACTION: nothing runs */
     uint16_t version;  /* the ruleset version it started with (kept across reloads) */
     uint8_t contact;   /* 0 pending, FG_ON_HIT, FG_ON_BLOCK, FG_ON_WHIFF */
     uint8_t reserved[3];

@@ -1,10 +1,10 @@
 /*
 ** framegate/gate.h: the gate primitives. Event stamps and the dispatch ledger decide whether a
-** gameplay event candidate is new, so its side effects apply exactly once; loop tracks unroll the
+** gameplay event candidate is new, so its side effects apply exactly once; cycle tracks unroll the
 ** markers of a looping clip over intervals of ticks; the playback owner commits sampled batches
 ** in cursor order and delivers their events.
 **
-** During a tick, action timelines and loop tracks only produce candidates. The world asks the
+** During a tick, action timelines and cycle tracks only produce candidates. The world asks the
 ** dispatcher about each one; only an Accepted candidate may reach gameplay effects, and
 ** presentation sees only what was accepted.
 **
@@ -177,7 +177,7 @@ FG_API size_t fg_dispatcher_describe(const fg_dispatcher *d, char *buf, size_t s
 
 /* }====================================================================== */
 
-/* {====================================================================== loop tracks */
+/* {====================================================================== cycle tracks */
 
 #define FG_TRACK_MAX_MARKERS 32
 
@@ -198,12 +198,12 @@ typedef struct fg_track_marker {
 
 /* A looping track: definition data (compiled rules), plain and copyable. Markers are kept sorted
 ** by tick, then id, so sampling yields events in unrolled-tick order. */
-typedef struct fg_loop_track {
+typedef struct fg_cycle_track {
     fg_tick duration;
     uint32_t count;
     uint32_t reserved;
     fg_track_marker markers[FG_TRACK_MAX_MARKERS];
-} fg_loop_track;
+} fg_cycle_track;
 
 /* One marker met in unrolled time: tick = cycle * duration + marker tick. `occurrence` counts the
 ** marker's appearances since tick 0 (cycle * per_cycle + rank): a ready stamp occurrence. */
@@ -232,17 +232,17 @@ typedef struct fg_track_batch {
 
 /* Errors: duration below 1, more than FG_TRACK_MAX_MARKERS markers, a marker tick outside
 ** 0..duration-1, the same marker twice at one tick. t is unchanged on error. */
-FG_API fg_status fg_loop_track_init(fg_loop_track *t, fg_tick duration,
+FG_API fg_status fg_cycle_track_init(fg_cycle_track *t, fg_tick duration,
                                     const fg_track_marker_spec *markers, uint32_t count,
                                     fg_error *err);
 /* Number of events in (from, to] without writing them. Errors: from < 0, to < from. */
-FG_API fg_status fg_loop_track_count(const fg_loop_track *t, fg_tick from, fg_tick to,
+FG_API fg_status fg_cycle_track_count(const fg_cycle_track *t, fg_tick from, fg_tick to,
                                      uint64_t *count, fg_error *err);
 /* Samples (from, to] into out[0..capacity) and describes it in *batch. A reversed interval or a
 ** negative from is FG_EINVAL; more events than capacity is FG_ENOMEM (the message says how
-** many; fg_loop_track_count tells ahead). Nothing is written on error. Constant work per event:
+** many; fg_cycle_track_count tells ahead). Nothing is written on error. Constant work per event:
 ** a long interval costs its events, not its cycles. */
-FG_API fg_status fg_loop_track_sample(const fg_loop_track *t, fg_playback_token token, fg_tick from,
+FG_API fg_status fg_cycle_track_sample(const fg_cycle_track *t, fg_playback_token token, fg_tick from,
                                       fg_tick to, fg_track_event *out, uint32_t capacity,
                                       fg_track_batch *batch, fg_error *err);
 

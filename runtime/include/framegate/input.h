@@ -82,8 +82,8 @@ typedef enum fg_socd {
 /* Raw digital direction state of one player, before cleaning. */
 typedef struct fg_socd_state {
     uint32_t raw;         /* FG_IN_* bits physically held */
-    uint32_t order[4];    /* press order stamp per direction, for last/first wins */
-    uint32_t stamp;
+    uint32_t order[4];    /* press order per direction (a count of presses), for last/first wins */
+    uint32_t presses;     /* presses so far: the next order number */
 } fg_socd_state;
 
 /* Records a raw direction change and returns the cleaned direction bits. */

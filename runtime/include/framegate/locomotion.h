@@ -60,15 +60,31 @@ FG_API float fg_loco_normalize_deg(float deg);
 
 /* {====================================================================== configuration */
 
+/* Which current sectors the dead zone widens (a Schmitt trigger needs the band on one side of
+** each boundary at least). */
+typedef enum fg_loco_hysteresis {
+    /* Only a current Forward or Backward sector is widened: Forward is left past 75 degrees and
+    ** entered again at the base 65, from either side. Each boundary has one band. The default. */
+    FG_LOCO_HYSTERESIS_ONE_WAY = 0,
+    /* Every current sector is widened, Right and Left too: Forward is left past 75 and, from
+    ** Right, entered again only below 55. Each boundary has a band twice as wide. */
+    FG_LOCO_HYSTERESIS_BOTH_WAYS = 1
+} fg_loco_hysteresis;
+
+FG_API const char *fg_loco_hysteresis_name(fg_loco_hysteresis h); /* "one_way", "both_ways" */
+FG_API int fg_loco_hysteresis_parse(const char *name);            /* -1 if unknown */
+
 /* Everything tunable is data. fg_loco_config_default fills the values from the specification
-** (65-degree boundaries, 10-degree dead zone, 0.2 s minimum pivot) for a tick rate. */
+** (65-degree boundaries, 10-degree dead zone, one-way hysteresis, 0.2 s minimum pivot) for a
+** tick rate. */
 typedef struct fg_loco_config {
     /* Cardinal sectors. Forward is |angle| < forward_limit_deg; Backward is
     ** |angle| > 180 - backward_limit_deg; Right and Left take what lies between. The current
-    ** direction's sector is widened by dead_zone_deg on each side (a Schmitt trigger). */
+    ** direction's sector is widened by dead_zone_deg on each side when `hysteresis` says so. */
     float forward_limit_deg;  /* 65 */
     float backward_limit_deg; /* 65 */
     float dead_zone_deg;      /* 10 */
+    fg_loco_hysteresis hysteresis; /* FG_LOCO_HYSTERESIS_ONE_WAY */
 
     /* Below move_speed the entity is not moving; below accel_threshold no movement is asked. */
     float move_speed;      /* 0.05 units/s */

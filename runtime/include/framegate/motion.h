@@ -153,7 +153,7 @@ FG_API fg_status fg_motion_set_compile(const fg_motion_buttons *buttons, const f
 FG_API fg_status fg_motion_set_compile_cmd(const fg_motion_buttons *buttons, const char *text,
                                            size_t len, const char *source, const fg_allocator *a,
                                            fg_motion_set **out, fg_error *err);
-FG_API void fg_motion_set_free(fg_motion_set *set);
+FG_API void fg_motion_set_destroy(fg_motion_set *set);
 
 FG_API uint32_t fg_motion_count(const fg_motion_set *set);
 /* Name and notation of a motion id; NULL when out of range. */

@@ -17,7 +17,7 @@
 extern "C" {
 #endif
 
-#define FG_NO_ACTION_ID 0xFFFFu
+#define FG_NO_ACTION 0xFFFFu
 #define FG_RULE_TEXT_MAX 96
 
 typedef enum fg_request_source {
@@ -66,7 +66,7 @@ typedef struct fg_decision {
     fg_tick tick;
     uint32_t entity;
     uint16_t action;    /* requested */
-    uint16_t current;   /* what ran on the layer, or FG_NO_ACTION_ID */
+    uint16_t current;   /* what ran on the layer, or FG_NO_ACTION */
     uint16_t other;     /* the newer request (replaced) or the winner (lost) */
     uint8_t kind;       /* fg_decision_kind */
     uint8_t reason;     /* fg_reason */

@@ -241,8 +241,14 @@ typedef enum fg_trace_kind {
     FG_TRACE_EVENT = 8,      /* code = fg_dispatch_result, a = layer, b = action sequence,
                                 c = marker id, d = occurrence */
     FG_TRACE_CUE = 9,        /* text = cue name, a, b = its parameters */
-    FG_TRACE_RELOAD = 10     /* fg_world_replace_rules: code = slot, a = new content hash,
+    FG_TRACE_RELOAD = 10,    /* fg_world_replace_rules: code = slot, a = new content hash,
                                 b = new source hash, c = previous content hash, d = version */
+    FG_TRACE_MISS = 11,      /* a contact that did nothing: code = fg_miss_reason, a = attacker,
+                                b = action (version in bits 32..47), c = the target's juggle
+                                points, d = its limit; entity = the target */
+    FG_TRACE_THROW = 12      /* code = fg_throw_step, a = thrower, b = action (version in bits
+                                32..47), c = tech window (grabbed) or damage (landed), d = the
+                                first tick past the window; entity = the target */
 } fg_trace_kind;
 
 /* Why a layer changed action. */
@@ -285,8 +291,17 @@ FG_API int fg_world_trace_format(const fg_world *w, const fg_trace_record *r, ch
 
 /* {====================================================================== events and cues */
 
-/* A committed gameplay event (a marker of an action's timeline, or an animation event the host
-** reported, that the gate accepted). */
+typedef enum fg_event_kind {
+    FG_EVENT_MARKER = 0, /* a timeline marker or a host's animation report */
+    FG_EVENT_HIT = 1,    /* a hit box touched a hurt box (hit, block, or a miss with a reason) */
+    FG_EVENT_THROW = 2   /* a throw box grabbed a target */
+} fg_event_kind;
+
+#define FG_EVENT_NO_MARKER 0xFFFFFFFFu /* the marker of hit and throw events */
+
+/* A committed gameplay event: a marker of an action's timeline, an animation event the host
+** reported, that the gate accepted, or a contact of boxes. For a contact, entity is the attacker
+** and the hit fields say which boxes touched where. */
 typedef struct fg_event {
     fg_tick tick;
     fg_entity entity;
@@ -297,8 +312,55 @@ typedef struct fg_event {
     uint16_t action;
     uint8_t contact;     /* for hit markers: FG_ON_HIT, FG_ON_BLOCK, or 0 (missed) */
     uint8_t from_host;
-    fg_entity target;    /* for hit markers that connected */
+    fg_entity target;    /* for hit markers that connected, and contacts */
+    uint8_t kind;        /* fg_event_kind */
+    uint8_t hit_box;     /* contacts: the attacker's box index in its action (0xFF: `range`) */
+    uint8_t hurt_box;    /* contacts: the target's hurt box index (0xFF: a default box) */
+    uint8_t counter;     /* contacts: 1 on a counter hit */
+    uint8_t miss;        /* contacts: fg_miss_reason when it did nothing (contact = whiff) */
+    fg_fx x, y;          /* contacts: the contact point, the centre of the boxes' overlap */
+    int32_t damage;      /* contacts: damage dealt (after counter hit and combo scaling) */
+    int32_t combo;       /* contacts: the target's combo count after it */
 } fg_event;
+
+/* {====================================================================== combat */
+
+/* An entity's team: 0 (the default) fights only its opponent; entities with teams fight every
+** entity of another team. An entity never hits its owner (set for projectiles). */
+FG_API fg_status fg_world_set_team(fg_world *w, fg_entity e, uint32_t team, fg_error *err);
+FG_API fg_status fg_world_set_owner(fg_world *w, fg_entity e, fg_entity owner, fg_error *err);
+
+/* The live boxes of an entity of one kind, placed in the world (what the collision phase tests
+** this tick; defaults included). Returns how many there are; fills up to max. */
+typedef struct fg_placed_box {
+    fg_rect rect;
+    uint8_t layer;  /* the layer whose action declares it, 0xFF = a default box */
+    uint8_t index;  /* its index in the action's boxes, 0xFF = a default box */
+} fg_placed_box;
+FG_API uint32_t fg_world_boxes(const fg_world *w, fg_entity e, fg_box_kind kind,
+                               fg_placed_box *out, uint32_t max);
+
+/* The combat state of an entity, read-only. */
+typedef struct fg_combat_view {
+    uint32_t team;
+    fg_entity owner;
+    int32_t combo;        /* hits taken in the current combo */
+    int32_t combo_damage;
+    int32_t juggle;       /* juggle points spent */
+    int32_t juggle_limit; /* of its ruleset, 0 = none */
+    bool launched;
+    fg_knockdown knockdown;
+    fg_entity grabbed_by; /* held by a throw in its tech window */
+    fg_tick tech_until;
+    fg_tick throw_invuln_until;
+    fg_fx pushback_left;
+} fg_combat_view;
+FG_API fg_status fg_world_combat(const fg_world *w, fg_entity e, fg_combat_view *out,
+                                 fg_error *err);
+/* Contacts dropped because more than the world's capacity were found in one tick (reported). */
+FG_API uint64_t fg_world_contacts_dropped(const fg_world *w);
+
+/* }====================================================================== */
 
 /* Events committed by the last tick, in the order the gate decided them. */
 FG_API uint32_t fg_world_event_count(const fg_world *w);

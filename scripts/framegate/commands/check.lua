@@ -2,11 +2,15 @@
 -- finding with the file and the path of the field (errors, then lint warnings), and a summary
 -- line per file. Exit code 0 when every file loads, 1 when one does not, 2 for a usage error.
 local fg = require "framegate"
+local options = require "framegate.options"
 
 local M = {
-  usage = "check RULES [RULES...]",
   summary = "validate ruleset files: every error and warning with its path",
 }
+
+function M.options(p)
+  p:argument("rules", "Ruleset files (.lua) to validate."):args("*")
+end
 
 -- The findings of a load failure. A ruleset the validator refused reads
 --   "FILE: invalid ruleset 'NAME':\n  PATH: MESSAGE\n  PATH: warning: MESSAGE ..."
@@ -59,11 +63,10 @@ function M.check(file, out)
   return false
 end
 
-function M.run(...)
-  local files = { ... }
+function M.main(args)
+  local files = args.rules
   if #files == 0 then
-    io.stderr:write("framegate check: which rules? e.g. framegate check samples/duel/rules.lua\n")
-    return 2
+    return options.usage_error("check", "which rules? e.g. framegate check samples/duel/rules.lua")
   end
   local code = 0
   for _, file in ipairs(files) do
@@ -72,4 +75,4 @@ function M.run(...)
   return code
 end
 
-return M
+return options.command("check", M)

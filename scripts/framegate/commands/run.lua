@@ -3,6 +3,7 @@
 -- without restoring or editing the world between them (a round that starts from a snapshot, say)
 -- becomes one replay: FILE for the first, then FILE-2, FILE-3, ... (see docs/determinism.md).
 local fg = require "framegate"
+local options = require "framegate.options"
 
 -- The first world the playtest creates is recorded in takes; returns a function that finishes.
 local function record_worlds(path)
@@ -25,55 +26,48 @@ local function record_worlds(path)
   end
 end
 
-return {
-  usage = "run DIR [--record FILE] [ARGS...]",
+local M = {
   summary = "play a sample's scripted playtest (SAMPLE_DIR/run.lua); --record writes replays",
-  run = function(dir, ...)
-    local args, record = {}, nil
-    local rest = { dir, ... }
-    local i = 1
-    while i <= #rest do
-      if rest[i] == "--record" then
-        record = rest[i + 1]
-        if not record then
-          io.stderr:write("framegate run: --record needs a file name\n")
-          return 2
-        end
-        i = i + 2
-      else
-        args[#args + 1] = rest[i]
-        i = i + 1
-      end
-    end
-    dir = table.remove(args, 1)
-    if not dir then
-      io.stderr:write("framegate run: which sample? e.g. framegate run samples/duel\n")
-      return 2
-    end
-    local script = dir:match("%.lua$") and dir or (dir:gsub("/+$", "") .. "/run.lua")
-    local f = io.open(script, "r")
-    if not f then
-      io.stderr:write(string.format("framegate run: %s: no such file\n", script))
-      return 2
-    end
-    f:close()
-    local chunk, err = loadfile(script, "t")
-    if not chunk then
-      io.stderr:write("framegate run: " .. err .. "\n")
+}
+
+function M.options(p)
+  p:argument("sample", "A sample folder holding run.lua, or a .lua script.")
+  p:argument("args", "Arguments for the script (after --), in its arg table and ... ."):args("*")
+  p:option("--record", "Record the playtest as replays: FILE, then FILE-2, FILE-3, ...")
+end
+
+function M.main(args)
+  local dir = args.sample
+  local script = dir:match("%.lua$") and dir or (dir:gsub("/+$", "") .. "/run.lua")
+  local f = io.open(script, "r")
+  if not f then
+    io.stderr:write(string.format("framegate run: %s: no such file\n", script))
+    return 2
+  end
+  f:close()
+  local chunk, err = loadfile(script, "t")
+  if not chunk then
+    io.stderr:write("framegate run: " .. err .. "\n")
+    return 1
+  end
+  local finish = args.record and record_worlds(args.record)
+  -- The script sees itself as arg[0], as under the stock interpreter: samples find their
+  -- files beside it, whatever the working directory.
+  local saved_arg = arg
+  arg = { [0] = script, table.unpack(args.args) } -- luacheck: ignore 121
+  local ok, result = pcall(chunk, table.unpack(args.args))
+  arg = saved_arg -- luacheck: ignore 121
+  if finish then
+    local okf, files, ticks = pcall(finish)
+    if not okf then
+      io.stderr:write("framegate run: recording: " .. tostring(files) .. "\n")
       return 1
     end
-    local finish = record and record_worlds(record)
-    local ok, result = pcall(chunk, table.unpack(args))
-    if finish then
-      local okf, files, ticks = pcall(finish)
-      if not okf then
-        io.stderr:write("framegate run: recording: " .. tostring(files) .. "\n")
-        return 1
-      end
-      io.stderr:write(string.format("framegate run: recorded %d ticks in %d replay(s): %s\n",
-        ticks, #files, table.concat(files, " ")))
-    end
-    if not ok then error(result, 0) end
-    return type(result) == "number" and result or 0
-  end,
-}
+    io.stderr:write(string.format("framegate run: recorded %d ticks in %d replay(s): %s\n",
+      ticks, #files, table.concat(files, " ")))
+  end
+  if not ok then error(result, 0) end
+  return type(result) == "number" and result or 0
+end
+
+return options.command("run", M)

@@ -8,10 +8,9 @@
 -- ticks relative to TICK), `repeat N` to start the script again every N ticks, # for comments.
 -- Keys: w a s d directions (held for a few ticks), j k LP HP, u i LK HK, q quits.
 local fg = require "framegate"
+local options = require "framegate.options"
 
 local M = {}
-
-local USAGE = "watch DIR [--script FILE] [--ticks N] [--fast] [--keys] [--what-if SECONDS] [--poll]"
 
 local function read_script(path)
   local f, err = io.open(path, "r")
@@ -159,32 +158,24 @@ function M.session(opts)
   return s
 end
 
-M.usage = USAGE
 M.summary = "playtest DIR's rules, reloading them on save (what-if after each reload)"
 
-function M.run(...)
-  local argv = { ... }
-  local opts = {}
-  local i = 1
-  while i <= #argv do
-    local a = argv[i]
-    if a == "--script" then opts.script = argv[i + 1]; i = i + 1
-    elseif a == "--ticks" then opts.ticks = tonumber(argv[i + 1]); i = i + 1
-    elseif a == "--what-if" then opts.what_if = tonumber(argv[i + 1]); i = i + 1
-    elseif a == "--fast" then opts.fast = true
-    elseif a == "--keys" then opts.keys = true
-    elseif a == "--poll" then opts.poll = true
-    elseif a:sub(1, 1) == "-" then
-      io.stderr:write("framegate watch: unknown option " .. a .. "\nusage: framegate " .. USAGE .. "\n")
-      return 2
-    else opts.dir = a end
-    i = i + 1
-  end
-  if not opts.dir then
-    io.stderr:write("usage: framegate " .. USAGE .. "\n")
-    return 2
-  end
-  if not opts.script then opts.keys = true end
+function M.options(p)
+  p:argument("dir", "A sample folder holding rules.lua, or a rules file.")
+  p:option("--script", "Play this input script (TICK p1|p2 INPUT lines) instead of the keyboard.")
+  p:option("--ticks", "Stop after this many ticks.")
+  p:option("--what-if", "Seconds of input re-run against the new rules after a reload (0: off).")
+  p:flag("--fast", "Run as fast as possible instead of in real time.")
+  p:flag("--keys", "Read the keyboard too (the default without --script).")
+  p:flag("--poll", "Poll the files for changes instead of using inotify.")
+end
+
+function M.main(args)
+  local ticks, e1 = options.int(args, "--ticks", nil, 0, math.maxinteger)
+  local what_if, e2 = options.int(args, "--what-if", nil, 0, 3600)
+  if e1 or e2 then return options.usage_error("watch", e1 or e2) end
+  local opts = { dir = args.dir, script = args.script, ticks = ticks, what_if = what_if,
+    fast = args.fast, keys = args.keys or not args.script, poll = args.poll }
   local ok, err = pcall(M.session, opts)
   if not ok then
     io.stderr:write("framegate watch: " .. tostring(err) .. "\n")
@@ -193,4 +184,4 @@ function M.run(...)
   return 0
 end
 
-return M
+return options.command("watch", M)

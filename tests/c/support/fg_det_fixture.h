@@ -13,7 +13,7 @@
 
 /* jab_damage varies the ruleset (a "reload" to another version). */
 static inline fg_ruleset *fg_det_rules(int32_t jab_damage) {
-    fg_ruleset_builder *b = fg_ruleset_builder_new("boxer", NULL);
+    fg_ruleset_builder *b = fg_ruleset_builder_create("boxer", NULL);
     fg_error err;
     fg_ruleset_add_button(b, "LP", &err);
     fg_ruleset_add_button(b, "HP", &err);
@@ -49,7 +49,8 @@ static inline fg_ruleset *fg_det_rules(int32_t jab_damage) {
     jab.nmarkers = 1;
     jab.markers[0].tick = 3;
     snprintf(jab.markers[0].name, sizeof jab.markers[0].name, "hit");
-    jab.hit = (fg_hit_def){true, FG_FX(80), jab_damage, 4, 10, 6, 10, false, false};
+    jab.hit = (fg_hit_def){.enabled = true, .range = FG_FX(80), .damage = jab_damage, .hitstop = 4,
+                           .hitstun = 10, .blockstun = 6, .meter_gain = 10};
     jab.ncancels = 1;
     jab.cancels[0].from = 3;
     jab.cancels[0].to = 9;
@@ -70,7 +71,8 @@ static inline fg_ruleset *fg_det_rules(int32_t jab_damage) {
     fireball.nmarkers = 1;
     fireball.markers[0].tick = 8;
     snprintf(fireball.markers[0].name, sizeof fireball.markers[0].name, "hit");
-    fireball.hit = (fg_hit_def){true, FG_FX(400), 60, 5, 18, 12, 20, false, false};
+    fireball.hit = (fg_hit_def){.enabled = true, .range = FG_FX(400), .damage = 60, .hitstop = 5,
+                                .hitstun = 18, .blockstun = 12, .meter_gain = 20};
     fg_ruleset_add_action(b, &fireball, &err);
 
     fg_action_def hitstun = fg_action_def_default("hitstun");
@@ -91,7 +93,7 @@ static inline fg_ruleset *fg_det_rules(int32_t jab_damage) {
         for (uint32_t i = 0; i < findings.count; i++)
             fprintf(stderr, "  %s: %s\n", findings.items[i].path, findings.items[i].msg);
     }
-    fg_ruleset_builder_free(b);
+    fg_ruleset_builder_destroy(b);
     return r;
 }
 

@@ -93,7 +93,7 @@ fg_ruleset *fgt_build(fg_ruleset_builder *b) {
     fg_findings f;
     fg_error err;
     fg_ruleset *r = fg_ruleset_build(b, &f, &err);
-    fg_ruleset_builder_free(b);
+    fg_ruleset_builder_destroy(b);
     if (!r) {
         for (uint32_t i = 0; i < f.count; i++)
             print_error("finding: %s: %s\n", f.items[i].path, f.items[i].msg);
@@ -103,7 +103,7 @@ fg_ruleset *fgt_build(fg_ruleset_builder *b) {
 }
 
 fg_ruleset_builder *fgt_fighter_builder(const fg_allocator *alloc) {
-    fg_ruleset_builder *b = fg_ruleset_builder_new("tester", alloc);
+    fg_ruleset_builder *b = fg_ruleset_builder_create("tester", alloc);
     assert_non_null(b);
     fg_ruleset_add_button(b, "LP", NULL);
     fg_ruleset_add_button(b, "HP", NULL);
@@ -220,7 +220,7 @@ fgt_duel fgt_duel_new(fg_ruleset *r, int distance, const fg_world_hooks *hooks,
 
 void fgt_duel_free(fgt_duel *d) {
     fg_world_destroy(d->w);
-    fg_ruleset_release(d->r);
+    fg_ruleset_unref(d->r);
     memset(d, 0, sizeof *d);
 }
 
@@ -289,7 +289,7 @@ const char *fgt_text(const fgt_duel *d, const fg_decision *dec, char *buf, size_
 
 const char *fgt_running(const fgt_duel *d, fg_entity e, uint32_t layer) {
     const fg_instance *inst = fg_world_instance(d->w, e, layer);
-    if (!inst || inst->action == FG_NO_ACTION_ID) return "(none)";
+    if (!inst || inst->action == FG_NO_ACTION) return "(none)";
     return fgt_name(fg_world_rules_version(d->w, inst->version), inst->action);
 }
 

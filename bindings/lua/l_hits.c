@@ -1,0 +1,327 @@
+/*
+** l_hits.c: hits in a Lua declaration: an action's `boxes`, `invulnerable`, `hit` and `throw`;
+** the ruleset's default `boxes` and `combat` rules. It only translates into the builder's
+** structs (framegate/hit.h); the validator checks the values against the action.
+**
+**   boxes   = { { "hit", from = 3, to = 4, x = 20, y = 50, w = 40, h = 20 }, ... }
+**   hit     = { damage =, chip =, hitstun =, blockstun =, hitstop =, hitstop_target =,
+**               guard = "high"|"low"|"overhead"|"unblockable", pushback = { hit =, block = },
+**               counter = { damage =, hitstun =, hitstop = }, hits =, interval =, priority =,
+**               juggle =, reaction =, air_reaction =, launch = { vx =, vy = },
+**               knockdown = "soft"|"hard", meter =, meter_target =, range = }
+**   throw   = { damage =, tech_window =, tech =, reaction =, stun =, launch =, knockdown = }
+*/
+#include "l_reader.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* One of `names` (by index), or fails naming them. */
+static int pick(fg_rd *rd, int t, const char *k, const char *const *names, int def) {
+    char v[32] = "";
+    fg_rd_str(rd, t, k, v, sizeof v);
+    if (!v[0]) return def;
+    char list[120] = "";
+    for (int i = 0; names[i]; i++) {
+        if (!strcmp(v, names[i])) return i;
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "",
+                 names[i]);
+    }
+    size_t old = fg_rd_path_push(rd, ".%s", k);
+    fg_rd_note(rd, "'%s', expected %s", v, list);
+    fg_rd_path_pop(rd, old);
+    return def;
+}
+
+/* Pushes field k if it is a table (true), or leaves nothing and returns false. */
+static bool sub_table(fg_rd *rd, int t, const char *k, const char *what) {
+    if (!fg_rd_get(rd, t, k)) {
+        lua_pop(rd->L, 1);
+        return false;
+    }
+    size_t old = fg_rd_path_push(rd, ".%s", k);
+    fg_rd_check_table(rd, -1, what);
+    fg_rd_path_pop(rd, old);
+    return true;
+}
+
+static void read_launch(fg_rd *rd, int t, fg_fx *vx, fg_fx *vy) {
+    if (!sub_table(rd, t, "launch", "{ vx =, vy = }")) return;
+    size_t old = fg_rd_path_push(rd, ".launch");
+    static const char *const fields[] = {"vx", "vy", NULL};
+    fg_rd_only_fields(rd, -1, fields);
+    *vx = fg_rd_fx(rd, -1, "vx", 0);
+    *vy = fg_rd_fx(rd, -1, "vy", 0);
+    fg_rd_path_pop(rd, old);
+    lua_pop(rd->L, 1);
+}
+
+static const char *const knockdowns[] = {"none", "soft", "hard", NULL};
+
+static void read_hit_fields(fg_rd *rd, fg_hit_def *h) {
+    lua_State *L = rd->L;
+    static const char *const fields[] = {
+        "damage", "chip", "range", "hitstop", "hitstop_target", "hitstun", "blockstun", "meter",
+        "meter_target", "low", "overhead", "guard", "pushback", "counter", "hits", "interval",
+        "priority", "juggle", "reaction", "air_reaction", "launch", "knockdown", NULL};
+    fg_rd_only_fields(rd, -1, fields);
+    h->enabled = true;
+    h->damage = (int32_t)fg_rd_int(rd, -1, "damage", 0, -1000000, 1000000);
+    h->chip = (int32_t)fg_rd_int(rd, -1, "chip", 0, -1000000, 1000000);
+    h->range = fg_rd_fx(rd, -1, "range", FG_FX(60));
+    h->hitstop = (int32_t)fg_rd_int(rd, -1, "hitstop", 8, -1000, 1000);
+    h->hitstop_target = (int32_t)fg_rd_int(rd, -1, "hitstop_target", 0, -1000, 1000);
+    h->hitstun = (int32_t)fg_rd_int(rd, -1, "hitstun", 12, -1000, 1000);
+    h->blockstun = (int32_t)fg_rd_int(rd, -1, "blockstun", 8, -1000, 1000);
+    h->meter_gain = (int32_t)fg_rd_int(rd, -1, "meter", 0, -1000000, 1000000);
+    h->meter_target = (int32_t)fg_rd_int(rd, -1, "meter_target", 0, -1000000, 1000000);
+    h->low = fg_rd_bool(rd, -1, "low", false);
+    h->overhead = fg_rd_bool(rd, -1, "overhead", false);
+    static const char *const guards[] = {"high", "low", "overhead", "unblockable", NULL};
+    h->guard = (fg_guard)pick(rd, -1, "guard", guards, FG_GUARD_HIGH);
+    /* pushback = 12 (both) or { hit = 8, block = 14 } */
+    if (fg_rd_get(rd, -1, "pushback") && lua_type(L, -1) == LUA_TNUMBER) {
+        lua_pop(L, 1);
+        h->pushback_hit = h->pushback_block = fg_rd_fx(rd, -1, "pushback", 0);
+    } else {
+        lua_pop(L, 1);
+        if (sub_table(rd, -1, "pushback", "a distance or { hit =, block = }")) {
+            size_t old = fg_rd_path_push(rd, ".pushback");
+            static const char *const pf[] = {"hit", "block", NULL};
+            fg_rd_only_fields(rd, -1, pf);
+            h->pushback_hit = fg_rd_fx(rd, -1, "hit", 0);
+            h->pushback_block = fg_rd_fx(rd, -1, "block", 0);
+            fg_rd_path_pop(rd, old);
+            lua_pop(L, 1);
+        }
+    }
+    if (sub_table(rd, -1, "counter", "{ damage =, hitstun =, hitstop = }")) {
+        size_t old = fg_rd_path_push(rd, ".counter");
+        static const char *const cf[] = {"damage", "hitstun", "hitstop", NULL};
+        fg_rd_only_fields(rd, -1, cf);
+        h->counter_damage = (int32_t)fg_rd_int(rd, -1, "damage", 100, 0, 100000);
+        h->counter_hitstun = (int32_t)fg_rd_int(rd, -1, "hitstun", 0, -1000, 1000);
+        h->counter_hitstop = (int32_t)fg_rd_int(rd, -1, "hitstop", 0, -1000, 1000);
+        fg_rd_path_pop(rd, old);
+        lua_pop(L, 1);
+    }
+    h->hits = (int32_t)fg_rd_int(rd, -1, "hits", 1, -1000, 1000);
+    h->interval = (int32_t)fg_rd_int(rd, -1, "interval", 0, -1000, 1000);
+    h->priority = (int32_t)fg_rd_int(rd, -1, "priority", 0, -1000000, 1000000);
+    h->juggle = (int32_t)fg_rd_int(rd, -1, "juggle", 0, -1000000, 1000000);
+    fg_rd_str(rd, -1, "reaction", h->reaction, sizeof h->reaction);
+    fg_rd_str(rd, -1, "air_reaction", h->air_reaction, sizeof h->air_reaction);
+    read_launch(rd, -1, &h->launch_vx, &h->launch_vy);
+    h->knockdown = (fg_knockdown)pick(rd, -1, "knockdown", knockdowns, FG_KNOCKDOWN_NONE);
+}
+
+static void read_throw_fields(fg_rd *rd, fg_throw_def *th) {
+    static const char *const fields[] = {"damage",   "tech_window", "tech",      "reaction",
+                                         "stun",     "launch",      "knockdown", NULL};
+    fg_rd_only_fields(rd, -1, fields);
+    th->enabled = true;
+    th->damage = (int32_t)fg_rd_int(rd, -1, "damage", 0, -1000000, 1000000);
+    th->tech_window = (int32_t)fg_rd_int(rd, -1, "tech_window", 7, -1000, 1000);
+    fg_rd_str(rd, -1, "tech", th->tech_input, sizeof th->tech_input);
+    snprintf(th->reaction, sizeof th->reaction, "%s", "");
+    fg_rd_str(rd, -1, "reaction", th->reaction, sizeof th->reaction);
+    th->stun = (int32_t)fg_rd_int(rd, -1, "stun", 20, -1000, 1000);
+    read_launch(rd, -1, &th->launch_vx, &th->launch_vy);
+    th->knockdown = (fg_knockdown)pick(rd, -1, "knockdown", knockdowns, FG_KNOCKDOWN_NONE);
+}
+
+static fg_box read_rect(fg_rd *rd, int t) {
+    fg_box b;
+    b.x = fg_rd_fx(rd, t, "x", 0);
+    b.y = fg_rd_fx(rd, t, "y", 0);
+    b.w = fg_rd_fx(rd, t, "w", 0);
+    b.h = fg_rd_fx(rd, t, "h", 0);
+    return b;
+}
+
+static const char *const kinds[] = {"hurt", "hit", "push", "throw", NULL};
+
+/* { "hit", from =, to =, x =, y =, w =, h = } or { kind = "hit", ... } */
+static void read_box(fg_rd *rd, fg_box_def *d, int32_t duration) {
+    lua_State *L = rd->L;
+    static const char *const fields[] = {"kind", "from", "to", "x", "y", "w", "h", NULL};
+    char kind[16] = "";
+    if (lua_rawgeti(L, -1, 1) == LUA_TSTRING) snprintf(kind, sizeof kind, "%s", lua_tostring(L, -1));
+    lua_pop(L, 1);
+    /* The positional kind is not a named field: check the others without it. */
+    lua_pushnil(L);
+    lua_rawseti(L, -2, 1);
+    fg_rd_only_fields(rd, -1, fields);
+    if (!kind[0]) fg_rd_str(rd, -1, "kind", kind, sizeof kind);
+    d->kind = FG_BOX_KINDS;
+    for (int i = 0; kinds[i]; i++)
+        if (!strcmp(kind, kinds[i])) d->kind = (fg_box_kind)i;
+    if (d->kind == FG_BOX_KINDS) {
+        fg_rd_note(rd, "kind '%s', expected hurt, hit, push or throw (as { \"hit\", from =, ... })",
+                   kind);
+        d->kind = FG_BOX_HURT;
+    }
+    bool has_from = fg_rd_get(rd, -1, "from");
+    lua_pop(L, 1);
+    d->from = (int32_t)fg_rd_int(rd, -1, "from", 0, -1000000, 1000000);
+    d->to = (int32_t)fg_rd_int(rd, -1, "to", has_from ? d->from : duration - 1, -1000000,
+                               1000000);
+    d->box = read_rect(rd, -1);
+}
+
+static void read_boxes(fg_rd *rd, int t, fg_action_def *a) {
+    lua_State *L = rd->L;
+    if (!sub_table(rd, t, "boxes", "a list of boxes { \"hit\", from =, to =, x =, y =, w =, h = }"))
+        return;
+    size_t old = fg_rd_path_push(rd, ".boxes");
+    lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+    if (n > FG_MAX_BOXES) fg_rd_fail(rd, "%lld boxes, at most %d", (long long)n, FG_MAX_BOXES);
+    for (lua_Integer i = 1; i <= n; i++) {
+        size_t o2 = fg_rd_path_push(rd, "[%lld]", (long long)i);
+        lua_rawgeti(L, -1, i);
+        fg_rd_check_table(rd, -1, "a box { \"hit\", from =, to =, x =, y =, w =, h = }");
+        /* A copy: the reader removes the positional kind before checking the fields. */
+        lua_newtable(L);
+        lua_pushnil(L);
+        while (lua_next(L, -3)) {
+            lua_pushvalue(L, -2);
+            lua_insert(L, -2);
+            lua_rawset(L, -4);
+        }
+        read_box(rd, &a->boxes[a->nboxes++], a->duration);
+        lua_pop(L, 2);
+        fg_rd_path_pop(rd, o2);
+    }
+    fg_rd_path_pop(rd, old);
+    lua_pop(L, 1);
+}
+
+static void read_invulnerable(fg_rd *rd, int t, fg_action_def *a) {
+    lua_State *L = rd->L;
+    if (!sub_table(rd, t, "invulnerable", "a list of { from =, to =, strike =, throw = }")) return;
+    size_t old = fg_rd_path_push(rd, ".invulnerable");
+    lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+    if (n > FG_MAX_INVULN)
+        fg_rd_fail(rd, "%lld ranges, at most %d", (long long)n, FG_MAX_INVULN);
+    static const char *const fields[] = {"from", "to", "strike", "throw", NULL};
+    for (lua_Integer i = 1; i <= n; i++) {
+        size_t o2 = fg_rd_path_push(rd, "[%lld]", (long long)i);
+        lua_rawgeti(L, -1, i);
+        fg_rd_check_table(rd, -1, "{ from =, to =, strike =, throw = }");
+        fg_rd_only_fields(rd, -1, fields);
+        fg_invuln_def *v = &a->invuln[a->ninvuln++];
+        v->from = (int32_t)fg_rd_int(rd, -1, "from", 0, -1000000, 1000000);
+        v->to = (int32_t)fg_rd_int(rd, -1, "to", v->from, -1000000, 1000000);
+        v->strike = fg_rd_bool(rd, -1, "strike", true);
+        v->thrown = fg_rd_bool(rd, -1, "throw", false);
+        lua_pop(L, 1);
+        fg_rd_path_pop(rd, o2);
+    }
+    fg_rd_path_pop(rd, old);
+    lua_pop(L, 1);
+}
+
+void fg_lua_read_action_hits(fg_rd *rd, int t, fg_action_def *a) {
+    t = lua_absindex(rd->L, t);
+    if (sub_table(rd, t, "hit", "{ damage =, hitstun =, blockstun =, hitstop =, ... }")) {
+        size_t old = fg_rd_path_push(rd, ".hit");
+        read_hit_fields(rd, &a->hit);
+        fg_rd_path_pop(rd, old);
+        lua_pop(rd->L, 1);
+    }
+    if (sub_table(rd, t, "throw", "{ damage =, tech_window =, reaction =, ... }")) {
+        size_t old = fg_rd_path_push(rd, ".throw");
+        read_throw_fields(rd, &a->throw_def);
+        fg_rd_path_pop(rd, old);
+        lua_pop(rd->L, 1);
+    }
+    read_boxes(rd, t, a);
+    read_invulnerable(rd, t, a);
+}
+
+/* boxes = { hurt = {...}, push = {...}, airborne = { hurt = {...} }, ... } */
+static void read_default_boxes(fg_rd *rd, int t, const char *group, fg_ruleset_builder *b) {
+    lua_State *L = rd->L;
+    t = lua_absindex(L, t);
+    int n = fg_rd_sorted_keys(rd, t);
+    for (int i = 1; i <= n; i++) {
+        lua_rawgeti(L, -1, i);
+        const char *k = lua_tostring(L, -1);
+        size_t old = fg_rd_path_push(rd, ".%s", k);
+        lua_getfield(L, t, k);
+        fg_rd_check_table(rd, -1, "a box { x =, y =, w =, h = } or a group's { hurt =, push = }");
+        bool kind = !strcmp(k, "hurt") || !strcmp(k, "push");
+        if (kind) {
+            static const char *const fields[] = {"x", "y", "w", "h", NULL};
+            fg_rd_only_fields(rd, -1, fields);
+            fg_error err;
+            fg_box box = read_rect(rd, -1);
+            if (fg_ruleset_add_default_box(b, group, !strcmp(k, "hurt") ? FG_BOX_HURT : FG_BOX_PUSH,
+                                           box, &err) != FG_OK)
+                fg_rd_note(rd, "%s", err.msg);
+        } else if (group) {
+            fg_rd_note(rd, "unknown field (expected hurt or push)");
+        } else {
+            read_default_boxes(rd, -1, k, b);
+        }
+        lua_pop(L, 2);
+        fg_rd_path_pop(rd, old);
+    }
+    lua_pop(L, 1);
+}
+
+void fg_lua_read_ruleset_hits(fg_rd *rd, int idx, fg_ruleset_builder *b) {
+    lua_State *L = rd->L;
+    idx = lua_absindex(L, idx);
+    if (fg_rd_get(rd, idx, "boxes")) {
+        size_t old = fg_rd_path_push(rd, "boxes");
+        fg_rd_check_table(rd, -1, "{ hurt = { x =, y =, w =, h = }, push =, <group> = {...} }");
+        read_default_boxes(rd, -1, NULL, b);
+        fg_rd_path_pop(rd, old);
+    }
+    lua_pop(L, 1);
+    if (!fg_rd_get(rd, idx, "combat")) {
+        lua_pop(L, 1);
+        return;
+    }
+    size_t old = fg_rd_path_push(rd, "combat");
+    fg_rd_check_table(rd, -1, "{ trade =, juggle_limit =, scaling =, ... }");
+    static const char *const fields[] = {"trade",       "juggle_limit", "scaling",
+                                         "soft_wakeup", "hard_wakeup",  "wakeup_throw_invuln",
+                                         NULL};
+    fg_rd_only_fields(rd, -1, fields);
+    fg_combat_def c = fg_combat_def_default();
+    static const char *const trades[] = {"both", "priority", NULL};
+    c.trade_priority = pick(rd, -1, "trade", trades, 0) == 1;
+    c.juggle_limit = (int32_t)fg_rd_int(rd, -1, "juggle_limit", 0, -1000000, 1000000);
+    c.soft_wakeup = (int32_t)fg_rd_int(rd, -1, "soft_wakeup", c.soft_wakeup, -1000, 1000);
+    c.hard_wakeup = (int32_t)fg_rd_int(rd, -1, "hard_wakeup", c.hard_wakeup, -1000, 1000);
+    c.wakeup_throw_invuln = (int32_t)fg_rd_int(rd, -1, "wakeup_throw_invuln",
+                                               c.wakeup_throw_invuln, -1000, 1000);
+    if (sub_table(rd, -1, "scaling", "a list of percentages { 100, 90, 80 }")) {
+        size_t o2 = fg_rd_path_push(rd, ".scaling");
+        lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+        if (n > FG_MAX_SCALING)
+            fg_rd_fail(rd, "%lld entries, at most %d", (long long)n, FG_MAX_SCALING);
+        for (lua_Integer i = 1; i <= n; i++) {
+            lua_rawgeti(L, -1, i);
+            int ok;
+            lua_Integer v = lua_tointegerx(L, -1, &ok);
+            if (!ok || v < 0 || v > 1000) {
+                char buf[64];
+                size_t o3 = fg_rd_path_push(rd, "[%lld]", (long long)i);
+                fg_rd_note(rd, "%s, expected a percentage 0..1000",
+                           fg_rd_describe(L, -1, buf, sizeof buf));
+                fg_rd_path_pop(rd, o3);
+                v = 100;
+            }
+            c.scaling[c.nscaling++] = (int32_t)v;
+            lua_pop(L, 1);
+        }
+        fg_rd_path_pop(rd, o2);
+        lua_pop(L, 1);
+    }
+    fg_ruleset_set_combat(b, &c);
+    fg_rd_path_pop(rd, old);
+    lua_pop(L, 1);
+}

@@ -1,0 +1,315 @@
+/*
+** collide.c: the collision phase. Once per tick, after the actions advanced and before the gate,
+** it places every live box in the world, sorts entities on x (a sweep over an order kept from the
+** last tick, so nearly sorted: no allocation, close to linear), tests hit and throw boxes against
+** hurt boxes for each pair of entities that may fight, and leaves the contacts, in an order that
+** comes from the world state and not from entity ids, for the gate to commit.
+**
+** It decides nothing about what a contact does (that is hit.c, through the gate): only which
+** boxes touch, which hit is still allowed (one per target per action unless the hit definition
+** allows more), and where.
+*/
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* {====================================================================== rectangles */
+
+const char *fg_box_kind_name(fg_box_kind k) {
+    static const char *const names[] = {"hurt", "hit", "push", "throw"};
+    return (unsigned)k < FG_BOX_KINDS ? names[k] : "?";
+}
+
+const char *fg_guard_name(fg_guard g) {
+    static const char *const names[] = {"high", "low", "overhead", "unblockable"};
+    return (unsigned)g < 4 ? names[g] : "?";
+}
+
+const char *fg_miss_reason_name(fg_miss_reason r) {
+    static const char *const names[] = {"none", "juggle_limit", "lost_trade"};
+    return (unsigned)r < 3 ? names[r] : "?";
+}
+
+const char *fg_throw_step_name(fg_throw_step s) {
+    static const char *const names[] = {"grabbed", "teched", "landed"};
+    return (unsigned)s < 3 ? names[s] : "?";
+}
+
+const char *fg_knockdown_name(fg_knockdown k) {
+    static const char *const names[] = {"none", "soft", "hard"};
+    return (unsigned)k < 3 ? names[k] : "?";
+}
+
+/* Saturating: a box far off the stage must not wrap around to the other side. */
+static fg_fx sat(int64_t v) {
+    return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (fg_fx)v;
+}
+
+fg_rect fg_box_place(fg_box b, fg_fx x, fg_fx y, fg_facing facing) {
+    fg_rect r;
+    int64_t l = b.x, rr = (int64_t)b.x + b.w;
+    if (facing == FG_FACING_LEFT) {
+        int64_t t = l;
+        l = -rr;
+        rr = -t;
+    }
+    r.x0 = sat(x + l);
+    r.x1 = sat(x + rr);
+    r.y0 = sat((int64_t)y + b.y);
+    r.y1 = sat((int64_t)y + b.y + b.h);
+    return r;
+}
+
+bool fg_rect_overlap(fg_rect a, fg_rect b, fg_rect *out) {
+    if (a.x0 > b.x1 || b.x0 > a.x1 || a.y0 > b.y1 || b.y0 > a.y1) return false;
+    if (out) {
+        out->x0 = a.x0 > b.x0 ? a.x0 : b.x0;
+        out->x1 = a.x1 < b.x1 ? a.x1 : b.x1;
+        out->y0 = a.y0 > b.y0 ? a.y0 : b.y0;
+        out->y1 = a.y1 < b.y1 ? a.y1 : b.y1;
+    }
+    return true;
+}
+
+/* }====================================================================== */
+
+/* {====================================================================== live boxes */
+
+/* The hurt box of an entity whose ruleset declares none: a line through its origin at every
+** height. Against the `range` shorthand's box this is exactly "the target's origin is within
+** range in front of the attacker". */
+static const fg_box legacy_hurt = {0, INT32_MIN / 2, 0, INT32_MAX};
+
+/* Whether one of the entity's running actions declares boxes of `kind` (they replace the
+** defaults) and whether a running action makes it invulnerable to strikes or throws now. */
+static uint8_t owned_kinds(const fg_world *w, const fg_entity_state *es, uint32_t nlayers) {
+    uint8_t own = 0;
+    for (uint32_t l = 0; l < nlayers; l++) {
+        const fg_instance *inst = &es->layers[l];
+        if (inst->action == FG_NO_ACTION) continue;
+        own |= w->versions[inst->version]->rt[inst->action].hits.own;
+    }
+    return own;
+}
+
+bool fg_collide_invulnerable(const fg_world *w, const fg_entity_state *es, fg_box_kind against,
+                             fg_tick t) {
+    uint32_t nlayers = fg_world_rules_of(w, es)->nlayers;
+    if (against == FG_BOX_THROW && t < es->combat.throw_invuln_until) return true;
+    for (uint32_t l = 0; l < nlayers; l++) {
+        const fg_instance *inst = &es->layers[l];
+        if (inst->action == FG_NO_ACTION) continue;
+        const fg_action_hits *h = &w->versions[inst->version]->rt[inst->action].hits;
+        for (uint32_t i = 0; i < h->ninvuln; i++) {
+            const fg_invuln_def *v = &h->invuln[i];
+            if (inst->elapsed < v->from || inst->elapsed > v->to) continue;
+            if (against == FG_BOX_HIT ? v->strike : v->thrown) return true;
+        }
+    }
+    return false;
+}
+
+uint32_t fg_collide_boxes(const fg_world *w, const fg_entity_state *es, fg_box_kind kind,
+                          fg_tick t, fg_live_box *out, uint32_t max) {
+    (void)t;
+    const fg_ruleset *r = fg_world_rules_of(w, es);
+    uint32_t nlayers = r->nlayers, n = 0;
+    fg_facing facing = (fg_facing)es->facing;
+    bool frozen = fg_entity_frozen(es, t);
+    for (uint32_t l = 0; l < nlayers; l++) {
+        const fg_instance *inst = &es->layers[l];
+        if (inst->action == FG_NO_ACTION) continue;
+        /* A frozen attacker's boxes stand still and strike nothing new. */
+        if (frozen && (kind == FG_BOX_HIT || kind == FG_BOX_THROW)) continue;
+        const fg_action_hits *h = &w->versions[inst->version]->rt[inst->action].hits;
+        for (uint32_t i = 0; i < h->nboxes && n < max; i++) {
+            const fg_box_rt *b = &h->boxes[i];
+            if (b->kind != kind || inst->elapsed < b->from || inst->elapsed > b->to) continue;
+            out[n].rect = fg_box_place(b->box, es->x, es->y, facing);
+            out[n].layer = (uint8_t)l;
+            out[n].index = (uint8_t)i;
+            n++;
+        }
+    }
+    if (kind != FG_BOX_HURT && kind != FG_BOX_PUSH) return n;
+    if (owned_kinds(w, es, nlayers) & (1u << kind)) return n;
+    /* The defaults: the entity's state group's box, else the fighter's, else (hurt only) the
+    ** line through the origin. */
+    const fg_group_boxes *g = NULL;
+    fg_decide_ctx c = fg_world_ctx(w, es, t);
+    int group = fg_entity_group(&c, es);
+    if (group >= 0 && (r->group_boxes[group].has & (1u << kind))) g = &r->group_boxes[group];
+    else if (r->fighter_boxes.has & (1u << kind)) g = &r->fighter_boxes;
+    if (n >= max) return n;
+    if (g) out[n].rect = fg_box_place(g->box[kind], es->x, es->y, facing);
+    else if (kind == FG_BOX_HURT) out[n].rect = fg_box_place(legacy_hurt, es->x, es->y, facing);
+    else return n;
+    out[n].layer = 0xFF;
+    out[n].index = 0xFF;
+    return n + 1;
+}
+
+/* }====================================================================== */
+
+/* {====================================================================== pairs and contacts */
+
+/* Whether a and b may hit each other: an entity never hits its owner; entities without a team
+** fight their opponent; entities with teams fight every other team. */
+static bool may_interact(const fg_entity_state *a, const fg_entity_state *b) {
+    if (a->combat.owner == b->id || b->combat.owner == a->id) return false;
+    if (a->opponent == b->id || b->opponent == a->id) return true;
+    return a->combat.team && b->combat.team && a->combat.team != b->combat.team;
+}
+
+bool fg_collide_allowed(const fg_entity_state *att, uint32_t layer, const fg_hit_def *hit,
+                        fg_entity target, fg_tick t) {
+    for (uint32_t i = 0; i < FG_HIT_LOG; i++) {
+        const fg_hit_log *e = &att->combat.log[i];
+        if (e->target != target || e->layer != layer) continue;
+        int32_t hits = hit && hit->hits > 1 ? hit->hits : 1;
+        if (e->count >= hits) return false;
+        return t - e->last >= (hit ? hit->interval : 0);
+    }
+    return true;
+}
+
+/* The first (hit box, hurt box) pair of one kind that touches, in declaration order. */
+static bool first_pair(const fg_world *w, fg_entity_state *att, fg_entity_state *tg,
+                       fg_box_kind kind, fg_tick t, fg_contact_rec *out) {
+    fg_live_box hb[FG_MAX_BOXES * FG_MAX_LAYERS], tb[FG_MAX_BOXES * FG_MAX_LAYERS + 1];
+    uint32_t nh = fg_collide_boxes(w, att, kind, t, hb, FG_MAX_BOXES * FG_MAX_LAYERS);
+    if (!nh) return false;
+    if (fg_collide_invulnerable(w, tg, kind, t)) return false;
+    if (kind == FG_BOX_THROW && !fg_throw_throwable(w, tg, t)) return false;
+    uint32_t nt = fg_collide_boxes(w, tg, FG_BOX_HURT, t, tb, FG_MAX_BOXES * FG_MAX_LAYERS + 1);
+    for (uint32_t i = 0; i < nh; i++) {
+        const fg_instance *inst = &att->layers[hb[i].layer];
+        const fg_action_hits *h = &w->versions[inst->version]->rt[inst->action].hits;
+        if (!fg_collide_allowed(att, hb[i].layer, kind == FG_BOX_HIT ? &h->hit : NULL, tg->id, t))
+            continue;
+        for (uint32_t j = 0; j < nt; j++) {
+            fg_rect o;
+            if (!fg_rect_overlap(hb[i].rect, tb[j].rect, &o)) continue;
+            out->attacker = att->id - 1;
+            out->target = tg->id - 1;
+            out->layer = hb[i].layer;
+            out->kind = (uint8_t)kind;
+            out->hit_box = hb[i].index;
+            out->hurt_box = tb[j].index;
+            out->px = (fg_fx)(((int64_t)o.x0 + o.x1) / 2);
+            out->py = (fg_fx)(((int64_t)o.y0 + o.y1) / 2);
+            out->priority = kind == FG_BOX_HIT ? h->hit.priority : 0;
+            return true;
+        }
+    }
+    return false;
+}
+
+static void push_contact(fg_collide_space *s, const fg_contact_rec *c) {
+    if (s->ncontacts == s->cap_contacts) {
+        s->dropped++;
+        return;
+    }
+    s->contacts[s->ncontacts++] = *c;
+}
+
+/* Strikes first: a strike and a throw that both touch the same target on one tick, the strike
+** wins. */
+static void test_pair(fg_world *w, fg_entity_state *a, fg_entity_state *b, fg_tick t) {
+    fg_collide_space *s = &w->coll;
+    fg_contact_rec c;
+    s->pairs_tested++;
+    if (first_pair(w, a, b, FG_BOX_HIT, t, &c) || first_pair(w, a, b, FG_BOX_THROW, t, &c))
+        push_contact(s, &c);
+    if (first_pair(w, b, a, FG_BOX_HIT, t, &c) || first_pair(w, b, a, FG_BOX_THROW, t, &c))
+        push_contact(s, &c);
+}
+
+/* The x extent of everything an entity may collide with this tick. */
+static void extent(const fg_world *w, const fg_entity_state *es, fg_tick t, fg_collide_item *it) {
+    fg_live_box lb[FG_MAX_BOXES * FG_MAX_LAYERS + 1];
+    it->x0 = INT32_MAX;
+    it->x1 = INT32_MIN;
+    it->attacks = 0;
+    it->hurtable = 0;
+    static const fg_box_kind kinds[] = {FG_BOX_HIT, FG_BOX_THROW, FG_BOX_HURT};
+    for (uint32_t k = 0; k < 3; k++) {
+        uint32_t n = fg_collide_boxes(w, es, kinds[k], t, lb, FG_MAX_BOXES * FG_MAX_LAYERS + 1);
+        if (n && kinds[k] == FG_BOX_HURT) it->hurtable = 1;
+        else if (n) it->attacks = 1;
+        for (uint32_t i = 0; i < n; i++) {
+            if (lb[i].rect.x0 < it->x0) it->x0 = lb[i].rect.x0;
+            if (lb[i].rect.x1 > it->x1) it->x1 = lb[i].rect.x1;
+        }
+    }
+}
+
+/* Contacts in an order the world state decides: by the attacker's position, then the target's;
+** entity ids only break ties between entities at the same place. */
+static int contact_cmp(const void *pa, const void *pb, const fg_world *w) {
+    const fg_contact_rec *a = pa, *b = pb;
+    const fg_entity_state *aa = &w->entities[a->attacker], *ba = &w->entities[b->attacker];
+    const fg_entity_state *at = &w->entities[a->target], *bt = &w->entities[b->target];
+    int64_t k[6][2] = {{aa->x, ba->x}, {aa->y, ba->y}, {at->x, bt->x}, {at->y, bt->y},
+                       {a->attacker, b->attacker}, {a->target, b->target}};
+    for (int i = 0; i < 6; i++)
+        if (k[i][0] != k[i][1]) return k[i][0] < k[i][1] ? -1 : 1;
+    return (int)a->kind - (int)b->kind;
+}
+
+static void sort_contacts(fg_world *w) {
+    fg_collide_space *s = &w->coll;
+    /* Insertion sort: a tick has few contacts, and this needs the world for its keys. */
+    for (uint32_t i = 1; i < s->ncontacts; i++) {
+        fg_contact_rec c = s->contacts[i];
+        uint32_t j = i;
+        while (j > 0 && contact_cmp(&s->contacts[j - 1], &c, w) > 0) {
+            s->contacts[j] = s->contacts[j - 1];
+            j--;
+        }
+        s->contacts[j] = c;
+    }
+}
+
+void fg_collide_find(fg_world *w, fg_tick t) {
+    fg_collide_space *s = &w->coll;
+    uint32_t n = w->state->nentities;
+    s->ncontacts = 0;
+    if (s->nitems != n) { /* spawned entities (or a restore): start from the slot order */
+        for (uint32_t i = 0; i < n; i++) s->order[i] = i;
+        s->nitems = n;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        extent(w, &w->entities[i], t, &s->items[i]);
+        s->items[i].slot = i;
+    }
+    /* Insertion sort on (x0, slot): last tick's order is nearly this one. */
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t v = s->order[i];
+        const fg_collide_item *it = &s->items[v];
+        uint32_t j = i;
+        while (j > 0) {
+            const fg_collide_item *p = &s->items[s->order[j - 1]];
+            if (p->x0 < it->x0 || (p->x0 == it->x0 && p->slot < it->slot)) break;
+            s->order[j] = s->order[j - 1];
+            j--;
+        }
+        s->order[j] = v;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const fg_collide_item *a = &s->items[s->order[i]];
+        if (a->x0 > a->x1) break; /* nothing live: everything after it is empty too */
+        for (uint32_t j = i + 1; j < n; j++) {
+            const fg_collide_item *b = &s->items[s->order[j]];
+            if (b->x0 > a->x1) break;
+            if (!a->attacks && !b->attacks) continue;
+            fg_entity_state *ea = &w->entities[a->slot], *eb = &w->entities[b->slot];
+            if (!may_interact(ea, eb)) continue;
+            test_pair(w, ea, eb, t);
+        }
+    }
+    sort_contacts(w);
+}
+
+/* }====================================================================== */

@@ -1,0 +1,124 @@
+/*
+** hit_internal.h: the compiled form of boxes and hit data (built with the ruleset), the per-entity
+** combat state (authoritative: hashed, snapshotted, diffed) and the collision phase's work space.
+** Not installed: the public side is framegate/hit.h.
+*/
+#ifndef FG_HIT_INTERNAL_H
+#define FG_HIT_INTERNAL_H
+
+#include "framegate/hit.h"
+
+/* A box compiled: live on ticks [from, to] of its action, in fixed point, facing right. */
+typedef struct fg_box_rt {
+    int32_t from, to;
+    uint8_t kind; /* fg_box_kind */
+    fg_box box;
+} fg_box_rt;
+
+/* Everything about hits of one compiled action. */
+typedef struct fg_action_hits {
+    uint8_t nboxes, ninvuln;
+    uint8_t own;       /* bit per fg_box_kind: the action declares boxes of that kind, which then
+                          replace the defaults on all its ticks */
+    uint8_t marker_hit; /* the `range` shorthand: the hit connects on the hit marker's tick */
+    int32_t last_hit_tick; /* the last tick a hit (or throw) box is live: past it, a whiff */
+    uint8_t is_reaction; /* a hit reaction (hitstun, or named by a hit): the target is in a combo */
+    fg_box_rt boxes[FG_MAX_BOXES];
+    fg_invuln_def invuln[FG_MAX_INVULN];
+    fg_hit_def hit;     /* normalised: guard from low/overhead, hits >= 1 */
+    fg_throw_def thr;
+} fg_action_hits;
+
+/* Default hurt and push boxes of a state group (or the whole fighter). */
+typedef struct fg_group_boxes {
+    uint8_t has; /* bit per fg_box_kind */
+    fg_box box[FG_BOX_KINDS];
+} fg_group_boxes;
+
+/* What a builder collects about hits beside its actions. */
+#define FG_HIT_GROUPS 8
+typedef struct fg_builder_hits {
+    fg_combat_def combat;
+    fg_group_boxes fighter;
+    uint32_t ngroups;
+    char group_names[FG_HIT_GROUPS][FG_HIT_NAME_MAX];
+    fg_group_boxes groups[FG_HIT_GROUPS];
+} fg_builder_hits;
+
+/* {====================================================================== entity state */
+
+#define FG_HIT_LOG 8 /* targets one entity's running actions remember having hit */
+#define FG_MAX_VARS 8 /* per-entity variables a ruleset may declare */
+
+/* One target an action of this entity hit: one hit per target per action unless the hit
+** definition allows more, spaced by its interval. */
+typedef struct fg_hit_log {
+    uint32_t target; /* entity id, 0: empty */
+    uint8_t layer;
+    uint8_t count;
+    uint8_t reserved[2];
+    fg_tick last;
+} fg_hit_log;
+
+/* The combat state of an entity: plain integers, no bools (the coverage audit flips bytes). */
+typedef struct fg_combat {
+    uint32_t team;   /* 0: fights only its opponent; otherwise every entity of another team */
+    uint32_t owner;  /* never hits its owner (projectiles) */
+    fg_fx push_left; /* pushback slide still to cover, world x */
+    int32_t combo;   /* hits taken in the current combo */
+    int32_t combo_damage;
+    int32_t juggle;  /* juggle points spent in the current combo */
+    uint8_t knockdown; /* fg_knockdown pending until the entity lands */
+    uint8_t launched;  /* 1: airborne from a hit (a juggle is possible) */
+    uint8_t reserved[2];
+    fg_tick throw_invuln_until; /* throws miss until this tick (after a wake-up) */
+    fg_tick tech_until;  /* a grabbed entity may tech until this tick (exclusive) */
+    uint32_t grabbed_by; /* the thrower holding it, 0 = none */
+    uint8_t grab_layer;   /* the thrower's layer running the throw */
+    uint8_t reserved2[3];
+    int64_t grab_seq;     /* that throw's action sequence */
+    int32_t vars[FG_MAX_VARS];
+    fg_hit_log log[FG_HIT_LOG];
+} fg_combat;
+
+/* }====================================================================== */
+
+/* {====================================================================== collision work space */
+
+/* One entity in the broad phase: its extent on x over every live box. */
+typedef struct fg_collide_item {
+    fg_fx x0, x1;
+    uint32_t slot;
+    uint8_t attacks; /* it has a live hit or throw box */
+    uint8_t hurtable;
+} fg_collide_item;
+
+/* A contact found this tick, committed by the gate. */
+typedef struct fg_contact_rec {
+    uint32_t attacker, target; /* slots */
+    uint8_t layer;             /* the attacker's layer whose action hit */
+    uint8_t kind;              /* FG_BOX_HIT or FG_BOX_THROW */
+    uint8_t hit_box, hurt_box; /* indexes: in the action's boxes; hurt: 0xFF = a default box */
+    fg_fx px, py;              /* the contact point: the centre of the boxes' overlap */
+    int32_t priority;
+    /* Judged by the gate against the state before this tick's hits: */
+    uint8_t contact;           /* FG_ON_HIT, FG_ON_BLOCK */
+    uint8_t miss;              /* fg_miss_reason, 0 = it lands */
+    uint8_t counter, trade;
+    int32_t damage;
+    int32_t juggle_used;       /* the target's juggle points before it */
+} fg_contact_rec;
+
+typedef struct fg_collide_space {
+    fg_collide_item *items;
+    uint32_t *order;         /* items sorted on x0 (kept across ticks: nearly sorted already) */
+    uint32_t nitems;
+    fg_contact_rec *contacts;
+    uint32_t ncontacts, cap_contacts;
+    uint64_t dropped;        /* contacts past the capacity, ever (reported, not hashed) */
+    uint64_t pairs_tested;   /* narrow-phase pair tests, ever (for the benchmark) */
+} fg_collide_space;
+
+/* }====================================================================== */
+
+#endif

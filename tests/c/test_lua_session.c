@@ -1,0 +1,546 @@
+/*
+** test_lua_session.c: two nodes play the sample duel (Lua rules and hooks) through the in-memory
+** link, 3,600 ticks of scripted input, at 0, 60 and 150 ms round trip with 0, 2 and 10% loss (and
+** jitter, duplication, reordering). Each node's hash after every confirmed tick must equal the
+** other's and those of the same records played locally in one world; the cues the presentation
+** hooks emit must come out once per confirmed tick, as many as locally, and never from a
+** speculative tick. Also: input delay changed mid-match, a cable pulled for two seconds, a peer
+** that never answers, a planted desync whose report names the field.
+*/
+#include "fg_test.h"
+#include "fg_sample_world.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TICKS 3600
+#define FRAME_US 16667
+
+typedef struct script {
+    fg_input_record rec[2][TICKS];
+} script;
+
+/* A scripted match: seeded random input (motions, taps, holds, late edges) played into a scratch
+** world, and each tick's records taken from what its buffers consumed. The first ticks are idle:
+** a session's first input_delay ticks have no input. */
+static script *make_script(uint64_t seed) {
+    script *sc = calloc(1, sizeof *sc);
+    fg_sample s = fg_sample_open(seed);
+    assert_non_null(s.w);
+    fg_input_fuzz fz;
+    fg_input_fuzz_init(&fz, seed);
+    fz.activity = 50;
+    fg_error err;
+    for (int t = 0; t < TICKS; t++) {
+        if (t >= 16) assert_int_equal(fg_input_fuzz_tick(&fz, s.w, &err), FG_OK);
+        assert_int_equal(fg_sample_step(&s, &err), FG_OK);
+        for (uint32_t p = 0; p < 2; p++) {
+            const fg_tick_input *ti = fg_world_last_input(s.w, p + 1);
+            assert_int_equal(fg_input_record_of_tick(fg_world_buffer(s.w, p + 1), ti,
+                                                     t ? &sc->rec[p][t - 1] : NULL,
+                                                     &sc->rec[p][t], &err),
+                             FG_OK);
+        }
+    }
+    fg_sample_close(&s);
+    return sc;
+}
+
+typedef struct node {
+    fg_sample s;
+    uint64_t hashes[TICKS];
+    uint32_t cues[TICKS];
+    uint64_t speculative_cues, confirmed_ticks;
+    fg_tick fed;
+    fg_session *session;
+    script *used; /* the records each confirmed tick ran with (when not NULL) */
+} node;
+
+/* The host's tick: the Lua world's step, then what presentation emitted. */
+static fg_status node_tick(void *ud, fg_world *w, bool again, fg_error *err) {
+    node *n = ud;
+    fg_tick t = fg_world_tick(w);
+    fg_status st = fg_lua_world_step(n->s.L, 1, again, err);
+    if (st != FG_OK) return st;
+    uint32_t cues = fg_world_cue_count(w);
+    fg_world_cues_clear(w);
+    if (again) {
+        n->speculative_cues += cues;
+        return FG_OK;
+    }
+    n->confirmed_ticks++;
+    if (n->used && t < TICKS)
+        for (uint32_t p = 0; p < 2; p++)
+            assert_true(fg_session_record(n->session, p, t, &n->used->rec[p][t]));
+    if (t < TICKS) {
+        n->hashes[t] = fg_world_hash(w);
+        n->cues[t] = cues;
+    }
+    return FG_OK;
+}
+
+static void local_run(const script *sc, node *ref) {
+    memset(ref, 0, sizeof *ref);
+    ref->s = fg_sample_open(7);
+    assert_non_null(ref->s.w);
+    fg_error err;
+    for (int t = 0; t < TICKS; t++) {
+        for (uint32_t p = 0; p < 2; p++)
+            assert_int_equal(fg_input_record_push(&sc->rec[p][t], ref->s.w, p + 1, t, &err), FG_OK);
+        assert_int_equal(node_tick(ref, ref->s.w, false, &err), FG_OK);
+    }
+    fg_sample_close(&ref->s);
+}
+
+typedef struct match {
+    fg_link *link;
+    uint32_t nnodes;
+    node n[3];
+    uint64_t frames;
+    bool running[3]; /* false: the node's process is gone (its frames stop) */
+    uint32_t slow;   /* node 1 misses one frame in `slow` (0: never) */
+} match;
+
+/* Two players, and a spectator when nnodes is 3. Node 1 may run other rules (source_b). */
+static void open_match(match *m, uint32_t nnodes, const fg_link_config *lc, const char *source_b,
+                       const fg_session_config *base) {
+    memset(m, 0, sizeof *m);
+    m->nnodes = nnodes;
+    fg_link_config l = *lc;
+    l.nodes = nnodes;
+    fg_error err;
+    assert_int_equal(fg_link_create(&l, &m->link, &err), FG_OK);
+    for (uint32_t i = 0; i < nnodes; i++) {
+        node *n = &m->n[i];
+        n->s = fg_sample_open_with(source_b, 7);
+        assert_non_null(n->s.w);
+        fg_session_config c = base ? *base : fg_session_config_default();
+        c.nplayers = 2;
+        c.nspectators = nnodes - 2;
+        c.local = i;
+        c.transport = fg_link_transport(m->link, i);
+        c.advance = node_tick;
+        c.ud = n;
+        if (fg_session_create(n->s.w, &c, &n->session, &err) != FG_OK) fail_msg("%s", err.msg);
+        n->fed = -1;
+        m->running[i] = true;
+    }
+}
+
+static void close_match(match *m) {
+    for (uint32_t i = 0; i < m->nnodes; i++) {
+        fg_session_destroy(m->n[i].session);
+        fg_sample_close(&m->n[i].s);
+    }
+    fg_link_destroy(m->link);
+}
+
+/* The host's input: each frame gives what the script holds for the ticks from the last one given
+** up to the tick the input lands on (several when the input delay grew: their edges merge). */
+static void feed(node *n, uint32_t player, const script *sc) {
+    fg_tick t = fg_session_input_tick(n->session);
+    if (t <= n->fed) return;
+    for (fg_tick k = n->fed + 1; k <= t; k++) {
+        fg_input_record idle;
+        const fg_input_record *r = &idle;
+        if (k < TICKS) r = &sc->rec[player][k];
+        else fg_input_record_start(&idle, &sc->rec[player][TICKS - 1]);
+        fg_error err;
+        if (fg_session_input_record(n->session, r, &err) != FG_OK) fail_msg("%s", err.msg);
+    }
+    n->fed = t;
+}
+
+/* One frame of every running node; returns the first failure (and its node in *who). */
+static fg_status frame(match *m, const script *sc, fg_error *err, uint32_t *who) {
+    int64_t now = (int64_t)m->frames * FRAME_US;
+    m->frames++;
+    fg_link_set_time(m->link, now);
+    fg_status first = FG_OK;
+    for (uint32_t i = 0; i < m->nnodes; i++) {
+        if (!m->running[i]) continue;
+        if (i == 1 && m->slow && m->frames % m->slow == 0) continue;
+        if (i < 2) feed(&m->n[i], i, sc);
+        fg_error e;
+        fg_status st = fg_session_advance(m->n[i].session, now, &e);
+        if (st != FG_OK && first == FG_OK) {
+            first = st;
+            *err = e;
+            if (who) *who = i;
+        }
+    }
+    return first;
+}
+
+static bool done(const match *m) {
+    for (uint32_t i = 0; i < m->nnodes; i++)
+        if (fg_session_get_stats(m->n[i].session).confirmed < TICKS) return false;
+    return true;
+}
+
+static void run_to_end(match *m, const script *sc) {
+    fg_error err;
+    while (!done(m)) {
+        if (frame(m, sc, &err, NULL) != FG_OK) fail_msg("%s", err.msg);
+        assert_true(m->frames < TICKS * 3);
+    }
+}
+
+static void check_same(const match *m, const node *ref) {
+    for (uint32_t i = 0; i < m->nnodes; i++) {
+        const node *n = &m->n[i];
+        for (int t = 0; t < TICKS; t++)
+            if (n->hashes[t] != ref->hashes[t])
+                fail_msg("node %u: hash after tick %d is %016llx, the local run's %016llx", i, t,
+                         (unsigned long long)n->hashes[t], (unsigned long long)ref->hashes[t]);
+        uint64_t cues = 0, ref_cues = 0;
+        for (int t = 0; t < TICKS; t++) {
+            assert_int_equal(n->cues[t], ref->cues[t]);
+            cues += n->cues[t];
+            ref_cues += ref->cues[t];
+        }
+        assert_int_equal(cues, ref_cues);
+        assert_true(ref_cues > 0); /* the match has hits, so cues to count */
+        assert_int_equal(n->speculative_cues, 0);
+    }
+}
+
+static fg_link_config link_of(int64_t rtt_ms, uint32_t loss) {
+    fg_link_config lc = fg_link_config_default();
+    lc.latency_us = rtt_ms * 1000 / 2;
+    lc.jitter_us = rtt_ms ? 8000 : 0;
+    lc.loss_pct = loss;
+    lc.duplicate_pct = loss ? 2 : 0;
+    lc.reorder_pct = loss ? 2 : 0;
+    lc.seed = (uint64_t)(rtt_ms * 100 + loss);
+    return lc;
+}
+
+static script *the_script;
+static node the_ref;
+
+static int setup(void **state) {
+    (void)state;
+    the_script = make_script(11);
+    local_run(the_script, &the_ref);
+    return 0;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    free(the_script);
+    return 0;
+}
+
+static void play(int64_t rtt_ms, uint32_t loss) {
+    fg_link_config lc = link_of(rtt_ms, loss);
+    match m;
+    open_match(&m, 2, &lc, NULL, NULL);
+    run_to_end(&m, the_script);
+    check_same(&m, &the_ref);
+    fg_session_stats st = fg_session_get_stats(m.n[0].session);
+    print_message("rtt %3lld ms, loss %2u%%: %llu frames, %llu rollbacks, deepest %u, %llu stalls, "
+                  "%llu waits, rtt %lld us, %llu hashes compared, %llu bytes sent\n",
+                  (long long)rtt_ms, loss, (unsigned long long)st.frames,
+                  (unsigned long long)st.rollbacks, st.deepest, (unsigned long long)st.stalls,
+                  (unsigned long long)st.waits, (long long)st.rtt_us,
+                  (unsigned long long)st.hashes_compared, (unsigned long long)st.bytes_sent);
+    assert_true(st.hashes_compared >= TICKS / 30 - 2);
+    if (rtt_ms > 40) {
+        assert_true(st.rollbacks > 0);
+        assert_true(st.deepest >= 1 && st.deepest <= 8);
+    }
+    close_match(&m);
+}
+
+static void rtt0_loss0(void **state) { (void)state; play(0, 0); }
+static void rtt0_loss2(void **state) { (void)state; play(0, 2); }
+static void rtt0_loss10(void **state) { (void)state; play(0, 10); }
+static void rtt60_loss0(void **state) { (void)state; play(60, 0); }
+static void rtt60_loss2(void **state) { (void)state; play(60, 2); }
+static void rtt60_loss10(void **state) { (void)state; play(60, 10); }
+static void rtt150_loss0(void **state) { (void)state; play(150, 0); }
+static void rtt150_loss2(void **state) { (void)state; play(150, 2); }
+static void rtt150_loss10(void **state) { (void)state; play(150, 10); }
+
+/* Input delay changed by both sides mid-match, up and down: no tick gets two records, no edge is
+** lost (when the delay grows, the input of the ticks skipped merges into the next record), and
+** the match equals a local run of the records the nodes played. */
+static void delay_changes_mid_match(void **state) {
+    (void)state;
+    fg_link_config lc = link_of(60, 2);
+    match m;
+    open_match(&m, 2, &lc, NULL, NULL);
+    script *used[2] = {calloc(1, sizeof(script)), calloc(1, sizeof(script))};
+    m.n[0].used = used[0];
+    m.n[1].used = used[1];
+    fg_error err;
+    while (!done(&m)) {
+        if (m.frames == 500) assert_int_equal(fg_session_set_delay(m.n[0].session, 6, &err), FG_OK);
+        if (m.frames == 700) assert_int_equal(fg_session_set_delay(m.n[1].session, 8, &err), FG_OK);
+        if (m.frames == 1000) assert_int_equal(fg_session_set_delay(m.n[0].session, 0, &err), FG_OK);
+        if (m.frames == 1500) assert_int_equal(fg_session_set_delay(m.n[0].session, 3, &err), FG_OK);
+        if (m.frames == 2000) assert_int_equal(fg_session_set_delay(m.n[1].session, 1, &err), FG_OK);
+        if (frame(&m, the_script, &err, NULL) != FG_OK) fail_msg("%s", err.msg);
+        assert_true(m.frames < TICKS * 3);
+    }
+    assert_memory_equal(used[0], used[1], sizeof(script));
+    /* Every edge of the script is in some record: count presses. */
+    uint64_t pressed_script = 0, pressed_played = 0;
+    for (uint32_t p = 0; p < 2; p++)
+        for (int t = 0; t < TICKS - 20; t++)
+            for (uint32_t i = 0; i < FG_INPUT_RECORD_EDGES; i++) {
+                pressed_script += i < the_script->rec[p][t].nedges &&
+                                  the_script->rec[p][t].edges[i] >> 6 == FG_EDGE_PRESS;
+                pressed_played += i < used[0]->rec[p][t].nedges &&
+                                  used[0]->rec[p][t].edges[i] >> 6 == FG_EDGE_PRESS;
+            }
+    assert_true(pressed_played + 40 >= pressed_script && pressed_played <= pressed_script + 40);
+    node ref;
+    local_run(used[0], &ref);
+    check_same(&m, &ref);
+    assert_int_equal(fg_session_get_stats(m.n[0].session).input_delay, 3);
+    assert_int_equal(fg_session_set_delay(m.n[0].session, 16, &err), FG_EINVAL);
+    assert_non_null(strstr(err.msg, "expected 0..15"));
+    close_match(&m);
+    free(used[0]);
+    free(used[1]);
+}
+
+/* A spectator runs confirmed ticks only, from both players' records. */
+static void spectator_sees_the_same_match(void **state) {
+    (void)state;
+    fg_link_config lc = link_of(60, 2);
+    match m;
+    open_match(&m, 3, &lc, NULL, NULL);
+    run_to_end(&m, the_script);
+    check_same(&m, &the_ref);
+    fg_session_stats sp = fg_session_get_stats(m.n[2].session);
+    assert_int_equal(sp.rollbacks, 0);
+    fg_error err;
+    assert_int_equal(fg_session_input(m.n[2].session, FG_EDGE_DIR, 6, &err), FG_ESTATE);
+    close_match(&m);
+}
+
+/* Node 1 misses one frame in 10: node 0 runs ahead, and time sync makes it wait. */
+static void the_side_ahead_waits(void **state) {
+    (void)state;
+    fg_link_config lc = link_of(60, 0);
+    match m;
+    open_match(&m, 2, &lc, NULL, NULL);
+    m.slow = 10;
+    run_to_end(&m, the_script);
+    check_same(&m, &the_ref);
+    fg_session_stats a = fg_session_get_stats(m.n[0].session);
+    fg_session_stats b = fg_session_get_stats(m.n[1].session);
+    print_message("slow peer: node 0 waited %llu frames, stalled %llu; node 1 waited %llu\n",
+                  (unsigned long long)a.waits, (unsigned long long)a.stalls,
+                  (unsigned long long)b.waits);
+    assert_true(a.waits > 100);
+    assert_true(a.waits > 10 * b.waits);
+    close_match(&m);
+}
+
+/* The cable is pulled for two seconds: both sides see the peer interrupted, stall once the
+** prediction window is full, and carry on when it comes back, with the same hashes. */
+static void a_cable_pulled_and_plugged_back(void **state) {
+    (void)state;
+    fg_link_config lc = link_of(60, 2);
+    match m;
+    open_match(&m, 2, &lc, NULL, NULL);
+    fg_error err;
+    uint32_t interrupted = 0;
+    while (!done(&m)) {
+        if (m.frames == 1000) fg_link_set_cut(m.link, 1, true);
+        if (m.frames == 1120) fg_link_set_cut(m.link, 1, false);
+        if (frame(&m, the_script, &err, NULL) != FG_OK) fail_msg("%s", err.msg);
+        uint32_t n = fg_session_get_stats(m.n[0].session).interrupted;
+        if (n > interrupted) interrupted = n;
+        assert_true(m.frames < TICKS * 3);
+    }
+    check_same(&m, &the_ref);
+    assert_int_equal(interrupted, 1);
+    assert_true(fg_session_get_stats(m.n[0].session).stalls > 60);
+    assert_int_equal(fg_session_get_stats(m.n[0].session).interrupted, 0);
+    close_match(&m);
+}
+
+/* Node 1's process dies at frame 1000: node 0 reports the disconnect after disconnect_us and
+** leaves its world at the last confirmed tick, whose hash is the local run's. */
+static void a_peer_killed_mid_match(void **state) {
+    (void)state;
+    fg_link_config lc = link_of(60, 2);
+    match m;
+    open_match(&m, 2, &lc, NULL, NULL);
+    fg_error err;
+    uint32_t who = 9;
+    fg_status st = FG_OK;
+    while (st == FG_OK) {
+        if (m.frames == 1000) m.running[1] = false;
+        st = frame(&m, the_script, &err, &who);
+        assert_true(m.frames < 2000);
+    }
+    assert_int_equal(st, FG_ESTATE);
+    assert_int_equal(who, 0);
+    assert_non_null(strstr(err.msg, "node 1 disconnected: nothing received for 5"));
+    assert_true(m.frames >= 1000 + 5 * 60 && m.frames <= 1000 + 5 * 60 + 10);
+    fg_session *s = m.n[0].session;
+    assert_int_equal(fg_session_get_state(s), FG_SESSION_DISCONNECTED);
+    assert_int_equal(fg_session_disconnected_peer(s), 1);
+    fg_session_stats stats = fg_session_get_stats(s);
+    assert_int_equal(fg_world_tick(m.n[0].s.w), stats.confirmed);
+    assert_int_equal(fg_world_hash(m.n[0].s.w), the_ref.hashes[stats.confirmed - 1]);
+    /* It stays stopped, with the same message. */
+    assert_int_equal(fg_session_advance(s, (int64_t)m.frames * FRAME_US, &err), FG_ESTATE);
+    assert_non_null(strstr(err.msg, "node 1 disconnected"));
+    close_match(&m);
+}
+
+/* Both nodes run the same planted rule: it counts its calls in an upvalue (state the hash does
+** not see) and refuses every request after the 300th call. The two nodes call it a different
+** number of times (their input delays differ, so do their predictions, and speculative ticks ask
+** the rule too), so one refuses first and their matches part. Both detect
+** it at the next checkpoint and report the same first divergent tick, with fields. */
+static void a_planted_desync_is_named(void **state) {
+    (void)state;
+    char *src = fg_sample_source();
+    assert_non_null(src);
+    const char *from = "  request = function(me, req)\n";
+    char *at = strstr(src, from);
+    assert_non_null(at);
+    const char *plant = "  request = (function() local calls = 0 return function(me, req)\n"
+                        "    calls = calls + 1\n"
+                        "    if calls > 300 then return fg.reject('planted') end\n";
+    const char *end_from = "    return fg.default\n  end,\n";
+    char *end_at = strstr(at, end_from);
+    assert_non_null(end_at);
+    size_t n = strlen(src) + 512;
+    char *planted = malloc(n);
+    snprintf(planted, n, "%.*s%s%.*s    return fg.default\n  end end)(),\n%s", (int)(at - src),
+             src, plant, (int)(end_at - at - strlen(from)), at + strlen(from),
+             end_at + strlen(end_from));
+    fg_link_config lc = link_of(60, 0);
+    fg_session_config base = fg_session_config_default();
+    match m;
+    open_match(&m, 2, &lc, planted, &base);
+    fg_error err;
+    assert_int_equal(fg_session_set_delay(m.n[0].session, 0, &err), FG_OK);
+    assert_int_equal(fg_session_set_delay(m.n[1].session, 5, &err), FG_OK);
+    fg_status st = FG_OK;
+    while (st == FG_OK && m.frames < TICKS) st = frame(&m, the_script, &err, NULL);
+    assert_int_equal(st, FG_EMISMATCH);
+    assert_non_null(strstr(err.msg, "desync with node"));
+    /* A few more frames: hashes and snapshots cross. */
+    for (int i = 0; i < 30; i++) frame(&m, the_script, &err, NULL);
+    const fg_session_report *r0 = fg_session_get_report(m.n[0].session);
+    const fg_session_report *r1 = fg_session_get_report(m.n[1].session);
+    assert_true(r0->tick >= 0);
+    assert_int_equal(r0->tick, r1->tick);
+    assert_true(r0->detected_at - r0->tick < (fg_tick)base.hash_every);
+    assert_true(r0->fields_known && r1->fields_known);
+    assert_true(r0->ndiffs > 0);
+    assert_int_equal(r0->ndiffs, r1->ndiffs);
+    bool hashed = false;
+    for (uint32_t i = 0; i < r0->ndiffs && i < FG_SESSION_MAX_DIFFS; i++) {
+        hashed |= r0->diffs[i].hashed;
+        /* Here vs there on each side: the values cross. */
+        assert_string_equal(r0->diffs[i].path, r1->diffs[i].path);
+        assert_string_equal(r0->diffs[i].a, r1->diffs[i].b);
+    }
+    assert_true(hashed);
+    char text[8192];
+    fg_session_report_format(m.n[0].session, text, sizeof text);
+    print_message("%s", text);
+    assert_non_null(strstr(text, "first divergent tick"));
+    assert_non_null(strstr(text, r0->diffs[0].path));
+    /* Before the divergent tick, both agree with each other. */
+    for (fg_tick t = 0; t < r0->tick; t++) assert_int_equal(m.n[0].hashes[t], m.n[1].hashes[t]);
+    assert_int_equal(fg_session_get_state(m.n[0].session), FG_SESSION_DESYNCED);
+    close_match(&m);
+    free(planted);
+    free(src);
+}
+
+/* Nodes that load different rules never start: the hello names both match ids. */
+static void different_rules_refuse_to_play(void **state) {
+    (void)state;
+    char *src = fg_sample_source();
+    size_t n = strlen(src) + 64;
+    char *other = malloc(n);
+    snprintf(other, n, "%s", src);
+    char *max = strstr(other, "stage_max = 400");
+    assert_non_null(max);
+    memcpy(max, "stage_max = 401", 15);
+    fg_link_config lc = link_of(0, 0);
+    match m;
+    memset(&m, 0, sizeof m);
+    open_match(&m, 2, &lc, NULL, NULL);
+    /* Swap node 1 for one running the changed text. */
+    fg_session_destroy(m.n[1].session);
+    fg_sample_close(&m.n[1].s);
+    m.n[1].s = fg_sample_open_with(other, 7);
+    fg_session_config c = fg_session_config_default();
+    c.local = 1;
+    c.transport = fg_link_transport(m.link, 1);
+    c.advance = node_tick;
+    c.ud = &m.n[1];
+    fg_error err;
+    assert_int_equal(fg_session_create(m.n[1].s.w, &c, &m.n[1].session, &err), FG_OK);
+    fg_status st = FG_OK;
+    while (st == FG_OK && m.frames < 10) st = frame(&m, the_script, &err, NULL);
+    assert_int_equal(st, FG_EMISMATCH);
+    assert_non_null(strstr(err.msg, "plays a different match"));
+    assert_int_equal(fg_session_get_stats(m.n[0].session).tick, 0);
+    close_match(&m);
+    free(other);
+    free(src);
+}
+
+static void bad_configurations(void **state) {
+    (void)state;
+    fg_sample s = fg_sample_open(7);
+    fg_link *l;
+    fg_error err;
+    assert_int_equal(fg_link_create(NULL, &l, &err), FG_OK);
+    fg_session_config c = fg_session_config_default();
+    c.transport = fg_link_transport(l, 0);
+    fg_session *se;
+    c.max_prediction = 0;
+    assert_int_equal(fg_session_create(s.w, &c, &se, &err), FG_EINVAL);
+    assert_non_null(strstr(err.msg, "max prediction 0 ticks, expected 1..16"));
+    c.max_prediction = 8;
+    c.nplayers = 3;
+    assert_int_equal(fg_session_create(s.w, &c, &se, &err), FG_EINVAL);
+    assert_non_null(strstr(err.msg, "3 players but the world has 2 entities"));
+    c.nplayers = 2;
+    c.local = 2;
+    assert_int_equal(fg_session_create(s.w, &c, &se, &err), FG_EINVAL);
+    c.local = 0;
+    c.hash_every = 121;
+    assert_int_equal(fg_session_create(s.w, &c, &se, &err), FG_EINVAL);
+    c.hash_every = 30;
+    assert_int_equal(fg_sample_step(&s, &err), FG_OK);
+    assert_int_equal(fg_session_create(s.w, &c, &se, &err), FG_ESTATE);
+    assert_non_null(strstr(err.msg, "a match starts at tick 0"));
+    fg_link_destroy(l);
+    fg_sample_close(&s);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(rtt0_loss0),    cmocka_unit_test(rtt0_loss2),
+        cmocka_unit_test(rtt0_loss10),   cmocka_unit_test(rtt60_loss0),
+        cmocka_unit_test(rtt60_loss2),   cmocka_unit_test(rtt60_loss10),
+        cmocka_unit_test(rtt150_loss0),  cmocka_unit_test(rtt150_loss2),
+        cmocka_unit_test(rtt150_loss10),
+        cmocka_unit_test(delay_changes_mid_match),
+        cmocka_unit_test(spectator_sees_the_same_match),
+        cmocka_unit_test(the_side_ahead_waits),
+        cmocka_unit_test(a_cable_pulled_and_plugged_back),
+        cmocka_unit_test(a_peer_killed_mid_match),
+        cmocka_unit_test(a_planted_desync_is_named),
+        cmocka_unit_test(different_rules_refuse_to_play),
+        cmocka_unit_test(bad_configurations),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
