@@ -100,7 +100,7 @@ static void damaged_and_crafted_snapshots_are_refused_and_change_nothing(void **
     free(bad);
     fg_world_destroy(w);
     fg_world_destroy(twin);
-    fg_ruleset_release(r);
+    fg_ruleset_unref(r);
 }
 
 /* Class 6: time conversions are exact (or saturate) for every int64, where the products
@@ -143,7 +143,7 @@ static void far_future_input_and_huge_positions_are_refused(void **state) {
     assert_int_equal(fg_world_hash(w), fg_world_hash(twin));
     fg_world_destroy(w);
     fg_world_destroy(twin);
-    fg_ruleset_release(r);
+    fg_ruleset_unref(r);
 }
 
 typedef struct sink {

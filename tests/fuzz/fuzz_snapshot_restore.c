@@ -57,7 +57,7 @@ static fixture *setup(void) {
     fg_ruleset *r = fg_det_rules(40);
     check(r != NULL);
     f.w = fg_det_world(r, 7, NULL, (fg_world_hooks){0});
-    fg_ruleset_release(r);
+    fg_ruleset_unref(r);
     check(f.w != NULL);
     play(f.w, 0, 100);
     f.size = fg_world_snapshot_size(f.w);
