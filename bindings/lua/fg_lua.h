@@ -178,6 +178,18 @@ int fg_lua_raise_load_error(lua_State *L, const char *path, const fg_error *err)
 lua_Integer fg_lua_opt_int_field(lua_State *L, int t, const char *field, lua_Integer def);
 /* Reads an optional number field. [-0, +0, v] */
 lua_Number fg_lua_opt_num_field(lua_State *L, int t, const char *field, lua_Number def);
+/* l_sandbox.c: charges the running budgeted call `steps` instructions for work a C function is
+** about to do; over budget, raises the overrun (naming `what`) instead. No-op outside a call. */
+void fg_lua_budget_charge(lua_State *L, double steps, const char *what);
+int64_t fg_lua_heap_cap(lua_State *L);
+/* l_guard.c: the sandbox's replacements (charged C functions, xpcall, setmetatable), applied to
+** the library copy on top of the stack (or the base table at `base`). */
+void fg_lua_guard_string(lua_State *L);
+void fg_lua_guard_table(lua_State *L);
+void fg_lua_guard_utf8(lua_State *L);
+void fg_lua_guard_base(lua_State *L, int base);
+/* A deep copy of the table at idx through raw access, without metatables. [-0, +1, e] */
+void fg_lua_plain_copy(lua_State *L, int idx);
 /* l_files.c: reads a regular file without blocking (true, the text pushed; false, the reason
 ** pushed); whether a path resolves inside the real folder root (true, nothing pushed; false, the
 ** reason pushed). */

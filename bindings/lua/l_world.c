@@ -399,6 +399,11 @@ static int world_stats(lua_State *L) {
     lua_setfield(L, -2, "versions");
     lua_pushinteger(L, FG_WORLD_MAX_VERSIONS);
     lua_setfield(L, -2, "versions_max");
+    /* The Lua state's heap, rules and host together, and the cap rules run under. */
+    lua_pushinteger(L, fg_lua_memory_in_use(L));
+    lua_setfield(L, -2, "heap");
+    lua_pushinteger(L, fg_lua_heap_cap(L));
+    lua_setfield(L, -2, "heap_max");
     return 1;
 }
 
