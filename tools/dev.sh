@@ -24,6 +24,9 @@ need_packages() {
   [ -f /usr/include/cmocka.h ]      || missing+=(libcmocka-dev)
   command -v luacheck >/dev/null    || missing+=(lua-check)
   [ -f /usr/share/lua/5.4/argparse.lua ] || missing+=(lua-argparse)
+  # The playtest window (framegate-play) and its headless tests; optional for the library.
+  [ -f /usr/include/SDL2/SDL.h ]    || missing+=(libsdl2-dev)
+  command -v xvfb-run >/dev/null    || missing+=(xvfb)
   echo "${missing[@]:-}"
 }
 

@@ -1,8 +1,10 @@
 /*
 ** main.c: the `framegate` command-line host. It embeds Lua with the framegate module preloaded.
 ** `framegate lua FILE ...` runs a script in a full (unsandboxed) state, as the test host does;
-** every other command (run, check, test, watch, replay, synctest, trace) is implemented in
+** every other command (run, check, test, watch, play, replay, synctest, trace) is implemented in
 ** scripts/framegate/cli.lua on top of the module, found relative to this executable (paths.c).
+** The same host, built with FG_CLI_MODULE and FG_CLI_PRELOAD, is `framegate-play`: its
+** commands are framegate.play's, with the window module preloaded.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +12,13 @@
 
 #include "cli.h"
 #include "fg_lua.h"
+
+#ifndef FG_CLI_MODULE
+#define FG_CLI_MODULE "framegate.cli"
+#endif
+#ifdef FG_CLI_PRELOAD
+void FG_CLI_PRELOAD(lua_State *L); /* registers the host's own modules in package.preload */
+#endif
 
 /* Message handler: adds a traceback to string errors, as the stock interpreter does. */
 static int msghandler(lua_State *L) {
@@ -83,14 +92,14 @@ static int run_script(lua_State *L, int argc, char **argv) {
     return run_protected(L, n);
 }
 
-/* Every other command goes to framegate.cli's main(argv...). */
+/* Every other command goes to framegate.cli's (FG_CLI_MODULE's) main(argv...). */
 static int run_cli(lua_State *L, int argc, char **argv) {
     set_args(L, argc, argv, 0);
     lua_getglobal(L, "require");
-    lua_pushstring(L, "framegate.cli");
+    lua_pushstring(L, FG_CLI_MODULE);
     if (run_protected(L, 1) != 0) return 1;
     lua_getglobal(L, "require");
-    lua_pushstring(L, "framegate.cli");
+    lua_pushstring(L, FG_CLI_MODULE);
     lua_call(L, 1, 1);
     lua_getfield(L, -1, "main");
     lua_remove(L, -2);
@@ -107,6 +116,9 @@ int main(int argc, char **argv) {
     luaL_openlibs(L);
     fg_lua_preload(L);
     fg_cli_preload_fs(L);
+#ifdef FG_CLI_PRELOAD
+    FG_CLI_PRELOAD(L);
+#endif
     int code = 1;
     /* `framegate lua FILE` runs FILE; `framegate lua --help` is the CLI's help for it. */
     int script = argc >= 3 && strcmp(argv[1], "lua") == 0 && strcmp(argv[2], "-h") != 0 &&

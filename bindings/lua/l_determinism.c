@@ -822,10 +822,11 @@ static int l_load_rules_source(lua_State *L) {
 /* {====================================================================== trace records */
 
 static const char *trace_kind_name(int k) {
-    static const char *const names[] = {"input",      "jump",       "contact", "decision",
-                                        "transition", "hit",        "command", "rule_error",
-                                        "event",      "cue"};
-    return k >= 0 && k < 10 ? names[k] : "other";
+    static const char *const names[] = {"input",      "jump",  "contact", "decision",
+                                        "transition", "hit",   "command", "rule_error",
+                                        "event",      "cue",   "reload",  "miss",
+                                        "throw",      "true"};
+    return k >= 0 && k < 14 ? names[k] : "other";
 }
 
 /* w:trace_records([from_tick]) -> { {tick=, entity=, kind=, code=, a=, b=, c=, d=, text=,

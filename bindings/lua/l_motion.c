@@ -5,6 +5,9 @@
 **   fg.motion_set(spec)            a ruleset's motions table (framegate.MotionSet)
 **   fg.motion_cmd(text [, opts])   the [Command] blocks of a MUGEN .cmd text (framegate.MotionSet)
 **
+** A set has a mode: "consume" (a command uses its inputs up; fg.motion_set's default) or "flags"
+** (MUGEN: every completed command is true, several at once; fg.motion_cmd's default).
+**
 ** Both objects have match(script [, profile]) and explain(...) over the input script syntax of
 ** docs/motion.md ("2@0 3@2 6@4 LP@5"), lint() and describe(). Errors name the caller's line.
 */
@@ -403,10 +406,23 @@ static int motion_gc(lua_State *L) {
 
 /* {====================================================================== fg.motion_set */
 
+/* opts.mode: "consume" or "flags"; def when absent. */
+static fg_motion_mode read_mode(lua_State *L, int t, const char *what, fg_motion_mode def) {
+    const char *mode = fg_lua_opt_str_field(L, t, "mode", NULL);
+    if (!mode) return def;
+    if (strcmp(mode, "consume") == 0) return FG_MOTION_MODE_CONSUME;
+    if (strcmp(mode, "flags") == 0) return FG_MOTION_MODE_FLAGS;
+    return (fg_motion_mode)luaL_error(L, "%s: mode '%s', expected consume or flags", what, mode);
+}
+
+static const char *mode_name(const fg_motion_set *set) {
+    return fg_motion_set_mode(set) == FG_MOTION_MODE_FLAGS ? "flags" : "consume";
+}
+
 /* motions = { name = "236P" | { "236P", "~D, DF, F, x", priority = 10, ... } } */
 static int motion_set_new(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
-    static const char *const top[] = {"motions", "buttons", "groups", "profile", NULL};
+    static const char *const top[] = {"motions", "buttons", "groups", "profile", "mode", NULL};
     lua_pushnil(L);
     while (lua_next(L, 1)) {
         const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
@@ -414,7 +430,7 @@ static int motion_set_new(lua_State *L) {
         for (int i = 0; k && top[i]; i++) known |= strcmp(k, top[i]) == 0;
         if (!known)
             return luaL_error(L, "fg.motion_set: unknown field '%s', expected motions, buttons, "
-                                 "groups or profile",
+                                 "groups, profile or mode",
                               k ? k : luaL_typename(L, -2));
         lua_pop(L, 1);
     }
@@ -470,8 +486,9 @@ static int motion_set_new(lua_State *L) {
     lua_getfield(L, 1, "profile");
     read_profile(L, -1, &m->profile);
     lua_pop(L, 1);
+    fg_motion_options opts = {read_mode(L, 1, "fg.motion_set", FG_MOTION_MODE_CONSUME), NULL};
     fg_error err;
-    if (fg_motion_set_compile(&b, defs, n, NULL, &m->set, &err) != FG_OK)
+    if (fg_motion_set_compile_with(&b, defs, n, &opts, NULL, &m->set, &err) != FG_OK)
         return luaL_error(L, "motions.%s", err.msg);
     return 1;
 }
@@ -480,11 +497,24 @@ static int motion_cmd_new(lua_State *L) {
     size_t len;
     const char *text = luaL_checklstring(L, 1, &len);
     fg_motion_buttons b;
-    const char *source = "commands";
+    fg_motion_options opts = {FG_MOTION_MODE_FLAGS, "commands"};
     fg_motion_profile profile = fg_motion_profile_preset(FG_MOTION_PROFILE_STANDARD);
     if (!lua_isnoneornil(L, 2)) {
         luaL_checktype(L, 2, LUA_TTABLE);
-        source = fg_lua_opt_str_field(L, 2, "source", source);
+        static const char *const keys[] = {"source", "mode", "buttons", "groups", "profile", NULL};
+        lua_pushnil(L);
+        while (lua_next(L, 2)) {
+            const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+            bool known = false;
+            for (int i = 0; k && keys[i]; i++) known |= strcmp(k, keys[i]) == 0;
+            if (!known)
+                return luaL_error(L, "fg.motion_cmd: unknown option '%s', expected source, mode, "
+                                     "buttons, groups or profile",
+                                  k ? k : luaL_typename(L, -2));
+            lua_pop(L, 1);
+        }
+        opts.source = fg_lua_opt_str_field(L, 2, "source", opts.source);
+        opts.mode = read_mode(L, 2, "fg.motion_cmd", FG_MOTION_MODE_FLAGS);
         if (!read_buttons(L, 2, &b)) fg_motion_buttons_default(&b, FG_MOTION_MUGEN);
         lua_getfield(L, 2, "profile");
         read_profile(L, -1, &profile);
@@ -495,7 +525,7 @@ static int motion_cmd_new(lua_State *L) {
     lmotion *m = new_lmotion(L, MOTION_SET_T);
     m->profile = profile;
     fg_error err;
-    if (fg_motion_set_compile_cmd(&b, text, len, source, NULL, &m->set, &err) != FG_OK)
+    if (fg_motion_set_load_cmd(&b, text, len, &opts, NULL, &m->set, &err) != FG_OK)
         return fg_lua_raise(L, &err);
     return 1;
 }
@@ -529,6 +559,37 @@ static int set_explain(lua_State *L) {
 }
 
 static int set_lint(lua_State *L) { return push_lint(L, check_motion(L, 1, MOTION_SET_T)); }
+
+static int set_mode(lua_State *L) {
+    lua_pushstring(L, mode_name(check_motion(L, 1, MOTION_SET_T)->set));
+    return 1;
+}
+
+/* { { kind = "contained"|"ambiguous"|"never"|"note", text =, motion =, other = }, ... } */
+static int set_findings(lua_State *L) {
+    static const char *const kinds[] = {"contained", "ambiguous", "never", "note"};
+    lmotion *m = check_motion(L, 1, MOTION_SET_T);
+    uint32_t n;
+    const fg_motion_finding *f = fg_motion_lint(m->set, &n);
+    lua_createtable(L, (int)n, 0);
+    for (uint32_t i = 0; i < n; i++) {
+        lua_createtable(L, 0, 4);
+        lua_pushstring(L, kinds[f[i].kind < 4 ? f[i].kind : 3]);
+        lua_setfield(L, -2, "kind");
+        lua_pushstring(L, f[i].text);
+        lua_setfield(L, -2, "text");
+        if (f[i].a != FG_MOTION_NONE) {
+            lua_pushstring(L, fg_motion_name(m->set, f[i].a));
+            lua_setfield(L, -2, "motion");
+        }
+        if (f[i].b != FG_MOTION_NONE) {
+            lua_pushstring(L, fg_motion_name(m->set, f[i].b));
+            lua_setfield(L, -2, "other");
+        }
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    return 1;
+}
 
 static int set_names(lua_State *L) {
     lmotion *m = check_motion(L, 1, MOTION_SET_T);
@@ -582,7 +643,8 @@ void fg_lua_open_motion(lua_State *L) {
         {"__tostring", motion_tostring}, {"__gc", motion_gc}, {"__close", motion_gc}, {NULL, NULL}};
     static const luaL_Reg set_methods[] = {{"match", set_match},       {"explain", set_explain},
                                            {"describe", set_describe}, {"lint", set_lint},
-                                           {"names", set_names},       {NULL, NULL}};
+                                           {"names", set_names},       {"mode", set_mode},
+                                           {"findings", set_findings}, {NULL, NULL}};
     static const luaL_Reg set_meta[] = {
         {"__tostring", set_tostring}, {"__gc", motion_gc}, {"__close", motion_gc}, {NULL, NULL}};
     fg_lua_class(L, MOTION_T, motion_methods, motion_meta);

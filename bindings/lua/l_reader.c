@@ -192,14 +192,18 @@ void fg_rd_only_fields(fg_rd *rd, int idx, const char *const *allowed) {
         bool ok = false;
         for (const char *const *a = allowed; *a; a++) ok |= strcmp(*a, k) == 0;
         if (!ok) {
-            char list[300] = "";
+            /* The whole list, however long: a message the designer reads is never cut. */
+            luaL_Buffer b;
+            luaL_buffinit(L, &b);
             for (const char *const *a = allowed; *a; a++) {
-                strncat(list, *a, sizeof list - strlen(list) - 3);
-                if (a[1]) strncat(list, ", ", sizeof list - strlen(list) - 1);
+                luaL_addstring(&b, *a);
+                if (a[1]) luaL_addstring(&b, ", ");
             }
+            luaL_pushresult(&b);
             size_t old = fg_rd_path_push(rd, ".%s", k);
-            fg_rd_note(rd, "unknown field (expected one of: %s)", list);
+            fg_rd_note(rd, "unknown field (expected one of: %s)", lua_tostring(L, -1));
             fg_rd_path_pop(rd, old);
+            lua_pop(L, 1);
         }
         lua_pop(L, 1);
     }

@@ -79,6 +79,7 @@ static bool action_changed(const fg_action_def *a, const fg_action_def *b) {
         a->duration != b->duration || a->loop != b->loop || a->neutral != b->neutral ||
         a->hold_dir != b->hold_dir || a->priority != b->priority ||
         a->interrupts != b->interrupts || a->root_motion != b->root_motion ||
+        a->followup != b->followup ||
         strcmp(a->group, b->group) || strcmp(a->requires, b->requires) ||
         strcmp(a->layer, b->layer) || strcmp(a->input, b->input) || strcmp(a->next, b->next) ||
         !same_names(a->tags, a->ntags, b->tags, b->ntags) ||

@@ -174,7 +174,7 @@ static void read_action(fg_rd *rd, int t, const char *name, fg_action_def *a) {
         "startup", "active", "recovery", "duration", "loop", "neutral", "hold", "priority",
         "group", "requires", "layer", "input", "next", "tags", "cancels", "markers", "move",
         "root_motion", "cost", "hit", "interrupts", "forbids", "boxes", "invulnerable",
-        "throw", NULL};
+        "throw", "followup", NULL};
     fg_rd_check_table(rd, t, "an action table { startup =, active =, recovery = }");
     fg_rd_only_fields(rd, t, fields);
     *a = fg_action_def_default(name);
@@ -212,6 +212,7 @@ static void read_action(fg_rd *rd, int t, const char *name, fg_action_def *a) {
     a->ntags = fg_rd_names(rd, t, "tags", a->tags, FG_MAX_TAGS);
     a->nforbids = fg_rd_names(rd, t, "forbids", a->forbids, FG_MAX_TAGS);
     a->interrupts = fg_rd_bool(rd, t, "interrupts", false);
+    a->followup = fg_rd_bool(rd, t, "followup", false);
     char rm[16] = "authoritative";
     fg_rd_str(rd, t, "root_motion", rm, sizeof rm);
     if (!strcmp(rm, "authoritative")) a->root_motion = FG_ROOT_AUTHORITATIVE;
@@ -323,7 +324,8 @@ static void read_declaration(fg_rd *rd, int idx, fg_ruleset_builder *b) {
     static const char *const fields[] = {"name",    "buttons",  "groups",   "layers",
                                          "resources", "motions", "actions", "physics",
                                          "request", "on_event", "on_reload", "replicated",
-                                         "jump",    "boxes",    "combat",   NULL};
+                                         "jump",    "boxes",    "combat",   "commands",
+                                         "queue",   NULL};
     rd->path[0] = '\0';
     fg_rd_only_fields(rd, idx, fields);
     fg_error err;
@@ -398,6 +400,28 @@ static void read_declaration(fg_rd *rd, int idx, fg_ruleset_builder *b) {
         fg_rd_path_pop(rd, old);
     }
     lua_pop(L, 1);
+    if (fg_rd_get(rd, idx, "queue")) {
+        size_t old = fg_rd_path_push(rd, "queue");
+        fg_rd_check_table(rd, -1, "{ depth =, order = \"fifo\"|\"latest\", expiry = }");
+        static const char *const qfields[] = {"depth", "order", "expiry", NULL};
+        fg_rd_only_fields(rd, -1, qfields);
+        fg_queue_policy q = fg_queue_policy_default();
+        char order[16] = "fifo";
+        fg_rd_str(rd, -1, "order", order, sizeof order);
+        if (!strcmp(order, "latest")) q.order = FG_QUEUE_LATEST;
+        else if (strcmp(order, "fifo") != 0) {
+            size_t o2 = fg_rd_path_push(rd, ".order");
+            fg_rd_note(rd, "'%s', expected fifo or latest", order);
+            fg_rd_path_pop(rd, o2);
+        }
+        /* "latest" keeps one request: its depth is 1 unless given. */
+        q.depth = (uint32_t)fg_rd_int(rd, -1, "depth", q.order == FG_QUEUE_LATEST ? 1 : 3, 1,
+                                      FG_QUEUE_MAX);
+        q.expiry = (int32_t)fg_rd_int(rd, -1, "expiry", 0, 0, 600);
+        fg_ruleset_set_queue(b, &q);
+        fg_rd_path_pop(rd, old);
+    }
+    lua_pop(L, 1);
     fg_lua_read_ruleset_hits(rd, idx, b);
     if (fg_rd_get(rd, idx, "physics")) {
         size_t old = fg_rd_path_push(rd, "physics");
@@ -432,6 +456,21 @@ static void read_declaration(fg_rd *rd, int idx, fg_ruleset_builder *b) {
         fg_rd_int(rd, -1, "coyote", 0, 0, 600);
         char button[FG_IN_NAME_MAX] = "";
         fg_rd_str(rd, -1, "button", button, sizeof button);
+        fg_rd_path_pop(rd, old);
+    }
+    lua_pop(L, 1);
+    if (fg_rd_get(rd, idx, "commands")) { /* the motion command mode: "consume" or "flags" */
+        size_t old = fg_rd_path_push(rd, "commands");
+        const char *mode = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        if (mode && strcmp(mode, "flags") == 0) {
+            fg_ruleset_set_command_mode(b, FG_MOTION_MODE_FLAGS);
+        } else if (mode && strcmp(mode, "consume") == 0) {
+            fg_ruleset_set_command_mode(b, FG_MOTION_MODE_CONSUME);
+        } else {
+            char buf[80];
+            fg_rd_note(rd, "%s, expected \"consume\" or \"flags\"",
+                 fg_rd_describe(L, -1, buf, sizeof buf));
+        }
         fg_rd_path_pop(rd, old);
     }
     lua_pop(L, 1);
@@ -546,6 +585,25 @@ static int rules_actions(lua_State *L) {
     return 1;
 }
 
+/* The action's hit as rules:action reports it: range in pixels, the rest in ticks and points. */
+static void push_hit(lua_State *L, const fg_hit_def *h) {
+    lua_createtable(L, 0, 8);
+    lua_pushnumber(L, (lua_Number)h->range / FG_FX_ONE);
+    lua_setfield(L, -2, "range");
+    const struct { const char *k; int32_t v; } f[] = {
+        {"damage", h->damage},     {"hitstop", h->hitstop},       {"hitstun", h->hitstun},
+        {"blockstun", h->blockstun}, {"meter", h->meter_gain}};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        lua_pushinteger(L, f[i].v);
+        lua_setfield(L, -2, f[i].k);
+    }
+    lua_pushboolean(L, h->low);
+    lua_setfield(L, -2, "low");
+    lua_pushboolean(L, h->overhead);
+    lua_setfield(L, -2, "overhead");
+    lua_setfield(L, -2, "hit");
+}
+
 /* rules:action(name) -> table of the compiled definition, or nil. */
 static int rules_action(lua_State *L) {
     const fg_ruleset *r = fg_lua_check_rules(L, 1)->rules;
@@ -580,6 +638,21 @@ static int rules_action(lua_State *L) {
     lua_setfield(L, -2, "tags");
     lua_pushinteger(L, id);
     lua_setfield(L, -2, "id");
+    if (a->hit.enabled) push_hit(L, &a->hit);
+    return 1;
+}
+
+/* rules:physics() -> {gravity=, ground_y=, min_gap=, stage_min=, stage_max=} in pixels. */
+static int rules_physics(lua_State *L) {
+    const fg_physics_def *p = fg_ruleset_physics(fg_lua_check_rules(L, 1)->rules);
+    lua_createtable(L, 0, 5);
+    const struct { const char *k; fg_fx v; } f[] = {
+        {"gravity", p->gravity},     {"ground_y", p->ground_y},   {"min_gap", p->min_gap},
+        {"stage_min", p->stage_min}, {"stage_max", p->stage_max}};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        lua_pushnumber(L, (lua_Number)f[i].v / FG_FX_ONE);
+        lua_setfield(L, -2, f[i].k);
+    }
     return 1;
 }
 
@@ -837,7 +910,7 @@ void fg_lua_open_rules(lua_State *L) {
     static const luaL_Reg methods[] = {
         {"name", rules_name},       {"hash", rules_hash},         {"actions", rules_actions},
         {"action", rules_action},   {"findings", rules_findings}, {"sources", rules_sources},
-        {"replication", rules_replication},
+        {"replication", rules_replication}, {"physics", rules_physics},
         {NULL, NULL},
     };
     static const luaL_Reg meta[] = {

@@ -7,6 +7,7 @@
 #define FG_HIT_INTERNAL_H
 
 #include "framegate/hit.h"
+#include "framegate/world.h" /* fg_entity */
 
 /* A box compiled: live on ticks [from, to] of its action, in fixed point, facing right. */
 typedef struct fg_box_rt {

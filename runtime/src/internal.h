@@ -48,7 +48,7 @@ typedef struct fg_entity_state {
     fg_tick_input last_input;
     fg_jump_decision last_jump;
     fg_instance layers[FG_MAX_LAYERS];
-    fg_queued queued[FG_MAX_LAYERS];
+    fg_queued queued[FG_MAX_LAYERS][FG_QUEUE_MAX]; /* per layer, the head first; packed */
     int64_t next_seq[FG_MAX_LAYERS];
     int32_t res[FG_MAX_RESOURCES];
     fg_tick frozen_from;  /* frozen (hitstop) for ticks in [frozen_from, frozen_until): the */
@@ -83,6 +83,15 @@ fg_decision fg_decide(const fg_decide_ctx *c, const fg_entity_state *e, uint32_t
 /* request.c: asks the host's request rule, when the entity's ruleset has one, and merges its
 ** verdict with the data's decision d. */
 fg_decision fg_request_merge_rule(fg_world *w, fg_entity_state *es, fg_decision d);
+/* request.c: the action a completed motion asks for. Several actions may share an input: the
+** one a window of the layer's last queued (else running) action leads to wins, then the first
+** that is not a follow-up and fits the fighter's group. When several share it and none fits,
+** returns -1 and fills `none` with the rejection that says why. */
+/* request.c: whether a window's contact condition (fg_contact) can still be met by an attack
+** whose contact is `contact` (0 = not decided yet). */
+bool fg_contact_may_match(uint8_t on, uint8_t contact);
+int fg_route_motion(const fg_decide_ctx *c, const fg_entity_state *e, uint32_t motion,
+                    fg_decision *none);
 /* Group id the entity is in: the group of the action on its first layer. */
 int fg_entity_group(const fg_decide_ctx *c, const fg_entity_state *e);
 fg_phase fg_instance_phase(const fg_ruleset *r, const fg_instance *inst, const fg_entity_state *e,
@@ -160,6 +169,9 @@ struct fg_world {
     uint32_t nhost_events;
     fg_motion_command *commands; /* FG_COMMANDS_PER_TICK per entity slot, this tick's */
     uint8_t *ncommands;
+    fg_motion_command *true_commands; /* flags mode: every command true for the entity being
+                                         stepped (FG_MOTION_MAX_PATTERNS), before the world keeps
+                                         those that request an action */
 
     uint8_t *meter; /* FG_METER_TICKS phases per entity slot */
     fg_cue cues[FG_MAX_CUES];

@@ -68,7 +68,8 @@ static fg_status build_pattern(const fg_motion_def *d, const fg_mir *ir, cpatter
     snprintf(P->notation, sizeof P->notation, "%s", d->notation);
     P->priority = d->has_priority ? d->priority : 0;
     P->has_priority = d->has_priority;
-    P->time = d->time > 0 ? d->time : FG_MOTION_DEFAULT_TIME;
+    P->time = d->time > 0 ? d->time : ir->time_default > 0 ? ir->time_default
+                                                           : FG_MOTION_DEFAULT_TIME;
     P->buffer = d->buffer > 0 ? d->buffer : FG_MOTION_DEFAULT_BUFFER;
     P->charge = d->charge > 0 ? d->charge : FG_MOTION_DEFAULT_CHARGE;
     P->gap = d->gap;
@@ -104,7 +105,7 @@ static fg_status build_pattern(const fg_motion_def *d, const fg_mir *ir, cpatter
         c->edge_off = (uint8_t)edges;
         /* A charge uses its release edge only: the hold before it is a condition (like a
         ** '/X' hold), so an earlier command that used the press cannot block the charge. */
-        c->nedges = m->trig == FG_MT_LEVEL
+        c->nedges = m->trig == FG_MT_LEVEL || m->trig == FG_MT_NEVER
                         ? 0
                         : (uint8_t)(m->trig == FG_MT_PRESS || m->trig == FG_MT_RELEASE
                                         ? m->ngroups
@@ -166,7 +167,7 @@ static fg_status check_def(const fg_motion_def *d, uint32_t i, fg_error *err) {
 
 typedef struct sort_item {
     const fg_motion_def *def;
-    uint32_t index;
+    uint32_t index, alt; /* the def's place in the caller's list; its alternative */
 } sort_item;
 
 static int cmp_defs(const void *a, const void *b) {
@@ -175,7 +176,8 @@ static int cmp_defs(const void *a, const void *b) {
     if (c) return c;
     c = strcmp(x->def->notation, y->def->notation);
     if (c) return c;
-    return x->index < y->index ? -1 : x->index > y->index;
+    if (x->index != y->index) return x->index < y->index ? -1 : 1;
+    return x->alt < y->alt ? -1 : x->alt > y->alt;
 }
 
 static int entry_phase(uint8_t role) { return role == R_CLOSE || role == R_LEAVE ? 0 : 1; }
@@ -340,8 +342,10 @@ static void fill_entry(void *ud, int list, const mentry *e) {
     ib->entries[ib->first[list] + ib->fill[list]++] = *e;
 }
 
-static uint64_t hash_set(const fg_motion_buttons *b, const cpattern *pats, uint32_t np) {
+static uint64_t hash_set(const fg_motion_buttons *b, const cpattern *pats, uint32_t np,
+                         uint8_t mode) {
     fg_hasher hs = fg_hasher_begin(0x6d6f74696f6eull);
+    if (mode == FG_MOTION_MODE_FLAGS) fg_hash_u64(&hs, mode); /* consume sets hash as before */
     fg_hash_u64(&hs, b->names.count);
     for (uint32_t i = 0; i < b->names.count; i++) fg_hash_str(&hs, b->names.names[i]);
     fg_hash_u64(&hs, b->ngroups);
@@ -384,66 +388,92 @@ typedef struct scratch {
     cnode *nodes;
     fg_motion_finding *finds;
     index_build *ib;
-    size_t nitems, nnodes_cap;
+    size_t nitems, npats_cap, nnodes_cap;
 } scratch;
 
 static void scratch_free(scratch *sc) {
     fg_free(&sc->alloc, sc->items, sc->nitems * sizeof *sc->items);
-    fg_free(&sc->alloc, sc->pats, sc->nitems * sizeof *sc->pats);
+    fg_free(&sc->alloc, sc->pats, sc->npats_cap * sizeof *sc->pats);
     fg_free(&sc->alloc, sc->nodes, sc->nnodes_cap * sizeof *sc->nodes);
     fg_free(&sc->alloc, sc->finds, MAX_FINDINGS * sizeof *sc->finds);
     fg_free(&sc->alloc, sc->ib, sizeof *sc->ib);
 }
 
-fg_status fg_motion_set_compile(const fg_motion_buttons *buttons, const fg_motion_def *defs,
-                                uint32_t ndefs, const fg_allocator *a, fg_motion_set **out,
-                                fg_error *err) {
+fg_status fg_motion_set_build(const fg_motion_buttons *buttons, const fg_motion_def *defs,
+                              uint32_t ndefs, fg_motion_mode mode, const fg_motion_finding *notes,
+                              uint32_t nnotes, const fg_allocator *a, fg_motion_set **out,
+                              fg_error *err) {
     if (!buttons || !out || (ndefs && !defs))
         return fg_error_set(err, FG_EINVAL, "motion set: buttons, defs and out are required");
     if (ndefs > FG_MOTION_MAX_PATTERNS)
         return fg_error_set(err, FG_EINVAL, "motions: %u declared, at most %d are supported",
                             ndefs, FG_MOTION_MAX_PATTERNS);
+    if ((unsigned)mode > FG_MOTION_MODE_FLAGS)
+        return fg_error_set(err, FG_EINVAL, "motion set: mode %d, expected consume or flags",
+                            (int)mode);
+    if (mode == FG_MOTION_MODE_DEFAULT) mode = FG_MOTION_MODE_CONSUME;
     scratch sc;
     memset(&sc, 0, sizeof sc);
     sc.alloc = a ? *a : fg_allocator_default();
-    sc.nitems = ndefs ? ndefs : 1;
-    sc.nnodes_cap = (size_t)sc.nitems * 2 * FG_MOTION_MAX_STEPS;
+    sc.nitems = (size_t)(ndefs ? ndefs : 1) * FG_MOTION_MAX_ALTS;
     sc.items = fg_alloc(&sc.alloc, sc.nitems * sizeof *sc.items);
-    sc.pats = fg_alloc(&sc.alloc, sc.nitems * sizeof *sc.pats);
-    sc.nodes = fg_alloc(&sc.alloc, sc.nnodes_cap * sizeof *sc.nodes);
     sc.finds = fg_alloc(&sc.alloc, MAX_FINDINGS * sizeof *sc.finds);
     sc.ib = fg_alloc(&sc.alloc, sizeof *sc.ib);
     fg_status s = FG_OK;
-    if (!sc.items || !sc.pats || !sc.nodes || !sc.finds || !sc.ib)
+    if (!sc.items || !sc.finds || !sc.ib)
         s = fg_error_set(err, FG_ENOMEM, "motion set: out of memory");
-    /* Checked and parsed in the caller's order, so the first error is the first bad def. */
+    /* Checked and parsed in the caller's order, so the first error is the first bad def. A def
+    ** with alternatives (`236P|214P`, a 360) gives one pattern per alternative, all under its
+    ** name. */
+    uint32_t np = 0;
+    fg_mir *alts = sc.items ? fg_alloc(&sc.alloc, FG_MOTION_MAX_ALTS * sizeof *alts) : NULL;
+    if (s == FG_OK && !alts) s = fg_error_set(err, FG_ENOMEM, "motion set: out of memory");
     for (uint32_t i = 0; s == FG_OK && i < ndefs; i++) {
         s = check_def(&defs[i], i, err);
         if (s != FG_OK) break;
-        fg_mir ir;
-        s = fg_motion_parse_notation(defs[i].notation, &defs[i], buttons, &ir, err);
+        uint32_t nalts;
+        s = fg_motion_parse_alternatives(defs[i].notation, &defs[i], buttons, alts, &nalts, err);
         if (s != FG_OK) {
             fg_error_prefix(err, "%s", defs[i].name);
             break;
         }
-        sc.items[i].def = &defs[i];
-        sc.items[i].index = i;
+        if (np + nalts > FG_MOTION_MAX_PATTERNS) {
+            s = fg_error_set(err, FG_EINVAL, "%s: %u patterns once alternatives are expanded, at "
+                             "most %d are supported", defs[i].name, np + nalts,
+                             FG_MOTION_MAX_PATTERNS);
+            break;
+        }
+        for (uint32_t k = 0; k < nalts; k++) {
+            sc.items[np].def = &defs[i];
+            sc.items[np].index = i;
+            sc.items[np].alt = k;
+            np++;
+        }
     }
-    if (s == FG_OK) qsort(sc.items, ndefs, sizeof *sc.items, cmp_defs);
+    if (s == FG_OK) {
+        qsort(sc.items, np, sizeof *sc.items, cmp_defs);
+        sc.npats_cap = np ? np : 1;
+        sc.nnodes_cap = sc.npats_cap * 2 * FG_MOTION_MAX_STEPS;
+        sc.pats = fg_alloc(&sc.alloc, sc.npats_cap * sizeof *sc.pats);
+        sc.nodes = fg_alloc(&sc.alloc, sc.nnodes_cap * sizeof *sc.nodes);
+        if (!sc.pats || !sc.nodes) s = fg_error_set(err, FG_ENOMEM, "motion set: out of memory");
+    }
     int32_t max_buffer = 1;
     uint32_t nlevels = 0;
-    for (uint32_t i = 0; s == FG_OK && i < ndefs; i++) {
-        fg_mir ir;
-        s = fg_motion_parse_notation(sc.items[i].def->notation, sc.items[i].def, buttons, &ir,
-                                     err);
-        if (s == FG_OK) s = build_pattern(sc.items[i].def, &ir, &sc.pats[i], err);
+    for (uint32_t i = 0; s == FG_OK && i < np; i++) {
+        uint32_t nalts;
+        s = fg_motion_parse_alternatives(sc.items[i].def->notation, sc.items[i].def, buttons, alts,
+                                         &nalts, err);
+        if (s == FG_OK) s = build_pattern(sc.items[i].def, &alts[sc.items[i].alt], &sc.pats[i], err);
         if (s == FG_OK && sc.pats[i].buffer > max_buffer) max_buffer = sc.pats[i].buffer;
         if (s == FG_OK && sc.pats[i].level) nlevels++;
     }
+    if (alts) fg_free(&sc.alloc, alts, FG_MOTION_MAX_ALTS * sizeof *alts);
     if (s != FG_OK) {
         scratch_free(&sc);
         return s;
     }
+    ndefs = np; /* from here on, one entry per pattern */
     cpattern *pats = sc.pats;
     uint32_t nnodes = build_nodes(pats, ndefs, sc.nodes);
     for (uint32_t p = 0; p < ndefs; p++)
@@ -479,8 +509,9 @@ fg_status fg_motion_set_compile(const fg_motion_buttons *buttons, const fg_motio
         ib->first[l] = nentries;
         nentries += ib->count[l];
     }
-    uint32_t nfind = 0;
-    fg_motion_lint_patterns(pats, ndefs, sc.finds, &nfind);
+    uint32_t nfind = nnotes < MAX_FINDINGS ? nnotes : MAX_FINDINGS;
+    if (nfind) memcpy(sc.finds, notes, nfind * sizeof *notes);
+    fg_motion_lint_patterns(pats, ndefs, (uint8_t)mode, sc.finds, &nfind);
     /* One block: the set, patterns, nodes, entries, findings, level ids. */
     size_t o_pat = align8(sizeof(fg_motion_set));
     size_t o_node = align8(o_pat + (size_t)ndefs * sizeof(cpattern));
@@ -504,6 +535,7 @@ fg_status fg_motion_set_compile(const fg_motion_buttons *buttons, const fg_motio
     set->nfindings = nfind;
     set->nlevels = nlevels;
     set->max_buffer = max_buffer;
+    set->mode = (uint8_t)mode;
     set->buttons = *buttons;
     set->patterns = (cpattern *)(blk + o_pat);
     set->nodes = (cnode *)(blk + o_node);
@@ -540,30 +572,28 @@ fg_status fg_motion_set_compile(const fg_motion_buttons *buttons, const fg_motio
     uint32_t nl = 0;
     for (uint32_t p = 0; p < ndefs; p++)
         if (set->patterns[p].level) set->levels[nl++] = (uint16_t)p;
-    set->hash = hash_set(buttons, set->patterns, ndefs);
+    set->hash = hash_set(buttons, set->patterns, ndefs, (uint8_t)mode);
     scratch_free(&sc);
     *out = set;
     return FG_OK;
 }
 
-fg_status fg_motion_set_compile_cmd(const fg_motion_buttons *buttons, const char *text,
-                                    size_t len, const char *source, const fg_allocator *a,
-                                    fg_motion_set **out, fg_error *err) {
-    if (!buttons || !text || !out)
-        return fg_error_set(err, FG_EINVAL, "motion set: buttons, text and out are required");
-    fg_allocator alloc = a ? *a : fg_allocator_default();
-    fg_motion_def *defs;
-    char *strings;
-    size_t dsize, ssize;
-    uint32_t n;
-    fg_status s = fg_motion_cmd_read(buttons, text, len, source, &alloc, &defs, &dsize, &n,
-                                     &strings, &ssize, err);
-    if (s != FG_OK) return s;
-    s = fg_motion_set_compile(buttons, defs, n, &alloc, out, err);
-    if (s != FG_OK) fg_error_prefix(err, "%s", source && *source ? source : "commands");
-    fg_free(&alloc, defs, dsize);
-    fg_free(&alloc, strings, ssize);
-    return s;
+fg_status fg_motion_set_compile(const fg_motion_buttons *buttons, const fg_motion_def *defs,
+                                uint32_t ndefs, const fg_allocator *a, fg_motion_set **out,
+                                fg_error *err) {
+    return fg_motion_set_build(buttons, defs, ndefs, FG_MOTION_MODE_CONSUME, NULL, 0, a, out,
+                               err);
+}
+
+fg_status fg_motion_set_compile_with(const fg_motion_buttons *buttons, const fg_motion_def *defs,
+                                     uint32_t ndefs, const fg_motion_options *opts,
+                                     const fg_allocator *a, fg_motion_set **out, fg_error *err) {
+    return fg_motion_set_build(buttons, defs, ndefs, opts ? opts->mode : FG_MOTION_MODE_DEFAULT,
+                               NULL, 0, a, out, err);
+}
+
+fg_motion_mode fg_motion_set_mode(const fg_motion_set *set) {
+    return (fg_motion_mode)set->mode;
 }
 
 void fg_motion_set_destroy(fg_motion_set *set) {
@@ -603,7 +633,8 @@ static void app_buttons(const fg_motion_set *set, char *buf, size_t n, size_t *o
 
 /* One step in words, read facing right: `strict leave {147} >= 30 while a`. */
 static void app_step(const fg_motion_set *set, char *buf, size_t n, size_t *o, const cstep *S) {
-    static const char *const kind[] = {"", "", "enter ", "leave ", "press ", "release ", "held "};
+    static const char *const kind[] = {"",       "",          "enter ", "leave ",
+                                       "press ", "release ", "held ",  "never completes"};
     if (S->flags & FG_MS_STRICT) fg_text_append(buf, n, o, "strict ");
     fg_text_append(buf, n, o, "%s", kind[S->trig]);
     if (dir_trig(S->trig) || (S->trig == FG_MT_LEVEL && S->dirs[0]))
@@ -627,7 +658,8 @@ size_t fg_motion_describe(const fg_motion_set *set, uint32_t id, char *buf, size
     const cpattern *P = &set->patterns[id];
     size_t o = 0;
     if (n) buf[0] = '\0';
-    fg_text_append(buf, n, &o, "%s:", P->notation);
+    bool never = P->steps[0].trig == FG_MT_NEVER;
+    fg_text_append(buf, n, &o, "%s:", never ? "(no input)" : P->notation);
     for (int k = 0; k < P->nsteps; k++) {
         fg_text_append(buf, n, &o, "%s", k ? " > " : " ");
         app_step(set, buf, n, &o, &P->steps[k]);

@@ -168,19 +168,64 @@ size_t fg_motion_miss_format(const fg_motion_set *set, const fg_motion_miss *m, 
 
 /* {====================================================================== lint */
 
+/* Does B's step j, entering a set outside a's, leave a's set whenever it completes? It does when
+** it comes strictly (nothing in between) after a direction step of B inside a's set: the stick
+** was there. `66` (6, >5, >6) leaves 6 on its 5, so it completes `F, F` (F, >~F, >F). */
+static bool leaves_by_entering(const cstep *a, const cpattern *B, int j, int f) {
+    const cstep *b = &B->steps[j];
+    if (a->min_hold > 0 || j == 0 || !(b->flags & FG_MS_STRICT)) return false;
+    if (b->trig != FG_MT_HOLD && b->trig != FG_MT_ENTER) return false;
+    const cstep *p = &B->steps[j - 1];
+    if (p->trig != FG_MT_HOLD && p->trig != FG_MT_ENTER) return false;
+    uint16_t S = a->dirs[f];
+    return p->dirs[f] && (p->dirs[f] & ~S) == 0 && (b->dirs[f] & S) == 0;
+}
+
+/* A first step entering a's set, implied by b leaving a set inside it: the stick was there, and
+** got there by an edge (the stick starts at neutral, which b's set must not hold). Never for a
+** pattern's last step: that edge is not one B uses, so the two would not share an input. */
+static bool entered_before(const cstep *a, const cstep *b, int f, bool exact) {
+    uint16_t da = a->dirs[f], db = b->dirs[f];
+    if (a->hold[f] || a->hold_buttons || !db || (db & DBIT(5))) return false;
+    return exact ? da == db : (db & ~da) == 0;
+}
+
+/* Can A's LEAVE step a share the edge of B's step k (which A's next step uses)? B's step k enters
+** a set outside a's right after B's step k-1 entered one inside it, so that edge, or one between
+** the two, leaves a's set: `~D, DF` completes on `2, 3`. */
+static bool leaves_into(const cstep *a, const cpattern *B, int k, int f) {
+    if (a->trig != FG_MT_LEAVE || a->min_hold > 0 || (a->flags & FG_MS_STRICT) || a->hold[f] ||
+        a->hold_buttons || k < 1 || k >= B->nsteps)
+        return false;
+    const cstep *b = &B->steps[k], *p = &B->steps[k - 1];
+    if ((b->trig != FG_MT_HOLD && b->trig != FG_MT_ENTER) ||
+        (p->trig != FG_MT_HOLD && p->trig != FG_MT_ENTER))
+        return false;
+    uint16_t S = a->dirs[f];
+    return p->dirs[f] && (p->dirs[f] & ~S) == 0 && (b->dirs[f] & S) == 0;
+}
+
 /* Does every event completing B's step j also complete A's step i (read in frame f)? */
 static bool step_implies(const cpattern *A, int i, const cpattern *B, int j, int f) {
     const cstep *a = &A->steps[i], *b = &B->steps[j];
     uint16_t da = a->dirs[f], db = b->dirs[f];
     switch (a->trig) {
     case FG_MT_HOLD:
+        if (b->trig == FG_MT_LEAVE)
+            return i == 0 && A->nsteps > 1 && entered_before(a, b, f, false);
         if (!(b->trig == FG_MT_HOLD || b->trig == FG_MT_ENTER) || !db || (db & ~da)) return false;
         break;
     case FG_MT_ENTER:
+        if (b->trig == FG_MT_LEAVE)
+            return i == 0 && A->nsteps > 1 && entered_before(a, b, f, true);
         if (!(b->trig == FG_MT_HOLD || b->trig == FG_MT_ENTER) || da != db) return false;
         break;
     case FG_MT_LEAVE:
-        if (b->trig != FG_MT_LEAVE || da != db || a->min_hold > b->min_hold) return false;
+        if (b->trig == FG_MT_LEAVE) {
+            if (da != db || a->min_hold > b->min_hold) return false;
+        } else if (!leaves_by_entering(a, B, j, f)) {
+            return false;
+        }
         break;
     case FG_MT_PRESS:
     case FG_MT_RELEASE: {
@@ -215,13 +260,21 @@ static bool step_implies(const cpattern *A, int i, const cpattern *B, int j, int
     return true;
 }
 
-/* Does A complete on B's steps 0..last (ignoring timing), its final step on B's step last? */
+/* Does A complete on B's steps 0..last (ignoring timing), its final step on B's step last? Each
+** of A's steps takes one of B's, in order, except a LEAVE that shares the edge of the B step its
+** successor took (leaves_into). */
 static bool maps_onto(const cpattern *A, const cpattern *B, int last, int f) {
     int i = A->nsteps - 1, j = last;
     if (!step_implies(A, i, B, j, f)) return false;
+    int taken = j; /* the B step A's step i+1 took */
     for (i--, j--; i >= 0; i--, j--) {
+        if (leaves_into(&A->steps[i], B, taken, f)) {
+            j++; /* shares: A's step i takes no B step of its own */
+            continue;
+        }
         while (j >= 0 && !step_implies(A, i, B, j, f)) j--;
         if (j < 0) return false;
+        taken = j;
     }
     return true;
 }
@@ -238,17 +291,9 @@ static int cut_short(const cpattern *A, const cpattern *B) {
 
 /* Every input completing B also completes A on the same tick (ignoring timing). */
 static bool contained(const cpattern *A, const cpattern *B) {
-    if (A->level || B->level || A->nsteps > B->nsteps) return false;
-    for (int f = 0; f < 2; f++) {
-        int i = A->nsteps - 1, j = B->nsteps - 1;
-        if (!step_implies(A, i, B, j, f)) continue;
-        bool ok = true;
-        for (i--, j--; i >= 0 && ok; i--, j--) {
-            while (j >= 0 && !step_implies(A, i, B, j, f)) j--;
-            if (j < 0) ok = false;
-        }
-        if (ok) return true;
-    }
+    if (A->level || B->level) return false;
+    for (int f = 0; f < 2; f++)
+        if (maps_onto(A, B, B->nsteps - 1, f)) return true;
     return false;
 }
 
@@ -384,8 +429,9 @@ static const char *implicit_rule(const cpattern *W, const cpattern *L) {
     return "name order";
 }
 
-void fg_motion_lint_patterns(const cpattern *pats, uint32_t np, fg_motion_finding *out, uint32_t *nout) {
-    *nout = 0;
+/* Appends to out[*nout...]: notes read from a .cmd text come first. */
+void fg_motion_lint_patterns(const cpattern *pats, uint32_t np, uint8_t mode,
+                             fg_motion_finding *out, uint32_t *nout) {
     char ta[200], tb[200];
     bool never[FG_MOTION_MAX_PATTERNS] = {false};
     for (uint32_t a = 0; a < np; a++) {
@@ -399,6 +445,9 @@ void fg_motion_lint_patterns(const cpattern *pats, uint32_t np, fg_motion_findin
                         ta, k + 1, pats[a].steps[k].label);
         }
     }
+    /* In flags mode nothing is used up and nothing is ranked away: every command its input
+    ** completes is true, so only a pattern that contradicts itself can never fire. */
+    if (mode == FG_MOTION_MODE_FLAGS) return;
     for (uint32_t a = 0; a < np; a++)
         for (uint32_t b = 0; b < np; b++) {
             if (a == b || never[a] || never[b]) continue;
@@ -445,13 +494,21 @@ void fg_motion_lint_patterns(const cpattern *pats, uint32_t np, fg_motion_findin
                                 "warning: %s can never fire: every input that completes it also "
                                 "completes %s, which has higher priority (%d > %d)",
                                 tb, ta, (int)A->priority, (int)B->priority);
+                } else if (A->priority == B->priority && r < 0) {
+                    /* They share B's last input, so the one ranked higher always takes it. */
+                    add_finding(out, nout, FG_MOTION_LINT_NEVER, (uint16_t)b, (uint16_t)a,
+                                "warning: %s can never fire: every input that completes it also "
+                                "completes %s, which ranks higher by %s. Give %s a higher "
+                                "priority or drop it",
+                                tb, ta, implicit_rule(A, B), B->name);
+                    never[b] = true;
                 } else if (A->priority == B->priority) {
                     add_finding(out, nout, FG_MOTION_LINT_CONTAINED, (uint16_t)a, (uint16_t)b,
                                 "warning: %s is contained in %s: every input that completes %s "
                                 "also completes %s, both with priority %d; %s wins only by %s. "
                                 "Give them explicit priorities",
                                 ta, tb, B->name, A->name, (int)A->priority, B->name,
-                                r > 0 ? implicit_rule(B, A) : "name order");
+                                implicit_rule(B, A));
                 }
                 continue;
             }

@@ -11,6 +11,7 @@
 **   PRESS    a button of each group goes down (`P+K`: one press per group, within the chord window)
 **   RELEASE  `]P[`, `~a`, `[P]`: a button of each group goes up, after min_hold ticks down
 **   LEVEL    `/D` alone: true on every tick the set (or the buttons) is held
+**   NEVER    a name declared without an input (IKEMEN's empty `command =`): never completes
 ** A DIR edge (prev -> dir) is read as "leave prev, then enter dir", so `~D, DF` can both use the
 ** edge 2 -> 3, and `[4]6` the edge 4 -> 6.
 */
@@ -25,7 +26,8 @@ enum {
     FG_MT_LEAVE = 3,
     FG_MT_PRESS = 4,
     FG_MT_RELEASE = 5,
-    FG_MT_LEVEL = 6
+    FG_MT_LEVEL = 6,
+    FG_MT_NEVER = 7
 };
 
 #define FG_MS_STRICT 0x01u    /* nothing else may come between the previous step and this one */
@@ -51,22 +53,54 @@ typedef struct fg_mstep {
 
 typedef struct fg_mir {
     uint8_t nsteps;
-    uint8_t syntax; /* FG_MOTION_NUMPAD or FG_MOTION_MUGEN, after auto-detection */
+    uint8_t syntax;       /* FG_MOTION_NUMPAD or FG_MOTION_MUGEN, after auto-detection */
+    uint8_t reserved[2];
+    int32_t time_default; /* the window when the def gives none (360: 30, 720: 60); 0 = 15 */
     fg_mstep steps[FG_MOTION_MAX_STEPS];
 } fg_mir;
+
+/* Alternatives one notation may expand to: `|` between numpad motions, and the 8 ways into a
+** 360 (4 starting cardinals, 2 rotations), each times the alternatives after `|`. */
+#define FG_MOTION_MAX_ALTS 16
 
 /* Parses one notation into steps. def supplies the syntax, charge, gap and absolute options;
 ** errors read `"23x6P": unexpected 'x' at column 3, expected a direction or button`. */
 fg_status fg_motion_parse_notation(const char *notation, const fg_motion_def *def,
                                    const fg_motion_buttons *b, fg_mir *out, fg_error *err);
 
-/* Reads the [Command] blocks of a .cmd text into defs. *defs and *strings are one allocation
-** each from a (free with fg_free using *defs_size / *strings_size). Notations are checked here so
-** errors carry source:line. */
+/* Parses one notation into its alternatives (one, unless it has `|` or a 360/720): *n of them
+** in out[FG_MOTION_MAX_ALTS]. A def marked placeholder gives one NEVER step. */
+fg_status fg_motion_parse_alternatives(const char *notation, const fg_motion_def *def,
+                                       const fg_motion_buttons *b, fg_mir *out, uint32_t *n,
+                                       fg_error *err);
+
+/* What a .cmd text held: defs, their strings, and the notes about what was read but ignored
+** (unknown keys, empty commands), each already prefixed with source:line. */
+typedef struct fg_motion_cmd_text {
+    fg_motion_def *defs;
+    uint32_t ndefs;
+    size_t defs_size;
+    char *strings;
+    size_t strings_size;
+    fg_motion_finding *notes; /* FG_MOTION_LINT_NOTE, a = b = FG_MOTION_NONE */
+    uint32_t nnotes;
+    uint32_t notes_dropped; /* notes past FG_MOTION_MAX_NOTES */
+} fg_motion_cmd_text;
+
+#define FG_MOTION_MAX_NOTES 32
+
+/* Reads the [Command] blocks of a .cmd text. Every array is allocated from a; free them with
+** fg_motion_cmd_text_free. Notations are checked here so errors carry source:line. */
 fg_status fg_motion_cmd_read(const fg_motion_buttons *b, const char *text, size_t len,
-                             const char *source, const fg_allocator *a, fg_motion_def **defs,
-                             size_t *defs_size, uint32_t *ndefs, char **strings,
-                             size_t *strings_size, fg_error *err);
+                             const char *source, const fg_allocator *a, fg_motion_cmd_text *out,
+                             fg_error *err);
+void fg_motion_cmd_text_free(const fg_allocator *a, fg_motion_cmd_text *t);
+
+/* Compiles defs into a set in a mode; notes (read from a .cmd text) head its findings. */
+fg_status fg_motion_set_build(const fg_motion_buttons *buttons, const fg_motion_def *defs,
+                              uint32_t ndefs, fg_motion_mode mode, const fg_motion_finding *notes,
+                              uint32_t nnotes, const fg_allocator *a, fg_motion_set **out,
+                              fg_error *err);
 
 /* Numpad helpers. */
 uint16_t fg_motion_mirror_set(uint16_t set); /* 1<->3, 4<->6, 7<->9 */

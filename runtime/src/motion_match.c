@@ -181,6 +181,7 @@ typedef struct mctx {
     int64_t clock_now, prev_clock;
     uint32_t ncand;
     bool dirty; /* a field the region fold covers was written this tick */
+    bool flags; /* FG_MOTION_MODE_FLAGS: nothing is consumed, so consumed marks are not read */
     cand cands[MAX_CAND];
 } mctx;
 
@@ -291,7 +292,7 @@ static bool find_chord(const mctx *m, const cpattern *P, uint16_t pid, const cst
         }
         if (x->kind != kind || !(S->buttons & BIT(x->action))) continue;
         int up = -1;
-        if (x->flags & FG_EDGE_CONSUMED) {
+        if ((x->flags & FG_EDGE_CONSUMED) && !m->flags) {
             up = P ? upgrade_source(m, P, pid, x->id) : -1;
             if (up < 0) continue;
         }
@@ -323,7 +324,7 @@ static bool find_chord(const mctx *m, const cpattern *P, uint16_t pid, const cst
 static void try_step(mctx *m, const mentry *en, const fg_edge *e, uint32_t pos) {
     const fg_motion_set *set = m->set;
     fg_motion_state *st = m->st;
-    if (e->flags & FG_EDGE_CONSUMED) return;
+    if ((e->flags & FG_EDGE_CONSUMED) && !m->flags) return;
     const cpattern *P = NULL;
     const cnode *N = NULL, *prev1 = NULL, *prev2 = NULL;
     const cstep *S;
@@ -686,6 +687,27 @@ static int cand_cmp(const fg_motion_set *set, const cand *a, const cand *b) {
     return a->last < b->last ? -1 : a->last > b->last;
 }
 
+/* Flags mode: would candidate c complete P again from inputs P's last completion used? */
+static bool reuses_own(const fg_motion_state *st, const cpattern *P, const cand *c) {
+    const mdone *d = done_of(st, P);
+    if (!d->valid) return false;
+    const mlink *dl = done_links(st, P);
+    fg_edge_id last = 0, first = UINT64_MAX;
+    for (int i = 0; i < d->nedges; i++)
+        if (dl[i].id > last) last = dl[i].id;
+    for (int i = 0; i < c->nedges; i++)
+        if (c->chain[i].id && c->chain[i].id < first) first = c->chain[i].id;
+    return first <= last;
+}
+
+/* Flags mode: is a command of that name among out[0..n) already? */
+static bool name_listed(const fg_motion_set *set, const fg_motion_command *out, uint32_t n,
+                        const char *name) {
+    for (uint32_t i = 0; i < n; i++)
+        if (strcmp(set->patterns[out[i].motion].name, name) == 0) return true;
+    return false;
+}
+
 static bool done_has(const fg_motion_state *st, const cpattern *Q, fg_edge_id id) {
     const mdone *d = done_of(st, Q);
     const mlink *dl = done_links(st, Q);
@@ -747,6 +769,7 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
     m.clock_now = st->clock + (in->tick - st->last_tick - 1) + (ctx && ctx->frozen ? 0 : 1);
     m.ncand = 0;
     m.dirty = false;
+    m.flags = set->mode == FG_MOTION_MODE_FLAGS;
     st->facing = buf->facing;
     for (uint32_t i = 0; i < in->count; i++) {
         const fg_edge *e = fg_buffer_at(buf, in->first + i);
@@ -791,6 +814,21 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
                 else if (strcmp(set->patterns[w->pattern].name, P->name) == 0) loser_of = a;
             }
             if (dup) continue; /* the same pattern twice in one tick: the first counts */
+            if (m.flags) {
+                /* One command per name (alternatives), and a command never completes again
+                ** from inputs it already used (MUGEN restarts a command once it completes). */
+                if (loser_of >= 0 || (!c->level && reuses_own(st, P, c))) continue;
+                if ((uint32_t)nacc == max) {
+                    record(ms, P->time, m.now, P->nsteps - 1, FG_MOTION_FAIL_LOST, 0, 0,
+                           FG_MOTION_NONE, c->track);
+                    continue;
+                }
+                acc[nacc] = order[oi];
+                acc_why[nacc] = FG_MOTION_WHY_ALONE;
+                acc_beat[nacc] = FG_MOTION_NONE;
+                nacc++;
+                continue;
+            }
             /* Inputs another command or layer already took. */
             int consumed_other = -1;
             bool consumed = false;
@@ -865,7 +903,7 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
                     st->nlive--;
                 }
             }
-            for (int i = 0; i < cmd->nedges; i++) {
+            for (int i = 0; i < cmd->nedges && !m.flags; i++) {
                 fg_edge_ref ref = {cmd->edges[i]};
                 (void)fg_buffer_consume(buf, ref, NULL); /* an upgrade's edge is consumed already */
             }
@@ -908,7 +946,7 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
                 st->nlive--;
                 continue;
             }
-            if (n == max) continue;
+            if (n == max || (m.flags && name_listed(set, out, n, P->name))) continue;
             fg_motion_command *cmd = &out[n++];
             fill_command(set, cmd, (uint16_t)p, done_links(st, P), d->nedges, d->tick, d->facing);
             /* Expiry follows the pattern's clock; the age reported is in ticks, so a command

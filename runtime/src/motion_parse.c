@@ -1,7 +1,7 @@
 /*
 ** motion_parse.c: text to steps. Button tables and groups, leniency profiles, the numpad and MUGEN
-** notations and the input script used by REPL experiments and tests. MUGEN .cmd files are read
-** in motion_cmd.c.
+** notations (numpad `|` alternatives and 360/720 circles included) and the input script used by
+** REPL experiments and tests. MUGEN .cmd files are read in motion_cmd.c.
 **
 ** Every parser reports the first problem with its 1-based column and what it expected, and writes
 ** its output only once the whole text has been read, so a failure leaves nothing half-built.
@@ -333,7 +333,7 @@ static fg_status parse_numpad(parser *p, fg_mir *out) {
     bool separated[FG_MOTION_MAX_STEPS + 2] = {false}; /* '~' before step i */
     bool plain[FG_MOTION_MAX_STEPS + 2] = {false};     /* step i is a single written digit */
     skip_spaces(p);
-    if (!p->s[p->pos]) return perr(p, p->pos, "a direction or button");
+    if (!p->s[p->pos] || p->s[p->pos] == '|') return perr(p, p->pos, "a direction or button");
     bool sep_pending = false;
     for (;;) {
         skip_spaces(p);
@@ -415,11 +415,12 @@ static fg_status parse_numpad(parser *p, fg_mir *out) {
         sep_pending = false;
         ir.nsteps++;
         skip_spaces(p);
-        if (!p->s[p->pos]) break;
+        if (!p->s[p->pos] || p->s[p->pos] == '|') break;
         if (p->s[p->pos] == '~') {
             p->pos++;
             skip_spaces(p);
-            if (!p->s[p->pos]) return perr(p, p->pos, "a direction or button after '~'");
+            if (!p->s[p->pos] || p->s[p->pos] == '|')
+                return perr(p, p->pos, "a direction or button after '~'");
             sep_pending = true;
         } else if (p->s[p->pos] == '+') {
             return perr(p, p->pos, "a direction or button ('+' joins buttons)");
@@ -793,8 +794,112 @@ fg_motion_syntax fg_motion_detect(const char *notation, const fg_motion_buttons 
     return notation && looks_mugen(notation, b) ? FG_MOTION_MUGEN : FG_MOTION_NUMPAD;
 }
 
-fg_status fg_motion_parse_notation(const char *notation, const fg_motion_def *def,
-                                   const fg_motion_buttons *b, fg_mir *out, fg_error *err) {
+/* }====================================================================== */
+
+/* {====================================================================== circles and `|` */
+
+/* The four cardinals in turning order (screen directions): a 360 passes each once. */
+static const uint8_t circle_order[4] = {6, 2, 4, 8};
+
+/* One cardinal of a 360. The documented leniency: the diagonals between cardinals are never
+** required, and the up cardinal may be any upward direction (7, 8 or 9), since a player rolling
+** through the top of the circle often touches only a diagonal there. */
+static void circle_step(fg_mstep *st, int d, int32_t gap) {
+    memset(st, 0, sizeof *st);
+    st->trig = FG_MT_HOLD;
+    st->dirs_abs = d == 8 ? (uint16_t)(DBIT(7) | DBIT(8) | DBIT(9)) : DBIT(d);
+    st->gap = gap;
+    snprintf(st->label, sizeof st->label, "%d", d);
+}
+
+static fg_status add_alt(parser *p, size_t at, fg_mir *alts, uint32_t *n, const fg_mir *m) {
+    if (*n == FG_MOTION_MAX_ALTS)
+        return perr_msg(p, at, "too many alternatives (at most 16, and a 360 counts 8)");
+    alts[(*n)++] = *m;
+    return FG_OK;
+}
+
+/* One numpad alternative between `|`s; a leading 360 or 720 expands to its 8 ways round. */
+static fg_status parse_numpad_part(parser *p, fg_mir *alts, uint32_t *n) {
+    skip_spaces(p);
+    size_t at = p->pos;
+    int turns = strncmp(p->s + p->pos, "360", 3) == 0 ? 1
+                : strncmp(p->s + p->pos, "720", 3) == 0 ? 2
+                                                        : 0;
+    fg_mir rest;
+    memset(&rest, 0, sizeof rest);
+    rest.syntax = FG_MOTION_NUMPAD;
+    if (turns) {
+        p->pos += 3;
+        skip_spaces(p);
+    }
+    if (!turns || (p->s[p->pos] && p->s[p->pos] != '|')) {
+        fg_status s = parse_numpad(p, &rest);
+        if (s != FG_OK) return s;
+    }
+    if (!turns) return add_alt(p, at, alts, n, &rest);
+    int ncirc = 4 * turns;
+    if (ncirc + rest.nsteps > FG_MOTION_MAX_STEPS)
+        return perr_msg(p, at, "too many steps once the circle is expanded (at most 12)");
+    int32_t gap = p->def->gap > 0 ? p->def->gap : FG_MOTION_GAP_SHORT;
+    for (int start = 0; start < 4; start++)
+        for (int turn = 1; turn >= -1; turn -= 2) {
+            fg_mir m;
+            memset(&m, 0, sizeof m);
+            m.syntax = FG_MOTION_NUMPAD;
+            m.time_default = 30 * turns;
+            for (int k = 0; k < ncirc; k++)
+                circle_step(&m.steps[k], circle_order[((start + turn * k) % 4 + 4) % 4],
+                            k ? gap : 0);
+            for (int k = 0; k < rest.nsteps; k++) m.steps[ncirc + k] = rest.steps[k];
+            if (rest.nsteps) {
+                fg_mstep *f = &m.steps[ncirc];
+                bool dir = f->trig == FG_MT_HOLD || f->trig == FG_MT_LEAVE;
+                f->gap = p->def->gap > 0 ? p->def->gap
+                                         : (dir ? FG_MOTION_GAP_SHORT : FG_MOTION_GAP_BUTTON);
+            }
+            m.nsteps = (uint8_t)(ncirc + rest.nsteps);
+            fg_status s = add_alt(p, at, alts, n, &m);
+            if (s != FG_OK) return s;
+        }
+    return FG_OK;
+}
+
+/* }====================================================================== */
+
+/* {====================================================================== alternatives */
+
+/* Per-step gaps index the compiled steps, after `66` and `F, F` expansion: those are the steps a
+** designer sees in tostring and in near-miss reports. */
+static fg_status apply_gaps(const char *notation, const fg_motion_def *def, fg_mir *ir,
+                            fg_error *err) {
+    for (uint8_t k = 0; k + 1 < FG_MOTION_MAX_STEPS; k++) {
+        if (def->gaps[k] <= 0) continue;
+        if (k + 1 >= ir->nsteps) {
+            char q[200];
+            fg_motion_quote(q, sizeof q, notation);
+            return fg_error_set(err, FG_EINVAL, "%s: gaps[%u] = %d, but the motion has %u "
+                                "step gap%s (gaps[1..%u])", q, (unsigned)k + 1,
+                                (int)def->gaps[k], (unsigned)ir->nsteps - 1,
+                                ir->nsteps == 2 ? "" : "s", (unsigned)ir->nsteps - 1);
+        }
+        ir->steps[k + 1].gap = def->gaps[k];
+    }
+    return FG_OK;
+}
+
+fg_status fg_motion_parse_alternatives(const char *notation, const fg_motion_def *def,
+                                       const fg_motion_buttons *b, fg_mir *out, uint32_t *nout,
+                                       fg_error *err) {
+    if (def->placeholder) { /* declared without an input: one step nothing can complete */
+        memset(out, 0, sizeof *out);
+        out->syntax = FG_MOTION_MUGEN;
+        out->nsteps = 1;
+        out->steps[0].trig = FG_MT_NEVER;
+        snprintf(out->steps[0].label, sizeof out->steps[0].label, "(none)");
+        *nout = 1;
+        return FG_OK;
+    }
     if (!notation) return fg_error_set(err, FG_EINVAL, "notation: missing, expected a string");
     size_t len = strlen(notation);
     if (len >= FG_MOTION_NOTATION_MAX) {
@@ -809,25 +914,34 @@ fg_status fg_motion_parse_notation(const char *notation, const fg_motion_def *de
     if (syn != FG_MOTION_NUMPAD && syn != FG_MOTION_MUGEN)
         return fg_error_set(err, FG_EINVAL, "notation syntax %d: expected auto, numpad or mugen",
                             (int)syn);
-    fg_mir ir;
-    fg_status s = syn == FG_MOTION_NUMPAD ? parse_numpad(&p, &ir) : parse_mugen(&p, &ir);
-    if (s != FG_OK) return s;
-    /* Per-step gaps index the compiled steps, after `66` and `F, F` expansion: those are the
-    ** steps a designer sees in tostring and in near-miss reports. */
-    for (uint8_t k = 0; k + 1 < FG_MOTION_MAX_STEPS; k++) {
-        if (def->gaps[k] <= 0) continue;
-        if (k + 1 >= ir.nsteps) {
-            char q[200];
-            fg_motion_quote(q, sizeof q, notation);
-            return fg_error_set(err, FG_EINVAL, "%s: gaps[%u] = %d, but the motion has %u "
-                                "step gap%s (gaps[1..%u])", q, (unsigned)k + 1,
-                                (int)def->gaps[k], (unsigned)ir.nsteps - 1,
-                                ir.nsteps == 2 ? "" : "s", (unsigned)ir.nsteps - 1);
+    /* Built aside, copied out only when every alternative parsed. */
+    fg_mir alts[FG_MOTION_MAX_ALTS];
+    uint32_t n = 0;
+    fg_status s = FG_OK;
+    if (syn == FG_MOTION_MUGEN) {
+        s = parse_mugen(&p, &alts[0]);
+        n = 1;
+    } else {
+        for (;;) {
+            s = parse_numpad_part(&p, alts, &n);
+            if (s != FG_OK || p.s[p.pos] != '|') break;
+            p.pos++;
         }
-        ir.steps[k + 1].gap = def->gaps[k];
     }
-    *out = ir;
+    for (uint32_t i = 0; s == FG_OK && i < n; i++) s = apply_gaps(notation, def, &alts[i], err);
+    if (s != FG_OK) return s;
+    memcpy(out, alts, n * sizeof alts[0]);
+    *nout = n;
     return FG_OK;
+}
+
+fg_status fg_motion_parse_notation(const char *notation, const fg_motion_def *def,
+                                   const fg_motion_buttons *b, fg_mir *out, fg_error *err) {
+    fg_mir alts[FG_MOTION_MAX_ALTS];
+    uint32_t n;
+    fg_status s = fg_motion_parse_alternatives(notation, def, b, alts, &n, err);
+    if (s == FG_OK) *out = alts[0];
+    return s;
 }
 
 /* }====================================================================== */

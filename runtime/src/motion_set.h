@@ -136,6 +136,7 @@ struct fg_motion_set {
     size_t state_size;
     uint32_t npatterns, nnodes, nentries, nfindings, nlevels;
     int32_t max_buffer;
+    uint8_t mode; /* FG_MOTION_MODE_CONSUME or FG_MOTION_MODE_FLAGS */
     fg_motion_buttons buttons;
     uint32_t dir_first[10][10], dir_count[10][10];
     uint32_t press_first[FG_INPUT_MAX_ACTIONS], press_count[FG_INPUT_MAX_ACTIONS];
@@ -229,9 +230,10 @@ static inline int64_t time_limit(int32_t time, const fg_motion_profile *prof) {
     return t < 1 ? 1 : t;
 }
 
-/* motion_explain.c: the findings of a set's patterns (at most MAX_FINDINGS). */
-void fg_motion_lint_patterns(const cpattern *pats, uint32_t np, fg_motion_finding *out,
-                             uint32_t *nout);
+/* motion_explain.c: the findings of a set's patterns in its mode (fg_motion_mode), appended
+** to out[*nout..MAX_FINDINGS). */
+void fg_motion_lint_patterns(const cpattern *pats, uint32_t np, uint8_t mode,
+                             fg_motion_finding *out, uint32_t *nout);
 
 /* }====================================================================== */
 

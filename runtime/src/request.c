@@ -28,7 +28,7 @@ const char *fg_reason_name(fg_reason r) {
         "wrong_group",  "forbidden",   "no_cancel",    "window_closed", "wait_window",
         "wait_hitstop", "cost",        "rule_reject",  "rule_overridden", "rule_error",
         "superseded",   "waited_out",  "lost_priority", "layer_taken",  "rule_queue",
-        "wait_contact",
+        "wait_contact", "followup_only", "nothing_fits", "queue_full",
     };
     return (unsigned)r < sizeof names / sizeof names[0] ? names[r] : "unknown";
 }
@@ -79,7 +79,7 @@ static bool contact_matches(uint8_t on, uint8_t contact) {
 
 /* A window whose contact condition is not decided yet (the attack has not resolved) may still
 ** open: a request may wait for it. */
-static bool contact_may_match(uint8_t on, uint8_t contact) {
+bool fg_contact_may_match(uint8_t on, uint8_t contact) {
     return contact == 0 || contact_matches(on, contact);
 }
 
@@ -100,7 +100,7 @@ fg_phase fg_instance_phase(const fg_ruleset *r, const fg_instance *inst, const f
                            fg_tick tick, uint32_t layer) {
     fg_phase p = fg_action_phase(r, inst, e, tick);
     if (inst->action != FG_NO_ACTION && p != FG_PHASE_HITSTOP && p != FG_PHASE_STUN &&
-        e->queued[layer].action != FG_NO_ACTION)
+        e->queued[layer][0].action != FG_NO_ACTION)
         return FG_PHASE_BUFFERED;
     return p;
 }
@@ -186,6 +186,14 @@ static bool paid(fg_decision *d, const fg_ruleset *r, const fg_action_rt *want,
     return true;
 }
 
+/* The first action (by id) with a cancel window into `action`, for messages. */
+static uint32_t first_leading_to(const fg_ruleset *r, uint32_t action) {
+    for (uint32_t k = 0; k < r->nactions; k++)
+        for (uint32_t w = 0; w < r->rt[k].nwindows; w++)
+            if (k != action && fg_action_set_has(&r->rt[k].windows[w].into, action)) return k;
+    return FG_NO_ACTION;
+}
+
 fg_decision fg_decide(const fg_decide_ctx *c, const fg_entity_state *e, uint32_t action,
                       fg_request_source src) {
     fg_decision d = blank(c, e, action, src);
@@ -221,6 +229,11 @@ fg_decision fg_decide(const fg_decide_ctx *c, const fg_entity_state *e, uint32_t
         }
     }
     fg_reason ok = FG_R_LAYER_FREE;
+    if (want->followup && (inst->action == FG_NO_ACTION ||
+                           c->versions[inst->version]->rt[inst->action].neutral)) {
+        d.other = (uint16_t)first_leading_to(r, action);
+        return verdict(d, FG_DECIDE_REJECTED, FG_R_FOLLOWUP_ONLY);
+    }
     if (inst->action != FG_NO_ACTION) {
         const fg_ruleset *ir = c->versions[inst->version];
         const fg_action_rt *cur = &ir->rt[inst->action];
@@ -254,7 +267,7 @@ fg_decision fg_decide(const fg_decide_ctx *c, const fg_entity_state *e, uint32_t
                     return verdict(d, FG_DECIDE_QUEUED, FG_R_WAIT_CONTACT);
                 }
                 if (inst->elapsed < win->from && win->from - inst->elapsed <= win->buffer &&
-                    contact_may_match(win->on, inst->contact)) {
+                    fg_contact_may_match(win->on, inst->contact)) {
                     d.window_from = win->from;
                     d.window_to = win->to;
                     d.window_on = win->on;
@@ -271,6 +284,66 @@ fg_decision fg_decide(const fg_decide_ctx *c, const fg_entity_state *e, uint32_t
     }
     if (!paid(&d, r, want, e)) return verdict(d, FG_DECIDE_REJECTED, FG_R_COST);
     return verdict(d, FG_DECIDE_ACCEPTED, ok);
+}
+
+/* }====================================================================== */
+
+/* {====================================================================== routing an input */
+
+/* Whether a window of the action the layer goes on with leads to `action`: the last request
+** waiting on the layer (it starts before anything asked now), else the running action. */
+static bool chain_leads_to(const fg_decide_ctx *c, const fg_entity_state *e, uint32_t layer,
+                           uint32_t action) {
+    const fg_ruleset *r = c->rules;
+    const fg_queued *q = e->queued[layer];
+    int last = -1;
+    for (int k = 0; k < FG_QUEUE_MAX && q[k].action != FG_NO_ACTION; k++) last = k;
+    const fg_ruleset *from = r;
+    uint32_t id = FG_NO_ACTION;
+    if (last >= 0) {
+        id = q[last].action; /* queued requests name ids of the current version */
+    } else if (e->layers[layer].action != FG_NO_ACTION) {
+        from = c->versions[e->layers[layer].version];
+        id = e->layers[layer].action;
+    }
+    if (id == FG_NO_ACTION || id >= from->nactions) return false;
+    uint32_t target = id_in(r, action, from);
+    if (target == FG_NO_ACTION) return false;
+    const fg_action_rt *a = &from->rt[id];
+    for (uint32_t w = 0; w < a->nwindows; w++)
+        if (fg_action_set_has(&a->windows[w].into, target)) return true;
+    return false;
+}
+
+int fg_route_motion(const fg_decide_ctx *c, const fg_entity_state *e, uint32_t motion,
+                    fg_decision *none) {
+    const fg_ruleset *r = c->rules;
+    if (!r->motion_set || motion >= fg_motion_count(r->motion_set)) return -1;
+    uint16_t key = r->motion_key[motion];
+    int group = fg_entity_group(c, e);
+    int chained = -1, starter = -1, first = -1, n = 0;
+    for (uint32_t a = 0; a < r->nactions; a++) {
+        const fg_action_rt *rt = &r->rt[a];
+        if (rt->motion != key) continue;
+        n++;
+        if (first < 0) first = (int)a;
+        /* Already waiting: the same press again (a mash) is that request, not the next step. */
+        for (int k = 0; k < FG_QUEUE_MAX && e->queued[rt->layer][k].action != FG_NO_ACTION; k++)
+            if (e->queued[rt->layer][k].action == a) return (int)a;
+        if (chained < 0 && chain_leads_to(c, e, rt->layer, a)) chained = (int)a;
+        else if (!rt->followup && starter < 0 && (rt->requires < 0 || rt->requires == group))
+            starter = (int)a;
+    }
+    if (chained >= 0) return chained;
+    if (starter >= 0) return starter;
+    if (n <= 1) return first; /* one action: its own decision says why not */
+    *none = blank(c, e, (uint32_t)first, FG_REQ_COMMAND);
+    none->other = key;
+    none->group_have = (int8_t)group;
+    none->layer = r->rt[first].layer;
+    note_current(none, c, &e->layers[r->rt[first].layer]);
+    *none = verdict(*none, FG_DECIDE_REJECTED, FG_R_NOTHING_FITS);
+    return -1;
 }
 
 /* }====================================================================== */
@@ -375,7 +448,64 @@ static const char *group_name(const fg_ruleset *r, int g) {
     return g >= 0 && (uint32_t)g < r->ngroups ? r->groups[g] : "(none)";
 }
 
+/* "rejected: input P asks for punch1 or punch2, and none fits: punch1 needs grounded (fighter
+** is airborne); punch2 is a follow-up and no window of jump leads to it". */
+static int describe_nothing_fits(const fg_ruleset *r, const fg_decision *d, char *buf,
+                                 size_t size) {
+    size_t n = 0;
+#define PUT(...)                                                                                 \
+    do {                                                                                         \
+        int k_ = snprintf(buf + (n < size ? n : size), n < size ? size - n : 0, __VA_ARGS__);    \
+        if (k_ > 0) n += (size_t)k_;                                                             \
+    } while (0)
+    const char *input = d->action < r->nactions && r->defs[d->action].input[0]
+                            ? r->defs[d->action].input
+                            : r->motion_set ? fg_motion_name(r->motion_set, d->other) : "?";
+    PUT("rejected: input %s asks for ", input);
+    uint32_t count = 0, total = 0;
+    for (uint32_t a = 0; a < r->nactions; a++) total += r->rt[a].motion == d->other;
+    for (uint32_t a = 0; a < r->nactions; a++) {
+        if (r->rt[a].motion != d->other) continue;
+        count++;
+        PUT("%s%s", r->defs[a].name, count == total ? "" : count + 1 == total ? " or " : ", ");
+    }
+    PUT(", and none fits:");
+    count = 0;
+    for (uint32_t a = 0; a < r->nactions; a++) {
+        const fg_action_rt *rt = &r->rt[a];
+        if (rt->motion != d->other) continue;
+        PUT("%s %s", count++ ? ";" : "", r->defs[a].name);
+        if (rt->followup)
+            PUT(" is a follow-up and no window of %s leads to it", action_name(r, d->current));
+        else
+            PUT(" needs %s (fighter is %s)", group_name(r, rt->requires), group_name(r, d->group_have));
+    }
+#undef PUT
+    return (int)n;
+}
+
+static int describe_reason(const fg_ruleset *r, const fg_decision *d, char *buf, size_t size);
+
+/* The decision's words, then what the queue's policy had to do with it. */
 int fg_decision_describe(const fg_ruleset *r, const fg_decision *d, char *buf, size_t size) {
+    int n = describe_reason(r, d, buf, size);
+    if (n < 0) return n;
+    size_t at = (size_t)n < size ? (size_t)n : size;
+    size_t room = size - at;
+    uint32_t pos = d->queue & FG_QUEUE_POS_MASK;
+    const char *order = fg_queue_order_name(r->queue.order);
+    int k = 0;
+    if (d->kind == FG_DECIDE_QUEUED && pos > 0)
+        k = snprintf(buf + at, room, ", behind %s (%s queue, %u of %u)", action_name(r, d->other),
+                     order, pos + 1, r->queue.depth);
+    else if (d->kind == FG_DECIDE_REPLACED && (d->queue & FG_QUEUE_BY_POLICY))
+        k = snprintf(buf + at, room, " (queue: %s)", order);
+    else if (d->kind == FG_DECIDE_EXPIRED && (d->queue & FG_QUEUE_BY_POLICY))
+        k = snprintf(buf + at, room, " (queue expiry %d)", (int)r->queue.expiry);
+    return n + (k > 0 ? k : 0);
+}
+
+static int describe_reason(const fg_ruleset *r, const fg_decision *d, char *buf, size_t size) {
     const char *want = action_name(r, d->action);
     char at[128];
     switch ((fg_reason)d->reason) {
@@ -455,6 +585,18 @@ int fg_decision_describe(const fg_ruleset *r, const fg_decision *d, char *buf, s
     case FG_R_RULE_QUEUE:
         return snprintf(buf, size, "queued by rule: %s waits %d ticks (%s)", want, d->wait,
                         d->rule_text[0] ? d->rule_text : "no reason given");
+    case FG_R_FOLLOWUP_ONLY:
+        if (d->other != FG_NO_ACTION)
+            return snprintf(buf, size, "rejected: %s is a follow-up: it starts only from a cancel "
+                            "window (of %s), and %s runs", want, action_name(r, d->other),
+                            action_name(r, d->current));
+        return snprintf(buf, size, "rejected: %s is a follow-up: it starts only from a cancel "
+                        "window", want);
+    case FG_R_NOTHING_FITS: return describe_nothing_fits(r, d, buf, size);
+    case FG_R_QUEUE_FULL:
+        return snprintf(buf, size, "rejected: %s, layer %s's queue is full (%s, depth %d)", want,
+                        d->layer < r->nlayers ? r->layers[d->layer] : "?",
+                        fg_queue_order_name(r->queue.order), d->wait);
     }
     return snprintf(buf, size, "%s: %s", fg_decision_kind_name((fg_decision_kind)d->kind), want);
 }

@@ -25,6 +25,8 @@ struct fg_ruleset_builder {
     fg_action_def *actions;
     fg_motion_rt motions[FG_MAX_MOTIONS];
     fg_physics_def physics;
+    fg_queue_policy queue;
+    fg_motion_mode command_mode;
     struct {
         char name[FG_IN_NAME_MAX];
         char members[FG_MAX_TARGETS][FG_IN_NAME_MAX];
@@ -48,6 +50,18 @@ fg_action_def fg_action_def_default(const char *name) {
     return a;
 }
 
+fg_queue_policy fg_queue_policy_default(void) {
+    fg_queue_policy q;
+    q.depth = 3;
+    q.order = FG_QUEUE_FIFO;
+    q.expiry = 0;
+    return q;
+}
+
+const char *fg_queue_order_name(fg_queue_order o) {
+    return o == FG_QUEUE_LATEST ? "latest" : o == FG_QUEUE_FIFO ? "fifo" : "unknown";
+}
+
 fg_physics_def fg_physics_def_default(void) {
     fg_physics_def p;
     p.gravity = -FG_FX(1) / 2;
@@ -69,6 +83,7 @@ fg_ruleset_builder *fg_ruleset_builder_create(const char *name, const fg_allocat
     b->alloc = a;
     snprintf(b->name, sizeof b->name, "%s", name ? name : "rules");
     b->physics = fg_physics_def_default();
+    b->queue = fg_queue_policy_default();
     b->hits.combat = fg_combat_def_default();
     return b;
 }
@@ -194,6 +209,12 @@ fg_status fg_ruleset_add_group(fg_ruleset_builder *b, const char *name, const ch
 }
 
 void fg_ruleset_set_physics(fg_ruleset_builder *b, const fg_physics_def *p) { b->physics = *p; }
+
+void fg_ruleset_set_queue(fg_ruleset_builder *b, const fg_queue_policy *q) { b->queue = *q; }
+
+void fg_ruleset_set_command_mode(fg_ruleset_builder *b, fg_motion_mode mode) {
+    b->command_mode = mode;
+}
 void fg_ruleset_set_source_hash(fg_ruleset_builder *b, uint64_t hash) { b->source_hash = hash; }
 
 fg_builder_hits *fg_ruleset_builder_hits(fg_ruleset_builder *b) { return &b->hits; }
@@ -287,6 +308,34 @@ static int index_of(const void *names, uint32_t n, const char *name) {
 }
 
 /* Checks one action's own fields. */
+static void check_queue(const fg_queue_policy *q, fg_findings *f) {
+    if (q->depth < 1 || q->depth > FG_QUEUE_MAX)
+        finding(f, false, "queue.depth", "%u, expected 1..%d requests per layer", q->depth,
+                FG_QUEUE_MAX);
+    if (q->order != FG_QUEUE_FIFO && q->order != FG_QUEUE_LATEST)
+        finding(f, false, "queue.order", "%d, expected fifo or latest", (int)q->order);
+    if (q->expiry < 0 || q->expiry > 600)
+        finding(f, false, "queue.expiry", "%d, expected 0..600 ticks (0 = no expiry)", q->expiry);
+}
+
+/* A follow-up starts only through a window: one no window leads to could never start. */
+static void check_followups(const fg_ruleset *r, fg_findings *f) {
+    for (uint32_t i = 0; i < r->nactions; i++) {
+        if (!r->rt[i].followup) continue;
+        bool reached = false;
+        for (uint32_t k = 0; k < r->nactions && !reached; k++)
+            for (uint32_t w = 0; w < r->rt[k].nwindows && !reached; w++)
+                reached = k != i && fg_action_set_has(&r->rt[k].windows[w].into, i);
+        if (!reached) {
+            char path[96];
+            snprintf(path, sizeof path, "actions.%s.followup", r->defs[i].name);
+            finding(f, false, path, "no cancel window of another action leads to %s, so it could "
+                    "never start (add it to a window's into, e.g. cancels = { { from =, to =, "
+                    "into = { \"%s\" } } })", r->defs[i].name, r->defs[i].name);
+        }
+    }
+}
+
 static void check_action(const fg_ruleset *r, const fg_action_def *a, fg_findings *f) {
     char path[96];
     const char *n = a->name;
@@ -431,6 +480,7 @@ static void compile_action(fg_ruleset *r, uint32_t id) {
     rt->loop = a->loop;
     rt->neutral = a->neutral;
     rt->interrupts = a->interrupts;
+    rt->followup = a->followup;
     rt->hold_dir = (int8_t)a->hold_dir;
     rt->hold_bits = a->hold_dir ? (uint8_t)fg_bits_of_numpad(a->hold_dir) : 0;
     rt->next_held = FG_NO_ACTION;
@@ -459,6 +509,19 @@ static void compile_action(fg_ruleset *r, uint32_t id) {
                                a->markers[i].name);
         rt->markers[i].is_hit =
             !strcmp(a->markers[i].name, "hit") || !strcmp(a->markers[i].name, "damage");
+        /* Seed 000's stamp numbers a marker per appearance: two footsteps in one walk cycle are
+        ** occurrences 0 and 1, the next cycle's 2 and 3. The rank orders same-named markers by
+        ** tick, then by declaration. */
+        uint8_t rank = 0, same = 0;
+        for (uint32_t j = 0; j < a->nmarkers; j++) {
+            if (strcmp(a->markers[j].name, a->markers[i].name) != 0) continue;
+            same++;
+            if (a->markers[j].tick < a->markers[i].tick ||
+                (a->markers[j].tick == a->markers[i].tick && j < i))
+                rank++;
+        }
+        rt->markers[i].rank = rank;
+        rt->markers[i].same = same;
     }
     rt->nmoves = (uint8_t)a->nmoves;
     memcpy(rt->moves, a->moves, sizeof rt->moves);
@@ -492,7 +555,7 @@ static void free_ruleset(fg_ruleset *r) {
     fg_free(&a, r->rt, sizeof(fg_action_rt) * r->nactions);
     fg_free(&a, r->marker_names, FG_NAME_MAX * (size_t)(r->nactions * FG_MAX_MARKERS + 1));
     fg_free(&a, r->motions, sizeof(fg_motion_rt) * (r->nmotions + 1));
-    fg_free(&a, r->motion_actions, sizeof *r->motion_actions * (size_t)(r->nmotions + r->nactions + 1));
+    fg_free(&a, r->motion_key, sizeof *r->motion_key * (size_t)(r->nmotions + r->nactions + 1));
     fg_motion_set_destroy(r->motion_set);
     fg_free(&a, r, sizeof *r);
 }
@@ -558,6 +621,16 @@ static uint64_t content_hash(const fg_ruleset *r) {
     }
     fg_hits_hash(&hs, r);
     fg_hash_u64(&hs, r->motion_set ? fg_motion_set_hash(r->motion_set) : 0);
+    /* Added to the hash only where they differ from what rulesets had before they existed, so
+    ** the hash of every ruleset that does not use them stays what it was. */
+    for (uint32_t i = 0; i < r->nactions; i++)
+        if (r->rt[i].followup) fg_hash_str(&hs, r->defs[i].name);
+    fg_queue_policy qd = fg_queue_policy_default();
+    if (r->queue.depth != qd.depth || r->queue.order != qd.order || r->queue.expiry != qd.expiry) {
+        fg_hash_u64(&hs, r->queue.depth);
+        fg_hash_u64(&hs, (uint64_t)r->queue.order);
+        fg_hash_i64(&hs, r->queue.expiry);
+    }
     const fg_physics_def *p = &r->physics;
     fg_hash_i64(&hs, p->gravity);
     fg_hash_i64(&hs, p->ground_y);
@@ -565,6 +638,15 @@ static uint64_t content_hash(const fg_ruleset *r) {
     fg_hash_i64(&hs, p->stage_min);
     fg_hash_i64(&hs, p->stage_max);
     return fg_hasher_end(&hs);
+}
+
+/* The first action (by id) whose inline `input` is the same notation as action i's: actions
+** written with the same notation share one motion, and the state decides which one it asks
+** for (see fg_route_motion). */
+static uint32_t inline_owner(const fg_ruleset *r, uint32_t i) {
+    for (uint32_t k = 0; k < i; k++)
+        if (strcmp(r->defs[k].input, r->defs[i].input) == 0) return k;
+    return i;
 }
 
 /* Compiles the motion patterns: the declared motions, plus one per action whose `input` is a
@@ -592,8 +674,8 @@ static void compile_motions(fg_ruleset *r, const fg_ruleset_builder *b, fg_findi
     uint32_t cap = r->nmotions + r->nactions;
     fg_motion_def *defs = fg_alloc(&r->alloc, sizeof *defs * (cap ? cap : 1));
     char (*paths)[96] = fg_alloc(&r->alloc, sizeof *paths * (cap ? cap : 1));
-    r->motion_actions = fg_alloc(&r->alloc, sizeof *r->motion_actions * (size_t)(cap + 1));
-    if (!defs || !paths || !r->motion_actions) {
+    r->motion_key = fg_alloc(&r->alloc, sizeof *r->motion_key * (size_t)(cap + 1));
+    if (!defs || !paths || !r->motion_key) {
         finding(f, false, "motions", "out of memory");
         fg_free(&r->alloc, defs, sizeof *defs * (cap ? cap : 1));
         fg_free(&r->alloc, paths, sizeof *paths * (cap ? cap : 1));
@@ -608,7 +690,7 @@ static void compile_motions(fg_ruleset *r, const fg_ruleset_builder *b, fg_findi
     }
     for (uint32_t i = 0; i < r->nactions; i++) {
         const fg_action_def *a = &r->defs[i];
-        if (!a->input[0]) continue;
+        if (!a->input[0] || inline_owner(r, i) != i) continue; /* a shared notation: once */
         bool named = false;
         for (uint32_t m = 0; m < r->nmotions; m++) named |= strcmp(r->motions[m].name, a->input) == 0;
         if (named) continue;
@@ -623,8 +705,9 @@ static void compile_motions(fg_ruleset *r, const fg_ruleset_builder *b, fg_findi
             finding(f, false, paths[i], "%s", err.msg);
         fg_motion_set_destroy(one);
     }
+    fg_motion_options opts = {b->command_mode, NULL};
     if (f->errors == 0 &&
-        fg_motion_set_compile(&mb, defs, n, &r->alloc, &r->motion_set, &err) != FG_OK)
+        fg_motion_set_compile_with(&mb, defs, n, &opts, &r->alloc, &r->motion_set, &err) != FG_OK)
         finding(f, false, "motions", "%s", err.msg);
     fg_free(&r->alloc, defs, sizeof *defs * (cap ? cap : 1));
     fg_free(&r->alloc, paths, sizeof *paths * (cap ? cap : 1));
@@ -632,25 +715,30 @@ static void compile_motions(fg_ruleset *r, const fg_ruleset_builder *b, fg_findi
     uint32_t lints = 0;
     const fg_motion_finding *lint = fg_motion_lint(r->motion_set, &lints);
     for (uint32_t i = 0; i < lints; i++) finding(f, true, "motions", "%s", lint[i].text);
-    /* Which actions each motion requests: the action of the same name, or those naming it. */
+    /* Which actions each motion requests: the action of the same name, those naming it, and
+    ** every action written with the same inline notation (a chain on one button). Alternatives
+    ** under one name are several patterns: each maps to the first of its name, the key. */
     uint32_t nm = fg_motion_count(r->motion_set);
-    for (uint32_t m = 0; m < nm; m++)
-        for (int k = 0; k < FG_ACTIONS_PER_MOTION; k++) r->motion_actions[m][k] = FG_NO_ACTION;
+    for (uint32_t m = 0; m < nm; m++) {
+        r->motion_key[m] = (uint16_t)m;
+        for (uint32_t k = 0; k < m; k++)
+            if (strcmp(fg_motion_name(r->motion_set, k), fg_motion_name(r->motion_set, m)) == 0) {
+                r->motion_key[m] = (uint16_t)k;
+                break;
+            }
+    }
     for (uint32_t i = 0; i < r->nactions; i++) {
         const fg_action_def *a = &r->defs[i];
         const char *motion = a->input[0] ? a->input : a->name;
         bool named = false;
         for (uint32_t m = 0; m < r->nmotions; m++) named |= strcmp(r->motions[m].name, motion) == 0;
-        if (a->input[0] && !named) motion = a->name; /* an inline notation, named after the action */
-        for (uint32_t m = 0; m < nm; m++) {
-            if (strcmp(fg_motion_name(r->motion_set, m), motion) != 0) continue;
-            for (int k = 0; k < FG_ACTIONS_PER_MOTION; k++)
-                if (r->motion_actions[m][k] == FG_NO_ACTION) {
-                    r->motion_actions[m][k] = (uint16_t)i;
-                    break;
-                }
-            r->rt[i].motion = (uint16_t)m;
-        }
+        /* An inline notation is a motion named after the first action written with it. */
+        if (a->input[0] && !named) motion = r->defs[inline_owner(r, i)].name;
+        for (uint32_t m = 0; m < nm; m++)
+            if (strcmp(fg_motion_name(r->motion_set, m), motion) == 0) {
+                r->rt[i].motion = r->motion_key[m];
+                break;
+            }
     }
 }
 
@@ -673,6 +761,7 @@ fg_ruleset *fg_ruleset_build(fg_ruleset_builder *b, fg_findings *findings, fg_er
     memcpy(r->name, b->name, sizeof r->name);
     r->source_hash = b->source_hash;
     r->physics = b->physics;
+    r->queue = b->queue;
     r->nactions = b->nactions;
     r->nmotions = b->nmotions;
     r->defs = fg_alloc(&r->alloc, sizeof(fg_action_def) * (r->nactions ? r->nactions : 1));
@@ -757,9 +846,11 @@ fg_ruleset *fg_ruleset_build(fg_ruleset_builder *b, fg_findings *findings, fg_er
                     "one an action declares)", r->defs[i].requires);
         }
     check_resources(r, f);
+    check_queue(&r->queue, f);
     for (uint32_t i = 0; i < r->nactions; i++) check_action(r, &r->defs[i], f);
     if (f->errors == 0) {
         for (uint32_t i = 0; i < r->nactions; i++) compile_action(r, i);
+        check_followups(r, f);
         uint8_t *seen = fg_alloc(&r->alloc, r->nactions + 1);
         for (uint32_t i = 0; seen && i < r->nactions; i++) {
             memset(seen, 0, r->nactions + 1);
@@ -878,17 +969,19 @@ int fg_ruleset_find_resource(const fg_ruleset *r, const char *name) {
 
 const fg_physics_def *fg_ruleset_physics(const fg_ruleset *r) { return &r->physics; }
 
+const fg_queue_policy *fg_ruleset_queue(const fg_ruleset *r) { return &r->queue; }
+
 const fg_motion_set *fg_ruleset_motions(const fg_ruleset *r) { return r->motion_set; }
 
 int fg_ruleset_motion_action(const fg_ruleset *r, uint32_t motion, int group) {
     if (!r->motion_set || motion >= fg_motion_count(r->motion_set)) return -1;
+    uint16_t key = r->motion_key[motion];
     int first = -1;
-    for (int k = 0; k < FG_ACTIONS_PER_MOTION; k++) {
-        uint16_t a = r->motion_actions[motion][k];
-        if (a == FG_NO_ACTION) break;
-        if (first < 0) first = a;
+    for (uint32_t a = 0; a < r->nactions; a++) {
+        if (r->rt[a].motion != key) continue;
+        if (first < 0) first = (int)a;
         /* Prefer the action the entity's group may start (ground or air version). */
-        if (r->rt[a].requires < 0 || r->rt[a].requires == group) return a;
+        if (r->rt[a].requires < 0 || r->rt[a].requires == group) return (int)a;
     }
     return first;
 }

@@ -42,6 +42,8 @@ typedef struct fg_marker_rt {
     uint16_t marker; /* id in the ruleset's marker table */
     bool once;
     bool is_hit; /* the marker named "hit" or "damage": an attack connects here */
+    uint8_t rank; /* appearances of the same marker before this one in a cycle */
+    uint8_t same; /* appearances of the same marker in a cycle: occurrence = cycle * same + rank */
 } fg_marker_rt;
 
 typedef struct fg_action_rt {
@@ -54,7 +56,9 @@ typedef struct fg_action_rt {
     int8_t hold_dir;
     int32_t priority;
     uint16_t next;    /* FG_NO_ACTION = the layer's neutral */
-    uint16_t motion;  /* motion id that requests it, FG_NO_ACTION = none */
+    uint16_t motion;  /* motion key that requests it, FG_NO_ACTION = none */
+    bool followup;    /* requested by its input only where a window of the running (or queued)
+                         action leads to it */
     uint16_t next_held; /* the next neutral action with a hold on its layer, FG_NO_ACTION = end */
     uint8_t hold_bits;  /* direction bits of hold_dir */
     uint8_t nwindows, nmarkers, nmoves;
@@ -74,8 +78,6 @@ typedef struct fg_motion_rt {
     char notation[FG_MOTION_NOTATION_MAX];
     fg_motion_def def; /* name and notation point into this record once copied */
 } fg_motion_rt;
-
-#define FG_ACTIONS_PER_MOTION 4
 
 struct fg_ruleset {
     int refs;
@@ -97,8 +99,11 @@ struct fg_ruleset {
     char (*marker_names)[FG_NAME_MAX];
     fg_motion_rt *motions;
     fg_motion_set *motion_set;
-    uint16_t (*motion_actions)[FG_ACTIONS_PER_MOTION]; /* per motion id, FG_NO_ACTION-padded */
+    /* Per motion id, the first motion id of its name (alternatives are several patterns); an
+    ** action's `motion` is such a key, so any number of actions may share a motion. */
+    uint16_t *motion_key;
     fg_physics_def physics;
+    fg_queue_policy queue;
     int health, meter;       /* resource ids of "health" and "meter", or -1 */
     int grounded, airborne;  /* group ids, or -1 */
     uint16_t hitstun, blockstun; /* action ids, or FG_NO_ACTION */
@@ -107,6 +112,11 @@ struct fg_ruleset {
     fg_group_boxes fighter_boxes;              /* defaults of the whole fighter */
     fg_group_boxes group_boxes[FG_MAX_GROUPS]; /* defaults per state group, by group id */
 };
+
+/* The stamp's occurrence of a marker's appearance in a cycle of its action. */
+static inline uint64_t fg_marker_occurrence(const fg_marker_rt *m, int32_t cycle) {
+    return (uint64_t)(cycle < 0 ? 0 : cycle) * m->same + m->rank;
+}
 
 /* Runtime view of the ruleset version of an instance. */
 static inline const fg_action_rt *fg_rt_of(const fg_ruleset *r, uint32_t action) {

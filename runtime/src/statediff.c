@@ -350,14 +350,20 @@ static void diff_record(walk *k, uint32_t e, const fg_entity_state *a, const fg_
         CMP(k, hashed, fmt_i, la->started, lb->started, "e%u.layers[%u].started", e, l);
         CMP(k, hashed, fmt_i, a->next_seq[l], b->next_seq[l], "e%u.next_seq[%u]", e, l);
         CMP(k, hashed, fmt_i, a->started_tick[l], b->started_tick[l], "e%u.started_tick[%u]", e, l);
-        const fg_queued *qa = &a->queued[l], *qb = &b->queued[l];
-        cmp_action(k, hashed, ra, rb, qa->action, qb->action, "e%u.queued[%u].action", e, l);
-        CMP(k, hashed, fmt_i, qa->source, qb->source, "e%u.queued[%u].source", e, l);
-        CMP(k, hashed, fmt_reason, qa->why, qb->why, "e%u.queued[%u].why", e, l);
-        if (qa->action != FG_NO_ACTION && qb->action != FG_NO_ACTION) {
-            CMP(k, hashed, fmt_i, qa->waited, qb->waited, "e%u.queued[%u].waited", e, l);
-            CMP(k, hashed, fmt_i, qa->limit, qb->limit, "e%u.queued[%u].limit", e, l);
-            CMP(k, hashed, fmt_i, qa->made, qb->made, "e%u.queued[%u].made", e, l);
+        /* The head's fields are hashed even when it is empty; the entries behind it only when
+        ** they hold a request (the hash of a world that never queues two stays what it was). */
+        for (uint32_t j = 0; j < FG_QUEUE_MAX; j++) {
+            const fg_queued *qa = &a->queued[l][j], *qb = &b->queued[l][j];
+            if (j > 0 && qa->action == FG_NO_ACTION && qb->action == FG_NO_ACTION) continue;
+            cmp_action(k, hashed, ra, rb, qa->action, qb->action, "e%u.queued[%u][%u].action", e,
+                       l, j);
+            CMP(k, hashed, fmt_i, qa->source, qb->source, "e%u.queued[%u][%u].source", e, l, j);
+            CMP(k, hashed, fmt_reason, qa->why, qb->why, "e%u.queued[%u][%u].why", e, l, j);
+            if (qa->action != FG_NO_ACTION && qb->action != FG_NO_ACTION) {
+                CMP(k, hashed, fmt_i, qa->waited, qb->waited, "e%u.queued[%u][%u].waited", e, l, j);
+                CMP(k, hashed, fmt_i, qa->limit, qb->limit, "e%u.queued[%u][%u].limit", e, l, j);
+                CMP(k, hashed, fmt_i, qa->made, qb->made, "e%u.queued[%u][%u].made", e, l, j);
+            }
         }
     }
     for (uint32_t r = 0; r < FG_MAX_RESOURCES; r++) {

@@ -130,6 +130,21 @@ static void follow_up(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick 
 
 /* {====================================================================== phase 1: input */
 
+/* Flags mode: traces every command true this tick (best-ranked first) and keeps, in that order,
+** the first FG_COMMANDS_PER_TICK that request an action. */
+static uint8_t keep_true_commands(fg_world *w, const fg_entity_state *es, uint32_t n,
+                                  fg_motion_command *out, fg_tick t) {
+    const fg_ruleset *r = fg_world_rules_of(w, es);
+    uint8_t kept = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const fg_motion_command *cmd = &w->true_commands[i];
+        int action = fg_ruleset_motion_action(r, cmd->motion, -1);
+        fg_world_trace4(w, t, es->id, FG_TRACE_TRUE, 0, cmd->motion, cmd->age, action, cmd->tick);
+        if (action >= 0 && kept < FG_COMMANDS_PER_TICK) out[kept++] = *cmd;
+    }
+    return kept;
+}
+
 static void input_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
     fg_buffer *b = fg_world_buffer_at(w, es->id - 1);
     fg_buffer_set_facing(b, (fg_facing)es->facing);
@@ -147,9 +162,14 @@ static void input_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
         fg_motion_ctx ctx = {NULL, fg_entity_frozen(es, t)};
         uint32_t n = 0;
         fg_motion_command *out = &w->commands[(size_t)slot * FG_COMMANDS_PER_TICK];
-        if (fg_motion_step(set, fg_world_motion_at(w, slot), b, &es->last_input, &ctx, out,
-                           FG_COMMANDS_PER_TICK, &n, NULL) == FG_OK)
+        if (set && fg_motion_set_mode(set) == FG_MOTION_MODE_FLAGS) {
+            if (fg_motion_step(set, fg_world_motion_at(w, slot), b, &es->last_input, &ctx,
+                               w->true_commands, FG_MOTION_MAX_PATTERNS, &n, NULL) == FG_OK)
+                w->ncommands[slot] = keep_true_commands(w, es, n, out, t);
+        } else if (fg_motion_step(set, fg_world_motion_at(w, slot), b, &es->last_input, &ctx,
+                                  out, FG_COMMANDS_PER_TICK, &n, NULL) == FG_OK) {
             w->ncommands[slot] = (uint8_t)n;
+        }
     }
     bool was_grounded = es->ground.grounded;
     fg_tick landed_before = es->ground.landed_at;
@@ -214,29 +234,103 @@ static void accept(fg_world *w, fg_entity_state *es, const fg_decision *d, fg_ti
     start_action(w, es, a->layer, d->action, version, FG_TR_REQUEST, 0, t);
 }
 
-static void enqueue(fg_world *w, fg_entity_state *es, const fg_decision *d, fg_tick t) {
-    fg_queued *q = &es->queued[d->layer];
-    if (q->action != FG_NO_ACTION && q->action != d->action) {
+/* {---------------------------------------------------------------------- the queue */
+
+/* A request that waited behind another is decided when it reaches the head: its input came
+** before the action it follows even started, so a window of that action that is not open yet
+** is waited for, whatever the window's buffer. Kept in the entry's source, bit 7. */
+#define QUEUED_BEHIND 0x80u
+/* ... and keeps waiting for that window when it is the head (bit 6). */
+#define QUEUED_PATIENT 0x40u
+
+/* A patient request meets a window of the action it followed that is not open yet: it waits
+** for it instead of being refused. */
+static bool patient_wait(fg_decision *d) {
+    if (d->kind != FG_DECIDE_REJECTED || d->reason != FG_R_WINDOW_CLOSED ||
+        d->elapsed >= d->window_from || !fg_contact_may_match(d->window_on, d->contact))
+        return false;
+    d->kind = FG_DECIDE_QUEUED;
+    d->reason = FG_R_WAIT_WINDOW;
+    d->wait = d->window_from - d->elapsed;
+    return true;
+}
+
+static uint32_t queue_len(const fg_queued *q) {
+    uint32_t n = 0;
+    while (n < FG_QUEUE_MAX && q[n].action != FG_NO_ACTION) n++;
+    return n;
+}
+
+static void queue_pop(fg_queued *q) {
+    memmove(q, q + 1, sizeof *q * (FG_QUEUE_MAX - 1));
+    q[FG_QUEUE_MAX - 1].action = FG_NO_ACTION;
+}
+
+/* Puts a queued decision on its layer's queue as the ruleset's policy says, and records it with
+** what the queue did: behind whom it waits, or that a full FIFO queue refused it, then the
+** requests a "latest" queue replaced. `front` puts it back at the head (a head re-decided). */
+static void enqueue(fg_world *w, fg_entity_state *es, fg_decision *d, fg_tick t, fg_tick made,
+                    bool front, bool patient) {
+    const fg_queue_policy *qp = &fg_world_rules_of(w, es)->queue;
+    fg_queued *q = es->queued[d->layer];
+    uint32_t n = queue_len(q), depth = qp->order == FG_QUEUE_LATEST ? 1 : qp->depth;
+    fg_queued item = {.action = d->action, .source = d->source, .why = d->reason,
+                      .waited = 0, .limit = d->wait, .made = made};
+    if (patient) item.source |= QUEUED_PATIENT;
+    /* The same action again refreshes its wait: mashing one button does not fill the queue. */
+    for (uint32_t k = 0; k < n; k++)
+        if (q[k].action == d->action) {
+            item.source |= (uint8_t)(q[k].source & QUEUED_BEHIND);
+            item.made = q[k].made;
+            q[k] = item;
+            d->queue = (uint8_t)k;
+            if (k > 0) d->other = q[k - 1].action;
+            record_decision(w, es, d);
+            return;
+        }
+    fg_queued gone[FG_QUEUE_MAX];
+    uint32_t ngone = 0;
+    if (qp->order == FG_QUEUE_LATEST) {
+        for (uint32_t k = 0; k < n; k++) gone[ngone++] = q[k];
+        for (uint32_t k = 0; k < FG_QUEUE_MAX; k++) q[k].action = FG_NO_ACTION;
+        n = 0;
+    } else if (n >= depth) {
+        d->kind = FG_DECIDE_REJECTED;
+        d->reason = FG_R_QUEUE_FULL;
+        d->wait = (int32_t)depth;
+        d->queue = FG_QUEUE_BY_POLICY;
+        record_decision(w, es, d);
+        return;
+    }
+    uint32_t at = front ? 0 : n;
+    if (front) memmove(q + 1, q, sizeof *q * (FG_QUEUE_MAX - 1));
+    if (at > 0) {
+        item.source |= QUEUED_BEHIND;
+        d->other = q[at - 1].action;
+    }
+    q[at] = item;
+    d->queue = (uint8_t)at;
+    record_decision(w, es, d);
+    for (uint32_t k = 0; k < ngone; k++) {
         fg_decision rep = *d;
-        rep.action = q->action;
+        rep.action = gone[k].action;
         rep.other = d->action;
         rep.kind = FG_DECIDE_REPLACED;
         rep.reason = FG_R_SUPERSEDED;
+        rep.queue = FG_QUEUE_BY_POLICY;
         record_decision(w, es, &rep);
     }
-    q->action = d->action;
-    q->source = d->source;
-    q->why = d->reason;
-    q->made = t;
-    q->waited = 0;
-    q->limit = d->wait;
 }
 
-/* Decides one new request: the data, then the rule, then one start per layer per tick. */
-static void handle_request(fg_world *w, fg_entity_state *es, uint32_t action,
-                           fg_request_source src, fg_tick t) {
+/* Decides one new request: the data, then the rule, then one start per layer per tick.
+** `patient`: it waited behind another request (see QUEUED_BEHIND); `made` is when it was made,
+** `front`: a queued head being re-decided goes back to the head. */
+static void decide_request(fg_world *w, fg_entity_state *es, uint32_t action,
+                           fg_request_source src, fg_tick t, fg_tick made, bool patient,
+                           bool front) {
     fg_decide_ctx c = fg_world_ctx(w, es, t);
     fg_decision d = fg_decide(&c, es, action, src);
+    if (patient) patient = patient_wait(&d);
     if (d.kind == FG_DECIDE_ACCEPTED || d.kind == FG_DECIDE_QUEUED || d.reason != FG_R_UNKNOWN_ACTION)
         d = fg_request_merge_rule(w, es, d);
     if (d.kind == FG_DECIDE_ACCEPTED && es->started_tick[d.layer] == t) {
@@ -244,34 +338,76 @@ static void handle_request(fg_world *w, fg_entity_state *es, uint32_t action,
         d.reason = FG_R_LAYER_TAKEN;
         d.other = es->layers[d.layer].action;
     }
+    if (d.kind == FG_DECIDE_QUEUED) {
+        enqueue(w, es, &d, t, made, front, patient);
+        return;
+    }
     record_decision(w, es, &d);
     if (d.kind == FG_DECIDE_ACCEPTED) accept(w, es, &d, t);
-    else if (d.kind == FG_DECIDE_QUEUED) enqueue(w, es, &d, t);
 }
 
-/* Retries a queued request. Frozen ticks do not count against its wait. */
+/* Whether a layer's queue holds the action. */
+static bool is_queued(const fg_entity_state *es, uint32_t layer, uint32_t action) {
+    for (uint32_t k = 0; k < FG_QUEUE_MAX && es->queued[layer][k].action != FG_NO_ACTION; k++)
+        if (es->queued[layer][k].action == action) return true;
+    return false;
+}
+
+static void handle_request(fg_world *w, fg_entity_state *es, uint32_t action,
+                           fg_request_source src, fg_tick t) {
+    decide_request(w, es, action, src, t, t, false, false);
+}
+
+/* Expires what waited longer than the queue's expiry (counted from when it was made). */
+static void expire_queued(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick t) {
+    int32_t expiry = fg_world_rules_of(w, es)->queue.expiry;
+    if (expiry <= 0) return;
+    fg_queued *q = es->queued[layer];
+    for (uint32_t k = 0; k < FG_QUEUE_MAX && q[k].action != FG_NO_ACTION;) {
+        if (t - q[k].made <= expiry) {
+            k++;
+            continue;
+        }
+        fg_decide_ctx c = fg_world_ctx(w, es, t);
+        fg_decision d = fg_decide(&c, es, q[k].action, FG_REQ_QUEUE);
+        d.kind = FG_DECIDE_EXPIRED;
+        d.reason = FG_R_WAITED_OUT;
+        d.wait = (int32_t)(t - q[k].made);
+        d.window_to = 0; /* the message is the queue's expiry, not a window */
+        d.queue = FG_QUEUE_BY_POLICY;
+        record_decision(w, es, &d);
+        queue_pop(q + k);
+    }
+}
+
+/* Retries the head of a layer's queue. Frozen ticks do not count against its wait. */
 static void retry_queued(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick t) {
-    fg_queued *q = &es->queued[layer];
+    expire_queued(w, es, layer, t);
+    fg_queued *q = &es->queued[layer][0];
     if (q->action == FG_NO_ACTION) return;
     if (fg_entity_frozen(es, t)) return;
     /* A request made during a freeze was never decided: the state it arrived in may be gone (a
     ** hit replaced it) and the request rule has not seen it. It is decided now, as a new request,
     ** against the state the freeze left: an input during hitstop is neither lost nor able to use
-    ** the cancel windows of the state before the hit. */
-    if (q->why == FG_R_WAIT_HITSTOP) {
+    ** the cancel windows of the state before the hit. A request that waited behind another is
+    ** decided the same way when it reaches the head. */
+    bool behind = (q->source & QUEUED_BEHIND) != 0;
+    if (q->why == FG_R_WAIT_HITSTOP || behind) {
         uint32_t action = q->action;
-        q->action = FG_NO_ACTION;
-        handle_request(w, es, action, FG_REQ_QUEUE, t);
+        fg_tick made = q->made;
+        queue_pop(es->queued[layer]);
+        decide_request(w, es, action, FG_REQ_QUEUE, t, made, behind, true);
         return;
     }
     q->waited++;
     fg_decide_ctx c = fg_world_ctx(w, es, t);
     fg_decision d = fg_decide(&c, es, q->action, FG_REQ_QUEUE);
+    if (q->source & QUEUED_PATIENT) patient_wait(&d);
     /* A rule's queue lasts its ticks: retried on each of them, expired on the last. */
     bool by_rule = q->why == FG_R_RULE_QUEUE;
     if (by_rule && d.kind != FG_DECIDE_ACCEPTED && q->waited < q->limit) return;
     if (d.kind == FG_DECIDE_ACCEPTED && es->started_tick[layer] != t) {
-        q->action = FG_NO_ACTION;
+        queue_pop(es->queued[layer]);
         record_decision(w, es, &d);
         accept(w, es, &d, t);
         return;
@@ -280,7 +416,8 @@ static void retry_queued(fg_world *w, fg_entity_state *es, uint32_t layer, fg_ti
         if (d.reason == FG_R_WAIT_WINDOW) q->limit = q->waited + d.wait;
         return;
     }
-    q->action = FG_NO_ACTION;
+    int32_t waited = q->waited;
+    queue_pop(es->queued[layer]);
     /* The data refuses for a reason of its own (the state changed under the request, the cost
     ** can no longer be paid): a rejection with that reason. A window whose contact never came,
     ** or a rule's wait that ran out, is an expiry. */
@@ -290,9 +427,11 @@ static void retry_queued(fg_world *w, fg_entity_state *es, uint32_t layer, fg_ti
     }
     d.kind = FG_DECIDE_EXPIRED;
     d.reason = FG_R_WAITED_OUT;
-    d.wait = q->waited;
+    d.wait = waited;
     record_decision(w, es, &d);
 }
+
+/* }---------------------------------------------------------------------- */
 
 static void settle_neutrals(fg_world *w, fg_entity_state *es, fg_tick t) {
     if (fg_entity_frozen(es, t)) return;
@@ -316,22 +455,47 @@ static void settle_neutrals(fg_world *w, fg_entity_state *es, fg_tick t) {
 }
 
 /* Motion commands become requests, best first. A command still asserted by its buffer asks
-** again each tick until an action it requested starts; then it is retired. */
+** again each tick until an action it requested starts; then it is retired. In flags mode the
+** first command whose action starts ends the tick's requests, as the first ChangeState whose
+** triggers pass ends MUGEN's state -1. */
 static void handle_commands(fg_world *w, fg_entity_state *es, fg_tick t) {
     uint32_t slot = es->id - 1;
     const fg_ruleset *r = fg_world_rules_of(w, es);
     fg_decide_ctx c = fg_world_ctx(w, es, t);
+    bool flags = r->motion_set && fg_motion_set_mode(r->motion_set) == FG_MOTION_MODE_FLAGS;
     for (uint32_t i = 0; i < w->ncommands[slot]; i++) {
         const fg_motion_command *cmd = &w->commands[(size_t)slot * FG_COMMANDS_PER_TICK + i];
-        int action = fg_ruleset_motion_action(r, cmd->motion, fg_entity_group(&c, es));
-        if (action < 0) continue;
+        fg_decision none;
+        int action = fg_route_motion(&c, es, cmd->motion, &none);
+        if (action < 0) {
+            /* Several actions share the input and none fits: said once per completed input. */
+            if (cmd->age == 0 && none.reason == FG_R_NOTHING_FITS) {
+                none.tick = t;
+                record_decision(w, es, &none);
+            }
+            continue;
+        }
         if (cmd->age == 0)
             fg_world_trace4(w, t, es->id, FG_TRACE_COMMAND, cmd->why, cmd->motion, action,
                             (int64_t)cmd->edges[0], cmd->beat);
+        /* A buffered press asks again each tick: once its request waits in the queue it has
+        ** been heard, and a refusal it already got is not said again. One line per press,
+        ** then its outcome. */
+        uint32_t layer = r->rt[action].layer;
+        if (cmd->age > 0 && is_queued(es, layer, (uint32_t)action)) continue;
+        if (cmd->age > 0) {
+            fg_decision was = es->last_decision;
+            fg_decision now = fg_decide(&c, es, (uint32_t)action, FG_REQ_COMMAND);
+            if (was.kind == FG_DECIDE_REJECTED && now.kind == FG_DECIDE_REJECTED &&
+                was.action == now.action && was.reason == now.reason)
+                continue;
+        }
         handle_request(w, es, (uint32_t)action, FG_REQ_COMMAND, t);
         const fg_instance *inst = &es->layers[r->rt[action].layer];
-        if (inst->action == action && inst->started == t)
+        if (inst->action == action && inst->started == t) {
             fg_motion_retire(r->motion_set, fg_world_motion_at(w, slot), cmd->motion);
+            if (flags) break;
+        }
     }
 }
 
@@ -370,7 +534,7 @@ static void collect_markers(fg_world *w, fg_entity_state *es, fg_tick t) {
             c->stamp.channel = l;
             c->stamp.marker = a->markers[m].marker;
             c->stamp.sequence = inst->seq;
-            c->stamp.occurrence = (uint64_t)inst->cycle;
+            c->stamp.occurrence = fg_marker_occurrence(&a->markers[m], inst->cycle);
         }
     }
 }

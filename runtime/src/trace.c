@@ -132,6 +132,17 @@ int fg_world_trace_format(const fg_world *w, const fg_trace_record *r, char *buf
                             (long long)r->d, (long long)r->b,
                             fg_dispatch_result_name((fg_dispatch_result)r->code));
     }
+    case FG_TRACE_TRUE: {
+        const fg_motion_set *set = rules ? rules->motion_set : NULL;
+        const char *motion = set ? fg_motion_name(set, (uint32_t)r->a) : NULL;
+        n += snprintf(p, left, "true: %s", motion ? motion : "?");
+        if (r->b > 0 && (size_t)n < size) n += snprintf(buf + n, size - (size_t)n,
+                                                        " (completed on tick %lld, age %lld)",
+                                                        (long long)r->d, (long long)r->b);
+        if (r->c >= 0 && (size_t)n < size)
+            n += snprintf(buf + n, size - (size_t)n, " -> %s", name_in(w, r->version, r->c));
+        return n;
+    }
     case FG_TRACE_RULE_ERROR: return n + snprintf(p, left, "rule error: %s", r->text);
     case FG_TRACE_RELOAD: {
         const fg_ruleset *now = fg_world_rules_version(w, (uint32_t)r->d);

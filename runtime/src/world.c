@@ -130,8 +130,9 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
     w->commands = fg_alloc(&w->alloc, sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK *
                                           c.max_entities);
     w->ncommands = fg_alloc(&w->alloc, c.max_entities);
+    w->true_commands = fg_alloc(&w->alloc, sizeof(fg_motion_command) * FG_MOTION_MAX_PATTERNS);
     if (!w->arena || !w->maps || !w->devices || !w->meter || (w->trace_cap && !w->trace) ||
-        !w->cands || !w->events || !w->commands || !w->ncommands || !coll) {
+        !w->cands || !w->events || !w->commands || !w->ncommands || !coll || !w->true_commands) {
         fg_world_destroy(w);
         fg_error_set(err, FG_ENOMEM, "world: out of memory (state of %zu bytes)", w->arena_size);
         return NULL;
@@ -173,6 +174,7 @@ void fg_world_destroy(fg_world *w) {
     fg_free(&a, w->events, sizeof(fg_event) * w->cap_events);
     fg_free(&a, w->commands, sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK * w->max_entities);
     fg_free(&a, w->ncommands, w->max_entities);
+    fg_free(&a, w->true_commands, sizeof(fg_motion_command) * FG_MOTION_MAX_PATTERNS);
     fg_collide_space_free(&w->coll, &a, w->max_entities);
     fg_free(&a, w, sizeof *w);
 }
@@ -248,18 +250,24 @@ fg_status fg_world_replace_rules(fg_world *w, uint32_t slot, fg_ruleset *r, fg_e
         fg_entity_state *es = &w->entities[i];
         if (es->rules_slot != slot) continue;
         for (uint32_t l = 0; l < FG_MAX_LAYERS; l++) {
-            fg_queued *q = &es->queued[l];
-            if (q->action == FG_NO_ACTION) continue;
-            int id = fg_ruleset_find_action(r, old->defs[q->action].name);
-            if (id < 0) {
-                char note[128];
-                snprintf(note, sizeof note, "reload: the queued request for '%s' was dropped, "
-                         "the new rules have no such action", old->defs[q->action].name);
-                fg_world_note_error(w, es->id, note);
-                q->action = FG_NO_ACTION;
-            } else {
-                q->action = (uint16_t)id;
+            fg_queued *q = es->queued[l];
+            uint32_t kept = 0;
+            for (uint32_t j = 0; j < FG_QUEUE_MAX && q[j].action != FG_NO_ACTION; j++) {
+                int id = fg_ruleset_find_action(r, old->defs[q[j].action].name);
+                if (id < 0) {
+                    char note[128];
+                    snprintf(note, sizeof note, "reload: the queued request for '%s' was dropped, "
+                             "the new rules have no such action", old->defs[q[j].action].name);
+                    fg_world_note_error(w, es->id, note);
+                    continue;
+                }
+                q[kept] = q[j];
+                q[kept++].action = (uint16_t)id;
             }
+            /* A shallower queue in the new rules keeps the requests that came first. */
+            uint32_t depth = r->queue.order == FG_QUEUE_LATEST ? 1 : r->queue.depth;
+            if (kept > depth) kept = depth;
+            for (uint32_t j = kept; j < FG_QUEUE_MAX; j++) q[j].action = FG_NO_ACTION;
         }
         uint32_t kept = 0;
         for (uint32_t k = 0; k < es->npending; k++) {
@@ -380,7 +388,7 @@ fg_status fg_world_spawn(fg_world *w, const fg_spawn *s, fg_entity *out, fg_erro
     es->last_decision.action = FG_NO_ACTION;
     for (int l = 0; l < FG_MAX_LAYERS; l++) {
         es->layers[l].action = FG_NO_ACTION;
-        es->queued[l].action = FG_NO_ACTION;
+        for (uint32_t j = 0; j < FG_QUEUE_MAX; j++) es->queued[l][j].action = FG_NO_ACTION;
         es->started_tick[l] = -1;
     }
     fg_input_map_init(&w->maps[slot]);
@@ -666,12 +674,20 @@ uint64_t fg_world_hash(const fg_world *w) {
         uint32_t nlayers = s->nslots > 0 ? fg_world_rules_of(w, es)->nlayers : 0;
         for (uint32_t l = 0; l < nlayers; l++) {
             const fg_instance *inst = &es->layers[l];
-            const fg_queued *q = &es->queued[l];
+            const fg_queued *q = &es->queued[l][0];
             mix(&f, (uint64_t)q->action | (uint64_t)q->source << 16 | (uint64_t)q->why << 24);
             mix(&f, (uint64_t)es->next_seq[l]);
             mix(&f, (uint64_t)es->started_tick[l]);
             hash_instance(&f, inst);
             if (q->action != FG_NO_ACTION) {
+                mix2(&f, (uint32_t)q->waited, (uint32_t)q->limit);
+                mix(&f, (uint64_t)q->made);
+            }
+            /* Requests waiting behind the head, only when there are some (see statediff.c). */
+            for (uint32_t j = 1; j < FG_QUEUE_MAX; j++) {
+                q = &es->queued[l][j];
+                if (q->action == FG_NO_ACTION) continue;
+                mix(&f, (uint64_t)q->action | (uint64_t)q->source << 16 | (uint64_t)q->why << 24);
                 mix2(&f, (uint32_t)q->waited, (uint32_t)q->limit);
                 mix(&f, (uint64_t)q->made);
             }

@@ -229,9 +229,12 @@ function framegate.motion(notation, opts) end
 ---@return framegate.MotionSet
 function framegate.motion_set(motions, opts) end
 
----A motion command (the result of a match), for tests and tools.
----@return table
-function framegate.motion_cmd(...) end
+---The [Command] blocks of a MUGEN or IKEMEN .cmd text, in flags mode unless opts.mode says
+---"consume". opts: source (the name messages start with), mode, buttons, groups, profile.
+---@param text string
+---@param opts? table
+---@return framegate.MotionSet
+function framegate.motion_cmd(text, opts) end
 
 -- }----------------------------------------------------------------------
 
@@ -492,8 +495,13 @@ function Rules:name() end
 function Rules:hash() end
 ---@return string[]
 function Rules:actions() end
+---The compiled definition; `hit` (range in pixels, damage, hitstop, hitstun, blockstun, meter,
+---low, overhead) when the action hits.
 ---@return table?
 function Rules:action(name) end
+---Pixels: gravity, ground_y, min_gap, stage_min, stage_max.
+---@return { gravity: number, ground_y: number, min_gap: number, stage_min: number, stage_max: number }
+function Rules:physics() end
 ---@return { path: string, message: string, warning: boolean }[]
 function Rules:findings() end
 ---@return { path: string, text: string }[]
@@ -599,6 +607,11 @@ function MotionSet:describe() end
 function MotionSet:lint() end
 ---@return string[]
 function MotionSet:names() end
+---@return "consume"|"flags"
+function MotionSet:mode() end
+---Every finding with its kind ("contained", "ambiguous", "never", "note") and motion names.
+---@return table[]
+function MotionSet:findings() end
 
 ---@class framegate.Locomotion
 local Locomotion = {}

@@ -401,9 +401,6 @@ static void cmd_file_errors_name_the_line(void **state) {
         {"[Command]\nname = \"a\"\ncommand = ~D, DF, G, x\n",
          "kfm.cmd:3: a: \"~D, DF, G, x\": unexpected 'G' at column 9, expected a direction (B, "
          "DB, D, DF, F, UF, U, UB, L, R, N) or a button"},
-        {"[Command]\nname = \"a\"\ntim = 3\ncommand = x\n",
-         "kfm.cmd:3: unknown key 'tim' in [Command], expected name, command, time, buffer.time, "
-         "steptime, buffer.hitpause, buffer.pauseend, buffer.shared or autogreater"},
         {"[Command]\nname = \"a\"\n[Command]\nname = \"b\"\ncommand = x\n",
          "kfm.cmd:1: the [Command] block has no command"},
         {"[Command]\nname = \"a\"\ncommand = x\ntime = 0\n",

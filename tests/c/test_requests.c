@@ -223,9 +223,14 @@ static void queued_request_expires_when_its_window_never_opens(void **state) {
     fgt_duel_free(&d);
 }
 
+/* The "latest" queue policy: a newer request replaces the waiting one, and the trace says the
+** policy decided. */
 static void newer_request_replaces_the_queued_one(void **state) {
     (void)state;
-    fgt_duel d = fgt_duel_new(fgt_fighter(), NEAR, NULL, NULL);
+    fg_ruleset_builder *b = fgt_fighter_builder(NULL);
+    fg_queue_policy latest = {.depth = 1, .order = FG_QUEUE_LATEST, .expiry = 0};
+    fg_ruleset_set_queue(b, &latest);
+    fgt_duel d = fgt_duel_new(fgt_build(b), NEAR, NULL, NULL);
     fgt_set_meter(&d, d.p1, 100);
     fgt_request(&d, d.p1, "jab");
     const fg_decision *dec = request_at(&d, d.p1, 1, "fireball");
@@ -242,7 +247,7 @@ static void newer_request_replaces_the_queued_one(void **state) {
     assert_int_equal(replaced->reason, FG_R_SUPERSEDED);
     assert_int_equal(replaced->action, fgt_id(d.r, "fireball"));
     assert_int_equal(replaced->other, fgt_id(d.r, "shoryuken"));
-    assert_string_equal(TEXT(&d, replaced), "replaced: fireball by shoryuken");
+    assert_string_equal(TEXT(&d, replaced), "replaced: fireball by shoryuken (queue: latest)");
     /* The jab connects on tick 4 and freezes both until tick 11: the shoryuken comes out then. */
     fgt_run(&d, 10);
     dec = fgt_decision(&d, d.p1, 11, 0);
@@ -253,6 +258,88 @@ static void newer_request_replaces_the_queued_one(void **state) {
     assert_int_equal(fg_world_resource(d.w, d.p1, (uint32_t)fg_ruleset_find_resource(d.r,
                                                                                      "meter")), 0);
     fgt_duel_free(&d);
+}
+
+/* The default queue is FIFO, three deep: a request made while another waits queues behind it
+** (the trace names whom it waits behind), and each starts in turn. */
+static void default_fifo_queue_keeps_requests_in_order(void **state) {
+    (void)state;
+    fgt_duel d = fgt_duel_new(fgt_fighter(), NEAR, NULL, NULL);
+    const fg_queue_policy *q = fg_ruleset_queue(d.r);
+    assert_int_equal(q->depth, 3);
+    assert_int_equal(q->order, FG_QUEUE_FIFO);
+    fgt_set_meter(&d, d.p1, 100);
+    fgt_request(&d, d.p1, "jab");
+    const fg_decision *dec = request_at(&d, d.p1, 1, "fireball");
+    assert_int_equal(dec->kind, FG_DECIDE_QUEUED);
+    dec = request_at(&d, d.p1, 3, "shoryuken");
+    assert_int_equal(dec->kind, FG_DECIDE_QUEUED);
+    assert_int_equal(dec->queue & FG_QUEUE_POS_MASK, 1);
+    assert_string_equal(TEXT(&d, dec), "queued: shoryuken waits 1 tick for jab's window 4-12, "
+                                       "behind fireball (fifo queue, 2 of 3)");
+    /* Nothing was replaced: the fireball comes out when the freeze ends. */
+    for (uint32_t i = 0; i < 3; i++) {
+        const fg_decision *x = fgt_decision(&d, d.p1, 3, i);
+        if (x) assert_int_not_equal(x->kind, FG_DECIDE_REPLACED);
+    }
+    fgt_run(&d, 10);
+    dec = fgt_decision(&d, d.p1, 11, 0);
+    assert_non_null(dec);
+    assert_string_equal(TEXT(&d, dec), "accepted: fireball cancels jab at tick 5 (window 4-12 on "
+                                       "hit)");
+    fgt_duel_free(&d);
+}
+
+/* A full FIFO queue refuses the newest request with the policy in the message. */
+static void full_fifo_queue_refuses_the_newest(void **state) {
+    (void)state;
+    fg_ruleset_builder *b = fgt_fighter_builder(NULL);
+    fg_queue_policy one = {.depth = 1, .order = FG_QUEUE_FIFO, .expiry = 0};
+    fg_ruleset_set_queue(b, &one);
+    fgt_duel d = fgt_duel_new(fgt_build(b), NEAR, NULL, NULL);
+    fgt_set_meter(&d, d.p1, 100);
+    fgt_request(&d, d.p1, "jab");
+    request_at(&d, d.p1, 1, "fireball");
+    const fg_decision *dec = request_at(&d, d.p1, 2, "shoryuken");
+    assert_int_equal(dec->kind, FG_DECIDE_REJECTED);
+    assert_int_equal(dec->reason, FG_R_QUEUE_FULL);
+    assert_string_equal(TEXT(&d, dec), "rejected: shoryuken, layer body's queue is full (fifo, "
+                                       "depth 1)");
+    fgt_duel_free(&d);
+}
+
+/* An expiry bounds every wait, counted from the request, hitstop included. */
+static void queue_expiry_ends_a_long_wait(void **state) {
+    (void)state;
+    fg_ruleset_builder *b = fgt_fighter_builder(NULL);
+    fg_queue_policy q = {.depth = 3, .order = FG_QUEUE_FIFO, .expiry = 5};
+    fg_ruleset_set_queue(b, &q);
+    fgt_duel d = fgt_duel_new(fgt_build(b), NEAR, NULL, NULL);
+    fgt_request(&d, d.p1, "jab");
+    request_at(&d, d.p1, 1, "fireball"); /* waits for the window (on hit), then the freeze */
+    fgt_run(&d, 8);
+    const fg_decision *dec = fgt_decision(&d, d.p1, 7, 0);
+    assert_non_null(dec);
+    assert_int_equal(dec->kind, FG_DECIDE_EXPIRED);
+    assert_string_equal(TEXT(&d, dec), "expired: fireball waited 6 ticks (queue expiry 5)");
+    fgt_duel_free(&d);
+}
+
+/* A queue deeper than the runtime keeps, or a bad order, is a finding with the limit. */
+static void queue_policy_is_checked(void **state) {
+    (void)state;
+    fg_ruleset_builder *b = fgt_fighter_builder(NULL);
+    fg_queue_policy q = {.depth = 9, .order = FG_QUEUE_FIFO, .expiry = 601};
+    fg_ruleset_set_queue(b, &q);
+    fg_findings f;
+    fg_error err;
+    assert_null(fg_ruleset_build(b, &f, &err));
+    fg_ruleset_builder_destroy(b);
+    assert_int_equal(f.errors, 2);
+    assert_string_equal(f.items[0].path, "queue.depth");
+    assert_string_equal(f.items[0].msg, "9, expected 1..4 requests per layer");
+    assert_string_equal(f.items[1].path, "queue.expiry");
+    assert_string_equal(f.items[1].msg, "601, expected 0..600 ticks (0 = no expiry)");
 }
 
 /* }====================================================================== */
@@ -866,6 +953,10 @@ int main(void) {
         cmocka_unit_test(request_within_buffer_waits_and_one_tick_earlier_is_refused),
         cmocka_unit_test(queued_request_expires_when_its_window_never_opens),
         cmocka_unit_test(newer_request_replaces_the_queued_one),
+        cmocka_unit_test(default_fifo_queue_keeps_requests_in_order),
+        cmocka_unit_test(full_fifo_queue_refuses_the_newest),
+        cmocka_unit_test(queue_expiry_ends_a_long_wait),
+        cmocka_unit_test(queue_policy_is_checked),
         cmocka_unit_test(exact_cost_is_accepted_and_short_by_one_is_refused),
         cmocka_unit_test(resources_never_go_negative),
         cmocka_unit_test(request_during_hitstop_waits_for_the_freeze_and_is_not_lost),

@@ -3,8 +3,13 @@
 ** and runs what compiles. The first byte picks the target:
 **   0 numpad, 1 MUGEN, 2 auto: the rest is one notation; the compiled pattern is described, linted
 **     and run against a script made from the same bytes
-**   3: the rest is a .cmd text
+**   3: the rest is a .cmd text (flags mode, the default)
 **   4: the rest is "notation\nscript": both are used
+**   5: the rest is a .cmd text loaded in consume mode
+**   6: the rest is "notation\nscript", compiled in flags mode
+**   7: the rest is "notation|notation" (numpad alternatives, circles) with a script after '\n'
+** Notations include numpad `|` alternatives and 360/720 circles, and .cmd texts may hold empty
+** commands and unknown keys (notes).
 ** Invariants checked: a failure leaves *out NULL and writes a message naming a column or a line; a
 ** success describes itself and runs without crashing.
 */
@@ -50,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fg_motion_set *set = NULL;
     fg_error err;
     err.msg[0] = '\0';
-    uint8_t mode = data[0] % 5;
+    uint8_t mode = data[0] % 8;
     if (mode <= 2) {
         fg_motion_def d;
         memset(&d, 0, sizeof d);
@@ -60,11 +65,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         fg_status s = fg_motion_set_compile(&b, &d, 1, NULL, &set, &err);
         check_error(s, set, &err);
         if (s == FG_OK) exercise(set, "2@0 3@1 6@2 LP@3 x@3 4@5 6@40 a@41 MP@42-44 5@45");
-    } else if (mode == 3) {
-        fg_status s = fg_motion_set_compile_cmd(&b, text, strlen(text), "fuzz.cmd", NULL, &set,
-                                                &err);
+    } else if (mode == 3 || mode == 5) {
+        fg_motion_options opts = {mode == 3 ? FG_MOTION_MODE_DEFAULT : FG_MOTION_MODE_CONSUME,
+                                  "fuzz.cmd"};
+        fg_status s = fg_motion_set_load_cmd(&b, text, strlen(text), &opts, NULL, &set, &err);
         check_error(s, set, &err);
-        if (s == FG_OK) exercise(set, "2@0 3@1 6@2 x@3 6@10 5@11 6@12");
+        if (s == FG_OK) {
+            if (fg_motion_set_mode(set) != (mode == 3 ? FG_MOTION_MODE_FLAGS
+                                                      : FG_MOTION_MODE_CONSUME))
+                abort();
+            exercise(set, "2@0 3@1 6@2 x@3 6@10 5@11 6@12 a@13 b@13 ~a@20");
+        }
     } else {
         char *nl = strchr(text, '\n');
         const char *script = "";
@@ -76,7 +87,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         memset(&d, 0, sizeof d);
         d.name = "fuzz";
         d.notation = text;
-        fg_status s = fg_motion_set_compile(&b, &d, 1, NULL, &set, &err);
+        d.syntax = mode == 7 ? FG_MOTION_NUMPAD : FG_MOTION_AUTO;
+        fg_motion_options opts = {mode == 6 ? FG_MOTION_MODE_FLAGS : FG_MOTION_MODE_CONSUME, NULL};
+        fg_status s = fg_motion_set_compile_with(&b, &d, 1, &opts, NULL, &set, &err);
         check_error(s, set, &err);
         if (s == FG_OK) exercise(set, script);
     }

@@ -210,7 +210,7 @@ function TestMotionSet.test_set_mistakes_name_the_motion()
     "motions.hadouken: unknown option 'prio', expected name, priority, time, window, buffer, " ..
     "gap, gaps, charge, frozen, absolute, notation or autogreater")
   lu.assertEquals(error_of(fg.motion_set, { moves = {} }), "fg.motion_set: unknown field " ..
-    "'moves', expected motions, buttons, groups or profile")
+    "'moves', expected motions, buttons, groups, profile or mode")
   lu.assertEquals(error_of(fg.motion_set, { motions = { x = "236P" },
     groups = { P = { "LP", "ZZ" } }, buttons = { "LP" } }),
     "groups.P[2]: 'ZZ' is not a declared button")

@@ -108,7 +108,26 @@ typedef struct fg_action_def {
     bool interrupts;    /* starting it ends the actions of every other layer (hit states) */
     uint32_t nforbids;  /* while it runs, other layers may not start actions with these tags */
     char forbids[FG_MAX_TAGS][FG_NAME_MAX];
+    bool followup;      /* a chain's next step (target combo, rekka): it starts only through a
+                           cancel window, and its input asks for it only where the running (or
+                           last queued) action has a window into it, so several actions may
+                           share one input ("P", "236P") */
 } fg_action_def;
+
+/* How each layer's request queue keeps requests that wait (for hitstop, a window, a contact). */
+typedef enum fg_queue_order {
+    FG_QUEUE_FIFO = 0,  /* in arrival order, up to `depth`: P, P, K mashed in hitstop stays a chain */
+    FG_QUEUE_LATEST = 1 /* the newest replaces whatever waits (depth 1) */
+} fg_queue_order;
+
+#define FG_QUEUE_MAX 4 /* the deepest queue a ruleset may ask for */
+
+typedef struct fg_queue_policy {
+    uint32_t depth;       /* 1..FG_QUEUE_MAX requests per layer (FIFO); default 3 */
+    fg_queue_order order; /* default FG_QUEUE_FIFO */
+    int32_t expiry;       /* 0..600: the most ticks (unfrozen) any request waits; 0 = only the
+                             limit of what it waits for (a window's buffer, a rule's ticks) */
+} fg_queue_policy;
 
 typedef struct fg_resource_def {
     char name[FG_NAME_MAX];
@@ -146,6 +165,10 @@ FG_API fg_status fg_ruleset_add_motion(fg_ruleset_builder *b, const fg_motion_de
 FG_API fg_status fg_ruleset_add_group(fg_ruleset_builder *b, const char *name,
                                       const char *const *buttons, uint32_t n, fg_error *err);
 FG_API void fg_ruleset_set_physics(fg_ruleset_builder *b, const fg_physics_def *p);
+/* How the ruleset's motion commands relate to their inputs: FG_MOTION_MODE_CONSUME (the
+** default: a command uses its inputs up) or FG_MOTION_MODE_FLAGS (MUGEN: every completed command
+** is true, the request layer tries them best first). See docs/motion.md. */
+FG_API void fg_ruleset_set_command_mode(fg_ruleset_builder *b, fg_motion_mode mode);
 /* Rules about hits for the whole ruleset: the trade rule, juggle limit, wake-up, damage scaling. */
 FG_API void fg_ruleset_set_combat(fg_ruleset_builder *b, const fg_combat_def *c);
 /* A default hurt or push box: of the whole fighter (group NULL or ""), or of a state group
@@ -154,6 +177,10 @@ FG_API void fg_ruleset_set_combat(fg_ruleset_builder *b, const fg_combat_def *c)
 FG_API fg_status fg_ruleset_add_default_box(fg_ruleset_builder *b, const char *group,
                                             fg_box_kind kind, fg_box box, fg_error *err);
 FG_API void fg_ruleset_set_source_hash(fg_ruleset_builder *b, uint64_t hash);
+/* The request queue's policy (checked when the ruleset is built). */
+FG_API void fg_ruleset_set_queue(fg_ruleset_builder *b, const fg_queue_policy *q);
+FG_API fg_queue_policy fg_queue_policy_default(void); /* depth 3, FIFO, no expiry */
+FG_API const char *fg_queue_order_name(fg_queue_order o); /* "fifo", "latest" */
 /* A fresh action definition with defaults (one tick long, no windows). */
 FG_API fg_action_def fg_action_def_default(const char *name);
 FG_API fg_physics_def fg_physics_def_default(void);
@@ -200,6 +227,7 @@ FG_API uint32_t fg_ruleset_resource_count(const fg_ruleset *r);
 FG_API const fg_resource_def *fg_ruleset_resource(const fg_ruleset *r, uint32_t id);
 FG_API int fg_ruleset_find_resource(const fg_ruleset *r, const char *name);
 FG_API const fg_physics_def *fg_ruleset_physics(const fg_ruleset *r);
+FG_API const fg_queue_policy *fg_ruleset_queue(const fg_ruleset *r);
 FG_API const fg_combat_def *fg_ruleset_combat(const fg_ruleset *r);
 /* A default box (group NULL or "" = the fighter's); false when none is declared. */
 FG_API bool fg_ruleset_default_box(const fg_ruleset *r, const char *group, fg_box_kind kind,

@@ -132,7 +132,24 @@ typedef struct fg_motion_def {
     int32_t charge;       /* ticks for `[4]` and `[P]`; 0 = 30 */
     bool absolute;        /* numpad: directions are screen directions, never mirrored */
     bool no_autogreater;  /* MUGEN: do not expand `F, F` into `F, >~F, >F` */
+    bool placeholder;     /* a name declared without an input (IKEMEN's empty `command =`):
+                             the notation is ignored and the command never completes */
 } fg_motion_def;
+
+/* How a set's commands relate to the input they used (docs/motion.md, "MUGEN and IKEMEN files"). */
+typedef enum fg_motion_mode {
+    FG_MOTION_MODE_DEFAULT = 0, /* CONSUME for fg_motion_set_compile_with, FLAGS for .cmd files */
+    FG_MOTION_MODE_CONSUME = 1, /* a reported command uses its inputs up: one press fires one
+                                   command, the best-ranked (numpad rules) */
+    FG_MOTION_MODE_FLAGS = 2    /* MUGEN and IKEMEN: nothing is used up; every command that
+                                   completed is true for its buffer ticks, several at once */
+} fg_motion_mode;
+
+/* Options of a compile. Zero is the default for every field. */
+typedef struct fg_motion_options {
+    fg_motion_mode mode;
+    const char *source; /* .cmd: the file name messages start with ("kfm.cmd:3: ...") */
+} fg_motion_options;
 
 typedef struct fg_motion_set fg_motion_set;
 
@@ -153,7 +170,21 @@ FG_API fg_status fg_motion_set_compile(const fg_motion_buttons *buttons, const f
 FG_API fg_status fg_motion_set_compile_cmd(const fg_motion_buttons *buttons, const char *text,
                                            size_t len, const char *source, const fg_allocator *a,
                                            fg_motion_set **out, fg_error *err);
+/* As fg_motion_set_compile, with options (NULL = defaults: consume mode). */
+FG_API fg_status fg_motion_set_compile_with(const fg_motion_buttons *buttons,
+                                            const fg_motion_def *defs, uint32_t ndefs,
+                                            const fg_motion_options *opts, const fg_allocator *a,
+                                            fg_motion_set **out, fg_error *err);
+/* As fg_motion_set_compile_cmd, with options (NULL = defaults: flags mode, source "commands").
+** What MUGEN reads and ignores loads too, with a note among the findings (FG_MOTION_LINT_NOTE):
+** an unknown key in a block, and an empty `command =` (a name that never completes). */
+FG_API fg_status fg_motion_set_load_cmd(const fg_motion_buttons *buttons, const char *text,
+                                        size_t len, const fg_motion_options *opts,
+                                        const fg_allocator *a, fg_motion_set **out,
+                                        fg_error *err);
 FG_API void fg_motion_set_destroy(fg_motion_set *set);
+/* FG_MOTION_MODE_CONSUME or FG_MOTION_MODE_FLAGS. */
+FG_API fg_motion_mode fg_motion_set_mode(const fg_motion_set *set);
 
 FG_API uint32_t fg_motion_count(const fg_motion_set *set);
 /* Name and notation of a motion id; NULL when out of range. */
@@ -178,7 +209,9 @@ typedef enum fg_motion_lint_kind {
                                      specificity (236P in 236236P) */
     FG_MOTION_LINT_AMBIGUOUS = 1, /* a short input completes both (6236P for 623P and 236P) with
                                      equal priority and nothing else to tell them apart */
-    FG_MOTION_LINT_NEVER = 2      /* a can never fire (shadowed, duplicate, contradictory) */
+    FG_MOTION_LINT_NEVER = 2,     /* a can never fire (shadowed, duplicate, contradictory) */
+    FG_MOTION_LINT_NOTE = 3       /* something read and ignored, or a name without an input
+                                     (a may be FG_MOTION_NONE when no pattern is involved) */
 } fg_motion_lint_kind;
 
 #define FG_MOTION_LINT_TEXT 256

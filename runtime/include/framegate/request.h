@@ -57,9 +57,19 @@ typedef enum fg_reason {
     FG_R_LOST_PRIORITY,      /* another command won this tick (other = the winner) */
     FG_R_LAYER_TAKEN,        /* an action already started on this layer this tick */
     FG_R_RULE_QUEUE,         /* queued because a request rule said so */
-    FG_R_WAIT_CONTACT        /* queued: the window is open but needs the attack's contact, which
+    FG_R_WAIT_CONTACT,       /* queued: the window is open but needs the attack's contact, which
                                 is not decided yet (up to `wait` ticks) */
+    FG_R_FOLLOWUP_ONLY,      /* a follow-up asked for with no window leading to it (other = an
+                                action whose window does) */
+    FG_R_NOTHING_FITS,       /* an input several actions share fits none of them now (other =
+                                the motion; group_have = the fighter's group) */
+    FG_R_QUEUE_FULL          /* the layer's FIFO queue already holds `wait` requests */
 } fg_reason;
+
+/* fg_decision.queue: the position behind other waiting requests (bits 0-2), and whether the
+** queue's policy decided (a replacement under "latest", an expiry). */
+#define FG_QUEUE_POS_MASK 0x07u
+#define FG_QUEUE_BY_POLICY 0x80u
 
 /* A decision with everything its message needs. */
 typedef struct fg_decision {
@@ -76,7 +86,7 @@ typedef struct fg_decision {
     uint8_t contact;    /* last attack's contact: 0 pending, FG_ON_HIT, FG_ON_BLOCK, FG_ON_WHIFF */
     int8_t group_have, group_need; /* group ids for FG_R_WRONG_GROUP */
     int8_t resource;
-    uint8_t reserved;
+    uint8_t queue;      /* FG_QUEUE_POS_MASK | FG_QUEUE_BY_POLICY */
     int32_t elapsed, duration;   /* position of the running action: tick `elapsed` of `duration` */
     int32_t startup, active;     /* its phases, for "in recovery" */
     int32_t window_from, window_to;

@@ -246,9 +246,12 @@ typedef enum fg_trace_kind {
     FG_TRACE_MISS = 11,      /* a contact that did nothing: code = fg_miss_reason, a = attacker,
                                 b = action (version in bits 32..47), c = the target's juggle
                                 points, d = its limit; entity = the target */
-    FG_TRACE_THROW = 12      /* code = fg_throw_step, a = thrower, b = action (version in bits
+    FG_TRACE_THROW = 12,     /* code = fg_throw_step, a = thrower, b = action (version in bits
                                 32..47), c = tech window (grabbed) or damage (landed), d = the
                                 first tick past the window; entity = the target */
+    FG_TRACE_TRUE = 13       /* flags mode: a command true this tick, one record each, best
+                                first: a = motion id, b = age, c = action it requests (-1 for
+                                none), d = its completion tick */
 } fg_trace_kind;
 
 /* Why a layer changed action. */

@@ -1,15 +1,19 @@
 -- framegate check RULES...: validates ruleset files without running a world. Prints every
 -- finding with the file and the path of the field (errors, then lint warnings), and a summary
--- line per file. Exit code 0 when every file loads, 1 when one does not, 2 for a usage error.
+-- line per file. A MUGEN or IKEMEN command file (FILE.cmd) is loaded as fg.motion_cmd loads it:
+-- per command, its compiled form and its findings. Exit code 0 when every file loads, 1 when one
+-- does not, 2 for a usage error.
 local fg = require "framegate"
 local options = require "framegate.options"
 
 local M = {
-  summary = "validate ruleset files: every error and warning with its path",
+  summary = "validate ruleset or .cmd files: every error and warning with its path",
 }
 
 function M.options(p)
-  p:argument("rules", "Ruleset files (.lua) to validate."):args("*")
+  p:argument("rules", "Ruleset files (.lua) or MUGEN/IKEMEN command files (.cmd) to validate.")
+    :args("*")
+  p:option("--mode", "Command mode for .cmd files: flags (default, as MUGEN) or consume.")
 end
 
 -- The findings of a load failure. A ruleset the validator refused reads
@@ -37,9 +41,50 @@ local function located(file, text)
   return file .. ": " .. text
 end
 
+-- Checks a .cmd file: per command (in id order, alternatives together), its compiled form, then
+-- the findings that name it; notes about the file itself first. Returns true when it loads.
+function M.check_cmd(file, out, mode)
+  local f, why = io.open(file, "rb")
+  if not f then
+    out:write(string.format("%s: not loaded: %s\n", file, why))
+    return false
+  end
+  local text = f:read("a")
+  f:close()
+  local ok, set = pcall(fg.motion_cmd, text, { source = file, mode = mode })
+  if not ok then
+    out:write(located(file, tostring(set)) .. "\n")
+    out:write(string.format("%s: not loaded: 1 error\n", file))
+    return false
+  end
+  local by_name, notes, warnings = {}, 0, 0
+  for _, finding in ipairs(set:findings()) do
+    if finding.kind == "note" then notes = notes + 1 else warnings = warnings + 1 end
+    if finding.motion then
+      by_name[finding.motion] = by_name[finding.motion] or {}
+      table.insert(by_name[finding.motion], finding.text)
+    else
+      out:write(finding.text .. "\n")
+    end
+  end
+  local names = set:names()
+  for _, name in ipairs(names) do
+    for form in (set:describe(name) .. "\n"):gmatch("([^\n]*)\n") do
+      out:write(string.format("%s: %s: %s\n", file, name, form))
+    end
+    for _, found in ipairs(by_name[name] or {}) do
+      out:write(string.format("%s: %s:   %s\n", file, name, found))
+    end
+  end
+  out:write(string.format("%s: ok: %d commands, %s mode, %d note%s, %d warning%s\n", file,
+    #names, set:mode(), notes, notes == 1 and "" or "s", warnings, warnings == 1 and "" or "s"))
+  return true
+end
+
 -- Checks one file; returns true when it loads.
-function M.check(file, out)
+function M.check(file, out, mode)
   out = out or io.stdout
+  if file:match("%.[cC][mM][dD]$") then return M.check_cmd(file, out, mode) end
   local ok, rules = pcall(fg.rules, file)
   if ok then
     local warnings = 0
@@ -68,9 +113,13 @@ function M.main(args)
   if #files == 0 then
     return options.usage_error("check", "which rules? e.g. framegate check samples/duel/rules.lua")
   end
+  local mode = args.mode
+  if mode and mode ~= "flags" and mode ~= "consume" then
+    return options.usage_error("check", "--mode " .. mode .. ": expected flags or consume")
+  end
   local code = 0
   for _, file in ipairs(files) do
-    if not M.check(file) then code = 1 end
+    if not M.check(file, nil, mode) then code = 1 end
   end
   return code
 end

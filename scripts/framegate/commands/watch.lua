@@ -12,7 +12,9 @@ local options = require "framegate.options"
 
 local M = {}
 
-local function read_script(path)
+--- Reads an input script: { events = { {tick=, who=, input=} }, period = N or nil }, or nil and
+--- a message naming the file and line.
+function M.read_script(path)
   local f, err = io.open(path, "r")
   if not f then return nil, err end
   local events, period = {}, nil
@@ -41,35 +43,91 @@ end
 local KEYS = { w = 8, a = 4, s = 2, d = 6 }
 local BUTTONS = { j = "LP", k = "HP", u = "LK", i = "HK" }
 
+--- Opens what a playtest needs, shared by `watch` and the `play` window: the world with its
+--- two duelists, the input script, the file watcher and the what-if snapshots. opts: dir,
+--- script, keys, poll, what_if, out (as for M.session).
+function M.open(opts)
+  local rules = opts.dir:match("%.lua$") and opts.dir or (opts.dir:gsub("/+$", "") .. "/rules.lua")
+  local w = fg.world { rules = rules, seed = 7, buffer = 512, trace = 16384 }
+  local s = { world = w, reloads = {}, rules = rules, snapshots = {}, what_if = opts.what_if or 3,
+              out = opts.out or print }
+  s.p1 = w:spawn { x = -35 }
+  s.p2 = w:spawn { x = 35, facing = "left" }
+  if opts.script then
+    local script, err = M.read_script(opts.script)
+    if not script then error(err, 0) end
+    s.script = script
+  end
+  local files = {}
+  for _, src in ipairs(fg.rules(rules):sources()) do files[#files + 1] = src.path end
+  s.watcher = fg.watcher { files = files, keyboard = opts.keys, poll = opts.poll }
+  return s
+end
+
+--- Plays the script's inputs due at tick t and keeps one snapshot a second for the what-if.
+function M.before_tick(s, t)
+  local w, script = s.world, s.script
+  if script then
+    local base = script.period and (t // script.period) * script.period or 0
+    for _, e in ipairs(script.events) do
+      if base + e.tick == t then w:play(e.who == "p1" and s.p1 or s.p2, e.input) end
+    end
+  end
+  if t % w:rate() == 0 then
+    s.snapshots[#s.snapshots + 1] = { tick = t, data = w:save() }
+    if #s.snapshots > s.what_if + 2 then table.remove(s.snapshots, 1) end
+  end
+end
+
+--- Reloads the rules from their files and reports through s.out: ok with what changed and the
+--- what-if over the last seconds, or the error (the old rules keep running).
+function M.reload(s)
+  local w, out = s.world, s.out
+  local info, err = w:reload()
+  if info then
+    local changed = {}
+    for _, k in ipairs { "added", "changed", "removed" } do
+      if #info.changes[k] > 0 then changed[#changed + 1] = k .. " " .. table.concat(info.changes[k], ",") end
+    end
+    out(("t=%d reload: ok, '%s' hash %s%s%s"):format(w:tick(), info.name, info.hash,
+      #changed > 0 and ("; " .. table.concat(changed, "; ")) or "",
+      info.message and ("; " .. info.message) or ""))
+    s.reloads[#s.reloads + 1] = { tick = w:tick(), ok = true, info = info }
+    local from = s.snapshots[1]
+    for i = #s.snapshots, 1, -1 do
+      if s.snapshots[i].tick <= w:tick() - s.what_if * w:rate() then from = s.snapshots[i]; break end
+    end
+    if s.what_if > 0 and from then
+      local report = w:what_if { from = from.data }
+      out(("what-if: ticks %d-%d against the new rules: %d difference%s%s"):format(report.from,
+        report.to - 1, report.differences, report.differences == 1 and "" or "s",
+        report.complete and "" or " (some input was no longer stored)"))
+      for _, line in ipairs(report.lines) do out("  " .. line) end
+      s.reloads[#s.reloads].what_if = report
+    end
+    -- Included files may have changed: watch what the new rules read.
+    local paths = {}
+    for _, p in ipairs(info.files) do paths[#paths + 1] = p end
+    s.watcher:set(paths)
+  else
+    out(("t=%d reload failed, the old rules keep running:\n%s"):format(w:tick(), err))
+    s.reloads[#s.reloads + 1] = { tick = w:tick(), ok = false, message = err }
+  end
+end
+
 --- Runs a playtest session. opts: dir (a folder with rules.lua, or a rules file), script (path),
 --- ticks (stop after; nil: until q), fast (no real-time pacing), keys (keyboard input),
 --- what_if (seconds re-run after a reload, 0: off), poll (no inotify), out (function(line)),
 --- on_tick (function(session, tick), called before each tick: tests edit files from it).
 --- Returns the session: { world =, p1 =, p2 =, reloads = { {tick=, ok=, message=} }, ... }.
 function M.session(opts)
-  local out = opts.out or print
-  local rules = opts.dir:match("%.lua$") and opts.dir or (opts.dir:gsub("/+$", "") .. "/rules.lua")
-  local w = fg.world { rules = rules, seed = 7, buffer = 512, trace = 16384 }
-  local s = { world = w, reloads = {}, rules = rules }
-  s.p1 = w:spawn { x = -35 }
-  s.p2 = w:spawn { x = 35, facing = "left" }
-  local script
-  if opts.script then
-    local err
-    script, err = read_script(opts.script)
-    if not script then error(err, 0) end
-  end
-  local files = {}
-  for _, src in ipairs(fg.rules(rules):sources()) do files[#files + 1] = src.path end
-  local watcher = fg.watcher { files = files, keyboard = opts.keys, poll = opts.poll }
-  s.watcher = watcher
+  local s = M.open(opts)
+  local w, out, watcher = s.world, s.out, s.watcher
   local rate = w:rate()
-  local what_if = opts.what_if or 3
-  local snapshots = {}
   local printed = 0
   local meter_from = 0
   local held = { dir = 5, until_tick = 0 }
-  out(("framegate watch: %s (%s), %d Hz%s"):format(rules, watcher:mode(), rate,
+  out(("framegate watch: %s (%s), %d Hz%s"):format(s.rules, watcher:mode(), rate,
     opts.script and (", script " .. opts.script) or ""))
 
   local function report_trace()
@@ -77,39 +135,6 @@ function M.session(opts)
       if r.kind ~= "input" and not r.text:find(" event ", 1, true) then out(r.text) end
     end
     printed = w:tick()
-  end
-
-  local function reload()
-    local info, err = w:reload()
-    if info then
-      local changed = {}
-      for _, k in ipairs { "added", "changed", "removed" } do
-        if #info.changes[k] > 0 then changed[#changed + 1] = k .. " " .. table.concat(info.changes[k], ",") end
-      end
-      out(("t=%d reload: ok, '%s' hash %s%s%s"):format(w:tick(), info.name, info.hash,
-        #changed > 0 and ("; " .. table.concat(changed, "; ")) or "",
-        info.message and ("; " .. info.message) or ""))
-      s.reloads[#s.reloads + 1] = { tick = w:tick(), ok = true, info = info }
-      local from = snapshots[1]
-      for i = #snapshots, 1, -1 do
-        if snapshots[i].tick <= w:tick() - what_if * rate then from = snapshots[i]; break end
-      end
-      if what_if > 0 and from then
-        local report = w:what_if { from = from.data }
-        out(("what-if: ticks %d-%d against the new rules: %d difference%s%s"):format(report.from,
-          report.to - 1, report.differences, report.differences == 1 and "" or "s",
-          report.complete and "" or " (some input was no longer stored)"))
-        for _, line in ipairs(report.lines) do out("  " .. line) end
-        s.reloads[#s.reloads].what_if = report
-      end
-      -- Included files may have changed: watch what the new rules read.
-      local paths = {}
-      for _, p in ipairs(info.files) do paths[#paths + 1] = p end
-      watcher:set(paths)
-    else
-      out(("t=%d reload failed, the old rules keep running:\n%s"):format(w:tick(), err))
-      s.reloads[#s.reloads + 1] = { tick = w:tick(), ok = false, message = err }
-    end
   end
 
   local function on_keys(keys)
@@ -126,17 +151,8 @@ function M.session(opts)
   while not s.quit and (not opts.ticks or w:tick() < opts.ticks) do
     local t = w:tick()
     if opts.on_tick then opts.on_tick(s, t) end
-    if script then
-      local base = script.period and (t // script.period) * script.period or 0
-      for _, e in ipairs(script.events) do
-        if base + e.tick == t then w:play(e.who == "p1" and s.p1 or s.p2, e.input) end
-      end
-    end
     if held.until_tick == t and held.dir ~= 5 then held.dir = 5; w:play(s.p1, "5@0") end
-    if t % rate == 0 then
-      snapshots[#snapshots + 1] = { tick = t, data = w:save() }
-      if #snapshots > what_if + 2 then table.remove(snapshots, 1) end
-    end
+    M.before_tick(s, t)
     local wait_ms = 0
     if not opts.fast then
       local due = start + (t + 1) * tick_us
@@ -145,7 +161,7 @@ function M.session(opts)
     local changed, keys = watcher:wait(wait_ms)
     if #keys > 0 then on_keys(keys) end
     if held.until_tick > t and held.dir ~= 5 then w:play(s.p1, held.dir .. "@0") end
-    if #changed > 0 then reload() end
+    if #changed > 0 then M.reload(s) end
     w:advance()
     report_trace()
     if w:tick() - meter_from >= rate then
@@ -154,6 +170,8 @@ function M.session(opts)
       meter_from = w:tick()
     end
   end
+  if opts.ticks then out(("t=%d hash %s"):format(w:tick(), w:hash())) end
+  if opts.ticks then out(("t=%d hash %s"):format(w:tick(), w:hash())) end
   watcher:close()
   return s
 end
