@@ -166,12 +166,20 @@ static fg_status check_entity(checker *c, uint32_t i, const fg_entity_state *e) 
         CHECK(in->cycle >= 0, FIELD("e%u.layers[%u].cycle", e->id, l), in->cycle);
         CHECK(in->seq >= 0 && in->seq < TICK_LIMIT, FIELD("e%u.layers[%u].seq", e->id, l), in->seq);
         CHECK(tick_ok(in->started), FIELD("e%u.layers[%u].started", e->id, l), in->started);
-        const fg_queued *q = &e->queued[l];
-        CHECK(action_ok(now, q->action, true), FIELD("e%u.queued[%u].action", e->id, l), q->action);
-        CHECK(q->source <= FG_REQ_QUEUE, FIELD("e%u.queued[%u].source", e->id, l), q->source);
-        CHECK(q->why <= FG_R_WAIT_CONTACT, FIELD("e%u.queued[%u].why", e->id, l), q->why);
-        CHECK(q->waited >= 0 && q->limit >= 0, FIELD("e%u.queued[%u].waited", e->id, l), q->waited);
-        CHECK(tick_ok(q->made), FIELD("e%u.queued[%u].made", e->id, l), q->made);
+        for (uint32_t k = 0; k < FG_QUEUE_MAX; k++) {
+            const fg_queued *q = &e->queued[l][k];
+            CHECK(action_ok(now, q->action, true), FIELD("e%u.queued[%u][%u].action", e->id, l, k),
+                  q->action);
+            if (q->action == FG_NO_ACTION) continue; /* an empty place: the rest is not read */
+            /* tick.c keeps two flags in the top bits (behind, patient) */
+            CHECK((q->source & 0x3Fu) <= FG_REQ_QUEUE,
+                  FIELD("e%u.queued[%u][%u].source", e->id, l, k), q->source);
+            CHECK(q->why <= FG_R_WAIT_CONTACT, FIELD("e%u.queued[%u][%u].why", e->id, l, k),
+                  q->why);
+            CHECK(q->waited >= 0 && q->limit >= 0,
+                  FIELD("e%u.queued[%u][%u].waited", e->id, l, k), q->waited);
+            CHECK(tick_ok(q->made), FIELD("e%u.queued[%u][%u].made", e->id, l, k), q->made);
+        }
         CHECK(e->next_seq[l] >= 0 && e->next_seq[l] < TICK_LIMIT,
               FIELD("e%u.next_seq[%u]", e->id, l), e->next_seq[l]);
         CHECK(tick_ok(e->started_tick[l]), FIELD("e%u.started_tick[%u]", e->id, l),
@@ -183,6 +191,22 @@ static fg_status check_entity(checker *c, uint32_t i, const fg_entity_state *e) 
     CHECK(tick_ok(e->frozen_from) && tick_ok(e->frozen_until), FIELD("e%u.frozen", e->id),
           e->frozen_until);
     CHECK(e->opponent <= c->n, FIELD("e%u.opponent", e->id), e->opponent);
+    const fg_combat *k = &e->combat;
+    CHECK(k->owner <= c->n && k->grabbed_by <= c->n, FIELD("e%u.combat.owner", e->id), k->owner);
+    CHECK(k->grab_layer < FG_MAX_LAYERS, FIELD("e%u.combat.grab_layer", e->id), k->grab_layer);
+    CHECK(k->launched <= 1, FIELD("e%u.combat.launched", e->id), k->launched);
+    CHECK(k->knockdown <= FG_KNOCKDOWN_HARD, FIELD("e%u.combat.knockdown", e->id), k->knockdown);
+    CHECK(fx_ok(k->push_left), FIELD("e%u.combat.push_left", e->id), k->push_left);
+    CHECK(tick_ok(k->throw_invuln_until) && tick_ok(k->tech_until),
+          FIELD("e%u.combat ticks", e->id), k->tech_until);
+    for (uint32_t h = 0; h < FG_HIT_LOG; h++) {
+        CHECK(k->log[h].target <= c->n, FIELD("e%u.combat.log[%u].target", e->id, h),
+              k->log[h].target);
+        CHECK(k->log[h].layer < FG_MAX_LAYERS, FIELD("e%u.combat.log[%u].layer", e->id, h),
+              k->log[h].layer);
+        CHECK(tick_ok(k->log[h].last), FIELD("e%u.combat.log[%u].last", e->id, h),
+              k->log[h].last);
+    }
     return check_decision(c, &e->last_decision, now);
 #undef FIELD
 }
