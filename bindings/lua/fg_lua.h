@@ -167,6 +167,10 @@ int fg_lua_raise(lua_State *L, const fg_error *err);
 /* A layer argument: its name or its index (0 = the first layer), absent = 0. Raises an argument
 ** error naming the layers, or the range. */
 uint32_t fg_lua_opt_layer(lua_State *L, int idx, const fg_ruleset *r);
+/* l_motion.c: pushes a motion's explanation, "fired: ..." or the near-miss line, and a table
+** of its numbers { fired, reason, step, reached, steps, value, limit, tick, other }. */
+int fg_lua_push_explanation(lua_State *L, const fg_motion_set *set,
+                            const fg_motion_command *fired, const fg_motion_miss *miss);
 /* Registry: the whole message of the last rule or load that failed (an fg_error keeps only its
 ** first FG_ERROR_MAX bytes). */
 #define FG_LUA_FULL_ERROR_KEY "framegate.full_error"
@@ -174,7 +178,8 @@ uint32_t fg_lua_opt_layer(lua_State *L, int idx, const fg_ruleset *r);
 ** FG_ERROR_MAX bytes), with the file named in full even where Lua shortened it. */
 int fg_lua_raise_load_error(lua_State *L, const char *path, const fg_error *err);
 
-/* Reads an optional integer field of the table at index t; errors name the field. [-0, +0, v] */
+/* Reads an optional integer field of the table at index t without allocating; a wrong value
+** raises "callee.field: expected ..., got ..." (fg_lua_field_error). [-0, +0, v] */
 lua_Integer fg_lua_opt_int_field(lua_State *L, int t, const char *field, lua_Integer def);
 /* Reads an optional number field. [-0, +0, v] */
 lua_Number fg_lua_opt_num_field(lua_State *L, int t, const char *field, lua_Number def);
@@ -213,6 +218,86 @@ void fg_lua_check_fields(lua_State *L, int t, const char *what, const char *cons
 const char *fg_lua_opt_str_field(lua_State *L, int t, const char *field, const char *def);
 /* Reads an optional boolean field. [-0, +0, v] */
 int fg_lua_opt_bool_field(lua_State *L, int t, const char *field, int def);
+
+/* }====================================================================== */
+
+/* {====================================================================== the field reader */
+
+/* Reads the fields of Lua tables with the path of the field being read, so an error names it:
+** `locomotion.wall_ticks: 0 is out of range, expected 1-65535`. By default the first error
+** raises (after `chunk` when given, else at the calling Lua code). A reader with `notes` (the
+** stack index of a list) collects "path: message" findings instead and goes on with defaults;
+** fg_lua_reader_fail then raises what `summary` pushes. */
+typedef struct fg_lua_reader {
+    lua_State *L;
+    const char *chunk; /* put in front of a raised message (the file read), or NULL */
+    const char *name;  /* what is read, once known (for a summary) */
+    int notes;         /* 0: raise at the first error; else the list collecting findings */
+    int extra;         /* a stack index the reader's user keeps beside it, or 0 */
+    void (*summary)(struct fg_lua_reader *rd); /* pushes the message of a failed read */
+    int box;           /* stack index of the path buffer */
+    char *path;        /* the field being read */
+    size_t len, cap;
+} fg_lua_reader;
+
+/* Starts a reader whose path is `root` ("" or NULL: none yet). Pushes the path buffer, which
+** must stay on the stack while the reader is used. [-0, +1, m] */
+void fg_lua_reader_init(fg_lua_reader *rd, lua_State *L, const char *root, const char *chunk);
+/* Appends a segment (".name", "[3]") and returns the length to restore with _pop. */
+size_t fg_lua_reader_push(fg_lua_reader *rd, const char *fmt, ...) FG_PRINTF(2, 3);
+void fg_lua_reader_pop(fg_lua_reader *rd, size_t old);
+/* A field that cannot be read: noted (or raised). [-0, +0, v] */
+void fg_lua_reader_note(fg_lua_reader *rd, const char *fmt, ...) FG_PRINTF(2, 3);
+/* A structure that cannot be read: raises. [-0, +0, v] */
+int fg_lua_reader_fail(fg_lua_reader *rd, const char *fmt, ...) FG_PRINTF(2, 3);
+/* Notes "V is out of range, expected LO-HI[ unit]" for the current path. */
+void fg_lua_reader_range(fg_lua_reader *rd, lua_Integer v, lua_Integer lo, lua_Integer hi,
+                         const char *unit);
+/* "LO-HI", or "LO to HI" when LO is negative: the one way a range is written. */
+void fg_lua_range_text(char *buf, size_t size, lua_Integer lo, lua_Integer hi);
+/* Raises "path: V is out of range, expected LO-HI[ unit]" at the calling Lua code. */
+int fg_lua_range_error(lua_State *L, const char *path, lua_Integer v, lua_Integer lo,
+                       lua_Integer hi, const char *unit);
+/* Writes "string 'x'", "12", "nil"... for messages (a long string shown by its start). */
+const char *fg_lua_describe_value(lua_State *L, int idx, char *buf, size_t size);
+/* Pushes the string keys of the table at idx sorted bytewise (a new list); returns the count.
+** A key that is not a string fails. [-0, +1, v] */
+int fg_lua_reader_keys(fg_lua_reader *rd, int idx);
+/* Notes every key of the table at idx that is not in the NULL-terminated `allowed`. */
+void fg_lua_reader_only(fg_lua_reader *rd, int idx, const char *const *allowed);
+/* Pushes field k of table t; false when it is nil. [-0, +1, -] */
+bool fg_lua_reader_get(fg_lua_reader *rd, int t, const char *k);
+/* Optional fields of table t: def when absent (or unreadable, once noted). */
+lua_Integer fg_lua_read_int(fg_lua_reader *rd, int t, const char *k, lua_Integer def,
+                            lua_Integer lo, lua_Integer hi);
+lua_Number fg_lua_read_num(fg_lua_reader *rd, int t, const char *k, lua_Number def,
+                           lua_Number lo, lua_Number hi);
+/* Pixels (fractions allowed, within +-30000) as 16.16 fixed point. */
+fg_fx fg_lua_read_fx(fg_lua_reader *rd, int t, const char *k, fg_fx def);
+bool fg_lua_read_bool(fg_lua_reader *rd, int t, const char *k, bool def);
+/* The string stays valid while the table is alive. */
+const char *fg_lua_read_str(fg_lua_reader *rd, int t, const char *k, const char *def);
+/* A string copied into out (shorter than size). */
+void fg_lua_read_name(fg_lua_reader *rd, int t, const char *k, char *out, size_t size);
+/* A name or a list of at most max names into out. */
+uint32_t fg_lua_read_names(fg_lua_reader *rd, int t, const char *k, char (*out)[FG_NAME_MAX],
+                           uint32_t max);
+/* Starts a reader whose root is the name the running C function was called by ("dispatch" for
+** d:dispatch{...}). [-0, +1, m] */
+void fg_lua_reader_callee(fg_lua_reader *rd, lua_State *L);
+/* Raises "callee.field: message" at the calling Lua code (a field of an options argument).
+** [-0, +0, v] */
+int fg_lua_field_error(lua_State *L, const char *field, const char *fmt, ...) FG_PRINTF(3, 4);
+/* l_hits.c: an action's boxes, invulnerability, hit and throw; the ruleset's default boxes and
+** combat rules. */
+void fg_lua_read_action_hits(fg_lua_reader *rd, int t, fg_action_def *a);
+void fg_lua_read_ruleset_hits(fg_lua_reader *rd, int idx, fg_ruleset_builder *b);
+/* Sets an action's boxes, hit and throw as fields of the table on top (rules:action). */
+void fg_lua_push_action_hits(lua_State *L, const fg_action_def *a);
+/* gaps = { 12, 12, 8 } of the motion table t into def->gaps (l_motion.c). */
+void fg_lua_read_motion_gaps(fg_lua_reader *rd, int t, fg_motion_def *def);
+/* Fails unless the value at idx is a table ("expected <what>, got ..."). */
+void fg_lua_reader_table(fg_lua_reader *rd, int idx, const char *what);
 
 /* }====================================================================== */
 

@@ -15,15 +15,55 @@
 #define CYCLE_TRACK "framegate.CycleTrack"
 #define OWNER "framegate.PlaybackOwner"
 
+/* {====================================================================== state methods */
+
+/* o:hash(), o:snapshot(), o:restore(bytes) and o:describe() are the same for every gate object
+** (each is plain data with _hash, _bytes, _restore and _describe functions in C): written once
+** here, instantiated per class as NAME_hash, NAME_snapshot, NAME_restore and NAME_describe over
+** the object at field F of the userdata that CHECK returns. */
+#define STATE_METHODS(NAME, CHECK, F, C)                                                         \
+    static int NAME##_hash(lua_State *L) {                                                       \
+        fg_hasher hs = fg_hasher_begin(0);                                                       \
+        C##_hash(CHECK(L, 1)->F, &hs);                                                           \
+        lua_pushinteger(L, (lua_Integer)fg_hasher_end(&hs));                                     \
+        return 1;                                                                                \
+    }                                                                                            \
+    static int NAME##_snapshot(lua_State *L) {                                                   \
+        const void *obj = CHECK(L, 1)->F;                                                        \
+        lua_pushlstring(L, (const char *)obj, C##_bytes(obj));                                  \
+        return 1;                                                                                \
+    }                                                                                            \
+    static int NAME##_restore(lua_State *L) {                                                    \
+        size_t len;                                                                              \
+        const char *s = luaL_checklstring(L, 2, &len);                                           \
+        fg_error err;                                                                            \
+        if (C##_restore(CHECK(L, 1)->F, s, len, &err) != FG_OK) return fg_lua_raise(L, &err);    \
+        lua_settop(L, 1);                                                                        \
+        return 1;                                                                                \
+    }                                                                                            \
+    static int NAME##_describe(lua_State *L) {                                                   \
+        size_t n = C##_describe(CHECK(L, 1)->F, NULL, 0);                                        \
+        luaL_Buffer b;                                                                           \
+        char *p = luaL_buffinitsize(L, &b, n + 1);                                               \
+        C##_describe(CHECK(L, 1)->F, p, n + 1);                                                  \
+        luaL_pushresultsize(&b, n);                                                              \
+        return 1;                                                                                \
+    }
+
+/* }====================================================================== */
+
 /* {====================================================================== argument helpers */
 
-/* Raises "bad argument #arg to 'f' (field 'name': ...)" at the caller's level. */
+/* Options arguments are read with the bindings' field reader (util.c): errors name the called
+** function and the field, `dispatch.seq: expected an integer, got string 'x'`, at the caller. */
+
 static int field_error(lua_State *L, int arg, const char *field, const char *msg) {
-    return luaL_argerror(L, arg, lua_pushfstring(L, "field '%s': %s", field, msg));
+    (void)arg;
+    return fg_lua_field_error(L, field, "%s", msg);
 }
 
-/* Integer field `field` of the table at index t, reported as `label` of argument arg; nil gives
-** def unless required. */
+/* Integer field `field` of the table at index t, reported as `label`; nil gives def unless
+** required. */
 static lua_Integer int_field_at(lua_State *L, int t, int arg, const char *field, const char *label,
                                 int required, lua_Integer def) {
     int ty = lua_getfield(L, t, field);
@@ -33,11 +73,11 @@ static lua_Integer int_field_at(lua_State *L, int t, int arg, const char *field,
     } else {
         int ok = 0;
         v = lua_tointegerx(L, -1, &ok);
-        if (!ok)
-            field_error(L, arg, label,
-                        lua_pushfstring(L, "expected an integer, got %s",
-                                        ty == LUA_TNUMBER ? "a number with a fraction"
-                                                          : luaL_typename(L, -1)));
+        if (!ok) {
+            char buf[80];
+            fg_lua_field_error(L, label, "expected an integer, got %s",
+                               fg_lua_describe_value(L, -1, buf, sizeof buf));
+        }
     }
     lua_pop(L, 1);
     return v;
@@ -50,21 +90,24 @@ static lua_Integer int_field(lua_State *L, int arg, const char *field, int requi
 
 static void int_range(lua_State *L, int arg, const char *label, lua_Integer v, lua_Integer lo,
                       lua_Integer hi) {
-    if (v < lo || v > hi)
-        field_error(L, arg, label,
-                    lua_pushfstring(L, "expected %I to %I, got %I", (LUAI_UACINT)lo,
-                                    (LUAI_UACINT)hi, (LUAI_UACINT)v));
+    (void)arg;
+    if (v < lo || v > hi) {
+        char range[64];
+        fg_lua_range_text(range, sizeof range, lo, hi);
+        fg_lua_field_error(L, label, "%lld is out of range, expected %s", (long long)v, range);
+    }
 }
 
 /* Optional string field (the string stays reachable through the table). */
 static const char *str_field(lua_State *L, int arg, const char *field) {
     int ty = lua_getfield(L, arg, field);
     const char *v = NULL;
+    char buf[80];
     if (ty == LUA_TSTRING)
         v = lua_tostring(L, -1);
     else if (ty != LUA_TNIL)
-        field_error(L, arg, field,
-                    lua_pushfstring(L, "expected a string, got %s", luaL_typename(L, -1)));
+        fg_lua_field_error(L, field, "expected a string, got %s",
+                           fg_lua_describe_value(L, -1, buf, sizeof buf));
     lua_pop(L, 1);
     return v;
 }
@@ -73,11 +116,12 @@ static const char *str_field(lua_State *L, int arg, const char *field) {
 static lua_Number num_field(lua_State *L, int arg, const char *field, lua_Number def) {
     int ty = lua_getfield(L, arg, field);
     lua_Number v = def;
+    char buf[80];
     if (ty == LUA_TNUMBER)
         v = lua_tonumber(L, -1);
     else if (ty != LUA_TNIL)
-        field_error(L, arg, field,
-                    lua_pushfstring(L, "expected a number, got %s", luaL_typename(L, -1)));
+        fg_lua_field_error(L, field, "expected a number, got %s",
+                           fg_lua_describe_value(L, -1, buf, sizeof buf));
     lua_pop(L, 1);
     return v;
 }
@@ -86,10 +130,7 @@ static lua_Number num_field(lua_State *L, int arg, const char *field, lua_Number
 static lua_Integer check_range(lua_State *L, int arg, const char *what, lua_Integer lo,
                                lua_Integer hi) {
     lua_Integer v = luaL_checkinteger(L, arg);
-    if (v < lo || v > hi)
-        luaL_argerror(L, arg,
-                      lua_pushfstring(L, "%s: expected %I to %I, got %I", what, (LUAI_UACINT)lo,
-                                      (LUAI_UACINT)hi, (LUAI_UACINT)v));
+    if (v < lo || v > hi) fg_lua_range_error(L, what, v, lo, hi, NULL);
     return v;
 }
 
@@ -355,39 +396,7 @@ static int dispatcher_ledger(lua_State *L) {
     return 1;
 }
 
-static int dispatcher_hash(lua_State *L) {
-    ldispatcher *u = check_dispatcher(L, 1);
-    fg_hasher hs = fg_hasher_begin(0);
-    fg_dispatcher_hash(u->d, &hs);
-    lua_pushinteger(L, (lua_Integer)fg_hasher_end(&hs));
-    return 1;
-}
-
-static int dispatcher_snapshot(lua_State *L) {
-    ldispatcher *u = check_dispatcher(L, 1);
-    lua_pushlstring(L, (const char *)u->d, fg_dispatcher_bytes(u->d));
-    return 1;
-}
-
-static int dispatcher_restore(lua_State *L) {
-    ldispatcher *u = check_dispatcher(L, 1);
-    size_t len;
-    const char *s = luaL_checklstring(L, 2, &len);
-    fg_error err;
-    if (fg_dispatcher_restore(u->d, s, len, &err) != FG_OK) return fg_lua_raise(L, &err);
-    lua_settop(L, 1);
-    return 1;
-}
-
-static int dispatcher_describe(lua_State *L) {
-    ldispatcher *u = check_dispatcher(L, 1);
-    size_t n = fg_dispatcher_describe(u->d, NULL, 0);
-    luaL_Buffer b;
-    char *p = luaL_buffinitsize(L, &b, n + 1);
-    fg_dispatcher_describe(u->d, p, n + 1);
-    luaL_pushresultsize(&b, n);
-    return 1;
-}
+STATE_METHODS(dispatcher, check_dispatcher, d, fg_dispatcher)
 
 /* Properties: channels, capacity, bytes; everything else is a method. */
 static int dispatcher_index(lua_State *L) {
@@ -730,39 +739,7 @@ static int owner_delivered(lua_State *L) { return push_pending(L, check_owner(L,
 /* o:drain() -> the same list, and the queue is emptied */
 static int owner_drain(lua_State *L) { return push_pending(L, check_owner(L, 1), 1); }
 
-static int owner_hash(lua_State *L) {
-    lowner *u = check_owner(L, 1);
-    fg_hasher hs = fg_hasher_begin(0);
-    fg_playback_owner_hash(u->o, &hs);
-    lua_pushinteger(L, (lua_Integer)fg_hasher_end(&hs));
-    return 1;
-}
-
-static int owner_snapshot(lua_State *L) {
-    lowner *u = check_owner(L, 1);
-    lua_pushlstring(L, (const char *)u->o, fg_playback_owner_bytes(u->o));
-    return 1;
-}
-
-static int owner_restore(lua_State *L) {
-    lowner *u = check_owner(L, 1);
-    size_t len;
-    const char *s = luaL_checklstring(L, 2, &len);
-    fg_error err;
-    if (fg_playback_owner_restore(u->o, s, len, &err) != FG_OK) return fg_lua_raise(L, &err);
-    lua_settop(L, 1);
-    return 1;
-}
-
-static int owner_describe(lua_State *L) {
-    lowner *u = check_owner(L, 1);
-    size_t n = fg_playback_owner_describe(u->o, NULL, 0);
-    luaL_Buffer b;
-    char *p = luaL_buffinitsize(L, &b, n + 1);
-    fg_playback_owner_describe(u->o, p, n + 1);
-    luaL_pushresultsize(&b, n);
-    return 1;
-}
+STATE_METHODS(owner, check_owner, o, fg_playback_owner)
 
 /* Properties: cursor, live, token (nil when nothing is live), pending, delivered_total. */
 static int owner_index(lua_State *L) {

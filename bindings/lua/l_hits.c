@@ -11,15 +11,15 @@
 **               knockdown = "soft"|"hard", meter =, meter_target =, range = }
 **   throw   = { damage =, tech_window =, tech =, reaction =, stun =, launch =, knockdown = }
 */
-#include "l_reader.h"
+#include "fg_lua.h"
 
 #include <stdio.h>
 #include <string.h>
 
 /* One of `names` (by index), or fails naming them. */
-static int pick(fg_rd *rd, int t, const char *k, const char *const *names, int def) {
+static int pick(fg_lua_reader *rd, int t, const char *k, const char *const *names, int def) {
     char v[32] = "";
-    fg_rd_str(rd, t, k, v, sizeof v);
+    fg_lua_read_name(rd, t, k, v, sizeof v);
     if (!v[0]) return def;
     char list[120] = "";
     for (int i = 0; names[i]; i++) {
@@ -27,159 +27,161 @@ static int pick(fg_rd *rd, int t, const char *k, const char *const *names, int d
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "",
                  names[i]);
     }
-    size_t old = fg_rd_path_push(rd, ".%s", k);
-    fg_rd_note(rd, "'%s', expected %s", v, list);
-    fg_rd_path_pop(rd, old);
+    size_t old = fg_lua_reader_push(rd, ".%s", k);
+    fg_lua_reader_note(rd, "'%s', expected %s", v, list);
+    fg_lua_reader_pop(rd, old);
     return def;
 }
 
 /* Pushes field k if it is a table (true), or leaves nothing and returns false. */
-static bool sub_table(fg_rd *rd, int t, const char *k, const char *what) {
-    if (!fg_rd_get(rd, t, k)) {
+static bool sub_table(fg_lua_reader *rd, int t, const char *k, const char *what) {
+    if (!fg_lua_reader_get(rd, t, k)) {
         lua_pop(rd->L, 1);
         return false;
     }
-    size_t old = fg_rd_path_push(rd, ".%s", k);
-    fg_rd_check_table(rd, -1, what);
-    fg_rd_path_pop(rd, old);
+    size_t old = fg_lua_reader_push(rd, ".%s", k);
+    fg_lua_reader_table(rd, -1, what);
+    fg_lua_reader_pop(rd, old);
     return true;
 }
 
-static void read_launch(fg_rd *rd, int t, fg_fx *vx, fg_fx *vy) {
+static void read_launch(fg_lua_reader *rd, int t, fg_fx *vx, fg_fx *vy) {
     if (!sub_table(rd, t, "launch", "{ vx =, vy = }")) return;
-    size_t old = fg_rd_path_push(rd, ".launch");
+    size_t old = fg_lua_reader_push(rd, ".launch");
     static const char *const fields[] = {"vx", "vy", NULL};
-    fg_rd_only_fields(rd, -1, fields);
-    *vx = fg_rd_fx(rd, -1, "vx", 0);
-    *vy = fg_rd_fx(rd, -1, "vy", 0);
-    fg_rd_path_pop(rd, old);
+    fg_lua_reader_only(rd, -1, fields);
+    *vx = fg_lua_read_fx(rd, -1, "vx", 0);
+    *vy = fg_lua_read_fx(rd, -1, "vy", 0);
+    fg_lua_reader_pop(rd, old);
     lua_pop(rd->L, 1);
 }
 
 static const char *const knockdowns[] = {"none", "soft", "hard", NULL};
 
-static void read_hit_fields(fg_rd *rd, fg_hit_def *h) {
+static void read_hit_fields(fg_lua_reader *rd, fg_hit_def *h) {
     lua_State *L = rd->L;
     static const char *const fields[] = {
         "damage", "chip", "range", "hitstop", "hitstop_target", "hitstun", "blockstun", "meter",
         "meter_target", "low", "overhead", "guard", "pushback", "counter", "hits", "interval",
         "priority", "juggle", "reaction", "air_reaction", "launch", "knockdown", NULL};
-    fg_rd_only_fields(rd, -1, fields);
+    fg_lua_reader_only(rd, -1, fields);
     h->enabled = true;
-    h->damage = (int32_t)fg_rd_int(rd, -1, "damage", 0, -1000000, 1000000);
-    h->chip = (int32_t)fg_rd_int(rd, -1, "chip", 0, -1000000, 1000000);
-    h->range = fg_rd_fx(rd, -1, "range", FG_FX(60));
-    h->hitstop = (int32_t)fg_rd_int(rd, -1, "hitstop", 8, -1000, 1000);
-    h->hitstop_target = (int32_t)fg_rd_int(rd, -1, "hitstop_target", 0, -1000, 1000);
-    h->hitstun = (int32_t)fg_rd_int(rd, -1, "hitstun", 12, -1000, 1000);
-    h->blockstun = (int32_t)fg_rd_int(rd, -1, "blockstun", 8, -1000, 1000);
-    h->meter_gain = (int32_t)fg_rd_int(rd, -1, "meter", 0, -1000000, 1000000);
-    h->meter_target = (int32_t)fg_rd_int(rd, -1, "meter_target", 0, -1000000, 1000000);
-    h->low = fg_rd_bool(rd, -1, "low", false);
-    h->overhead = fg_rd_bool(rd, -1, "overhead", false);
+    h->damage = (int32_t)fg_lua_read_int(rd, -1, "damage", 0, -1000000, 1000000);
+    h->chip = (int32_t)fg_lua_read_int(rd, -1, "chip", 0, -1000000, 1000000);
+    h->range = fg_lua_read_fx(rd, -1, "range", FG_FX(60));
+    h->hitstop = (int32_t)fg_lua_read_int(rd, -1, "hitstop", 8, -1000, 1000);
+    h->hitstop_target = (int32_t)fg_lua_read_int(rd, -1, "hitstop_target", 0, -1000, 1000);
+    h->hitstun = (int32_t)fg_lua_read_int(rd, -1, "hitstun", 12, -1000, 1000);
+    h->blockstun = (int32_t)fg_lua_read_int(rd, -1, "blockstun", 8, -1000, 1000);
+    h->meter_gain = (int32_t)fg_lua_read_int(rd, -1, "meter", 0, -1000000, 1000000);
+    h->meter_target = (int32_t)fg_lua_read_int(rd, -1, "meter_target", 0, -1000000, 1000000);
+    h->low = fg_lua_read_bool(rd, -1, "low", false);
+    h->overhead = fg_lua_read_bool(rd, -1, "overhead", false);
     static const char *const guards[] = {"high", "low", "overhead", "unblockable", NULL};
     h->guard = (fg_guard)pick(rd, -1, "guard", guards, FG_GUARD_HIGH);
     /* pushback = 12 (both) or { hit = 8, block = 14 } */
-    if (fg_rd_get(rd, -1, "pushback") && lua_type(L, -1) == LUA_TNUMBER) {
+    if (fg_lua_reader_get(rd, -1, "pushback") && lua_type(L, -1) == LUA_TNUMBER) {
         lua_pop(L, 1);
-        h->pushback_hit = h->pushback_block = fg_rd_fx(rd, -1, "pushback", 0);
+        h->pushback_hit = h->pushback_block = fg_lua_read_fx(rd, -1, "pushback", 0);
     } else {
         lua_pop(L, 1);
         if (sub_table(rd, -1, "pushback", "a distance or { hit =, block = }")) {
-            size_t old = fg_rd_path_push(rd, ".pushback");
+            size_t old = fg_lua_reader_push(rd, ".pushback");
             static const char *const pf[] = {"hit", "block", NULL};
-            fg_rd_only_fields(rd, -1, pf);
-            h->pushback_hit = fg_rd_fx(rd, -1, "hit", 0);
-            h->pushback_block = fg_rd_fx(rd, -1, "block", 0);
-            fg_rd_path_pop(rd, old);
+            fg_lua_reader_only(rd, -1, pf);
+            h->pushback_hit = fg_lua_read_fx(rd, -1, "hit", 0);
+            h->pushback_block = fg_lua_read_fx(rd, -1, "block", 0);
+            fg_lua_reader_pop(rd, old);
             lua_pop(L, 1);
         }
     }
     if (sub_table(rd, -1, "counter", "{ damage =, hitstun =, hitstop = }")) {
-        size_t old = fg_rd_path_push(rd, ".counter");
+        size_t old = fg_lua_reader_push(rd, ".counter");
         static const char *const cf[] = {"damage", "hitstun", "hitstop", NULL};
-        fg_rd_only_fields(rd, -1, cf);
-        h->counter_damage = (int32_t)fg_rd_int(rd, -1, "damage", 100, 0, 100000);
-        h->counter_hitstun = (int32_t)fg_rd_int(rd, -1, "hitstun", 0, -1000, 1000);
-        h->counter_hitstop = (int32_t)fg_rd_int(rd, -1, "hitstop", 0, -1000, 1000);
-        fg_rd_path_pop(rd, old);
+        fg_lua_reader_only(rd, -1, cf);
+        h->counter_damage = (int32_t)fg_lua_read_int(rd, -1, "damage", 100, 0, 100000);
+        h->counter_hitstun = (int32_t)fg_lua_read_int(rd, -1, "hitstun", 0, -1000, 1000);
+        h->counter_hitstop = (int32_t)fg_lua_read_int(rd, -1, "hitstop", 0, -1000, 1000);
+        fg_lua_reader_pop(rd, old);
         lua_pop(L, 1);
     }
-    h->hits = (int32_t)fg_rd_int(rd, -1, "hits", 1, -1000, 1000);
-    h->interval = (int32_t)fg_rd_int(rd, -1, "interval", 0, -1000, 1000);
-    h->priority = (int32_t)fg_rd_int(rd, -1, "priority", 0, -1000000, 1000000);
-    h->juggle = (int32_t)fg_rd_int(rd, -1, "juggle", 0, -1000000, 1000000);
-    fg_rd_str(rd, -1, "reaction", h->reaction, sizeof h->reaction);
-    fg_rd_str(rd, -1, "air_reaction", h->air_reaction, sizeof h->air_reaction);
+    h->hits = (int32_t)fg_lua_read_int(rd, -1, "hits", 1, -1000, 1000);
+    h->interval = (int32_t)fg_lua_read_int(rd, -1, "interval", 0, -1000, 1000);
+    h->priority = (int32_t)fg_lua_read_int(rd, -1, "priority", 0, -1000000, 1000000);
+    h->juggle = (int32_t)fg_lua_read_int(rd, -1, "juggle", 0, -1000000, 1000000);
+    fg_lua_read_name(rd, -1, "reaction", h->reaction, sizeof h->reaction);
+    fg_lua_read_name(rd, -1, "air_reaction", h->air_reaction, sizeof h->air_reaction);
     read_launch(rd, -1, &h->launch_vx, &h->launch_vy);
     h->knockdown = (fg_knockdown)pick(rd, -1, "knockdown", knockdowns, FG_KNOCKDOWN_NONE);
 }
 
-static void read_throw_fields(fg_rd *rd, fg_throw_def *th) {
+static void read_throw_fields(fg_lua_reader *rd, fg_throw_def *th) {
     static const char *const fields[] = {"damage",   "tech_window", "tech",      "reaction",
                                          "stun",     "launch",      "knockdown", NULL};
-    fg_rd_only_fields(rd, -1, fields);
+    fg_lua_reader_only(rd, -1, fields);
     th->enabled = true;
-    th->damage = (int32_t)fg_rd_int(rd, -1, "damage", 0, -1000000, 1000000);
-    th->tech_window = (int32_t)fg_rd_int(rd, -1, "tech_window", 7, -1000, 1000);
-    fg_rd_str(rd, -1, "tech", th->tech_input, sizeof th->tech_input);
+    th->damage = (int32_t)fg_lua_read_int(rd, -1, "damage", 0, -1000000, 1000000);
+    th->tech_window = (int32_t)fg_lua_read_int(rd, -1, "tech_window", 7, -1000, 1000);
+    fg_lua_read_name(rd, -1, "tech", th->tech_input, sizeof th->tech_input);
     snprintf(th->reaction, sizeof th->reaction, "%s", "");
-    fg_rd_str(rd, -1, "reaction", th->reaction, sizeof th->reaction);
-    th->stun = (int32_t)fg_rd_int(rd, -1, "stun", 20, -1000, 1000);
+    fg_lua_read_name(rd, -1, "reaction", th->reaction, sizeof th->reaction);
+    th->stun = (int32_t)fg_lua_read_int(rd, -1, "stun", 20, -1000, 1000);
     read_launch(rd, -1, &th->launch_vx, &th->launch_vy);
     th->knockdown = (fg_knockdown)pick(rd, -1, "knockdown", knockdowns, FG_KNOCKDOWN_NONE);
 }
 
-static fg_box read_rect(fg_rd *rd, int t) {
+static fg_box read_rect(fg_lua_reader *rd, int t) {
     fg_box b;
-    b.x = fg_rd_fx(rd, t, "x", 0);
-    b.y = fg_rd_fx(rd, t, "y", 0);
-    b.w = fg_rd_fx(rd, t, "w", 0);
-    b.h = fg_rd_fx(rd, t, "h", 0);
+    b.x = fg_lua_read_fx(rd, t, "x", 0);
+    b.y = fg_lua_read_fx(rd, t, "y", 0);
+    b.w = fg_lua_read_fx(rd, t, "w", 0);
+    b.h = fg_lua_read_fx(rd, t, "h", 0);
     return b;
 }
 
 static const char *const kinds[] = {"hurt", "hit", "push", "throw", NULL};
 
 /* { "hit", from =, to =, x =, y =, w =, h = } or { kind = "hit", ... } */
-static void read_box(fg_rd *rd, fg_box_def *d, int32_t duration) {
+static void read_box(fg_lua_reader *rd, fg_box_def *d, int32_t duration) {
     lua_State *L = rd->L;
     static const char *const fields[] = {"kind", "from", "to", "x", "y", "w", "h", NULL};
     char kind[16] = "";
-    if (lua_rawgeti(L, -1, 1) == LUA_TSTRING) snprintf(kind, sizeof kind, "%s", lua_tostring(L, -1));
+    if (lua_rawgeti(L, -1, 1) == LUA_TSTRING)
+        snprintf(kind, sizeof kind, "%s", lua_tostring(L, -1));
     lua_pop(L, 1);
     /* The positional kind is not a named field: check the others without it. */
     lua_pushnil(L);
     lua_rawseti(L, -2, 1);
-    fg_rd_only_fields(rd, -1, fields);
-    if (!kind[0]) fg_rd_str(rd, -1, "kind", kind, sizeof kind);
+    fg_lua_reader_only(rd, -1, fields);
+    if (!kind[0]) fg_lua_read_name(rd, -1, "kind", kind, sizeof kind);
     d->kind = FG_BOX_KINDS;
     for (int i = 0; kinds[i]; i++)
         if (!strcmp(kind, kinds[i])) d->kind = (fg_box_kind)i;
     if (d->kind == FG_BOX_KINDS) {
-        fg_rd_note(rd, "kind '%s', expected hurt, hit, push or throw (as { \"hit\", from =, ... })",
-                   kind);
+        fg_lua_reader_note(
+            rd, "kind '%s', expected hurt, hit, push or throw (as { \"hit\", from =, ... })", kind);
         d->kind = FG_BOX_HURT;
     }
-    bool has_from = fg_rd_get(rd, -1, "from");
+    bool has_from = fg_lua_reader_get(rd, -1, "from");
     lua_pop(L, 1);
-    d->from = (int32_t)fg_rd_int(rd, -1, "from", 0, -1000000, 1000000);
-    d->to = (int32_t)fg_rd_int(rd, -1, "to", has_from ? d->from : duration - 1, -1000000,
-                               1000000);
+    d->from = (int32_t)fg_lua_read_int(rd, -1, "from", 0, -1000000, 1000000);
+    d->to = (int32_t)fg_lua_read_int(rd, -1, "to", has_from ? d->from : duration - 1, -1000000,
+                                     1000000);
     d->box = read_rect(rd, -1);
 }
 
-static void read_boxes(fg_rd *rd, int t, fg_action_def *a) {
+static void read_boxes(fg_lua_reader *rd, int t, fg_action_def *a) {
     lua_State *L = rd->L;
     if (!sub_table(rd, t, "boxes", "a list of boxes { \"hit\", from =, to =, x =, y =, w =, h = }"))
         return;
-    size_t old = fg_rd_path_push(rd, ".boxes");
+    size_t old = fg_lua_reader_push(rd, ".boxes");
     lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
-    if (n > FG_MAX_BOXES) fg_rd_fail(rd, "%lld boxes, at most %d", (long long)n, FG_MAX_BOXES);
+    if (n > FG_MAX_BOXES)
+        fg_lua_reader_fail(rd, "%lld boxes, at most %d", (long long)n, FG_MAX_BOXES);
     for (lua_Integer i = 1; i <= n; i++) {
-        size_t o2 = fg_rd_path_push(rd, "[%lld]", (long long)i);
+        size_t o2 = fg_lua_reader_push(rd, "[%lld]", (long long)i);
         lua_rawgeti(L, -1, i);
-        fg_rd_check_table(rd, -1, "a box { \"hit\", from =, to =, x =, y =, w =, h = }");
+        fg_lua_reader_table(rd, -1, "a box { \"hit\", from =, to =, x =, y =, w =, h = }");
         /* A copy: the reader removes the positional kind before checking the fields. */
         lua_newtable(L);
         lua_pushnil(L);
@@ -190,49 +192,49 @@ static void read_boxes(fg_rd *rd, int t, fg_action_def *a) {
         }
         read_box(rd, &a->boxes[a->nboxes++], a->duration);
         lua_pop(L, 2);
-        fg_rd_path_pop(rd, o2);
+        fg_lua_reader_pop(rd, o2);
     }
-    fg_rd_path_pop(rd, old);
+    fg_lua_reader_pop(rd, old);
     lua_pop(L, 1);
 }
 
-static void read_invulnerable(fg_rd *rd, int t, fg_action_def *a) {
+static void read_invulnerable(fg_lua_reader *rd, int t, fg_action_def *a) {
     lua_State *L = rd->L;
     if (!sub_table(rd, t, "invulnerable", "a list of { from =, to =, strike =, throw = }")) return;
-    size_t old = fg_rd_path_push(rd, ".invulnerable");
+    size_t old = fg_lua_reader_push(rd, ".invulnerable");
     lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
     if (n > FG_MAX_INVULN)
-        fg_rd_fail(rd, "%lld ranges, at most %d", (long long)n, FG_MAX_INVULN);
+        fg_lua_reader_fail(rd, "%lld ranges, at most %d", (long long)n, FG_MAX_INVULN);
     static const char *const fields[] = {"from", "to", "strike", "throw", NULL};
     for (lua_Integer i = 1; i <= n; i++) {
-        size_t o2 = fg_rd_path_push(rd, "[%lld]", (long long)i);
+        size_t o2 = fg_lua_reader_push(rd, "[%lld]", (long long)i);
         lua_rawgeti(L, -1, i);
-        fg_rd_check_table(rd, -1, "{ from =, to =, strike =, throw = }");
-        fg_rd_only_fields(rd, -1, fields);
+        fg_lua_reader_table(rd, -1, "{ from =, to =, strike =, throw = }");
+        fg_lua_reader_only(rd, -1, fields);
         fg_invuln_def *v = &a->invuln[a->ninvuln++];
-        v->from = (int32_t)fg_rd_int(rd, -1, "from", 0, -1000000, 1000000);
-        v->to = (int32_t)fg_rd_int(rd, -1, "to", v->from, -1000000, 1000000);
-        v->strike = fg_rd_bool(rd, -1, "strike", true);
-        v->thrown = fg_rd_bool(rd, -1, "throw", false);
+        v->from = (int32_t)fg_lua_read_int(rd, -1, "from", 0, -1000000, 1000000);
+        v->to = (int32_t)fg_lua_read_int(rd, -1, "to", v->from, -1000000, 1000000);
+        v->strike = fg_lua_read_bool(rd, -1, "strike", true);
+        v->thrown = fg_lua_read_bool(rd, -1, "throw", false);
         lua_pop(L, 1);
-        fg_rd_path_pop(rd, o2);
+        fg_lua_reader_pop(rd, o2);
     }
-    fg_rd_path_pop(rd, old);
+    fg_lua_reader_pop(rd, old);
     lua_pop(L, 1);
 }
 
-void fg_lua_read_action_hits(fg_rd *rd, int t, fg_action_def *a) {
+void fg_lua_read_action_hits(fg_lua_reader *rd, int t, fg_action_def *a) {
     t = lua_absindex(rd->L, t);
     if (sub_table(rd, t, "hit", "{ damage =, hitstun =, blockstun =, hitstop =, ... }")) {
-        size_t old = fg_rd_path_push(rd, ".hit");
+        size_t old = fg_lua_reader_push(rd, ".hit");
         read_hit_fields(rd, &a->hit);
-        fg_rd_path_pop(rd, old);
+        fg_lua_reader_pop(rd, old);
         lua_pop(rd->L, 1);
     }
     if (sub_table(rd, t, "throw", "{ damage =, tech_window =, reaction =, ... }")) {
-        size_t old = fg_rd_path_push(rd, ".throw");
+        size_t old = fg_lua_reader_push(rd, ".throw");
         read_throw_fields(rd, &a->throw_def);
-        fg_rd_path_pop(rd, old);
+        fg_lua_reader_pop(rd, old);
         lua_pop(rd->L, 1);
     }
     read_boxes(rd, t, a);
@@ -240,88 +242,179 @@ void fg_lua_read_action_hits(fg_rd *rd, int t, fg_action_def *a) {
 }
 
 /* boxes = { hurt = {...}, push = {...}, airborne = { hurt = {...} }, ... } */
-static void read_default_boxes(fg_rd *rd, int t, const char *group, fg_ruleset_builder *b) {
+static void read_default_boxes(fg_lua_reader *rd, int t, const char *group, fg_ruleset_builder *b) {
     lua_State *L = rd->L;
     t = lua_absindex(L, t);
-    int n = fg_rd_sorted_keys(rd, t);
+    int n = fg_lua_reader_keys(rd, t);
     for (int i = 1; i <= n; i++) {
         lua_rawgeti(L, -1, i);
         const char *k = lua_tostring(L, -1);
-        size_t old = fg_rd_path_push(rd, ".%s", k);
+        size_t old = fg_lua_reader_push(rd, ".%s", k);
         lua_getfield(L, t, k);
-        fg_rd_check_table(rd, -1, "a box { x =, y =, w =, h = } or a group's { hurt =, push = }");
+        fg_lua_reader_table(rd, -1, "a box { x =, y =, w =, h = } or a group's { hurt =, push = }");
         bool kind = !strcmp(k, "hurt") || !strcmp(k, "push");
         if (kind) {
             static const char *const fields[] = {"x", "y", "w", "h", NULL};
-            fg_rd_only_fields(rd, -1, fields);
+            fg_lua_reader_only(rd, -1, fields);
             fg_error err;
             fg_box box = read_rect(rd, -1);
             if (fg_ruleset_add_default_box(b, group, !strcmp(k, "hurt") ? FG_BOX_HURT : FG_BOX_PUSH,
                                            box, &err) != FG_OK)
-                fg_rd_note(rd, "%s", err.msg);
+                fg_lua_reader_note(rd, "%s", err.msg);
         } else if (group) {
-            fg_rd_note(rd, "unknown field (expected hurt or push)");
+            fg_lua_reader_note(rd, "unknown field (expected hurt or push)");
         } else {
             read_default_boxes(rd, -1, k, b);
         }
         lua_pop(L, 2);
-        fg_rd_path_pop(rd, old);
+        fg_lua_reader_pop(rd, old);
     }
     lua_pop(L, 1);
 }
 
-void fg_lua_read_ruleset_hits(fg_rd *rd, int idx, fg_ruleset_builder *b) {
+void fg_lua_read_ruleset_hits(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) {
     lua_State *L = rd->L;
     idx = lua_absindex(L, idx);
-    if (fg_rd_get(rd, idx, "boxes")) {
-        size_t old = fg_rd_path_push(rd, "boxes");
-        fg_rd_check_table(rd, -1, "{ hurt = { x =, y =, w =, h = }, push =, <group> = {...} }");
+    if (fg_lua_reader_get(rd, idx, "boxes")) {
+        size_t old = fg_lua_reader_push(rd, "boxes");
+        fg_lua_reader_table(rd, -1, "{ hurt = { x =, y =, w =, h = }, push =, <group> = {...} }");
         read_default_boxes(rd, -1, NULL, b);
-        fg_rd_path_pop(rd, old);
+        fg_lua_reader_pop(rd, old);
     }
     lua_pop(L, 1);
-    if (!fg_rd_get(rd, idx, "combat")) {
+    if (!fg_lua_reader_get(rd, idx, "combat")) {
         lua_pop(L, 1);
         return;
     }
-    size_t old = fg_rd_path_push(rd, "combat");
-    fg_rd_check_table(rd, -1, "{ trade =, juggle_limit =, scaling =, ... }");
+    size_t old = fg_lua_reader_push(rd, "combat");
+    fg_lua_reader_table(rd, -1, "{ trade =, juggle_limit =, scaling =, ... }");
     static const char *const fields[] = {"trade",       "juggle_limit", "scaling",
                                          "soft_wakeup", "hard_wakeup",  "wakeup_throw_invuln",
                                          NULL};
-    fg_rd_only_fields(rd, -1, fields);
+    fg_lua_reader_only(rd, -1, fields);
     fg_combat_def c = fg_combat_def_default();
     static const char *const trades[] = {"both", "priority", NULL};
     c.trade_priority = pick(rd, -1, "trade", trades, 0) == 1;
-    c.juggle_limit = (int32_t)fg_rd_int(rd, -1, "juggle_limit", 0, -1000000, 1000000);
-    c.soft_wakeup = (int32_t)fg_rd_int(rd, -1, "soft_wakeup", c.soft_wakeup, -1000, 1000);
-    c.hard_wakeup = (int32_t)fg_rd_int(rd, -1, "hard_wakeup", c.hard_wakeup, -1000, 1000);
-    c.wakeup_throw_invuln = (int32_t)fg_rd_int(rd, -1, "wakeup_throw_invuln",
-                                               c.wakeup_throw_invuln, -1000, 1000);
+    c.juggle_limit = (int32_t)fg_lua_read_int(rd, -1, "juggle_limit", 0, -1000000, 1000000);
+    c.soft_wakeup = (int32_t)fg_lua_read_int(rd, -1, "soft_wakeup", c.soft_wakeup, -1000, 1000);
+    c.hard_wakeup = (int32_t)fg_lua_read_int(rd, -1, "hard_wakeup", c.hard_wakeup, -1000, 1000);
+    c.wakeup_throw_invuln =
+        (int32_t)fg_lua_read_int(rd, -1, "wakeup_throw_invuln", c.wakeup_throw_invuln, -1000, 1000);
     if (sub_table(rd, -1, "scaling", "a list of percentages { 100, 90, 80 }")) {
-        size_t o2 = fg_rd_path_push(rd, ".scaling");
+        size_t o2 = fg_lua_reader_push(rd, ".scaling");
         lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
         if (n > FG_MAX_SCALING)
-            fg_rd_fail(rd, "%lld entries, at most %d", (long long)n, FG_MAX_SCALING);
+            fg_lua_reader_fail(rd, "%lld entries, at most %d", (long long)n, FG_MAX_SCALING);
         for (lua_Integer i = 1; i <= n; i++) {
             lua_rawgeti(L, -1, i);
             int ok;
             lua_Integer v = lua_tointegerx(L, -1, &ok);
             if (!ok || v < 0 || v > 1000) {
                 char buf[64];
-                size_t o3 = fg_rd_path_push(rd, "[%lld]", (long long)i);
-                fg_rd_note(rd, "%s, expected a percentage 0..1000",
-                           fg_rd_describe(L, -1, buf, sizeof buf));
-                fg_rd_path_pop(rd, o3);
+                size_t o3 = fg_lua_reader_push(rd, "[%lld]", (long long)i);
+                fg_lua_reader_note(rd, "%s, expected a percentage 0..1000",
+                                   fg_lua_describe_value(L, -1, buf, sizeof buf));
+                fg_lua_reader_pop(rd, o3);
                 v = 100;
             }
             c.scaling[c.nscaling++] = (int32_t)v;
             lua_pop(L, 1);
         }
-        fg_rd_path_pop(rd, o2);
+        fg_lua_reader_pop(rd, o2);
         lua_pop(L, 1);
     }
     fg_ruleset_set_combat(b, &c);
-    fg_rd_path_pop(rd, old);
+    fg_lua_reader_pop(rd, old);
     lua_pop(L, 1);
 }
+
+/* {====================================================================== reading back */
+
+static void set_num(lua_State *L, const char *k, fg_fx v) {
+    lua_pushnumber(L, (lua_Number)v / FG_FX_ONE);
+    lua_setfield(L, -2, k);
+}
+
+static void set_int(lua_State *L, const char *k, lua_Integer v) {
+    lua_pushinteger(L, v);
+    lua_setfield(L, -2, k);
+}
+
+static void set_str(lua_State *L, const char *k, const char *v) {
+    if (!v[0]) return;
+    lua_pushstring(L, v);
+    lua_setfield(L, -2, k);
+}
+
+static void push_hit(lua_State *L, const fg_hit_def *h) {
+    static const char *const guards[] = {"high", "low", "overhead", "unblockable"};
+    lua_createtable(L, 0, 24);
+    set_num(L, "range", h->range);
+    const struct { const char *k; int32_t v; } f[] = {
+        {"damage", h->damage},       {"chip", h->chip},
+        {"hitstop", h->hitstop},     {"hitstop_target", h->hitstop_target},
+        {"hitstun", h->hitstun},     {"blockstun", h->blockstun},
+        {"meter", h->meter_gain},    {"meter_target", h->meter_target},
+        {"hits", h->hits},           {"interval", h->interval},
+        {"priority", h->priority},   {"juggle", h->juggle}};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) set_int(L, f[i].k, f[i].v);
+    lua_pushboolean(L, h->low);
+    lua_setfield(L, -2, "low");
+    lua_pushboolean(L, h->overhead);
+    lua_setfield(L, -2, "overhead");
+    lua_pushstring(L, (unsigned)h->guard < 4 ? guards[h->guard] : "?");
+    lua_setfield(L, -2, "guard");
+    lua_createtable(L, 0, 2);
+    set_num(L, "hit", h->pushback_hit);
+    set_num(L, "block", h->pushback_block);
+    lua_setfield(L, -2, "pushback");
+    lua_createtable(L, 0, 3);
+    set_int(L, "damage", h->counter_damage);
+    set_int(L, "hitstun", h->counter_hitstun);
+    set_int(L, "hitstop", h->counter_hitstop);
+    lua_setfield(L, -2, "counter");
+    set_str(L, "reaction", h->reaction);
+    set_str(L, "air_reaction", h->air_reaction);
+    lua_createtable(L, 0, 2);
+    set_num(L, "vx", h->launch_vx);
+    set_num(L, "vy", h->launch_vy);
+    lua_setfield(L, -2, "launch");
+    lua_pushstring(L, fg_knockdown_name(h->knockdown));
+    lua_setfield(L, -2, "knockdown");
+}
+
+void fg_lua_push_action_hits(lua_State *L, const fg_action_def *a) {
+    if (a->hit.enabled) {
+        push_hit(L, &a->hit);
+        lua_setfield(L, -2, "hit");
+    }
+    if (a->throw_def.enabled) {
+        const fg_throw_def *t = &a->throw_def;
+        lua_createtable(L, 0, 8);
+        set_int(L, "damage", t->damage);
+        set_int(L, "tech_window", t->tech_window);
+        set_int(L, "stun", t->stun);
+        set_str(L, "tech", t->tech_input);
+        set_str(L, "reaction", t->reaction);
+        lua_pushstring(L, fg_knockdown_name(t->knockdown));
+        lua_setfield(L, -2, "knockdown");
+        lua_setfield(L, -2, "throw");
+    }
+    lua_createtable(L, (int)a->nboxes, 0);
+    for (uint32_t i = 0; i < a->nboxes; i++) {
+        const fg_box_def *b = &a->boxes[i];
+        lua_createtable(L, 0, 7);
+        lua_pushstring(L, fg_box_kind_name(b->kind));
+        lua_setfield(L, -2, "kind");
+        set_int(L, "from", b->from);
+        set_int(L, "to", b->to);
+        set_num(L, "x", b->box.x);
+        set_num(L, "y", b->box.y);
+        set_num(L, "w", b->box.w);
+        set_num(L, "h", b->box.h);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    lua_setfield(L, -2, "boxes");
+}
+
+/* }====================================================================== */

@@ -13,7 +13,8 @@
 static int l_tick_of_us(lua_State *L) {
     lua_Integer us = luaL_checkinteger(L, 1);
     lua_Integer rate = luaL_optinteger(L, 2, FG_TICK_RATE_DEFAULT);
-    luaL_argcheck(L, rate > 0 && rate <= FG_TICK_RATE_MAX, 2, "tick rate out of range");
+    if (rate < 1 || rate > FG_TICK_RATE_MAX)
+        fg_lua_range_error(L, "rate", rate, 1, FG_TICK_RATE_MAX, "Hz");
     lua_pushinteger(L, fg_tick_of_us(us, (uint32_t)rate));
     return 1;
 }
@@ -22,7 +23,8 @@ static int l_tick_of_us(lua_State *L) {
 static int l_us_of_tick(lua_State *L) {
     lua_Integer t = luaL_checkinteger(L, 1);
     lua_Integer rate = luaL_optinteger(L, 2, FG_TICK_RATE_DEFAULT);
-    luaL_argcheck(L, rate > 0 && rate <= FG_TICK_RATE_MAX, 2, "tick rate out of range");
+    if (rate < 1 || rate > FG_TICK_RATE_MAX)
+        fg_lua_range_error(L, "rate", rate, 1, FG_TICK_RATE_MAX, "Hz");
     lua_pushinteger(L, fg_us_of_tick(t, (uint32_t)rate));
     return 1;
 }

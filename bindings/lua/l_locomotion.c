@@ -28,35 +28,27 @@ static const char *const config_fields[] = {
     "pivot_turn_deg", "wall_ticks",       "wall_time",          "wall_speed",
     "braking_deceleration", NULL};
 
-static uint32_t uint_field(lua_State *L, int t, const char *field, uint32_t def, uint32_t lo,
-                           uint32_t hi) {
-    lua_Integer v = fg_lua_opt_int_field(L, t, field, (lua_Integer)def);
-    if (v < (lua_Integer)lo || v > (lua_Integer)hi)
-        luaL_error(L, "locomotion.%s: %I, expected %I to %I", field, (LUAI_UACINT)v,
-                   (LUAI_UACINT)lo, (LUAI_UACINT)hi);
-    return (uint32_t)v;
-}
-
-/* Seconds to ticks, to the nearest tick. */
-static uint32_t ticks_field(lua_State *L, int t, const char *ticks_name, const char *time_name,
-                            uint32_t rate, uint32_t def, uint32_t lo) {
+/* Seconds to ticks, to the nearest tick: `wall_time = 0.2` or `wall_ticks = 12`, not both. */
+static uint32_t ticks_field(fg_lua_reader *rd, int t, const char *ticks_name,
+                            const char *time_name, uint32_t rate, uint32_t def, uint32_t lo) {
+    lua_State *L = rd->L;
     bool has_ticks = lua_getfield(L, t, ticks_name) != LUA_TNIL;
     bool has_time = lua_getfield(L, t, time_name) != LUA_TNIL;
     lua_pop(L, 2);
     if (has_ticks && has_time)
         luaL_error(L, "locomotion: give %s or %s, not both", ticks_name, time_name);
-    if (!has_time) return uint_field(L, t, ticks_name, def, lo, UINT16_MAX);
-    lua_Number sec = fg_lua_opt_num_field(L, t, time_name, 0);
+    if (!has_time) return (uint32_t)fg_lua_read_int(rd, t, ticks_name, def, lo, UINT16_MAX);
+    lua_Number sec = fg_lua_read_num(rd, t, time_name, 0, -HUGE_VAL, HUGE_VAL);
     double ticks = floor(sec * rate + 0.5);
     if (!(ticks >= lo && ticks <= UINT16_MAX))
-        luaL_error(L, "locomotion.%s: %f s is %f ticks at %I Hz, expected %I to %I ticks",
-                   time_name, (lua_Number)sec, (lua_Number)ticks, (LUAI_UACINT)rate,
+        luaL_error(L, "locomotion.%s: %f s is %f ticks at %I Hz, out of range, expected %I-%I "
+                   "ticks", time_name, (lua_Number)sec, (lua_Number)ticks, (LUAI_UACINT)rate,
                    (LUAI_UACINT)lo, (LUAI_UACINT)UINT16_MAX);
     return (uint32_t)ticks;
 }
 
-static float num_field(lua_State *L, int t, const char *field, float def) {
-    return (float)fg_lua_opt_num_field(L, t, field, def);
+static float num_field(fg_lua_reader *rd, int t, const char *field, float def) {
+    return (float)fg_lua_read_num(rd, t, field, def, -HUGE_VAL, HUGE_VAL);
 }
 
 /* Reads a config table (or none: the defaults at 60 Hz) into out; raises on any error. */
@@ -68,25 +60,29 @@ static void read_config(lua_State *L, int t, fg_loco_config *out, uint32_t *rate
         return;
     }
     luaL_checktype(L, t, LUA_TTABLE);
+    t = lua_absindex(L, t);
     fg_lua_check_fields(L, t, "locomotion", config_fields);
-    rate = uint_field(L, t, "rate", FG_TICK_RATE_DEFAULT, 1, FG_TICK_RATE_MAX);
+    fg_lua_reader rd;
+    fg_lua_reader_init(&rd, L, "locomotion", NULL);
+    rate = (uint32_t)fg_lua_read_int(&rd, t, "rate", FG_TICK_RATE_DEFAULT, 1, FG_TICK_RATE_MAX);
     fg_loco_config c = fg_loco_config_default(rate);
-    c.forward_limit_deg = num_field(L, t, "forward_limit_deg", c.forward_limit_deg);
-    c.backward_limit_deg = num_field(L, t, "backward_limit_deg", c.backward_limit_deg);
-    c.dead_zone_deg = num_field(L, t, "dead_zone_deg", c.dead_zone_deg);
-    const char *hy = fg_lua_opt_str_field(L, t, "hysteresis", "one_way");
+    c.forward_limit_deg = num_field(&rd, t, "forward_limit_deg", c.forward_limit_deg);
+    c.backward_limit_deg = num_field(&rd, t, "backward_limit_deg", c.backward_limit_deg);
+    c.dead_zone_deg = num_field(&rd, t, "dead_zone_deg", c.dead_zone_deg);
+    const char *hy = fg_lua_read_str(&rd, t, "hysteresis", "one_way");
     int h = fg_loco_hysteresis_parse(hy);
     if (h < 0)
         luaL_error(L, "locomotion.hysteresis: '%s', expected one_way or both_ways", hy);
     c.hysteresis = (fg_loco_hysteresis)h;
-    c.move_speed = num_field(L, t, "move_speed", c.move_speed);
-    c.accel_threshold = num_field(L, t, "accel_threshold", c.accel_threshold);
-    c.pivot_min_ticks = ticks_field(L, t, "pivot_min_ticks", "pivot_min_time", rate,
+    c.move_speed = num_field(&rd, t, "move_speed", c.move_speed);
+    c.accel_threshold = num_field(&rd, t, "accel_threshold", c.accel_threshold);
+    c.pivot_min_ticks = ticks_field(&rd, t, "pivot_min_ticks", "pivot_min_time", rate,
                                     c.pivot_min_ticks, 0);
-    c.pivot_turn_deg = num_field(L, t, "pivot_turn_deg", c.pivot_turn_deg);
-    c.wall_ticks = ticks_field(L, t, "wall_ticks", "wall_time", rate, c.wall_ticks, 1);
-    c.wall_speed = num_field(L, t, "wall_speed", c.wall_speed);
-    c.braking_deceleration = num_field(L, t, "braking_deceleration", c.braking_deceleration);
+    c.pivot_turn_deg = num_field(&rd, t, "pivot_turn_deg", c.pivot_turn_deg);
+    c.wall_ticks = ticks_field(&rd, t, "wall_ticks", "wall_time", rate, c.wall_ticks, 1);
+    c.wall_speed = num_field(&rd, t, "wall_speed", c.wall_speed);
+    c.braking_deceleration = num_field(&rd, t, "braking_deceleration", c.braking_deceleration);
+    lua_remove(L, rd.box);
     fg_error err;
     if (fg_loco_config_check(&c, &err) != FG_OK) fg_lua_raise(L, &err);
     *out = c;
@@ -182,12 +178,12 @@ static int l_step(lua_State *L) {
     fg_lua_check_fields(L, 2, "locomotion input", input_fields);
     fg_loco_input in;
     memset(&in, 0, sizeof in);
-    in.velocity.x = num_field(L, 2, "vx", 0.0f);
-    in.velocity.y = num_field(L, 2, "vy", 0.0f);
-    in.acceleration.x = num_field(L, 2, "ax", 0.0f);
-    in.acceleration.y = num_field(L, 2, "ay", 0.0f);
-    in.actor_yaw = num_field(L, 2, "yaw", 0.0f);
-    in.aim_yaw = num_field(L, 2, "aim", in.actor_yaw);
+    in.velocity.x = (float)fg_lua_opt_num_field(L, 2, "vx", 0.0f);
+    in.velocity.y = (float)fg_lua_opt_num_field(L, 2, "vy", 0.0f);
+    in.acceleration.x = (float)fg_lua_opt_num_field(L, 2, "ax", 0.0f);
+    in.acceleration.y = (float)fg_lua_opt_num_field(L, 2, "ay", 0.0f);
+    in.actor_yaw = (float)fg_lua_opt_num_field(L, 2, "yaw", 0.0f);
+    in.aim_yaw = (float)fg_lua_opt_num_field(L, 2, "aim", in.actor_yaw);
     in.strafe = fg_lua_opt_bool_field(L, 2, "strafe", 0) != 0;
     in.airborne = fg_lua_opt_bool_field(L, 2, "airborne", 0) != 0;
     fg_loco_output o;

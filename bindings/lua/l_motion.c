@@ -63,62 +63,78 @@ static void check_keys(lua_State *L, int t, const char *what, const char *const 
     }
 }
 
-static int32_t int_field(lua_State *L, int t, const char *field) {
-    lua_Integer v = fg_lua_opt_int_field(L, t, field, 0);
-    if (v < -1000000 || v > 1000000)
-        luaL_error(L, "field '%s': %I is out of range", field, (LUAI_UACINT)v);
-    return (int32_t)v;
+/* gaps = { 12, 0, 6 }: per-step gap overrides, in the order tostring prints the steps' gaps
+** (0 keeps a step's default). Leaves the stack as it found it. */
+void fg_lua_read_motion_gaps(fg_lua_reader *rd, int t, fg_motion_def *def) {
+    lua_State *L = rd->L;
+    if (!fg_lua_reader_get(rd, t, "gaps")) {
+        lua_pop(L, 1);
+        return;
+    }
+    size_t old = fg_lua_reader_push(rd, ".gaps");
+    char v[64];
+    if (!lua_istable(L, -1))
+        fg_lua_reader_fail(rd, "expected a list of step gaps such as { 12, 12, 8 }, got %s",
+             fg_lua_describe_value(L, -1, v, sizeof v));
+    lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+    if (n > FG_MOTION_MAX_STEPS - 1)
+        fg_lua_reader_fail(rd, "%lld entries, a motion has at most %d step gaps", (long long)n,
+             FG_MOTION_MAX_STEPS - 1);
+    for (lua_Integer i = 1; i <= n; i++) {
+        size_t o2 = fg_lua_reader_push(rd, "[%lld]", (long long)i);
+        int ok;
+        lua_rawgeti(L, -1, i);
+        lua_Integer g = lua_tointegerx(L, -1, &ok);
+        if (!ok)
+            fg_lua_reader_fail(rd, "expected an integer, got %s (0 = the step's default)",
+                               fg_lua_describe_value(L, -1, v, sizeof v));
+        if (g < 0 || g > FG_MOTION_MAX_TICKS)
+            fg_lua_reader_fail(rd, "%lld is out of range, expected 0-%d ticks (0 = the step's "
+                               "default)", (long long)g, FG_MOTION_MAX_TICKS);
+        def->gaps[i - 1] = (int32_t)g;
+        lua_pop(L, 1);
+        fg_lua_reader_pop(rd, o2);
+    }
+    fg_lua_reader_pop(rd, old);
+    lua_pop(L, 1);
 }
 
-/* Fills the options of a def from the table at t (names and notations stay owned by Lua). */
+/* Fills the options of a def from the table at t (names and notations stay owned by Lua);
+** errors name what.field. */
 static void read_def_options(lua_State *L, int t, fg_motion_def *d, const char *what) {
+    t = lua_absindex(L, t);
+    fg_lua_reader rd;
+    fg_lua_reader_init(&rd, L, what, NULL);
     lua_getfield(L, t, "priority");
     d->has_priority = !lua_isnil(L, -1);
     lua_pop(L, 1);
-    d->priority = int_field(L, t, "priority");
-    int32_t time = int_field(L, t, "time"), window = int_field(L, t, "window");
+    d->priority = (int32_t)fg_lua_read_int(&rd, t, "priority", 0, -1000000, 1000000);
+    int32_t time = (int32_t)fg_lua_read_int(&rd, t, "time", 0, -1000000, 1000000);
+    int32_t window = (int32_t)fg_lua_read_int(&rd, t, "window", 0, -1000000, 1000000);
     if (time && window && time != window)
         luaL_error(L, "%s: time = %d and window = %d disagree; give one of them", what, (int)time,
                    (int)window);
     d->time = time ? time : window;
-    d->buffer = int_field(L, t, "buffer");
-    d->gap = int_field(L, t, "gap");
-    if (lua_getfield(L, t, "gaps") != LUA_TNIL) {
-        if (!lua_istable(L, -1))
-            luaL_error(L, "%s: gaps = %s, expected a list of step gaps such as { 12, 12, 8 }",
-                       what, luaL_typename(L, -1));
-        lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
-        if (n > FG_MOTION_MAX_STEPS - 1)
-            luaL_error(L, "%s: gaps has %I entries, a motion has at most %d step gaps", what,
-                       (LUAI_UACINT)n, FG_MOTION_MAX_STEPS - 1);
-        for (lua_Integer i = 1; i <= n; i++) {
-            int ok;
-            lua_rawgeti(L, -1, i);
-            lua_Integer g = lua_tointegerx(L, -1, &ok);
-            if (!ok || g < 0 || g > FG_MOTION_MAX_TICKS)
-                luaL_error(L, "%s: gaps[%I] = %s, expected 0..%d ticks (0 = the step's default)",
-                           what, (LUAI_UACINT)i, luaL_tolstring(L, -1, NULL), FG_MOTION_MAX_TICKS);
-            d->gaps[i - 1] = (int32_t)g;
-            lua_pop(L, 1);
-        }
-    }
-    lua_pop(L, 1);
-    d->charge = int_field(L, t, "charge");
-    const char *frozen = fg_lua_opt_str_field(L, t, "frozen", NULL);
+    d->buffer = (int32_t)fg_lua_read_int(&rd, t, "buffer", 0, -1000000, 1000000);
+    d->gap = (int32_t)fg_lua_read_int(&rd, t, "gap", 0, -1000000, 1000000);
+    fg_lua_read_motion_gaps(&rd, t, d);
+    d->charge = (int32_t)fg_lua_read_int(&rd, t, "charge", 0, -1000000, 1000000);
+    const char *frozen = fg_lua_read_str(&rd, t, "frozen", NULL);
     if (frozen) {
         if (strcmp(frozen, "skip") == 0) d->frozen = FG_MOTION_FROZEN_SKIP;
         else if (strcmp(frozen, "count") == 0) d->frozen = FG_MOTION_FROZEN_COUNT;
         else luaL_error(L, "%s: frozen = '%s', expected 'skip' or 'count'", what, frozen);
     }
-    d->absolute = fg_lua_opt_bool_field(L, t, "absolute", 0);
-    d->no_autogreater = !fg_lua_opt_bool_field(L, t, "autogreater", 1);
-    const char *syn = fg_lua_opt_str_field(L, t, "notation", NULL);
+    d->absolute = fg_lua_read_bool(&rd, t, "absolute", false);
+    d->no_autogreater = !fg_lua_read_bool(&rd, t, "autogreater", true);
+    const char *syn = fg_lua_read_str(&rd, t, "notation", NULL);
     if (syn) {
         if (strcmp(syn, "numpad") == 0) d->syntax = FG_MOTION_NUMPAD;
         else if (strcmp(syn, "mugen") == 0) d->syntax = FG_MOTION_MUGEN;
         else if (strcmp(syn, "auto") == 0) d->syntax = FG_MOTION_AUTO;
         else luaL_error(L, "%s: notation = '%s', expected 'numpad', 'mugen' or 'auto'", what, syn);
     }
+    lua_remove(L, rd.box);
 }
 
 /* buttons = {...}, groups = { P = {...} } from the table at t; false when neither is given. */
@@ -258,13 +274,23 @@ static int push_explain(lua_State *L, const lmotion *m, const fg_motion_run *run
     const fg_motion_command *fired = NULL;
     for (uint32_t i = 0; i < run->ncommands; i++)
         if (run->commands[i].motion == id && run->commands[i].age == 0) fired = &run->commands[i];
-    char line[512];
+    return fg_lua_push_explanation(L, m->set, fired, miss);
+}
+
+int fg_lua_push_explanation(lua_State *L, const fg_motion_set *set,
+                            const fg_motion_command *fired, const fg_motion_miss *miss) {
+    /* Formatted at the length it needs: the line a designer reads is never cut. */
+    size_t need = fired ? fg_motion_command_format(set, fired, NULL, 0)
+                        : fg_motion_miss_format(set, miss, NULL, 0);
+    luaL_Buffer b;
+    char *p = luaL_buffinitsize(L, &b, need + 1);
+    if (fired) fg_motion_command_format(set, fired, p, need + 1);
+    else fg_motion_miss_format(set, miss, p, need + 1);
+    luaL_pushresultsize(&b, need);
     if (fired) {
-        fg_motion_command_format(m->set, fired, line, sizeof line);
-        lua_pushfstring(L, "fired: %s", line);
-    } else {
-        fg_motion_miss_format(m->set, miss, line, sizeof line);
-        lua_pushstring(L, line);
+        lua_pushliteral(L, "fired: ");
+        lua_insert(L, -2);
+        lua_concat(L, 2);
     }
     lua_createtable(L, 0, 8);
     lua_pushboolean(L, fired != NULL);
@@ -284,7 +310,7 @@ static int push_explain(lua_State *L, const lmotion *m, const fg_motion_run *run
     lua_pushinteger(L, miss->tick);
     lua_setfield(L, -2, "tick");
     if (miss->other != FG_MOTION_NONE) {
-        lua_pushstring(L, fg_motion_name(m->set, miss->other));
+        lua_pushstring(L, fg_motion_name(set, miss->other));
         lua_setfield(L, -2, "other");
     }
     return 2;

@@ -6,19 +6,18 @@
 #include "fg_lua.h"
 
 #include <math.h>
-
-static const char *describe(lua_State *L, int idx) {
-    if (lua_type(L, idx) != LUA_TNUMBER) return luaL_typename(L, idx);
-    if (lua_isinteger(L, idx)) return lua_pushfstring(L, "%I", lua_tointeger(L, idx));
-    return lua_pushfstring(L, "%f", lua_tonumber(L, idx));
-}
+#include <stdio.h>
 
 lua_Integer fg_lua_check_range(lua_State *L, int idx, const char *what, lua_Integer lo,
                                lua_Integer hi) {
     int ok = 0;
     lua_Integer v = lua_tointegerx(L, idx, &ok);
-    if (!ok || v < lo || v > hi)
-        luaL_error(L, "%s: expected an integer in %I..%I, got %s", what, lo, hi, describe(L, idx));
+    if (!ok) {
+        char buf[64];
+        luaL_error(L, "%s: expected an integer, got %s", what,
+                   fg_lua_describe_value(L, idx, buf, sizeof buf));
+    }
+    if (v < lo || v > hi) fg_lua_range_error(L, what, v, lo, hi, NULL);
     return v;
 }
 
@@ -26,8 +25,12 @@ lua_Number fg_lua_check_finite(lua_State *L, int idx, const char *what, lua_Numb
                                lua_Number hi) {
     int ok = 0;
     lua_Number v = lua_tonumberx(L, idx, &ok);
-    if (!ok || !isfinite(v) || v < lo || v > hi)
-        luaL_error(L, "%s: expected a number in %f..%f, got %s", what, lo, hi, describe(L, idx));
+    if (!ok || !isfinite(v) || v < lo || v > hi) {
+        char buf[64], range[64];
+        snprintf(range, sizeof range, "%g to %g", lo, hi);
+        luaL_error(L, "%s: %s is out of range, expected a finite number from %s", what,
+                   fg_lua_describe_value(L, idx, buf, sizeof buf), range);
+    }
     return v;
 }
 

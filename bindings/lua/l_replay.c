@@ -378,7 +378,7 @@ static lwriter *check_writer(lua_State *L, int idx) {
 
 static int64_t int_field(lua_State *L, int t, const char *k) {
     t = lua_absindex(L, t);
-    if (lua_getfield(L, t, k) == LUA_TNIL) luaL_error(L, "field '%s' is missing", k);
+    if (lua_getfield(L, t, k) == LUA_TNIL) luaL_error(L, "%s: expected an integer, got nil", k);
     lua_pop(L, 1);
     return fg_lua_opt_int_field(L, t, k, 0);
 }
@@ -408,14 +408,14 @@ static unsigned enum_field(lua_State *L, int t, const char *k, const char *const
                 luaL_addstring(&b, names[j]);
             }
             luaL_pushresult(&b);
-            luaL_error(L, "field '%s': \"%s\" is not one of %s", k, s, lua_tostring(L, -1));
+            luaL_error(L, "%s: \"%s\" is not one of %s", k, s, lua_tostring(L, -1));
         }
         v = i;
     } else if (ty != LUA_TNIL) {
         int ok = 0;
         lua_Integer i = lua_tointegerx(L, -1, &ok);
         if (!ok || i < 0 || i > 255)
-            luaL_error(L, "field '%s': expected a name or an integer 0..255, got %s", k,
+            luaL_error(L, "%s: expected a name or an integer 0-255, got %s", k,
                        luaL_typename(L, -1));
         v = (unsigned)i;
     }
@@ -425,14 +425,14 @@ static unsigned enum_field(lua_State *L, int t, const char *k, const char *const
 
 static uint8_t u8_field(lua_State *L, int t, const char *k, lua_Integer def) {
     lua_Integer v = fg_lua_opt_int_field(L, t, k, def);
-    if (v < 0 || v > 255) luaL_error(L, "field '%s': %I is out of range (expected 0..255)", k, v);
+    if (v < 0 || v > 255) fg_lua_range_error(L, k, v, 0, 255, NULL);
     return (uint8_t)v;
 }
 
 static uint32_t u32_field(lua_State *L, int t, const char *k, bool required) {
     lua_Integer v = required ? int_field(L, t, k) : fg_lua_opt_int_field(L, t, k, 0);
     if (v < 0 || v > (lua_Integer)UINT32_MAX)
-        luaL_error(L, "field '%s': %I is out of range (expected 0..4294967295)", k, v);
+        fg_lua_range_error(L, k, v, 0, UINT32_MAX, NULL);
     return (uint32_t)v;
 }
 
@@ -692,8 +692,7 @@ static void read_header(lua_State *L, int idx, fg_replay_header *h) {
     if (version) h->runtime_version = fg_replay_str_of(version);
     lua_Integer rate = fg_lua_opt_int_field(L, idx, "tick_rate", FG_TICK_RATE_DEFAULT);
     if (rate < 1 || rate > FG_TICK_RATE_MAX)
-        luaL_error(L, "header.tick_rate %I is out of range (expected 1..%d)", rate,
-                   (int)FG_TICK_RATE_MAX);
+        fg_lua_range_error(L, "header.tick_rate", rate, 1, FG_TICK_RATE_MAX, "Hz");
     h->tick_rate = (uint32_t)rate;
     h->seed = u64_field(L, idx, "seed", false);
     h->start_tick = fg_lua_opt_int_field(L, idx, "start_tick", 0);
@@ -756,8 +755,8 @@ static lwriter *open_writer(lua_State *L, const char *path, int header_idx, int 
         luaL_checktype(L, opts_idx, LUA_TTABLE);
         lua_Integer cs = fg_lua_opt_int_field(L, opts_idx, "chunk_size", 0);
         if (cs < 0 || cs > (lua_Integer)FG_REPLAY_CHUNK_MAX)
-            luaL_error(L, "field 'chunk_size': %I is out of range (expected %d..%d)", cs,
-                       (int)FG_REPLAY_CHUNK_MIN, (int)FG_REPLAY_CHUNK_MAX);
+            fg_lua_range_error(L, "chunk_size", cs, FG_REPLAY_CHUNK_MIN, FG_REPLAY_CHUNK_MAX,
+                               "(0 = the default)");
         opt.chunk_size = (uint32_t)cs;
     }
     lwriter *lw = lua_newuserdatauv(L, sizeof *lw, 0);

@@ -76,7 +76,8 @@ static fg_rep_link read_link(lua_State *L, int t, const char *what, fg_rep_link 
     if (lua_isnoneornil(L, t)) return l;
     lua_Integer lat = fg_lua_opt_int_field(L, t, "latency", (lua_Integer)def.latency_ticks);
     if (lat < 1 || lat > 1000)
-        luaL_error(L, "replication: %s.latency: %I, expected 1 to 1000", what, (LUAI_UACINT)lat);
+        fg_lua_range_error(L, lua_pushfstring(L, "replication: %s.latency", what), lat, 1, 1000,
+                           NULL);
     lua_Number loss = fg_lua_opt_num_field(L, t, "loss", def.loss);
     if (!(loss >= 0 && loss < 1))
         luaL_error(L, "replication: %s.loss: %f, expected a value in [0, 1)", what, loss);
@@ -412,13 +413,11 @@ int fg_lua_replication_new(lua_State *L) {
     lua_Integer cc = fg_lua_opt_int_field(L, 1, "channel_capacity", cfg.channel_capacity);
     lua_Integer ic = fg_lua_opt_int_field(L, 1, "inflight_capacity", cfg.inflight_capacity);
     if (mo < 0 || mo > FG_REP_MAX_OBSERVERS)
-        luaL_error(L, "replication.max_observers: %I, expected 0 to %d", (LUAI_UACINT)mo,
-                   FG_REP_MAX_OBSERVERS);
+        fg_lua_range_error(L, "replication.max_observers", mo, 0, FG_REP_MAX_OBSERVERS, NULL);
     if (cc < 1 || cc > 65536)
-        luaL_error(L, "replication.channel_capacity: %I, expected 1 to 65536", (LUAI_UACINT)cc);
+        fg_lua_range_error(L, "replication.channel_capacity", cc, 1, 65536, NULL);
     if (ic < 1 || ic > (1 << 20))
-        luaL_error(L, "replication.inflight_capacity: %I, expected 1 to %d", (LUAI_UACINT)ic,
-                   1 << 20);
+        fg_lua_range_error(L, "replication.inflight_capacity", ic, 1, 1 << 20, NULL);
     cfg.max_observers = (uint32_t)mo;
     cfg.channel_capacity = (uint32_t)cc;
     cfg.inflight_capacity = (uint32_t)ic;
@@ -492,8 +491,8 @@ int fg_lua_replication_new(lua_State *L) {
                            name, luaL_typename(L, -1));
             }
             if (cd < 0 || cd > INT32_MAX)
-                luaL_error(L, "replication: action '%s': cooldown %I, expected 0 to %d ticks",
-                           name, (LUAI_UACINT)cd, INT32_MAX);
+                fg_lua_range_error(L, lua_pushfstring(L, "replication.actions.%s.cooldown", name),
+                                   cd, 0, INT32_MAX, "ticks");
             acts[nacts].name = name;
             acts[nacts].cooldown_ticks = (uint32_t)cd;
             nacts++;

@@ -9,7 +9,6 @@
 ** the value: `actions.jab.startup: expected an integer, got string 'fast'`.
 */
 #include "fg_lua.h"
-#include "l_reader.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -20,134 +19,200 @@
 #define DECL_T "framegate.RulesetDeclaration"
 #define VERDICT_T "framegate.Verdict"
 
+/* {====================================================================== reading tables */
+
+/* The declaration is read with the bindings' field reader (util.c) in its collecting mode:
+** rd->extra is the stack index of { [action name] = true } for actions whose ticks could not be
+** read. */
+
+/* Whether a validator finding is about an action whose length could not be read: its windows
+** and markers were checked against a default length, so the finding would mislead. */
+static bool about_shaky_action(fg_lua_reader *rd, const char *path) {
+    if (strncmp(path, "actions.", 8) != 0) return false;
+    const char *name = path + 8, *end = strchr(name, '.');
+    if (!end) return false;
+    lua_pushlstring(rd->L, name, (size_t)(end - name));
+    bool shaky = lua_rawget(rd->L, rd->extra) != LUA_TNIL;
+    lua_pop(rd->L, 1);
+    return shaky;
+}
+
+/* Pushes "CHUNK: invalid ruleset 'NAME':" and one "\n  finding" line per noted finding, then
+** the extra lines of the builder's findings (`more`, may be NULL). */
+static void push_invalid(fg_lua_reader *rd, const fg_findings *more) {
+    lua_State *L = rd->L;
+    luaL_Buffer buf;
+    luaL_buffinit(L, &buf);
+    if (rd->chunk) {
+        luaL_addstring(&buf, rd->chunk);
+        luaL_addstring(&buf, ": ");
+    }
+    luaL_addstring(&buf, "invalid ruleset '");
+    luaL_addstring(&buf, rd->name ? rd->name : "rules");
+    luaL_addstring(&buf, "':");
+    lua_Integer n = (lua_Integer)lua_rawlen(L, rd->notes);
+    for (lua_Integer i = 1; i <= n; i++) {
+        luaL_addstring(&buf, "\n  ");
+        lua_rawgeti(L, rd->notes, i);
+        luaL_addvalue(&buf);
+    }
+    /* One finding per line, "  path: message": errors, then the lint warnings found on the way
+    ** (`framegate check` lists every finding from these lines). */
+    for (int pass = 0; more && pass < 2; pass++)
+        for (uint32_t i = 0; i < more->count; i++) {
+            const fg_finding *x = &more->items[i];
+            if (x->warning != (pass == 1) || about_shaky_action(rd, x->path)) continue;
+            luaL_addstring(&buf, "\n  ");
+            luaL_addstring(&buf, x->path);
+            luaL_addstring(&buf, ": ");
+            if (x->warning && strncmp(x->msg, "warning", 7) != 0)
+                luaL_addstring(&buf, "warning: ");
+            luaL_addstring(&buf, x->msg);
+        }
+    if (more && more->dropped) {
+        lua_pushfstring(L, "\n  %s: %d more findings than the validator keeps (%d); fix these "
+                        "and check again", rd->name ? rd->name : "rules", (int)more->dropped,
+                        (int)(sizeof more->items / sizeof more->items[0]));
+        luaL_addvalue(&buf);
+    }
+    luaL_pushresult(&buf);
+}
+
+static void summary(fg_lua_reader *rd) { push_invalid(rd, NULL); }
+
+/* }====================================================================== */
+
 /* {====================================================================== the declaration */
 
-static fg_contact parse_on(fg_rd *rd, int t) {
+static fg_contact parse_on(fg_lua_reader *rd, int t) {
     char on[16] = "always";
-    fg_rd_str(rd, t, "on", on, sizeof on);
+    fg_lua_read_name(rd, t, "on", on, sizeof on);
     static const char *const names[] = {"always", "hit", "block", "whiff", "contact"};
     for (int i = 0; i < 5; i++)
         if (strcmp(on, names[i]) == 0) return (fg_contact)i;
-    size_t old = fg_rd_path_push(rd, ".on");
-    fg_rd_note(rd, "'%s', expected always, hit, block, whiff or contact", on);
-    fg_rd_path_pop(rd, old);
+    size_t old = fg_lua_reader_push(rd, ".on");
+    fg_lua_reader_note(rd, "'%s', expected always, hit, block, whiff or contact", on);
+    fg_lua_reader_pop(rd, old);
     return FG_ON_ALWAYS;
 }
 
-static void read_cancels(fg_rd *rd, int t, fg_action_def *a) {
+static void read_cancels(fg_lua_reader *rd, int t, fg_action_def *a) {
     lua_State *L = rd->L;
-    if (!fg_rd_get(rd, t, "cancels")) {
+    if (!fg_lua_reader_get(rd, t, "cancels")) {
         lua_pop(L, 1);
         return;
     }
-    size_t old = fg_rd_path_push(rd, ".cancels");
-    fg_rd_check_table(rd, -1, "a list of windows");
+    size_t old = fg_lua_reader_push(rd, ".cancels");
+    fg_lua_reader_table(rd, -1, "a list of windows");
     lua_Integer n = luaL_len(L, -1);
-    if (n > FG_MAX_CANCELS) fg_rd_fail(rd, "%lld windows, at most %d", (long long)n, FG_MAX_CANCELS);
+    if (n > FG_MAX_CANCELS)
+        fg_lua_reader_fail(rd, "%lld windows, at most %d", (long long)n, FG_MAX_CANCELS);
     static const char *const fields[] = {"from", "to", "on", "into", "buffer", NULL};
     for (lua_Integer i = 1; i <= n; i++) {
         lua_geti(L, -1, i);
-        size_t o2 = fg_rd_path_push(rd, "[%lld]", (long long)i);
-        fg_rd_check_table(rd, -1, "a window { from =, to =, into = }");
-        fg_rd_only_fields(rd, -1, fields);
+        size_t o2 = fg_lua_reader_push(rd, "[%lld]", (long long)i);
+        fg_lua_reader_table(rd, -1, "a window { from =, to =, into = }");
+        fg_lua_reader_only(rd, -1, fields);
         fg_cancel_def *c = &a->cancels[a->ncancels++];
-        c->from = (int32_t)fg_rd_int(rd, -1, "from", 0, -1000000, 1000000);
-        c->to = (int32_t)fg_rd_int(rd, -1, "to", c->from, -1000000, 1000000);
-        c->buffer = (int32_t)fg_rd_int(rd, -1, "buffer", 0, -1000000, 1000000);
+        c->from = (int32_t)fg_lua_read_int(rd, -1, "from", 0, -1000000, 1000000);
+        c->to = (int32_t)fg_lua_read_int(rd, -1, "to", c->from, -1000000, 1000000);
+        c->buffer = (int32_t)fg_lua_read_int(rd, -1, "buffer", 0, -1000000, 1000000);
         c->on = parse_on(rd, -1);
-        c->ntargets = fg_rd_names(rd, -1, "into", c->targets, FG_MAX_TARGETS);
-        fg_rd_path_pop(rd, o2);
+        c->ntargets = fg_lua_read_names(rd, -1, "into", c->targets, FG_MAX_TARGETS);
+        fg_lua_reader_pop(rd, o2);
         lua_pop(L, 1);
     }
-    fg_rd_path_pop(rd, old);
+    fg_lua_reader_pop(rd, old);
     lua_pop(L, 1);
 }
 
-static void read_markers(fg_rd *rd, int t, fg_action_def *a) {
+static void read_markers(fg_lua_reader *rd, int t, fg_action_def *a) {
     lua_State *L = rd->L;
-    if (!fg_rd_get(rd, t, "markers")) {
+    if (!fg_lua_reader_get(rd, t, "markers")) {
         lua_pop(L, 1);
         return;
     }
-    size_t old = fg_rd_path_push(rd, ".markers");
-    fg_rd_check_table(rd, -1, "a list of { tick =, marker = }");
+    size_t old = fg_lua_reader_push(rd, ".markers");
+    fg_lua_reader_table(rd, -1, "a list of { tick =, marker = }");
     lua_Integer n = luaL_len(L, -1);
-    if (n > FG_MAX_MARKERS) fg_rd_fail(rd, "%lld markers, at most %d", (long long)n, FG_MAX_MARKERS);
+    if (n > FG_MAX_MARKERS)
+        fg_lua_reader_fail(rd, "%lld markers, at most %d", (long long)n, FG_MAX_MARKERS);
     static const char *const fields[] = {"tick", "marker", "once", NULL};
     for (lua_Integer i = 1; i <= n; i++) {
         lua_geti(L, -1, i);
-        size_t o2 = fg_rd_path_push(rd, "[%lld]", (long long)i);
-        fg_rd_check_table(rd, -1, "{ tick =, marker = }");
-        fg_rd_only_fields(rd, -1, fields);
+        size_t o2 = fg_lua_reader_push(rd, "[%lld]", (long long)i);
+        fg_lua_reader_table(rd, -1, "{ tick =, marker = }");
+        fg_lua_reader_only(rd, -1, fields);
         fg_marker_def *m = &a->markers[a->nmarkers++];
-        m->tick = (int32_t)fg_rd_int(rd, -1, "tick", 0, -1000000, 1000000);
-        m->once = fg_rd_bool(rd, -1, "once", false);
-        fg_rd_str(rd, -1, "marker", m->name, sizeof m->name);
-        if (!m->name[0]) fg_rd_note(rd, "needs a marker name");
-        fg_rd_path_pop(rd, o2);
+        m->tick = (int32_t)fg_lua_read_int(rd, -1, "tick", 0, -1000000, 1000000);
+        m->once = fg_lua_read_bool(rd, -1, "once", false);
+        fg_lua_read_name(rd, -1, "marker", m->name, sizeof m->name);
+        if (!m->name[0]) fg_lua_reader_note(rd, "needs a marker name");
+        fg_lua_reader_pop(rd, o2);
         lua_pop(L, 1);
     }
-    fg_rd_path_pop(rd, old);
+    fg_lua_reader_pop(rd, old);
     lua_pop(L, 1);
 }
 
-static void read_moves(fg_rd *rd, int t, fg_action_def *a) {
+static void read_moves(fg_lua_reader *rd, int t, fg_action_def *a) {
     lua_State *L = rd->L;
-    if (!fg_rd_get(rd, t, "move")) {
+    if (!fg_lua_reader_get(rd, t, "move")) {
         lua_pop(L, 1);
         return;
     }
-    size_t old = fg_rd_path_push(rd, ".move");
-    fg_rd_check_table(rd, -1, "a list of { from =, to =, vx =, vy = }");
+    size_t old = fg_lua_reader_push(rd, ".move");
+    fg_lua_reader_table(rd, -1, "a list of { from =, to =, vx =, vy = }");
     lua_Integer n = luaL_len(L, -1);
-    if (n > FG_MAX_MOVES) fg_rd_fail(rd, "%lld segments, at most %d", (long long)n, FG_MAX_MOVES);
+    if (n > FG_MAX_MOVES)
+        fg_lua_reader_fail(rd, "%lld segments, at most %d", (long long)n, FG_MAX_MOVES);
     static const char *const fields[] = {"from", "to", "vx", "vy", NULL};
     for (lua_Integer i = 1; i <= n; i++) {
         lua_geti(L, -1, i);
-        size_t o2 = fg_rd_path_push(rd, "[%lld]", (long long)i);
-        fg_rd_check_table(rd, -1, "{ from =, to =, vx =, vy = }");
-        fg_rd_only_fields(rd, -1, fields);
+        size_t o2 = fg_lua_reader_push(rd, "[%lld]", (long long)i);
+        fg_lua_reader_table(rd, -1, "{ from =, to =, vx =, vy = }");
+        fg_lua_reader_only(rd, -1, fields);
         fg_move_def *m = &a->moves[a->nmoves++];
-        m->from = (int32_t)fg_rd_int(rd, -1, "from", 0, -1000000, 1000000);
-        m->to = (int32_t)fg_rd_int(rd, -1, "to", m->from, -1000000, 1000000);
-        m->vx = fg_rd_fx(rd, -1, "vx", 0);
-        m->vy = fg_rd_fx(rd, -1, "vy", 0);
-        fg_rd_path_pop(rd, o2);
+        m->from = (int32_t)fg_lua_read_int(rd, -1, "from", 0, -1000000, 1000000);
+        m->to = (int32_t)fg_lua_read_int(rd, -1, "to", m->from, -1000000, 1000000);
+        m->vx = fg_lua_read_fx(rd, -1, "vx", 0);
+        m->vy = fg_lua_read_fx(rd, -1, "vy", 0);
+        fg_lua_reader_pop(rd, o2);
         lua_pop(L, 1);
     }
-    fg_rd_path_pop(rd, old);
+    fg_lua_reader_pop(rd, old);
     lua_pop(L, 1);
 }
 
-static void read_costs(fg_rd *rd, int t, fg_action_def *a) {
+static void read_costs(fg_lua_reader *rd, int t, fg_action_def *a) {
     lua_State *L = rd->L;
-    if (!fg_rd_get(rd, t, "cost")) {
+    if (!fg_lua_reader_get(rd, t, "cost")) {
         lua_pop(L, 1);
         return;
     }
-    size_t old = fg_rd_path_push(rd, ".cost");
-    fg_rd_check_table(rd, -1, "a table of resource = amount");
-    int n = fg_rd_sorted_keys(rd, -1);
-    if (n > FG_MAX_RESOURCES) fg_rd_fail(rd, "%d costs, at most %d", n, FG_MAX_RESOURCES);
+    size_t old = fg_lua_reader_push(rd, ".cost");
+    fg_lua_reader_table(rd, -1, "a table of resource = amount");
+    int n = fg_lua_reader_keys(rd, -1);
+    if (n > FG_MAX_RESOURCES) fg_lua_reader_fail(rd, "%d costs, at most %d", n, FG_MAX_RESOURCES);
     for (int i = 1; i <= n; i++) {
         lua_rawgeti(L, -1, i);
         const char *k = lua_tostring(L, -1);
         snprintf(a->cost_names[a->ncosts], FG_NAME_MAX, "%s", k);
-        a->cost[a->ncosts] = (int32_t)fg_rd_int(rd, -3, k, 0, -1000000000, 1000000000);
+        a->cost[a->ncosts] = (int32_t)fg_lua_read_int(rd, -3, k, 0, -1000000000, 1000000000);
         a->ncosts++;
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
-    fg_rd_path_pop(rd, old);
+    fg_lua_reader_pop(rd, old);
     lua_pop(L, 1);
 }
 
-static int parse_dir(fg_rd *rd, int t, const char *k) {
+static int parse_dir(fg_lua_reader *rd, int t, const char *k) {
     lua_State *L = rd->L;
     t = lua_absindex(L, t);
     int d = 0;
-    if (fg_rd_get(rd, t, k)) {
-        size_t old = fg_rd_path_push(rd, ".%s", k);
+    if (fg_lua_reader_get(rd, t, k)) {
+        size_t old = fg_lua_reader_push(rd, ".%s", k);
         char buf[80];
         int ok = 0;
         lua_Integer v = lua_tointegerx(L, -1, &ok);
@@ -159,69 +224,71 @@ static int parse_dir(fg_rd *rd, int t, const char *k) {
             }
         }
         if (!ok || v < 1 || v > 9)
-            fg_rd_note(rd, "%s, expected a numpad direction 1..9 (2 = down, 6 = forward)",
-                 fg_rd_describe(L, -1, buf, sizeof buf));
+            fg_lua_reader_note(rd, "%s, expected a numpad direction 1..9 (2 = down, 6 = forward)",
+                               fg_lua_describe_value(L, -1, buf, sizeof buf));
         else
             d = (int)v;
-        fg_rd_path_pop(rd, old);
+        fg_lua_reader_pop(rd, old);
     }
     lua_pop(L, 1);
     return d;
 }
 
-static void read_action(fg_rd *rd, int t, const char *name, fg_action_def *a) {
+static void read_action(fg_lua_reader *rd, int t, const char *name, fg_action_def *a) {
     static const char *const fields[] = {
         "startup", "active", "recovery", "duration", "loop", "neutral", "hold", "priority",
         "group", "requires", "layer", "input", "next", "tags", "cancels", "markers", "move",
         "root_motion", "cost", "hit", "interrupts", "forbids", "boxes", "invulnerable",
         "throw", "followup", NULL};
-    fg_rd_check_table(rd, t, "an action table { startup =, active =, recovery = }");
-    fg_rd_only_fields(rd, t, fields);
+    fg_lua_reader_table(rd, t, "an action table { startup =, active =, recovery = }");
+    fg_lua_reader_only(rd, t, fields);
     *a = fg_action_def_default(name);
     size_t noted = lua_rawlen(rd->L, rd->notes);
-    a->startup = (int32_t)fg_rd_int(rd, t, "startup", 0, -1000000, 1000000);
-    a->active = (int32_t)fg_rd_int(rd, t, "active", 0, -1000000, 1000000);
-    a->recovery = (int32_t)fg_rd_int(rd, t, "recovery", 0, -1000000, 1000000);
-    int32_t duration = (int32_t)fg_rd_int(rd, t, "duration", -1, -1000000, 1000000);
+    a->startup = (int32_t)fg_lua_read_int(rd, t, "startup", 0, -1000000, 1000000);
+    a->active = (int32_t)fg_lua_read_int(rd, t, "active", 0, -1000000, 1000000);
+    a->recovery = (int32_t)fg_lua_read_int(rd, t, "recovery", 0, -1000000, 1000000);
+    int32_t duration = (int32_t)fg_lua_read_int(rd, t, "duration", -1, -1000000, 1000000);
     if (duration >= 0) {
         /* "duration = n" alone: a state with no phases (idle, walk, hitstun). */
         if (a->startup + a->active + a->recovery == 0) a->recovery = duration;
         else if (a->startup + a->active + a->recovery != duration) {
-            size_t old = fg_rd_path_push(rd, ".duration");
-            fg_rd_note(rd, "%d, but startup + active + recovery = %d", (int)duration,
-                 (int)(a->startup + a->active + a->recovery));
-            fg_rd_path_pop(rd, old);
+            size_t old = fg_lua_reader_push(rd, ".duration");
+            fg_lua_reader_note(rd, "%d, but startup + active + recovery = %d", (int)duration,
+                               (int)(a->startup + a->active + a->recovery));
+            fg_lua_reader_pop(rd, old);
         }
     }
     if (a->startup + a->active + a->recovery == 0) a->recovery = 1;
     a->duration = a->startup + a->active + a->recovery;
     if (lua_rawlen(rd->L, rd->notes) > noted) {
         lua_pushboolean(rd->L, 1);
-        lua_setfield(rd->L, rd->shaky, name);
+        lua_setfield(rd->L, rd->extra, name);
     }
-    a->loop = fg_rd_bool(rd, t, "loop", false);
-    a->neutral = fg_rd_bool(rd, t, "neutral", false);
+    a->loop = fg_lua_read_bool(rd, t, "loop", false);
+    a->neutral = fg_lua_read_bool(rd, t, "neutral", false);
     a->hold_dir = parse_dir(rd, t, "hold");
     if (a->hold_dir) a->neutral = true;
-    a->priority = (int32_t)fg_rd_int(rd, t, "priority", 0, -1000000, 1000000);
-    fg_rd_str(rd, t, "group", a->group, sizeof a->group);
-    fg_rd_str(rd, t, "requires", a->requires, sizeof a->requires);
-    fg_rd_str(rd, t, "layer", a->layer, sizeof a->layer);
-    fg_rd_str(rd, t, "input", a->input, sizeof a->input);
-    fg_rd_str(rd, t, "next", a->next, sizeof a->next);
-    a->ntags = fg_rd_names(rd, t, "tags", a->tags, FG_MAX_TAGS);
-    a->nforbids = fg_rd_names(rd, t, "forbids", a->forbids, FG_MAX_TAGS);
-    a->interrupts = fg_rd_bool(rd, t, "interrupts", false);
-    a->followup = fg_rd_bool(rd, t, "followup", false);
+    a->priority = (int32_t)fg_lua_read_int(rd, t, "priority", 0, -1000000, 1000000);
+    fg_lua_read_name(rd, t, "group", a->group, sizeof a->group);
+    fg_lua_read_name(rd, t, "requires", a->requires, sizeof a->requires);
+    fg_lua_read_name(rd, t, "layer", a->layer, sizeof a->layer);
+    fg_lua_read_name(rd, t, "input", a->input, sizeof a->input);
+    fg_lua_read_name(rd, t, "next", a->next, sizeof a->next);
+    a->ntags = fg_lua_read_names(rd, t, "tags", a->tags, FG_MAX_TAGS);
+    a->nforbids = fg_lua_read_names(rd, t, "forbids", a->forbids, FG_MAX_TAGS);
+    a->interrupts = fg_lua_read_bool(rd, t, "interrupts", false);
+    a->followup = fg_lua_read_bool(rd, t, "followup", false);
     char rm[16] = "authoritative";
-    fg_rd_str(rd, t, "root_motion", rm, sizeof rm);
-    if (!strcmp(rm, "authoritative")) a->root_motion = FG_ROOT_AUTHORITATIVE;
-    else if (!strcmp(rm, "suggested")) a->root_motion = FG_ROOT_SUGGESTED;
+    fg_lua_read_name(rd, t, "root_motion", rm, sizeof rm);
+    if (!strcmp(rm, "authoritative"))
+        a->root_motion = FG_ROOT_AUTHORITATIVE;
+    else if (!strcmp(rm, "suggested"))
+        a->root_motion = FG_ROOT_SUGGESTED;
     else if (!strcmp(rm, "presentation")) a->root_motion = FG_ROOT_PRESENTATION;
     else {
-        size_t old = fg_rd_path_push(rd, ".root_motion");
-        fg_rd_note(rd, "'%s', expected authoritative, suggested or presentation", rm);
-        fg_rd_path_pop(rd, old);
+        size_t old = fg_lua_reader_push(rd, ".root_motion");
+        fg_lua_reader_note(rd, "'%s', expected authoritative, suggested or presentation", rm);
+        fg_lua_reader_pop(rd, old);
     }
     read_cancels(rd, t, a);
     read_markers(rd, t, a);
@@ -230,43 +297,10 @@ static void read_action(fg_rd *rd, int t, const char *name, fg_action_def *a) {
     fg_lua_read_action_hits(rd, t, a);
 }
 
-/* gaps = { 12, 0, 6 }: per-step gap overrides, in the order tostring prints the steps' gaps
-** (0 keeps a step's default). Leaves the stack as it found it. */
-static void read_motion_gaps(fg_rd *rd, int t, fg_motion_def *def) {
-    lua_State *L = rd->L;
-    if (!fg_rd_get(rd, t, "gaps")) {
-        lua_pop(L, 1);
-        return;
-    }
-    size_t old = fg_rd_path_push(rd, ".gaps");
-    char v[64];
-    if (!lua_istable(L, -1))
-        fg_rd_fail(rd, "expected a list of step gaps such as { 12, 12, 8 }, got %s",
-             fg_rd_describe(L, -1, v, sizeof v));
-    lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
-    if (n > FG_MOTION_MAX_STEPS - 1)
-        fg_rd_fail(rd, "%lld entries, a motion has at most %d step gaps", (long long)n,
-             FG_MOTION_MAX_STEPS - 1);
-    for (lua_Integer i = 1; i <= n; i++) {
-        size_t o2 = fg_rd_path_push(rd, "[%lld]", (long long)i);
-        int ok;
-        lua_rawgeti(L, -1, i);
-        lua_Integer g = lua_tointegerx(L, -1, &ok);
-        if (!ok || g < 0 || g > FG_MOTION_MAX_TICKS)
-            fg_rd_fail(rd, "%s, expected 0..%d ticks (0 = the step's default)",
-                 fg_rd_describe(L, -1, v, sizeof v), FG_MOTION_MAX_TICKS);
-        def->gaps[i - 1] = (int32_t)g;
-        lua_pop(L, 1);
-        fg_rd_path_pop(rd, o2);
-    }
-    fg_rd_path_pop(rd, old);
-    lua_pop(L, 1);
-}
-
 /* { "236P", window = 12, buffer = 2, priority = 5, gap = 8, charge = 40, absolute = true,
 **   frozen = "skip"|"count" }: the notations first (several = alternatives under one name),
 ** then the matcher options, as fg.motion_set takes them. Returns how many notations. */
-static int read_motion_options(fg_rd *rd, int t, fg_motion_def *def) {
+static int read_motion_options(fg_lua_reader *rd, int t, fg_motion_def *def) {
     lua_State *L = rd->L;
     t = lua_absindex(L, t);
     static const char *const fields[] = {"window", "time",   "buffer",   "priority", "gap",
@@ -280,45 +314,51 @@ static int read_motion_options(fg_rd *rd, int t, fg_motion_def *def) {
             ok = lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), *f) == 0;
         if (!ok) {
             char v[64];
-            fg_rd_note(rd, "unknown field %s (expected the notations first, then window, buffer, "
-                 "priority, gap, gaps, charge, absolute or frozen)", fg_rd_describe(L, -1, v, sizeof v));
+            fg_lua_reader_note(
+                rd,
+                "unknown field %s (expected the notations first, then window, buffer, "
+                "priority, gap, gaps, charge, absolute or frozen)",
+                fg_lua_describe_value(L, -1, v, sizeof v));
         }
     }
-    if (n < 1) fg_rd_fail(rd, "needs a notation, as in { \"236P\", window = 12 }");
+    if (n < 1) fg_lua_reader_fail(rd, "needs a notation, as in { \"236P\", window = 12 }");
     for (lua_Integer i = 1; i <= n; i++) {
         if (lua_rawgeti(L, t, i) != LUA_TSTRING) {
             char v[64];
-            size_t old = fg_rd_path_push(rd, "[%lld]", (long long)i);
-            fg_rd_fail(rd, "expected a notation string, got %s", fg_rd_describe(L, -1, v, sizeof v));
-            fg_rd_path_pop(rd, old);
+            size_t old = fg_lua_reader_push(rd, "[%lld]", (long long)i);
+            fg_lua_reader_fail(rd, "expected a notation string, got %s",
+                               fg_lua_describe_value(L, -1, v, sizeof v));
+            fg_lua_reader_pop(rd, old);
         }
         lua_pop(L, 1);
     }
-    def->time = (int32_t)fg_rd_int(rd, t, "window", 0, 0, FG_MOTION_MAX_TICKS);
-    def->time = (int32_t)fg_rd_int(rd, t, "time", def->time, 0, FG_MOTION_MAX_TICKS);
-    def->buffer = (int32_t)fg_rd_int(rd, t, "buffer", 0, 0, FG_MOTION_MAX_TICKS);
-    def->gap = (int32_t)fg_rd_int(rd, t, "gap", 0, 0, FG_MOTION_MAX_TICKS);
-    read_motion_gaps(rd, t, def);
-    def->charge = (int32_t)fg_rd_int(rd, t, "charge", 0, 0, FG_MOTION_MAX_TICKS);
-    def->absolute = fg_rd_bool(rd, t, "absolute", false);
-    if (fg_rd_get(rd, t, "priority")) def->has_priority = true;
+    def->time = (int32_t)fg_lua_read_int(rd, t, "window", 0, 0, FG_MOTION_MAX_TICKS);
+    def->time = (int32_t)fg_lua_read_int(rd, t, "time", def->time, 0, FG_MOTION_MAX_TICKS);
+    def->buffer = (int32_t)fg_lua_read_int(rd, t, "buffer", 0, 0, FG_MOTION_MAX_TICKS);
+    def->gap = (int32_t)fg_lua_read_int(rd, t, "gap", 0, 0, FG_MOTION_MAX_TICKS);
+    fg_lua_read_motion_gaps(rd, t, def);
+    def->charge = (int32_t)fg_lua_read_int(rd, t, "charge", 0, 0, FG_MOTION_MAX_TICKS);
+    def->absolute = fg_lua_read_bool(rd, t, "absolute", false);
+    if (fg_lua_reader_get(rd, t, "priority")) def->has_priority = true;
     lua_pop(L, 1);
-    def->priority = (int32_t)fg_rd_int(rd, t, "priority", 0, -1000000, 1000000);
+    def->priority = (int32_t)fg_lua_read_int(rd, t, "priority", 0, -1000000, 1000000);
     char frozen[8] = "skip";
-    fg_rd_str(rd, t, "frozen", frozen, sizeof frozen);
-    if (!strcmp(frozen, "skip")) def->frozen = FG_MOTION_FROZEN_SKIP;
-    else if (!strcmp(frozen, "count")) def->frozen = FG_MOTION_FROZEN_COUNT;
+    fg_lua_read_name(rd, t, "frozen", frozen, sizeof frozen);
+    if (!strcmp(frozen, "skip"))
+        def->frozen = FG_MOTION_FROZEN_SKIP;
+    else if (!strcmp(frozen, "count"))
+        def->frozen = FG_MOTION_FROZEN_COUNT;
     else {
-        size_t old = fg_rd_path_push(rd, ".frozen");
-        fg_rd_note(rd, "'%s', expected skip or count", frozen);
-        fg_rd_path_pop(rd, old);
+        size_t old = fg_lua_reader_push(rd, ".frozen");
+        fg_lua_reader_note(rd, "'%s', expected skip or count", frozen);
+        fg_lua_reader_pop(rd, old);
     }
     return (int)n;
 }
 
 /* Feeds a declaration table (at idx) into the builder. A field that cannot be read is noted and
 ** reading goes on; a structure that cannot be read raises with the findings so far. */
-static void read_declaration(fg_rd *rd, int idx, fg_ruleset_builder *b) {
+static void read_declaration(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) {
     lua_State *L = rd->L;
     idx = lua_absindex(L, idx);
     static const char *const fields[] = {"name",    "buttons",  "groups",   "layers",
@@ -326,141 +366,148 @@ static void read_declaration(fg_rd *rd, int idx, fg_ruleset_builder *b) {
                                          "request", "on_event", "on_reload", "replicated",
                                          "jump",    "boxes",    "combat",   "commands",
                                          "queue",   NULL};
-    rd->path[0] = '\0';
-    fg_rd_only_fields(rd, idx, fields);
+    fg_lua_reader_pop(rd, 0);
+    fg_lua_reader_only(rd, idx, fields);
     fg_error err;
-    if (fg_rd_get(rd, idx, "buttons")) {
-        size_t old = fg_rd_path_push(rd, "buttons");
-        fg_rd_check_table(rd, -1, "a list of button names");
+    if (fg_lua_reader_get(rd, idx, "buttons")) {
+        size_t old = fg_lua_reader_push(rd, "buttons");
+        fg_lua_reader_table(rd, -1, "a list of button names");
         lua_Integer n = luaL_len(L, -1);
         for (lua_Integer i = 1; i <= n; i++) {
             lua_geti(L, -1, i);
             if (lua_type(L, -1) != LUA_TSTRING) {
                 char buf[80];
-                fg_rd_path_push(rd, "[%lld]", (long long)i);
-                fg_rd_fail(rd, "expected a button name, got %s", fg_rd_describe(L, -1, buf, sizeof buf));
+                fg_lua_reader_push(rd, "[%lld]", (long long)i);
+                fg_lua_reader_fail(rd, "expected a button name, got %s",
+                                   fg_lua_describe_value(L, -1, buf, sizeof buf));
             }
-            if (fg_ruleset_add_button(b, lua_tostring(L, -1), &err) != FG_OK) fg_rd_note(rd, "%s", err.msg);
+            if (fg_ruleset_add_button(b, lua_tostring(L, -1), &err) != FG_OK)
+                fg_lua_reader_note(rd, "%s", err.msg);
             lua_pop(L, 1);
         }
-        fg_rd_path_pop(rd, old);
+        fg_lua_reader_pop(rd, old);
     }
     lua_pop(L, 1);
-    if (fg_rd_get(rd, idx, "layers")) {
+    if (fg_lua_reader_get(rd, idx, "layers")) {
         char layers[FG_MAX_LAYERS][FG_NAME_MAX];
         lua_pop(L, 1);
-        uint32_t n = fg_rd_names(rd, idx, "layers", layers, FG_MAX_LAYERS);
+        uint32_t n = fg_lua_read_names(rd, idx, "layers", layers, FG_MAX_LAYERS);
         for (uint32_t i = 0; i < n; i++)
-            if (fg_ruleset_add_layer(b, layers[i], &err) != FG_OK) fg_rd_note(rd, "%s", err.msg);
+            if (fg_ruleset_add_layer(b, layers[i], &err) != FG_OK)
+                fg_lua_reader_note(rd, "%s", err.msg);
     } else {
         lua_pop(L, 1);
     }
-    if (fg_rd_get(rd, idx, "groups")) {
-        size_t old = fg_rd_path_push(rd, "groups");
-        fg_rd_check_table(rd, -1, "a table of group = { buttons }");
-        int n = fg_rd_sorted_keys(rd, -1);
+    if (fg_lua_reader_get(rd, idx, "groups")) {
+        size_t old = fg_lua_reader_push(rd, "groups");
+        fg_lua_reader_table(rd, -1, "a table of group = { buttons }");
+        int n = fg_lua_reader_keys(rd, -1);
         for (int i = 1; i <= n; i++) {
             lua_rawgeti(L, -1, i);
             const char *k = lua_tostring(L, -1);
             char members[FG_MAX_TARGETS][FG_NAME_MAX];
-            uint32_t m = fg_rd_names(rd, -3, k, members, FG_MAX_TARGETS);
+            uint32_t m = fg_lua_read_names(rd, -3, k, members, FG_MAX_TARGETS);
             const char *ptrs[FG_MAX_TARGETS];
-            for (uint32_t j = 0; j < m; j++) ptrs[j] = members[j];
-            if (fg_ruleset_add_group(b, k, ptrs, m, &err) != FG_OK) fg_rd_note(rd, "%s", err.msg);
+            for (uint32_t j = 0; j < m; j++)
+                ptrs[j] = members[j];
+            if (fg_ruleset_add_group(b, k, ptrs, m, &err) != FG_OK)
+                fg_lua_reader_note(rd, "%s", err.msg);
             lua_pop(L, 1);
         }
         lua_pop(L, 1);
-        fg_rd_path_pop(rd, old);
+        fg_lua_reader_pop(rd, old);
     }
     lua_pop(L, 1);
-    if (fg_rd_get(rd, idx, "resources")) {
-        size_t old = fg_rd_path_push(rd, "resources");
-        fg_rd_check_table(rd, -1, "a table of name = { max =, start = }");
-        int n = fg_rd_sorted_keys(rd, -1);
+    if (fg_lua_reader_get(rd, idx, "resources")) {
+        size_t old = fg_lua_reader_push(rd, "resources");
+        fg_lua_reader_table(rd, -1, "a table of name = { max =, start = }");
+        int n = fg_lua_reader_keys(rd, -1);
         static const char *const rfields[] = {"max", "start", "regen", "every", NULL};
         for (int i = 1; i <= n; i++) {
             lua_rawgeti(L, -1, i);
             const char *k = lua_tostring(L, -1);
             lua_getfield(L, -3, k);
-            size_t o2 = fg_rd_path_push(rd, ".%s", k);
-            fg_rd_check_table(rd, -1, "{ max =, start = }");
-            fg_rd_only_fields(rd, -1, rfields);
+            size_t o2 = fg_lua_reader_push(rd, ".%s", k);
+            fg_lua_reader_table(rd, -1, "{ max =, start = }");
+            fg_lua_reader_only(rd, -1, rfields);
             fg_resource_def r;
             memset(&r, 0, sizeof r);
             snprintf(r.name, sizeof r.name, "%s", k);
-            r.max = (int32_t)fg_rd_int(rd, -1, "max", 100, -1000000000, 1000000000);
-            r.start = (int32_t)fg_rd_int(rd, -1, "start", 0, -1000000000, 1000000000);
-            r.regen = (int32_t)fg_rd_int(rd, -1, "regen", 0, -1000000000, 1000000000);
-            r.regen_every = (int32_t)fg_rd_int(rd, -1, "every", 1, -1000000000, 1000000000);
-            if (fg_ruleset_add_resource(b, &r, &err) != FG_OK) fg_rd_note(rd, "%s", err.msg);
-            fg_rd_path_pop(rd, o2);
+            r.max = (int32_t)fg_lua_read_int(rd, -1, "max", 100, -1000000000, 1000000000);
+            r.start = (int32_t)fg_lua_read_int(rd, -1, "start", 0, -1000000000, 1000000000);
+            r.regen = (int32_t)fg_lua_read_int(rd, -1, "regen", 0, -1000000000, 1000000000);
+            r.regen_every = (int32_t)fg_lua_read_int(rd, -1, "every", 1, -1000000000, 1000000000);
+            if (fg_ruleset_add_resource(b, &r, &err) != FG_OK)
+                fg_lua_reader_note(rd, "%s", err.msg);
+            fg_lua_reader_pop(rd, o2);
             lua_pop(L, 2);
         }
         lua_pop(L, 1);
-        fg_rd_path_pop(rd, old);
+        fg_lua_reader_pop(rd, old);
     }
     lua_pop(L, 1);
-    if (fg_rd_get(rd, idx, "queue")) {
-        size_t old = fg_rd_path_push(rd, "queue");
-        fg_rd_check_table(rd, -1, "{ depth =, order = \"fifo\"|\"latest\", expiry = }");
+    if (fg_lua_reader_get(rd, idx, "queue")) {
+        size_t old = fg_lua_reader_push(rd, "queue");
+        fg_lua_reader_table(rd, -1, "{ depth =, order = \"fifo\"|\"latest\", expiry = }");
         static const char *const qfields[] = {"depth", "order", "expiry", NULL};
-        fg_rd_only_fields(rd, -1, qfields);
+        fg_lua_reader_only(rd, -1, qfields);
         fg_queue_policy q = fg_queue_policy_default();
         char order[16] = "fifo";
-        fg_rd_str(rd, -1, "order", order, sizeof order);
+        fg_lua_read_name(rd, -1, "order", order, sizeof order);
         if (!strcmp(order, "latest")) q.order = FG_QUEUE_LATEST;
         else if (strcmp(order, "fifo") != 0) {
-            size_t o2 = fg_rd_path_push(rd, ".order");
-            fg_rd_note(rd, "'%s', expected fifo or latest", order);
-            fg_rd_path_pop(rd, o2);
+            size_t o2 = fg_lua_reader_push(rd, ".order");
+            fg_lua_reader_note(rd, "'%s', expected fifo or latest", order);
+            fg_lua_reader_pop(rd, o2);
         }
         /* "latest" keeps one request: its depth is 1 unless given. */
-        q.depth = (uint32_t)fg_rd_int(rd, -1, "depth", q.order == FG_QUEUE_LATEST ? 1 : 3, 1,
+        q.depth = (uint32_t)fg_lua_read_int(rd, -1, "depth", q.order == FG_QUEUE_LATEST ? 1 : 3, 1,
                                       FG_QUEUE_MAX);
-        q.expiry = (int32_t)fg_rd_int(rd, -1, "expiry", 0, 0, 600);
+        q.expiry = (int32_t)fg_lua_read_int(rd, -1, "expiry", 0, 0, 600);
         fg_ruleset_set_queue(b, &q);
-        fg_rd_path_pop(rd, old);
+        fg_lua_reader_pop(rd, old);
     }
     lua_pop(L, 1);
     fg_lua_read_ruleset_hits(rd, idx, b);
-    if (fg_rd_get(rd, idx, "physics")) {
-        size_t old = fg_rd_path_push(rd, "physics");
-        fg_rd_check_table(rd, -1, "{ gravity =, ground =, min_gap =, stage = { min, max } }");
+    if (fg_lua_reader_get(rd, idx, "physics")) {
+        size_t old = fg_lua_reader_push(rd, "physics");
+        fg_lua_reader_table(rd, -1, "{ gravity =, ground =, min_gap =, stage = { min, max } }");
         static const char *const pfields[] = {"gravity", "ground", "min_gap", "stage_min",
                                               "stage_max", NULL};
-        fg_rd_only_fields(rd, -1, pfields);
+        fg_lua_reader_only(rd, -1, pfields);
         fg_physics_def p = fg_physics_def_default();
-        p.gravity = fg_rd_fx(rd, -1, "gravity", p.gravity);
-        p.ground_y = fg_rd_fx(rd, -1, "ground", p.ground_y);
-        p.min_gap = fg_rd_fx(rd, -1, "min_gap", p.min_gap);
-        p.stage_min = fg_rd_fx(rd, -1, "stage_min", p.stage_min);
-        p.stage_max = fg_rd_fx(rd, -1, "stage_max", p.stage_max);
+        p.gravity = fg_lua_read_fx(rd, -1, "gravity", p.gravity);
+        p.ground_y = fg_lua_read_fx(rd, -1, "ground", p.ground_y);
+        p.min_gap = fg_lua_read_fx(rd, -1, "min_gap", p.min_gap);
+        p.stage_min = fg_lua_read_fx(rd, -1, "stage_min", p.stage_min);
+        p.stage_max = fg_lua_read_fx(rd, -1, "stage_max", p.stage_max);
         fg_ruleset_set_physics(b, &p);
-        fg_rd_path_pop(rd, old);
+        fg_lua_reader_pop(rd, old);
     }
     lua_pop(L, 1);
-    if (fg_rd_get(rd, idx, "replicated")) {
-        size_t old = fg_rd_path_push(rd, "replicated");
-        fg_rd_check_table(rd, -1, "{ properties = { ... }, actions = { ... } }");
+    if (fg_lua_reader_get(rd, idx, "replicated")) {
+        size_t old = fg_lua_reader_push(rd, "replicated");
+        fg_lua_reader_table(rd, -1, "{ properties = { ... }, actions = { ... } }");
         static const char *const rfields[] = {"properties", "actions", NULL};
-        fg_rd_only_fields(rd, -1, rfields);
-        fg_rd_path_pop(rd, old);
+        fg_lua_reader_only(rd, -1, rfields);
+        fg_lua_reader_pop(rd, old);
     }
     lua_pop(L, 1);
-    if (fg_rd_get(rd, idx, "jump")) {
-        size_t old = fg_rd_path_push(rd, "jump");
-        fg_rd_check_table(rd, -1, "{ button =, buffer =, coyote = }");
+    if (fg_lua_reader_get(rd, idx, "jump")) {
+        size_t old = fg_lua_reader_push(rd, "jump");
+        fg_lua_reader_table(rd, -1, "{ button =, buffer =, coyote = }");
         static const char *const jfields[] = {"button", "buffer", "coyote", NULL};
-        fg_rd_only_fields(rd, -1, jfields);
-        fg_rd_int(rd, -1, "buffer", 0, 0, 600);
-        fg_rd_int(rd, -1, "coyote", 0, 0, 600);
+        fg_lua_reader_only(rd, -1, jfields);
+        fg_lua_read_int(rd, -1, "buffer", 0, 0, 600);
+        fg_lua_read_int(rd, -1, "coyote", 0, 0, 600);
         char button[FG_IN_NAME_MAX] = "";
-        fg_rd_str(rd, -1, "button", button, sizeof button);
-        fg_rd_path_pop(rd, old);
+        fg_lua_read_name(rd, -1, "button", button, sizeof button);
+        fg_lua_reader_pop(rd, old);
     }
     lua_pop(L, 1);
-    if (fg_rd_get(rd, idx, "commands")) { /* the motion command mode: "consume" or "flags" */
-        size_t old = fg_rd_path_push(rd, "commands");
+    if (fg_lua_reader_get(rd, idx,
+                          "commands")) { /* the motion command mode: "consume" or "flags" */
+        size_t old = fg_lua_reader_push(rd, "commands");
         const char *mode = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
         if (mode && strcmp(mode, "flags") == 0) {
             fg_ruleset_set_command_mode(b, FG_MOTION_MODE_FLAGS);
@@ -468,61 +515,63 @@ static void read_declaration(fg_rd *rd, int idx, fg_ruleset_builder *b) {
             fg_ruleset_set_command_mode(b, FG_MOTION_MODE_CONSUME);
         } else {
             char buf[80];
-            fg_rd_note(rd, "%s, expected \"consume\" or \"flags\"",
-                 fg_rd_describe(L, -1, buf, sizeof buf));
+            fg_lua_reader_note(rd, "%s, expected \"consume\" or \"flags\"",
+                               fg_lua_describe_value(L, -1, buf, sizeof buf));
         }
-        fg_rd_path_pop(rd, old);
+        fg_lua_reader_pop(rd, old);
     }
     lua_pop(L, 1);
-    if (fg_rd_get(rd, idx, "motions")) {
-        size_t old = fg_rd_path_push(rd, "motions");
-        fg_rd_check_table(rd, -1, "a table of name = { \"notation\", ... }");
-        int n = fg_rd_sorted_keys(rd, -1);
+    if (fg_lua_reader_get(rd, idx, "motions")) {
+        size_t old = fg_lua_reader_push(rd, "motions");
+        fg_lua_reader_table(rd, -1, "a table of name = { \"notation\", ... }");
+        int n = fg_lua_reader_keys(rd, -1);
         for (int i = 1; i <= n; i++) {
             lua_rawgeti(L, -1, i);
             const char *k = lua_tostring(L, -1);
             lua_getfield(L, -3, k);
-            size_t o2 = fg_rd_path_push(rd, ".%s", k);
+            size_t o2 = fg_lua_reader_push(rd, ".%s", k);
             fg_motion_def def;
             memset(&def, 0, sizeof def);
             def.name = k;
             if (lua_type(L, -1) == LUA_TSTRING) {
                 def.notation = lua_tostring(L, -1);
-                if (fg_ruleset_add_motion(b, &def, &err) != FG_OK) fg_rd_note(rd, "%s", err.msg);
+                if (fg_ruleset_add_motion(b, &def, &err) != FG_OK)
+                    fg_lua_reader_note(rd, "%s", err.msg);
             } else {
-                fg_rd_check_table(rd, -1, "a notation string or { \"236P\", window = 12 }");
+                fg_lua_reader_table(rd, -1, "a notation string or { \"236P\", window = 12 }");
                 int nn = read_motion_options(rd, -1, &def);
                 for (int j = 1; j <= nn; j++) {
                     lua_rawgeti(L, -1, j);
                     def.notation = lua_tostring(L, -1); /* alive in the table */
                     lua_pop(L, 1);
-                    if (fg_ruleset_add_motion(b, &def, &err) != FG_OK) fg_rd_note(rd, "%s", err.msg);
+                    if (fg_ruleset_add_motion(b, &def, &err) != FG_OK)
+                        fg_lua_reader_note(rd, "%s", err.msg);
                 }
             }
-            fg_rd_path_pop(rd, o2);
+            fg_lua_reader_pop(rd, o2);
             lua_pop(L, 2);
         }
         lua_pop(L, 1);
-        fg_rd_path_pop(rd, old);
+        fg_lua_reader_pop(rd, old);
     }
     lua_pop(L, 1);
-    if (fg_rd_get(rd, idx, "actions")) {
-        size_t old = fg_rd_path_push(rd, "actions");
-        fg_rd_check_table(rd, -1, "a table of name = { ... }");
-        int n = fg_rd_sorted_keys(rd, -1);
+    if (fg_lua_reader_get(rd, idx, "actions")) {
+        size_t old = fg_lua_reader_push(rd, "actions");
+        fg_lua_reader_table(rd, -1, "a table of name = { ... }");
+        int n = fg_lua_reader_keys(rd, -1);
         fg_action_def *a = lua_newuserdatauv(L, sizeof *a, 0);
         for (int i = 1; i <= n; i++) {
             lua_rawgeti(L, -2, i);
             const char *k = lua_tostring(L, -1);
             lua_getfield(L, -4, k);
-            size_t o2 = fg_rd_path_push(rd, ".%s", k);
+            size_t o2 = fg_lua_reader_push(rd, ".%s", k);
             read_action(rd, -1, k, a);
-            if (fg_ruleset_add_action(b, a, &err) != FG_OK) fg_rd_note(rd, "%s", err.msg);
-            fg_rd_path_pop(rd, o2);
+            if (fg_ruleset_add_action(b, a, &err) != FG_OK) fg_lua_reader_note(rd, "%s", err.msg);
+            fg_lua_reader_pop(rd, o2);
             lua_pop(L, 2);
         }
         lua_pop(L, 2);
-        fg_rd_path_pop(rd, old);
+        fg_lua_reader_pop(rd, old);
     }
     lua_pop(L, 1);
 }
@@ -586,23 +635,6 @@ static int rules_actions(lua_State *L) {
 }
 
 /* The action's hit as rules:action reports it: range in pixels, the rest in ticks and points. */
-static void push_hit(lua_State *L, const fg_hit_def *h) {
-    lua_createtable(L, 0, 8);
-    lua_pushnumber(L, (lua_Number)h->range / FG_FX_ONE);
-    lua_setfield(L, -2, "range");
-    const struct { const char *k; int32_t v; } f[] = {
-        {"damage", h->damage},     {"hitstop", h->hitstop},       {"hitstun", h->hitstun},
-        {"blockstun", h->blockstun}, {"meter", h->meter_gain}};
-    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
-        lua_pushinteger(L, f[i].v);
-        lua_setfield(L, -2, f[i].k);
-    }
-    lua_pushboolean(L, h->low);
-    lua_setfield(L, -2, "low");
-    lua_pushboolean(L, h->overhead);
-    lua_setfield(L, -2, "overhead");
-    lua_setfield(L, -2, "hit");
-}
 
 /* rules:action(name) -> table of the compiled definition, or nil. */
 static int rules_action(lua_State *L) {
@@ -638,7 +670,7 @@ static int rules_action(lua_State *L) {
     lua_setfield(L, -2, "tags");
     lua_pushinteger(L, id);
     lua_setfield(L, -2, "id");
-    if (a->hit.enabled) push_hit(L, &a->hit);
+    fg_lua_push_action_hits(L, a);
     return 1;
 }
 
@@ -673,22 +705,21 @@ static void push_findings(lua_State *L, const fg_findings *f) {
 
 int fg_lua_build_rules(lua_State *L, int decl, const char *chunk, uint64_t source_hash) {
     decl = lua_absindex(L, decl);
-    fg_rd rd;
-    memset(&rd, 0, sizeof rd);
-    rd.L = L;
-    rd.chunk = chunk;
     if (!lua_istable(L, decl)) {
         char buf[80];
         return luaL_error(L, "%s%sexpected a ruleset table (fg.ruleset \"name\" { ... }), got %s",
                           chunk ? chunk : "", chunk ? ": " : "",
-                          fg_rd_describe(L, decl, buf, sizeof buf));
+                          fg_lua_describe_value(L, decl, buf, sizeof buf));
     }
+    fg_lua_reader rd;
+    fg_lua_reader_init(&rd, L, NULL, chunk);
+    rd.summary = summary;
     lua_newtable(L);
     rd.notes = lua_gettop(L);
     lua_newtable(L);
-    rd.shaky = lua_gettop(L);
+    rd.extra = lua_gettop(L);
     char name[FG_NAME_MAX] = "rules";
-    fg_rd_str(&rd, decl, "name", name, sizeof name);
+    fg_lua_read_name(&rd, decl, "name", name, sizeof name);
     rd.name = name;
     fg_ruleset_builder *b = fg_ruleset_builder_create(name, NULL);
     if (!b) return luaL_error(L, "rules: out of memory");
@@ -713,7 +744,7 @@ int fg_lua_build_rules(lua_State *L, int decl, const char *chunk, uint64_t sourc
     ** follow, so one load lists everything. */
     if (!r || lua_rawlen(L, rd.notes) > 0) {
         if (r) fg_ruleset_unref(r);
-        fg_rd_push_invalid(&rd, &findings);
+        push_invalid(&rd, &findings);
         return lua_error(L);
     }
     fg_lua_rules *lr = lua_newuserdatauv(L, sizeof *lr, 1);
@@ -737,8 +768,9 @@ int fg_lua_build_rules(lua_State *L, int decl, const char *chunk, uint64_t sourc
     lua_setfield(L, -2, "declaration");
     lua_setiuservalue(L, -2, 1);
     lua_remove(L, guard_idx);
-    lua_remove(L, rd.shaky);
+    lua_remove(L, rd.extra);
     lua_remove(L, rd.notes);
+    lua_remove(L, rd.box);
     return 1;
 }
 

@@ -503,8 +503,8 @@ static int l_limits(lua_State *L) {
         for (int i = 0; i < LIMITS; i++) {
             next[i] = fg_lua_opt_int_field(L, 1, limit_keys[i], *limit_field(b, i));
             if (next[i] < 1 || next[i] > INT64_MAX / 1000000)
-                return luaL_error(L, "field '%s': %I, expected a positive integer", limit_keys[i],
-                                  (lua_Integer)next[i]);
+                return fg_lua_range_error(L, lua_pushfstring(L, "limits.%s", limit_keys[i]),
+                                          next[i], 1, INT64_MAX / 1000000, NULL);
         }
         for (int i = 0; i < LIMITS; i++) *limit_field(b, i) = next[i];
     }

@@ -1,9 +1,16 @@
 /*
 ** util.c: helpers shared by the bindings: class registration in the style of the standard
-** library (liolib.c) and table-field readers whose errors name the field and the value.
+** library (liolib.c) and the one table-field reader (fg_lua_reader): it keeps the path of the
+** field being read (`actions.jab.cancels[1].to`), so every error names the field, the value and
+** what was expected, and every range error names the range (`motion.window: 0 is out of range,
+** expected 1-255`).
 */
 #include "fg_lua.h"
 
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void fg_lua_class(lua_State *L, const char *tname, const luaL_Reg *methods, const luaL_Reg *meta) {
@@ -51,20 +58,22 @@ int fg_lua_raise(lua_State *L, const fg_error *err) {
     return luaL_error(L, "%s", err && err->msg[0] ? err->msg : "framegate: unknown error");
 }
 
-static int field_type(lua_State *L, int t, const char *field) {
-    return lua_getfield(L, t, field);
+/* The allocation-free readers of one optional field: the common case (the field is absent or
+** right) costs a table lookup; a wrong value raises through fg_lua_field_error, so the message
+** names the call and the field like the reader's (`spawn.x: expected a number, got string 'a'`). */
+static int wrong_field(lua_State *L, const char *field, const char *expected) {
+    char buf[80];
+    return fg_lua_field_error(L, field, "expected %s, got %s", expected,
+                              fg_lua_describe_value(L, -1, buf, sizeof buf));
 }
 
 lua_Integer fg_lua_opt_int_field(lua_State *L, int t, const char *field, lua_Integer def) {
     t = lua_absindex(L, t);
-    int ty = field_type(L, t, field);
     lua_Integer v = def;
-    if (ty != LUA_TNIL) {
+    if (lua_getfield(L, t, field) != LUA_TNIL) {
         int ok = 0;
         v = lua_tointegerx(L, -1, &ok);
-        if (!ok)
-            luaL_error(L, "field '%s': expected an integer, got %s", field,
-                       ty == LUA_TNUMBER ? "a number with a fraction" : luaL_typename(L, -1));
+        if (!ok) wrong_field(L, field, "an integer");
     }
     lua_pop(L, 1);
     return v;
@@ -72,11 +81,10 @@ lua_Integer fg_lua_opt_int_field(lua_State *L, int t, const char *field, lua_Int
 
 lua_Number fg_lua_opt_num_field(lua_State *L, int t, const char *field, lua_Number def) {
     t = lua_absindex(L, t);
-    int ty = field_type(L, t, field);
     lua_Number v = def;
+    int ty = lua_getfield(L, t, field);
     if (ty != LUA_TNIL) {
-        if (ty != LUA_TNUMBER)
-            luaL_error(L, "field '%s': expected a number, got %s", field, luaL_typename(L, -1));
+        if (ty != LUA_TNUMBER) wrong_field(L, field, "a number");
         v = lua_tonumber(L, -1);
     }
     lua_pop(L, 1);
@@ -85,11 +93,10 @@ lua_Number fg_lua_opt_num_field(lua_State *L, int t, const char *field, lua_Numb
 
 const char *fg_lua_opt_str_field(lua_State *L, int t, const char *field, const char *def) {
     t = lua_absindex(L, t);
-    int ty = field_type(L, t, field);
     const char *v = def;
+    int ty = lua_getfield(L, t, field);
     if (ty != LUA_TNIL) {
-        if (ty != LUA_TSTRING)
-            luaL_error(L, "field '%s': expected a string, got %s", field, luaL_typename(L, -1));
+        if (ty != LUA_TSTRING) wrong_field(L, field, "a string");
         v = lua_tostring(L, -1);
     }
     lua_pop(L, 1); /* the string stays reachable through the table */
@@ -98,11 +105,10 @@ const char *fg_lua_opt_str_field(lua_State *L, int t, const char *field, const c
 
 int fg_lua_opt_bool_field(lua_State *L, int t, const char *field, int def) {
     t = lua_absindex(L, t);
-    int ty = field_type(L, t, field);
     int v = def;
+    int ty = lua_getfield(L, t, field);
     if (ty != LUA_TNIL) {
-        if (ty != LUA_TBOOLEAN)
-            luaL_error(L, "field '%s': expected a boolean, got %s", field, luaL_typename(L, -1));
+        if (ty != LUA_TBOOLEAN) wrong_field(L, field, "true or false");
         v = lua_toboolean(L, -1);
     }
     lua_pop(L, 1);
@@ -127,3 +133,456 @@ void fg_lua_check_fields(lua_State *L, int t, const char *what, const char *cons
     }
     if (worst) luaL_error(L, "%s: unknown field '%s'", what, worst);
 }
+
+/* {====================================================================== the field reader */
+
+/* The path lives in a userdata on the Lua stack that the reader replaces with a bigger one when
+** it fills, so a path (and a message built from it) is never cut, and an error that unwinds the
+** stack leaves the garbage collector to free it. */
+static void path_reserve(fg_lua_reader *rd, size_t need) {
+    if (need <= rd->cap) return;
+    size_t cap = rd->cap * 2;
+    while (cap < need) cap *= 2;
+    char *p = lua_newuserdatauv(rd->L, cap, 0);
+    memcpy(p, rd->path, rd->len + 1);
+    lua_replace(rd->L, rd->box);
+    rd->path = p;
+    rd->cap = cap;
+}
+
+void fg_lua_reader_init(fg_lua_reader *rd, lua_State *L, const char *root, const char *chunk) {
+    memset(rd, 0, sizeof *rd);
+    rd->L = L;
+    rd->chunk = chunk;
+    rd->cap = 128;
+    rd->path = lua_newuserdatauv(L, rd->cap, 0);
+    rd->box = lua_gettop(L);
+    rd->path[0] = '\0';
+    if (root) fg_lua_reader_push(rd, "%s", root);
+}
+
+size_t fg_lua_reader_push(fg_lua_reader *rd, const char *fmt, ...) {
+    size_t old = rd->len;
+    /* A field of the root itself has no parent: "actoins", not ".actoins". */
+    if (old == 0 && fmt[0] == '.') fmt++;
+    va_list ap, again;
+    va_start(ap, fmt);
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n > 0) {
+        path_reserve(rd, old + (size_t)n + 1);
+        vsnprintf(rd->path + old, (size_t)n + 1, fmt, again);
+        rd->len = old + (size_t)n;
+    }
+    va_end(again);
+    return old;
+}
+
+void fg_lua_reader_pop(fg_lua_reader *rd, size_t old) {
+    rd->len = old;
+    rd->path[old] = '\0';
+}
+
+/* Pushes "path: message". */
+static void push_finding(fg_lua_reader *rd, const char *fmt, va_list ap) {
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    size_t plen = rd->len, size = plen + 2 + (n > 0 ? (size_t)n : 0);
+    luaL_Buffer b;
+    char *p = luaL_buffinitsize(rd->L, &b, size + 1);
+    memcpy(p, rd->path, plen);
+    memcpy(p + plen, ": ", 2);
+    if (n > 0) vsnprintf(p + plen + 2, (size_t)n + 1, fmt, again);
+    va_end(again);
+    luaL_pushresultsize(&b, size);
+}
+
+/* Raises the finding on top of the stack: after the chunk when there is one, else at the Lua
+** code that called the binding. */
+static int raise_finding(fg_lua_reader *rd) {
+    lua_State *L = rd->L;
+    if (rd->chunk) {
+        lua_pushstring(L, rd->chunk);
+        lua_pushliteral(L, ": ");
+        lua_rotate(L, -3, 2);
+    } else {
+        luaL_where(L, 1);
+        lua_insert(L, -2);
+    }
+    lua_concat(L, rd->chunk ? 3 : 2);
+    return lua_error(L);
+}
+
+void fg_lua_reader_note(fg_lua_reader *rd, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    push_finding(rd, fmt, ap);
+    va_end(ap);
+    if (!rd->notes) raise_finding(rd);
+    lua_rawseti(rd->L, rd->notes, (lua_Integer)lua_rawlen(rd->L, rd->notes) + 1);
+}
+
+int fg_lua_reader_fail(fg_lua_reader *rd, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    push_finding(rd, fmt, ap);
+    va_end(ap);
+    if (!rd->notes || lua_rawlen(rd->L, rd->notes) == 0 || !rd->summary) return raise_finding(rd);
+    lua_rawseti(rd->L, rd->notes, (lua_Integer)lua_rawlen(rd->L, rd->notes) + 1);
+    rd->summary(rd);
+    return lua_error(rd->L);
+}
+
+void fg_lua_reader_range(fg_lua_reader *rd, lua_Integer v, lua_Integer lo, lua_Integer hi,
+                         const char *unit) {
+    char range[64];
+    fg_lua_range_text(range, sizeof range, lo, hi);
+    fg_lua_reader_note(rd, "%lld is out of range, expected %s%s%s", (long long)v, range,
+                       unit ? " " : "", unit ? unit : "");
+}
+
+void fg_lua_range_text(char *buf, size_t size, lua_Integer lo, lua_Integer hi) {
+    /* "1-255"; with a negative bound the dash would read as a sign: "-100 to 100". */
+    if (lo < 0) snprintf(buf, size, "%lld to %lld", (long long)lo, (long long)hi);
+    else snprintf(buf, size, "%lld-%lld", (long long)lo, (long long)hi);
+}
+
+int fg_lua_range_error(lua_State *L, const char *path, lua_Integer v, lua_Integer lo,
+                       lua_Integer hi, const char *unit) {
+    char range[64];
+    fg_lua_range_text(range, sizeof range, lo, hi);
+    return luaL_error(L, "%s: %I is out of range, expected %s%s%s", path, (LUAI_UACINT)v, range,
+                      unit ? " " : "", unit ? unit : "");
+}
+
+const char *fg_lua_describe_value(lua_State *L, int idx, char *buf, size_t size) {
+    switch (lua_type(L, idx)) {
+    case LUA_TSTRING: {
+        /* A long string is shown by its start, marked as such. */
+        size_t len;
+        const char *s = lua_tolstring(L, idx, &len);
+        if (len + 10 <= size) snprintf(buf, size, "string '%s'", s);
+        else snprintf(buf, size, "string '%.*s...'", (int)(size > 16 ? size - 16 : 0), s);
+        break;
+    }
+    case LUA_TNUMBER:
+        if (lua_isinteger(L, idx)) snprintf(buf, size, "%lld", (long long)lua_tointeger(L, idx));
+        else snprintf(buf, size, "%g", lua_tonumber(L, idx));
+        break;
+    default: snprintf(buf, size, "%s", luaL_typename(L, idx));
+    }
+    return buf;
+}
+
+static int cmp_str(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int fg_lua_reader_keys(fg_lua_reader *rd, int idx) {
+    lua_State *L = rd->L;
+    idx = lua_absindex(L, idx);
+    int n = 0;
+    lua_newtable(L);
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) != LUA_TSTRING) {
+            char v[64];
+            fg_lua_reader_fail(rd, "expected name = value entries, found key %s",
+                               fg_lua_describe_value(L, -1, v, sizeof v));
+        }
+        lua_pushvalue(L, -1);
+        lua_rawseti(L, -3, ++n);
+    }
+    /* Sort through a C array of pointers; the strings stay alive in the keys table. */
+    const char **keys = n ? lua_newuserdatauv(L, sizeof(char *) * (size_t)n, 0) : NULL;
+    if (n) {
+        for (int i = 0; i < n; i++) {
+            lua_rawgeti(L, -2, i + 1);
+            keys[i] = lua_tostring(L, -1);
+            lua_pop(L, 1);
+        }
+        qsort(keys, (size_t)n, sizeof keys[0], cmp_str);
+        lua_createtable(L, n, 0);
+        for (int i = 0; i < n; i++) {
+            lua_pushstring(L, keys[i]);
+            lua_rawseti(L, -2, i + 1);
+        }
+        lua_replace(L, -3); /* sorted table replaces the unsorted one */
+        lua_pop(L, 1);      /* the pointer array */
+    }
+    return n;
+}
+
+void fg_lua_reader_only(fg_lua_reader *rd, int idx, const char *const *allowed) {
+    lua_State *L = rd->L;
+    idx = lua_absindex(L, idx);
+    int n = fg_lua_reader_keys(rd, idx);
+    for (int i = 1; i <= n; i++) {
+        lua_rawgeti(L, -1, i);
+        const char *k = lua_tostring(L, -1);
+        bool ok = false;
+        for (const char *const *a = allowed; *a; a++) ok |= strcmp(*a, k) == 0;
+        if (!ok) {
+            luaL_Buffer b;
+            luaL_buffinit(L, &b);
+            for (const char *const *a = allowed; *a; a++) {
+                luaL_addstring(&b, *a);
+                if (a[1]) luaL_addstring(&b, ", ");
+            }
+            luaL_pushresult(&b);
+            size_t old = fg_lua_reader_push(rd, ".%s", k);
+            fg_lua_reader_note(rd, "unknown field (expected one of: %s)", lua_tostring(L, -1));
+            fg_lua_reader_pop(rd, old);
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+}
+
+bool fg_lua_reader_get(fg_lua_reader *rd, int t, const char *k) {
+    return lua_getfield(rd->L, t, k) != LUA_TNIL;
+}
+
+lua_Integer fg_lua_read_int(fg_lua_reader *rd, int t, const char *k, lua_Integer def,
+                            lua_Integer lo, lua_Integer hi) {
+    lua_State *L = rd->L;
+    t = lua_absindex(L, t);
+    lua_Integer v = def;
+    if (fg_lua_reader_get(rd, t, k)) {
+        int ok;
+        char buf[80];
+        size_t old = fg_lua_reader_push(rd, ".%s", k);
+        v = lua_tointegerx(L, -1, &ok);
+        if (!ok) {
+            fg_lua_reader_note(rd, "expected an integer, got %s",
+                               fg_lua_describe_value(L, -1, buf, sizeof buf));
+            v = def;
+        } else if (v < lo || v > hi) {
+            fg_lua_reader_range(rd, v, lo, hi, NULL);
+            v = def;
+        }
+        fg_lua_reader_pop(rd, old);
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+lua_Number fg_lua_read_num(fg_lua_reader *rd, int t, const char *k, lua_Number def,
+                           lua_Number lo, lua_Number hi) {
+    lua_State *L = rd->L;
+    t = lua_absindex(L, t);
+    lua_Number v = def;
+    if (fg_lua_reader_get(rd, t, k)) {
+        char buf[80];
+        size_t old = fg_lua_reader_push(rd, ".%s", k);
+        lua_Number d = lua_tonumber(L, -1);
+        if (lua_type(L, -1) != LUA_TNUMBER)
+            fg_lua_reader_note(rd, "expected a number, got %s",
+                               fg_lua_describe_value(L, -1, buf, sizeof buf));
+        else if (d < lo || d > hi) /* NaN is left to the runtime's own checks */
+            fg_lua_reader_note(rd, "%s is out of range, expected %g to %g",
+                               fg_lua_describe_value(L, -1, buf, sizeof buf), lo, hi);
+        else
+            v = d;
+        fg_lua_reader_pop(rd, old);
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+/* A distance or speed in pixels (fractions allowed), stored as 16.16 fixed point. */
+fg_fx fg_lua_read_fx(fg_lua_reader *rd, int t, const char *k, fg_fx def) {
+    lua_State *L = rd->L;
+    t = lua_absindex(L, t);
+    fg_fx v = def;
+    if (fg_lua_reader_get(rd, t, k)) {
+        char buf[80];
+        size_t old = fg_lua_reader_push(rd, ".%s", k);
+        double d = lua_tonumber(L, -1);
+        if (lua_type(L, -1) != LUA_TNUMBER)
+            fg_lua_reader_note(rd, "expected a number, got %s",
+                               fg_lua_describe_value(L, -1, buf, sizeof buf));
+        else if (!isfinite(d) || fabs(d) > 30000.0)
+            fg_lua_reader_note(rd, "%s, expected a finite value within +-30000",
+                               fg_lua_describe_value(L, -1, buf, sizeof buf));
+        else
+            v = (fg_fx)lround(d * FG_FX_ONE);
+        fg_lua_reader_pop(rd, old);
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+bool fg_lua_read_bool(fg_lua_reader *rd, int t, const char *k, bool def) {
+    lua_State *L = rd->L;
+    t = lua_absindex(L, t);
+    bool v = def;
+    if (fg_lua_reader_get(rd, t, k)) {
+        char buf[80];
+        size_t old = fg_lua_reader_push(rd, ".%s", k);
+        if (!lua_isboolean(L, -1))
+            fg_lua_reader_note(rd, "expected true or false, got %s",
+                               fg_lua_describe_value(L, -1, buf, sizeof buf));
+        else
+            v = lua_toboolean(L, -1);
+        fg_lua_reader_pop(rd, old);
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+const char *fg_lua_read_str(fg_lua_reader *rd, int t, const char *k, const char *def) {
+    lua_State *L = rd->L;
+    t = lua_absindex(L, t);
+    const char *v = def;
+    if (fg_lua_reader_get(rd, t, k)) {
+        char buf[80];
+        size_t old = fg_lua_reader_push(rd, ".%s", k);
+        if (lua_type(L, -1) != LUA_TSTRING)
+            fg_lua_reader_note(rd, "expected a string, got %s",
+                               fg_lua_describe_value(L, -1, buf, sizeof buf));
+        else
+            v = lua_tostring(L, -1); /* stays reachable through the table */
+        fg_lua_reader_pop(rd, old);
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+void fg_lua_read_name(fg_lua_reader *rd, int t, const char *k, char *out, size_t size) {
+    lua_State *L = rd->L;
+    t = lua_absindex(L, t);
+    if (fg_lua_reader_get(rd, t, k)) {
+        char buf[80];
+        size_t old = fg_lua_reader_push(rd, ".%s", k);
+        size_t len = 0;
+        const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : NULL;
+        if (!s)
+            fg_lua_reader_note(rd, "expected a string, got %s",
+                               fg_lua_describe_value(L, -1, buf, sizeof buf));
+        else if (len >= size)
+            fg_lua_reader_note(rd, "'%s' is longer than %d characters", s, (int)size - 1);
+        else
+            memcpy(out, s, len + 1);
+        fg_lua_reader_pop(rd, old);
+    }
+    lua_pop(L, 1);
+}
+
+uint32_t fg_lua_read_names(fg_lua_reader *rd, int t, const char *k, char (*out)[FG_NAME_MAX],
+                           uint32_t max) {
+    lua_State *L = rd->L;
+    t = lua_absindex(L, t);
+    uint32_t n = 0;
+    if (fg_lua_reader_get(rd, t, k)) {
+        char buf[80];
+        size_t old = fg_lua_reader_push(rd, ".%s", k);
+        if (lua_type(L, -1) == LUA_TSTRING) {
+            snprintf(out[n++], FG_NAME_MAX, "%s", lua_tostring(L, -1));
+        } else if (lua_istable(L, -1)) {
+            lua_Integer len = luaL_len(L, -1);
+            if (len > (lua_Integer)max)
+                fg_lua_reader_fail(rd, "%lld names, at most %u", (long long)len, max);
+            for (lua_Integer i = 1; i <= len; i++) {
+                lua_geti(L, -1, i);
+                if (lua_type(L, -1) != LUA_TSTRING) {
+                    fg_lua_reader_push(rd, "[%lld]", (long long)i);
+                    fg_lua_reader_fail(rd, "expected a name, got %s",
+                                       fg_lua_describe_value(L, -1, buf, sizeof buf));
+                }
+                const char *s = lua_tostring(L, -1);
+                if (strlen(s) >= FG_NAME_MAX) fg_lua_reader_fail(rd, "'%s' is too long", s);
+                snprintf(out[n++], FG_NAME_MAX, "%s", s);
+                lua_pop(L, 1);
+            }
+        } else {
+            fg_lua_reader_fail(rd, "expected a name or a list of names, got %s",
+                               fg_lua_describe_value(L, -1, buf, sizeof buf));
+        }
+        fg_lua_reader_pop(rd, old);
+    }
+    lua_pop(L, 1);
+    return n;
+}
+
+void fg_lua_reader_table(fg_lua_reader *rd, int idx, const char *what) {
+    char buf[80];
+    if (!lua_istable(rd->L, idx))
+        fg_lua_reader_fail(rd, "expected %s, got %s", what,
+                           fg_lua_describe_value(rd->L, idx, buf, sizeof buf));
+}
+
+
+/* Finds the key under which table t holds the function on top of the stack; pushes it, or
+** nothing. */
+static bool push_key_of(lua_State *L, int t) {
+    t = lua_absindex(L, t);
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        if (lua_rawequal(L, -1, -3) && lua_type(L, -2) == LUA_TSTRING) {
+            lua_pop(L, 1);
+            return true;
+        }
+        lua_pop(L, 1);
+    }
+    return false;
+}
+
+/* The name the running C function is known by: the call's own name when Lua has one, else its
+** key in the module table or in the __index of its first argument's class (a call through
+** pcall has no name). Pushes it. */
+static void push_callee_name(lua_State *L) {
+    lua_Debug ar;
+    if (lua_getstack(L, 0, &ar) && lua_getinfo(L, "n", &ar) && ar.name) {
+        lua_pushstring(L, ar.name);
+        return;
+    }
+    int top = lua_gettop(L);
+    if (lua_getstack(L, 0, &ar) && lua_getinfo(L, "f", &ar)) {
+        int f = lua_gettop(L);
+        if (lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE) == LUA_TTABLE &&
+            lua_getfield(L, -1, "framegate") == LUA_TTABLE) {
+            lua_pushvalue(L, f);
+            if (push_key_of(L, -2)) {
+                lua_replace(L, top + 1);
+                lua_settop(L, top + 1);
+                return;
+            }
+        }
+        lua_settop(L, f);
+        if (lua_getmetatable(L, 1) && lua_getfield(L, -1, "__index") == LUA_TTABLE) {
+            lua_pushvalue(L, f);
+            if (push_key_of(L, -2)) {
+                lua_replace(L, top + 1);
+                lua_settop(L, top + 1);
+                return;
+            }
+        }
+    }
+    lua_settop(L, top);
+    lua_pushliteral(L, "?");
+}
+
+void fg_lua_reader_callee(fg_lua_reader *rd, lua_State *L) {
+    push_callee_name(L);
+    fg_lua_reader_init(rd, L, lua_tostring(L, -1), NULL);
+    lua_remove(L, -2); /* the name: copied into the path */
+    rd->box = lua_gettop(L);
+}
+
+int fg_lua_field_error(lua_State *L, const char *field, const char *fmt, ...) {
+    fg_lua_reader rd;
+    fg_lua_reader_callee(&rd, L);
+    fg_lua_reader_push(&rd, ".%s", field);
+    va_list ap;
+    va_start(ap, fmt);
+    push_finding(&rd, fmt, ap);
+    va_end(ap);
+    return raise_finding(&rd);
+}
+
+/* }====================================================================== */

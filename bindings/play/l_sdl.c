@@ -13,6 +13,9 @@
 #define WINDOW_T "framegate.Window"
 #define PAD_T "framegate.VirtualPad"
 #define MAX_PADS 8
+#define WINDOW_SUBSYSTEMS (SDL_INIT_VIDEO | SDL_INIT_GAMECONTROLLER | SDL_INIT_JOYSTICK)
+
+typedef struct vpad vpad;
 
 typedef struct window {
     SDL_Window *win;
@@ -22,12 +25,23 @@ typedef struct window {
     uint64_t ticks0_us;   /* SDL's millisecond clock at open, in us: event times share it */
     SDL_GameController *pads[MAX_PADS];
     char renderer_name[64];
+    vpad *vpads[MAX_PADS]; /* attached virtual pads: detached before SDL shuts down */
 } window;
 
-typedef struct vpad {
+struct vpad {
     SDL_Joystick *joy;
     int device;
-} vpad;
+    window *owner; /* the window whose SDL it lives in (kept alive by the pad's user value) */
+};
+
+static void vpad_detach(vpad *p) {
+    if (!p->joy) return;
+    SDL_JoystickClose(p->joy);
+    SDL_JoystickDetachVirtual(p->device);
+    p->joy = NULL;
+    for (int i = 0; i < MAX_PADS; i++)
+        if (p->owner && p->owner->vpads[i] == p) p->owner->vpads[i] = NULL;
+}
 
 static window *check_window(lua_State *L) {
     window *w = luaL_checkudata(L, 1, WINDOW_T);
@@ -63,7 +77,7 @@ static int sdl_open(lua_State *L) {
     memset(w, 0, sizeof *w);
     luaL_setmetatable(L, WINDOW_T);
     SDL_SetHint(SDL_HINT_JOYSTICK_ALLOW_BACKGROUND_EVENTS, "1");
-    if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_GAMECONTROLLER | SDL_INIT_JOYSTICK) != 0)
+    if (SDL_InitSubSystem(WINDOW_SUBSYSTEMS) != 0)
         return sdl_fail(L, "SDL_Init");
     w->freq = SDL_GetPerformanceFrequency();
     w->perf0 = SDL_GetPerformanceCounter();
@@ -321,6 +335,24 @@ static int window_scancode(lua_State *L) {
     return 1;
 }
 
+/* win:inject_key(name, down): queues a key event as if the keyboard sent it (scripted tests of
+** the keyboard path; SDL stamps it with its clock when it is queued). */
+static int window_inject_key(lua_State *L) {
+    check_window(L);
+    const char *name = luaL_checkstring(L, 2);
+    luaL_checktype(L, 3, LUA_TBOOLEAN);
+    SDL_Scancode sc = SDL_GetScancodeFromName(name);
+    if (sc == SDL_SCANCODE_UNKNOWN) return luaL_error(L, "inject_key: unknown key name '%s'", name);
+    SDL_Event e;
+    SDL_zero(e);
+    e.type = lua_toboolean(L, 3) ? SDL_KEYDOWN : SDL_KEYUP;
+    e.key.state = lua_toboolean(L, 3) ? SDL_PRESSED : SDL_RELEASED;
+    e.key.keysym.scancode = sc;
+    e.key.keysym.sym = SDL_GetKeyFromScancode(sc);
+    if (SDL_PushEvent(&e) < 0) return sdl_fail(L, "inject_key");
+    return 0;
+}
+
 /* win:pad_button(name) -> SDL's button code for a game controller button name, or nil. */
 static int window_pad_button(lua_State *L) {
     check_window(L);
@@ -334,13 +366,16 @@ static int window_close(lua_State *L) {
     window *w = luaL_checkudata(L, 1, WINDOW_T);
     if (!w->win) return 0;
     for (int i = 0; i < MAX_PADS; i++)
+        if (w->vpads[i]) vpad_detach(w->vpads[i]);
+    for (int i = 0; i < MAX_PADS; i++)
         if (w->pads[i]) SDL_GameControllerClose(w->pads[i]);
     for (int i = 0; i <= FG_FONT_SCALES; i++)
         if (w->font[i]) SDL_DestroyTexture(w->font[i]);
     if (w->ren) SDL_DestroyRenderer(w->ren);
     SDL_DestroyWindow(w->win);
     memset(w, 0, sizeof *w);
-    SDL_Quit();
+    /* Counted per subsystem: another window of the same process keeps SDL up. */
+    SDL_QuitSubSystem(WINDOW_SUBSYSTEMS);
     return 0;
 }
 
@@ -366,10 +401,15 @@ static vpad *check_pad(lua_State *L) {
 
 /* win:virtual_pad() -> VirtualPad: a game controller SDL reports like a real one. */
 static int window_virtual_pad(lua_State *L) {
-    check_window(L);
-    vpad *p = lua_newuserdatauv(L, sizeof *p, 0);
+    window *w = check_window(L);
+    int slot = 0;
+    while (slot < MAX_PADS && w->vpads[slot]) slot++;
+    if (slot == MAX_PADS) return luaL_error(L, "virtual pad: %d are attached already", MAX_PADS);
+    vpad *p = lua_newuserdatauv(L, sizeof *p, 1);
     memset(p, 0, sizeof *p);
     luaL_setmetatable(L, PAD_T);
+    lua_pushvalue(L, 1);
+    lua_setiuservalue(L, -2, 1);
     SDL_VirtualJoystickDesc d;
     SDL_zero(d);
     d.version = SDL_VIRTUAL_JOYSTICK_DESC_VERSION;
@@ -380,7 +420,12 @@ static int window_virtual_pad(lua_State *L) {
     p->device = SDL_JoystickAttachVirtualEx(&d);
     if (p->device < 0) return sdl_fail(L, "SDL_JoystickAttachVirtualEx");
     p->joy = SDL_JoystickOpen(p->device);
-    if (!p->joy) return sdl_fail(L, "SDL_JoystickOpen (virtual pad)");
+    if (!p->joy) {
+        SDL_JoystickDetachVirtual(p->device);
+        return sdl_fail(L, "SDL_JoystickOpen (virtual pad)");
+    }
+    p->owner = w;
+    w->vpads[slot] = p;
     return 1;
 }
 
@@ -413,11 +458,7 @@ static int pad_axis(lua_State *L) {
 }
 
 static int pad_close(lua_State *L) {
-    vpad *p = luaL_checkudata(L, 1, PAD_T);
-    if (!p->joy) return 0;
-    SDL_JoystickClose(p->joy);
-    SDL_JoystickDetachVirtual(p->device);
-    p->joy = NULL;
+    vpad_detach(luaL_checkudata(L, 1, PAD_T));
     return 0;
 }
 
@@ -435,7 +476,8 @@ static const luaL_Reg window_methods[] = {
     {"shot", window_shot},         {"now_us", window_now_us},     {"size", window_size},
     {"renderer", window_renderer}, {"poll", window_poll},         {"mapping", window_mapping},
     {"virtual_pad", window_virtual_pad}, {"scancode", window_scancode},
-    {"pad_button", window_pad_button}, {"close", window_close}, {NULL, NULL}};
+    {"pad_button", window_pad_button}, {"inject_key", window_inject_key},
+    {"close", window_close}, {NULL, NULL}};
 
 static const luaL_Reg pad_methods[] = {
     {"button", pad_button}, {"axis", pad_axis}, {"close", pad_close}, {NULL, NULL}};

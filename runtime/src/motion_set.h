@@ -241,8 +241,8 @@ void fg_motion_lint_patterns(const cpattern *pats, uint32_t np, uint8_t mode,
 
 /* Rank of a completion: priority, then inputs, then specificity, then id. A completion that
 ** skipped steps (lenient profile) has that many fewer inputs; spec carries the skips too. */
-static inline int rank_cmp2(const cpattern *a, uint16_t ia, int32_t spec_a, int skip_a, const cpattern *b,
-                     uint16_t ib, int32_t spec_b, int skip_b) {
+static inline int rank_cmp2(const cpattern *a, uint16_t ia, int32_t spec_a, int skip_a,
+                            const cpattern *b, uint16_t ib, int32_t spec_b, int skip_b) {
     if (a->priority != b->priority) return a->priority > b->priority ? -1 : 1;
     if (a->len - skip_a != b->len - skip_b) return a->len - skip_a > b->len - skip_b ? -1 : 1;
     if (spec_a != spec_b) return spec_a < spec_b ? -1 : 1;
@@ -259,8 +259,8 @@ static inline int rank_cmp(const cpattern *a, uint16_t ia, int32_t spec_a, const
     return 0;
 }
 
-static inline uint8_t why_between(const cpattern *w, int32_t sw, int kw, const cpattern *l, int32_t sl,
-                           int kl) {
+static inline uint8_t why_between(const cpattern *w, int32_t sw, int kw, const cpattern *l,
+                                  int32_t sl, int kl) {
     if (w->priority != l->priority) return FG_MOTION_WHY_PRIORITY;
     if (w->len - kw != l->len - kl) return FG_MOTION_WHY_LENGTH;
     if (sw != sl) return FG_MOTION_WHY_SPECIFICITY;

@@ -1,7 +1,7 @@
 /*
 ** ruleset_internal.h: the compiled form of a ruleset, built by ruleset.c and read by the files
-** that run it (request.c, tick.c, world.c, trace.c). Not installed: the public view is framegate/action.h.
-** It knows nothing of a world.
+** that run it (request.c, tick.c, world.c, trace.c). It knows nothing of a world. Not installed:
+** the public view is framegate/action.h.
 **
 ** The compiled form is flat and id-based: cancel targets become bitsets of action ids, resource
 ** names become indexes, so the tick path never compares a string.

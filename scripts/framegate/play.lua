@@ -441,6 +441,7 @@ function M.close(s)
   s.out(("t=%d hash %s"):format(s.world:tick(), s.world:hash()))
   s.watcher:close()
   s.win:close()
+  s.closed = true
 end
 
 --- Runs a whole session (see M.open for opts); returns it, closed.

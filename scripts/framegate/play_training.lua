@@ -22,10 +22,13 @@ local function speed(s) return s.paused and 0 or SPEEDS[s.slow] end
 
 local function dummy_free(s) return not s.dummy_off and not s.playback and not s.replay end
 
+-- Holds a direction (numpad, relative to the dummy's facing) from the tick about to run.
 local function set_dummy_dir(s, dir)
   if s.dummy_dir ~= dir then
     local rel = select(2, s.p2:direction())
-    if rel ~= dir then pcall(s.world.play, s.world, s.p2, dir .. "@0") end
+    if rel ~= dir then
+      pcall(s.p2.dir, s.p2, fg.relative(dir, s.p2:facing()), fg.us_of_tick(s.world:tick(), s.rate))
+    end
     s.dummy_dir = dir
   end
 end

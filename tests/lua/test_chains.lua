@@ -93,7 +93,7 @@ return fg.ruleset "q" {
   local ok, err = load('{ depth = 5, order = "newest" }')
   lu.assertFalse(ok)
   lu.assertStrContains(err, "queue.order: 'newest', expected fifo or latest")
-  lu.assertStrContains(err, "queue.depth: 5, expected 1..4")
+  lu.assertStrContains(err, "queue.depth: 5 is out of range, expected 1-4")
 end
 
 os.exit(lu.LuaUnit.run())

@@ -175,29 +175,28 @@ function TestDispatcher:test_argument_errors_name_the_field_and_value()
   local d = self.d
   d:begin(0, 1)
   lu.assertStrContains(fails(function() d:dispatch { seq = 1, marker = "kick" } end),
-    "bad argument #1 to 'dispatch' (field 'marker': 'kick' is not a declared marker of this " ..
-    "dispatcher)")
+    "dispatch.marker: 'kick' is not a declared marker of this dispatcher")
   lu.assertStrContains(fails(function() d:dispatch { seq = "x", marker = "damage" } end),
-    "bad argument #1 to 'dispatch' (field 'seq': expected an integer, got string)")
+    "dispatch.seq: expected an integer, got string 'x'")
   lu.assertStrContains(fails(function() d:dispatch { seq = 1.5, marker = "damage" } end),
-    "(field 'seq': expected an integer, got a number with a fraction)")
+    "dispatch.seq: expected an integer, got 1.5")
   lu.assertStrContains(
     fails(function() d:dispatch { seq = 1, marker = "damage", occurrence = -1 } end),
-    "(field 'occurrence': expected 0 to 9223372036854775807, got -1)")
+    "dispatch.occurrence: -1 is out of range, expected 0-9223372036854775807")
   lu.assertStrContains(fails(function() d:dispatch { seq = 1, marker = "damage", channel = 2 } end),
-    "(field 'channel': expected 0 to 1, got 2)")
+    "dispatch.channel: 2 is out of range, expected 0-1")
   lu.assertStrContains(fails(function() d:dispatch { seq = 1, marker = "damage", clip = 4 } end),
-    "(field 'clip': expected a string, got number)")
+    "dispatch.clip: expected a string, got 4")
   lu.assertStrContains(fails(function() d:begin(7, 2) end),
-    "bad argument #1 to 'begin' (channel: expected 0 to 1, got 7)")
+    "channel: 7 is out of range, expected 0-1")
   lu.assertStrContains(fails(function() d:dispatch() end),
     "bad argument #1 to 'dispatch' (table expected, got no value)")
   lu.assertStrContains(fails(function() d.dispatch({}, {}) end),
     "bad argument #1 to 'dispatch' (framegate.Dispatcher expected, got table)")
   lu.assertStrContains(fails(fg.dispatcher, { capacity = 0 }),
-    "bad argument #1 to 'framegate.dispatcher' (field 'capacity': expected 1 to 4096, got 0)")
+    "dispatcher.capacity: 0 is out of range, expected 1-4096")
   lu.assertStrContains(fails(fg.dispatcher, { markers = { "a", 3 } }),
-    "(field 'markers': [2] expected a non-empty name, got number)")
+    "dispatcher.markers: [2] expected a non-empty name, got number")
   lu.assertStrContains(fails(function() d:restore("short") end),
     "dispatcher snapshot: 5 bytes, expected")
 end
@@ -244,9 +243,9 @@ function TestCycleTrack.test_marker_outside_the_duration_raises()
   lu.assertStrContains(fails(fg.cycle_track, { duration = 0 }),
     "cycle track: duration 0, expected at least 1 tick")
   lu.assertStrContains(fails(fg.cycle_track, { markers = {} }),
-    "(field 'duration': expected an integer, got nil)")
+    "cycle_track.duration: expected an integer, got nil")
   lu.assertStrContains(fails(fg.cycle_track, { duration = 10, markers = { { tick = 1 } } }),
-    "(field 'markers': [1].name: expected a non-empty string, got nil)")
+    "cycle_track.markers: [1].name: expected a non-empty string, got nil")
 end
 
 function TestCycleTrack.test_prints_and_lists_markers_in_tick_order()
@@ -348,9 +347,9 @@ end
 function TestPlaybackOwner:test_batch_errors_name_the_field()
   local o = self.owner
   lu.assertStrContains(fails(function() o:commit { from = 920, to = 1000 } end),
-    "bad argument #1 to 'commit' (field 'token': expected {slot =, generation =}, got nil)")
+    "commit.token: expected {slot =, generation =}, got nil")
   lu.assertStrContains(fails(function() o:commit { token = GEN7, from = 920 } end),
-    "(field 'to': expected an integer, got nil)")
+    "commit.to: expected an integer, got nil")
   lu.assertStrContains(fails(function()
     o:commit { token = GEN7, from = 920, to = 1000, events = { { tick = 5, id = 0 } } }
   end), "commit: batch (920, 1000] events[1] at tick 5 is outside the interval")

@@ -166,10 +166,11 @@ function TestLocomotion:test_config_errors_name_the_field_value_and_range()
   lu.assertErrorMsgContains("locomotion.forward_limit_deg: 200, expected a value in (0, 180)",
     fg.locomotion, { forward_limit_deg = 200 })
   lu.assertErrorMsgContains("locomotion: unknown field 'forward_limit'", fg.locomotion, { forward_limit = 60 })
-  lu.assertErrorMsgContains("locomotion.wall_ticks: 0, expected 1 to 65535", fg.locomotion, { wall_ticks = 0 })
+  lu.assertErrorMsgContains("locomotion.wall_ticks: 0 is out of range, expected 1-65535", fg.locomotion,
+    { wall_ticks = 0 })
   lu.assertErrorMsgContains("give pivot_min_ticks or pivot_min_time, not both", fg.locomotion,
     { pivot_min_ticks = 3, pivot_min_time = 0.1 })
-  lu.assertErrorMsgContains("field 'dead_zone_deg': expected a number, got string", fg.locomotion,
+  lu.assertErrorMsgContains("locomotion.dead_zone_deg: expected a number, got string '10'", fg.locomotion,
     { dead_zone_deg = "10" })
   lu.assertErrorMsgContains("cardinal: 'back' is not one of Forward, Right, Backward, Left",
     fg.locomotion_warp, 10, "back")
@@ -330,7 +331,7 @@ function TestReplication:test_errors_name_the_thing_and_change_nothing()
     s, "owner", "wepon", 1)
   lu.assertErrorMsgContains("replication: no action 'roll' (declared: dash)", s.try, s, "roll")
   lu.assertErrorMsgContains("replication: node 7 is not joined", s.get, s, 7, "weapon")
-  lu.assertErrorMsgContains("replication: join.latency: 0, expected 1 to 1000", s.join, s, { latency = 0 })
+  lu.assertErrorMsgContains("replication: join.latency: 0 is out of range, expected 1-1000", s.join, s, { latency = 0 })
   lu.assertErrorMsgContains("replication: join.on_action: expected a function, got number", s.join, s,
     { on_action = 1 })
   lu.assertEquals(#s:observers(), 1)

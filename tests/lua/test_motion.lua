@@ -83,9 +83,9 @@ function TestMotion.test_per_step_gaps_override_single_steps()
   lu.assertEquals(error_of(fg.motion, "236P", { gaps = { 0, 4, 3, 5 } }),
     "\"236P\": gaps[4] = 5, but the motion has 3 step gaps (gaps[1..3])")
   lu.assertEquals(error_of(fg.motion, "236P", { gaps = { 0, "x" } }),
-    "fg.motion: gaps[2] = x, expected 0..3600 ticks (0 = the step's default)")
+    "fg.motion.gaps[2]: expected an integer, got string 'x' (0 = the step's default)")
   lu.assertEquals(error_of(fg.motion, "236P", { gaps = 3 }),
-    "fg.motion: gaps = number, expected a list of step gaps such as { 12, 12, 8 }")
+    "fg.motion.gaps: expected a list of step gaps such as { 12, 12, 8 }, got 3")
 end
 
 -- Rule: MUGEN strings work with MUGEN's buttons by default; numpad ones with LP..HK.
@@ -124,7 +124,7 @@ function TestMotion.test_mistakes_are_named()
     "expected name, priority, time, window, buffer, gap, gaps, charge, frozen, absolute, notation or " ..
     "autogreater (or buttons, groups, profile)")
   lu.assertEquals(error_of(fg.motion, "236P", { time = 1.5 }),
-    "field 'time': expected an integer, got a number with a fraction")
+    "fg.motion.time: expected an integer, got 1.5")
   lu.assertEquals(error_of(fg.motion, "236P", { frozen = "yes" }),
     "fg.motion: frozen = 'yes', expected 'skip' or 'count'")
   lu.assertEquals(error_of(fg.motion, "236P", { time = 3, window = 4 }),

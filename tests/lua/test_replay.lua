@@ -178,9 +178,9 @@ function TestReplay.test_writer_refusals_raise_at_the_caller_and_write_nothing()
     function() w:input { entity = 1, tick = 9, action = 4 } end)
   expect_error_at_caller("replay writer: input.action 40 is out of range (expected 0..31)",
     function() w:input { entity = 1, tick = 10, action = 40 } end)
-  expect_error_at_caller([[field 'kind': "punch" is not one of press, release, dir]],
+  expect_error_at_caller([[kind: "punch" is not one of press, release, dir]],
     function() w:input { entity = 1, tick = 10, kind = "punch" } end)
-  expect_error_at_caller("field 'tick' is missing",
+  expect_error_at_caller("tick: expected an integer, got nil",
     function() w:command { entity = 1, motion = 2 } end)
   expect_error_at_caller([=[reload.files[1].path "a.lua" repeats files[0]]=],
     function()

@@ -136,7 +136,7 @@ function TestBadRules:test_motion_step_gaps_are_checked_where_they_are_written()
   end))
   lu.assertEquals(rules:name(), "tester")
   lu.assertEquals(load_error(function(d) d.motions = { fireball = { "236LP", gaps = { 0, -1 } } } end),
-    "motions.fireball.gaps[2]: -1, expected 0..3600 ticks (0 = the step's default)")
+    "motions.fireball.gaps[2]: -1 is out of range, expected 0-3600 ticks (0 = the step's default)")
   lu.assertEquals(load_error(function(d) d.motions = { fireball = { "236LP", gaps = "8" } } end),
     "motions.fireball.gaps: expected a list of step gaps such as { 12, 12, 8 }, got string '8'")
   lu.assertEquals(load_error(function(d) d.motions = { fireball = { "236LP", gaps = { 1, 1, 1, 1 } } } end),
@@ -226,7 +226,7 @@ function TestCheckCommand:test_valid_rules_pass_with_a_summary()
   local file = root .. "/duel/rules.lua"
   lu.assertTrue(check.check(file, out))
   lu.assertStrMatches(out.text, "^" .. file:gsub("%p", "%%%0")
-    .. ": ok: ruleset 'duelist', 18 actions, hash %x+, 0 warnings\n$")
+    .. ": ok: ruleset 'duelist', 23 actions, hash %x+, 0 warnings\n$")
 end
 
 function TestCheckCommand:test_every_error_is_printed_with_its_path()

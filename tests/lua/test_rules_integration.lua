@@ -25,7 +25,7 @@ end
 
 function TestRulesIntegration:test_bad_jump_declaration_names_the_field()
   lu.assertErrorMsgContains("jump.cooldown: unknown field", hero, { jump = { cooldown = 3 } })
-  lu.assertErrorMsgContains("jump.buffer: -1, expected 0..600", hero, { jump = { buffer = -1 } })
+  lu.assertErrorMsgContains("jump.buffer: -1 is out of range, expected 0-600", hero, { jump = { buffer = -1 } })
 end
 
 function TestRulesIntegration:test_rules_declare_replicated_state_and_actions()

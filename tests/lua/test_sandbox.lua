@@ -221,7 +221,8 @@ function TestSandbox:test_views_are_read_only_in_rules()
 end
 
 function TestSandbox:test_limits_are_checked()
-  lu.assertErrorMsgContains("field 'memory': 0, expected a positive integer", fg.limits, { memory = 0 })
+  lu.assertErrorMsgContains("limits.memory: 0 is out of range, expected 1-9223372036854775807",
+    fg.limits, { memory = 0 })
   lu.assertEquals(fg.limits().memory, 4 << 20)
 end
 

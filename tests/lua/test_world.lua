@@ -58,7 +58,7 @@ function TestWorld:test_errors_name_the_problem_at_the_callers_line()
   lu.assertErrorMsgContains("buttons: 'LP' is declared twice", fg.world, { buttons = { "LP", "LP" } })
   lu.assertErrorMsgContains("field 'buttons[2]': expected a name, got number", fg.world,
     { buttons = { "LP", 3 } })
-  lu.assertErrorMsgContains("field 'rate': expected an integer", fg.world, { rate = 1.5 })
+  lu.assertErrorMsgContains("world.rate: expected an integer, got 1.5", fg.world, { rate = 1.5 })
 end
 
 function TestWorld:test_bad_input_leaves_the_world_unchanged()

@@ -11,7 +11,6 @@ local CLI = os.getenv("FG_CLI") or "build/ci/framegate"
 
 -- The documented layout (docs/playtest.md), written out again so a drawing that moves fails.
 local ORIGIN_X, GROUND_Y, SCALE = 640, 380, 1.5
-local HIT_Y0, HIT_Y1 = 50, 74
 local HIT = { 255, 40, 40 }
 local METER_X, METER_Y, METER_CELL, METER_ROW, METER_TICKS = 40, 414, 9, 20, 132
 local METER_COLOURS = {
@@ -117,6 +116,15 @@ end
 
 TestPlay = {}
 
+-- Sessions opened frame by frame, closed by tearDown even when an assertion failed.
+local open_sessions = {}
+
+function TestPlay:tearDown()
+  for _, s in ipairs(open_sessions) do if not s.closed then play.close(s) end end
+  open_sessions = {}
+end
+
+
 function TestPlay:test_the_hit_box_is_drawn_where_the_attackers_reach_is_and_nowhere_else()
   local d = copy_duel()
   local shot = d .. "/t8.bmp"
@@ -129,11 +137,11 @@ function TestPlay:test_the_hit_box_is_drawn_where_the_attackers_reach_is_and_now
   local jab = fg.rules(d .. "/rules.lua"):action("jab")
   lu.assertTrue(now.elapsed >= jab.startup and now.elapsed < jab.startup + jab.active)
   local x = before.x                          -- alpha 0: the previous committed position
-  local x0, x1 = x, x + jab.hit.range         -- facing right
+  local x0, x1 = x + 10, x + 50               -- the jab's hit box: x 10..50, y 40..100, facing right
   local sx0 = math.floor(ORIGIN_X + SCALE * x0 + 0.5)
   local sx1 = math.floor(ORIGIN_X + SCALE * x1 + 0.5)
-  local sy0 = math.floor(GROUND_Y - SCALE * HIT_Y1 + 0.5)
-  local sy1 = math.floor(GROUND_Y - SCALE * HIT_Y0 + 0.5)
+  local sy0 = math.floor(GROUND_Y - SCALE * 100 + 0.5)
+  local sy1 = math.floor(GROUND_Y - SCALE * 40 + 0.5)
   local box = find_colour(read_bmp(shot), HIT)
   lu.assertTrue(box.n > 0, "no pixel of the hit colour at all")
   lu.assertEquals({ box.x0, box.y0, box.x1, box.y1 }, { sx0, sy0, sx1 - 1, sy1 - 1 })
@@ -258,10 +266,10 @@ function TestPlay:test_the_readme_screenshot_shows_the_hit_box_the_meter_and_a_r
   local box = find_colour(bmp, HIT)
   local _, states = reference(d, 124)
   lu.assertEquals(states[124].action, "hadouken")
-  -- the hadouken's reach (400) runs from e1 to far past e2
-  local sx0 = math.floor(ORIGIN_X + SCALE * states[123].x + 0.5)
-  lu.assertEquals(box.x0, sx0)
-  lu.assertTrue(box.x1 - box.x0 >= 400 * SCALE - 1)
+  -- the hadouken's hit box (40..380 in front of e1) runs from e1 to far past e2
+  local sx0 = math.floor(ORIGIN_X + SCALE * (states[123].x + 40) + 0.5)
+  lu.assertTrue(math.abs(box.x0 - sx0) <= 1)
+  lu.assertTrue(box.x1 - box.x0 >= 340 * SCALE - 1)
   lu.assertTrue(find_colour(bmp, BANNER_OK, 90, 100).n > 1000)
   local png = os.getenv("FG_README_SHOT")
   if png then sh(("convert '%s' '%s'"):format(shot, png)) end
@@ -277,6 +285,7 @@ function TestPlay:test_a_recorded_session_replays_in_the_window_to_the_same_hash
   lu.assertStrContains(text, "decision: t=107 e1 accepted: hadouken cancels strong")
   -- seeking back starts over from the replay's first tick and comes back to the same state
   local s3 = play.open { replay = take, fixed = true, out = function() end }
+  open_sessions[#open_sessions + 1] = s3
   local training = require "framegate.play_training"
   training.seek(s3, 120)
   local at120 = s3.world:hash()
@@ -297,6 +306,113 @@ function TestPlay:test_a_controls_file_with_an_unknown_key_names_the_file_field_
   lu.assertFalse(ok)
   lu.assertStrContains(err, d .. "/controls.lua: keys.LP: 'Jay' is not a key name SDL knows")
 end
+
+-- {---------------------------------------------------------------------- keys, frame by frame
+
+local function open_fixed(d)
+  local s = play.open { dir = d, fixed = true, out = function() end }
+  open_sessions[#open_sessions + 1] = s
+  local function frames(n) for _ = 1, n do play.frame(s) end end
+  local function key(name) s.win:inject_key(name, true); s.win:inject_key(name, false) end
+  return s, frames, key
+end
+
+local function rows_text(p)
+  local t = {}
+  for _, row in ipairs(p.inputs) do t[#t + 1] = row.dir .. (row.buttons ~= "" and row.buttons or "") end
+  return table.concat(t, " ")
+end
+
+function TestPlay:test_keyboard_presses_reach_their_tick_and_make_commands()
+  local s, frames = open_fixed(copy_duel())
+  frames(5)
+  local at = s.world:tick()
+  s.win:inject_key("J", true)
+  frames(1)
+  s.win:inject_key("J", false)
+  frames(20)
+  -- stamped with frame 5's time, the press belongs to tick 5, not to tick 4 that the frame runs
+  lu.assertEquals(s.players[1].commands[1], ("t=%d jab"):format(at + 1))
+  lu.assertStrContains(rows_text(s.players[1]), "5LP")
+  play.close(s)
+end
+
+function TestPlay:test_pause_stops_the_ticks_step_runs_one_and_slow_motion_halves_them()
+  local s, frames, key = open_fixed(copy_duel())
+  frames(10)
+  key("F5")
+  frames(1)
+  local t = s.world:tick()
+  frames(10)
+  lu.assertEquals(s.world:tick(), t)
+  key("F6")
+  frames(2)
+  lu.assertEquals(s.world:tick(), t + 1)
+  key("F5")                    -- run again
+  key("F7")                    -- at 1/2
+  frames(1)
+  t = s.world:tick()
+  frames(40)
+  lu.assertTrue(math.abs(s.world:tick() - t - 20) <= 1, "40 frames at 1/2: " .. (s.world:tick() - t))
+  key("F7")                    -- at 1/4
+  frames(1)
+  t = s.world:tick()
+  frames(40)
+  lu.assertTrue(math.abs(s.world:tick() - t - 10) <= 1, "40 frames at 1/4: " .. (s.world:tick() - t))
+  play.close(s)
+end
+
+function TestPlay:test_reset_puts_the_fighters_back()
+  local s, frames, key = open_fixed(copy_duel())
+  s.win:inject_key("A", true)
+  frames(30)
+  s.win:inject_key("A", false)
+  frames(2)
+  lu.assertTrue(s.p1:position() < -60, "walked back")
+  key("F8")
+  frames(2)
+  lu.assertEquals(s.p1:position(), -35)
+  lu.assertEquals(s.p2:position(), 35)
+  play.close(s)
+end
+
+function TestPlay:test_the_dummy_crouches_then_blocks_after_the_first_hit()
+  local s, frames, key = open_fixed(copy_duel())
+  key("F9")                                  -- crouch
+  frames(5)
+  lu.assertEquals(select(2, s.p2:direction()), 2)
+  for _ = 1, 3 do key("F9") end              -- block, crouch block, block after first hit
+  frames(5)
+  lu.assertEquals(select(2, s.p2:direction()), 5)
+  s.win:inject_key("J", true)
+  frames(1)
+  s.win:inject_key("J", false)
+  frames(8)                                  -- the jab hits at its 4th tick
+  lu.assertEquals(select(2, s.p2:direction()), 4, "holds back after the first hit")
+  frames(60)                                 -- free for more than 20 ticks
+  lu.assertEquals(select(2, s.p2:direction()), 5)
+  play.close(s)
+end
+
+function TestPlay:test_a_recording_of_p1_plays_back_on_the_dummy()
+  local s, frames, key = open_fixed(copy_duel())
+  frames(3)
+  key("F10")
+  frames(2)
+  s.win:inject_key("J", true)
+  frames(1)
+  s.win:inject_key("J", false)
+  frames(30)
+  key("F10")
+  frames(1)
+  lu.assertEquals(#s.players[2].commands, 0)
+  key("F11")
+  frames(40)
+  lu.assertStrContains(s.players[2].commands[1] or "", "jab")
+  play.close(s)
+end
+
+-- }----------------------------------------------------------------------
 
 function TestPlay:test_bad_options_are_refused_with_the_usage()
   lu.assertEquals(play.main("--shot", "x.bmp"), 2)
