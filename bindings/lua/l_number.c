@@ -40,15 +40,17 @@ fg_fx fg_lua_check_fx(lua_State *L, int idx, const char *what) {
 }
 
 fg_fx fg_lua_fx_field(lua_State *L, int t, const char *field, lua_Number def) {
-    t = lua_absindex(L, t);
-    const char *what = lua_pushfstring(L, "field '%s'", field);
-    if (lua_getfield(L, t, field) == LUA_TNIL) {
-        lua_pop(L, 1);
-        lua_pushnumber(L, def);
+    lua_Number units = (lua_Number)FG_POSITION_MAX / FG_FX_ONE;
+    lua_Number v = fg_lua_opt_num_field(L, t, field, def);
+    if (!isfinite(v) || v < -units || v > units) {
+        char range[64];
+        snprintf(range, sizeof range, "%g to %g", -units, units);
+        lua_pushnumber(L, v);
+        char buf[64];
+        fg_lua_field_error(L, field, "%s is out of range, expected a finite number from %s",
+                           fg_lua_describe_value(L, -1, buf, sizeof buf), range);
     }
-    fg_fx v = fg_lua_check_fx(L, -1, what);
-    lua_pop(L, 2);
-    return v;
+    return (fg_fx)lround(v * FG_FX_ONE);
 }
 
 fg_entity fg_lua_check_entity_id(lua_State *L, int idx, const char *what) {
@@ -57,13 +59,11 @@ fg_entity fg_lua_check_entity_id(lua_State *L, int idx, const char *what) {
 
 lua_Integer fg_lua_range_field(lua_State *L, int t, const char *field, lua_Integer def,
                                lua_Integer lo, lua_Integer hi) {
-    t = lua_absindex(L, t);
-    const char *what = lua_pushfstring(L, "field '%s'", field);
-    if (lua_getfield(L, t, field) == LUA_TNIL) {
-        lua_pop(L, 2);
-        return def;
+    lua_Integer v = fg_lua_opt_int_field(L, t, field, def);
+    if (v < lo || v > hi) {
+        char range[64];
+        fg_lua_range_text(range, sizeof range, lo, hi);
+        fg_lua_field_error(L, field, "%lld is out of range, expected %s", (long long)v, range);
     }
-    lua_Integer v = fg_lua_check_range(L, -1, what, lo, hi);
-    lua_pop(L, 2);
     return v;
 }

@@ -502,9 +502,10 @@ static int l_limits(lua_State *L) {
         int64_t next[LIMITS];
         for (int i = 0; i < LIMITS; i++) {
             next[i] = fg_lua_opt_int_field(L, 1, limit_keys[i], *limit_field(b, i));
-            if (next[i] < 1 || next[i] > INT64_MAX / 1000000)
+            int64_t most = i >= 5 ? INT64_MAX / 1000000 : LUA_MAXINTEGER; /* ms to ns */
+            if (next[i] < 1 || next[i] > most)
                 return fg_lua_range_error(L, lua_pushfstring(L, "limits.%s", limit_keys[i]),
-                                          next[i], 1, INT64_MAX / 1000000, NULL);
+                                          next[i], 1, most, NULL);
         }
         for (int i = 0; i < LIMITS; i++) *limit_field(b, i) = next[i];
     }

@@ -48,9 +48,9 @@ end
 -- Before: NaN and infinities were converted to integers (undefined behaviour), 1e12 wrapped.
 function TestNumbers:test_positions_must_be_finite_and_in_range()
   local w, twin = twins()
-  refused("field 'x': -nan is out of range, expected a finite number from -16384 to 16384", w.spawn,
+  refused("spawn.x: -nan is out of range, expected a finite number from -16384 to 16384", w.spawn,
     w, { x = 0 / 0 })
-  refused("field 'y': inf is out of range", w.spawn, w, { y = math.huge })
+  refused("spawn.y: inf is out of range", w.spawn, w, { y = math.huge })
   refused("position x: 1e+12 is out of range", w:entity(1).position, w:entity(1), 1e12, 0)
   lu.assertEquals(w:stats().entities, 2)
   lu.assertEquals(w:hash(), twin:hash())
