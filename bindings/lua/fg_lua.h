@@ -130,6 +130,13 @@ void fg_lua_load_rules_file(lua_State *L, const char *path);
 ** messages and anchors includes. [-0, +1, v] */
 void fg_lua_load_rules_source(lua_State *L, const char *path, const char *text, size_t len);
 
+/* l_determinism.c: a hash as 16 hex digits, and a list of {path=, a=, b=, hashed=, text=} for
+** state diffs. [-0, +1, m] */
+void fg_lua_push_hex(lua_State *L, uint64_t h);
+void fg_lua_push_diffs(lua_State *L, const fg_state_diff *d, uint32_t n);
+/* l_session.c: fg.link, fg.session (and fg.enet when built with ENet). [-0, +0, m] */
+void fg_lua_open_session(lua_State *L);
+
 /* An open replay reader (framegate.replay_reader, l_replay.c). [-0, +0, v] */
 fg_replay_reader *fg_lua_check_replay_reader(lua_State *L, int idx);
 
@@ -292,7 +299,7 @@ int fg_lua_field_error(lua_State *L, const char *field, const char *fmt, ...) FG
 ** combat rules. */
 void fg_lua_read_action_hits(fg_lua_reader *rd, int t, fg_action_def *a);
 void fg_lua_read_ruleset_hits(fg_lua_reader *rd, int idx, fg_ruleset_builder *b);
-/* Sets an action's boxes, hit and throw as fields of the table on top (rules:action). */
+/* The same, back as tables (rules:action). [-0, +0, m] */
 void fg_lua_push_action_hits(lua_State *L, const fg_action_def *a);
 /* gaps = { 12, 12, 8 } of the motion table t into def->gaps (l_motion.c). */
 void fg_lua_read_motion_gaps(fg_lua_reader *rd, int t, fg_motion_def *def);
