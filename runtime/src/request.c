@@ -363,6 +363,30 @@ static void copy_text(char *dst, size_t size, const char *src) {
     dst[n] = '\0';
 }
 
+/* A rule's error in the few bytes a decision holds: its first line, the file named without its
+** folders ("rules.lua:12: ..."; a deep checkout's path would push the reason out), and when it is
+** still too long, cut at a word with "...". */
+static void copy_rule_error(char *dst, size_t size, const char *msg) {
+    const char *colon = strstr(msg, ": ");
+    if (colon) {
+        const char *slash = NULL;
+        for (const char *p = msg; p < colon; p++)
+            if (*p == '/') slash = p;
+        if (slash) msg = slash + 1;
+    }
+    size_t len = strcspn(msg, "\n");
+    if (len < size) {
+        memcpy(dst, msg, len);
+        dst[len] = '\0';
+        return;
+    }
+    size_t cut = size - 4;
+    while (cut > 0 && msg[cut] != ' ') cut--;
+    if (cut == 0) cut = size - 4;
+    memcpy(dst, msg, cut);
+    memcpy(dst + cut, "...", 4);
+}
+
 /* Asks the host's request rule, when the entity's ruleset has one, and merges its verdict with
 ** the data's decision. C keeps the hard limits: an action must exist and be paid for. */
 fg_decision fg_request_merge_rule(fg_world *w, fg_entity_state *es, fg_decision d) {
@@ -379,7 +403,7 @@ fg_decision fg_request_merge_rule(fg_world *w, fg_entity_state *es, fg_decision 
     if (w->hooks.request(w->hooks.ud, w, &d, &v, &err) != FG_OK) {
         d.kind = FG_DECIDE_REJECTED;
         d.reason = FG_R_RULE_ERROR;
-        copy_text(d.rule_text, sizeof d.rule_text, err.msg);
+        copy_rule_error(d.rule_text, sizeof d.rule_text, err.msg);
         fg_trace_record *r = fg_world_trace_push(w, d.tick, es->id, FG_TRACE_RULE_ERROR, 0);
         if (r) copy_text(r->text, sizeof r->text, err.msg);
         return d;

@@ -221,7 +221,8 @@ typedef enum fg_motion_lint_kind {
                                      (a may be FG_MOTION_NONE when no pattern is involved) */
 } fg_motion_lint_kind;
 
-#define FG_MOTION_LINT_TEXT 256
+/* Room for a finding that names a .cmd file by a long path (a deep checkout): 4 KiB, PATH_MAX. */
+#define FG_MOTION_LINT_TEXT 4352
 typedef struct fg_motion_finding {
     uint8_t kind;  /* fg_motion_lint_kind */
     uint16_t a, b; /* motion ids; b is FG_MOTION_NONE when only a is involved */

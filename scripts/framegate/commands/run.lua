@@ -66,7 +66,10 @@ function M.main(args)
     io.stderr:write(string.format("framegate run: recorded %d ticks in %d replay(s): %s\n",
       ticks, #files, table.concat(files, " ")))
   end
-  if not ok then error(result, 0) end
+  if not ok then -- the script's own error, on one line: no host traceback
+    io.stderr:write("framegate run: " .. tostring(result):match("^[^\n]*") .. "\n")
+    return 1
+  end
   return type(result) == "number" and result or 0
 end
 
