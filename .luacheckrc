@@ -29,3 +29,7 @@ files["samples/*/scenarios/**"] = { globals = { "Test[%w_]*" }, allow_defined_to
 files["scripts/framegate/framegate.d.lua"] = { unused_args = false, unused = false, max_line_length = false }
 -- Methods of LuaUnit classes take self whether they use it or not.
 self = false
+
+-- The LOVE sample runs on LuaJIT inside LOVE: Lua 5.1 with LuaJIT's extensions and the love table.
+files["samples/love/**"] = { std = "luajit", globals = { "love" } }
+files["tests/ffi/**"] = { std = "luajit" }

@@ -26,7 +26,12 @@ need_packages() {
   [ -f /usr/share/lua/5.4/argparse.lua ] || missing+=(lua-argparse)
   # The playtest window (framegate-play) and its headless tests; optional for the library.
   [ -f /usr/include/SDL2/SDL.h ]    || missing+=(libsdl2-dev)
+  # LuaJIT and LOVE for the FFI header and the LOVE sample, xvfb to run the windows without a
+  # display, luarocks for the rockspec's check.
+  command -v luajit >/dev/null      || missing+=(luajit)
+  command -v love >/dev/null        || missing+=(love)
   command -v xvfb-run >/dev/null    || missing+=(xvfb)
+  command -v luarocks >/dev/null    || missing+=(luarocks)
   echo "${missing[@]:-}"
 }
 

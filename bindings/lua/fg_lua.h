@@ -167,6 +167,10 @@ int fg_lua_raise(lua_State *L, const fg_error *err);
 /* A layer argument: its name or its index (0 = the first layer), absent = 0. Raises an argument
 ** error naming the layers, or the range. */
 uint32_t fg_lua_opt_layer(lua_State *L, int idx, const fg_ruleset *r);
+/* l_motion.c: pushes a motion's explanation, "fired: ..." or the near-miss line, and a table
+** of its numbers { fired, reason, step, reached, steps, value, limit, tick, other }. */
+int fg_lua_push_explanation(lua_State *L, const fg_motion_set *set,
+                            const fg_motion_command *fired, const fg_motion_miss *miss);
 /* Registry: the whole message of the last rule or load that failed (an fg_error keeps only its
 ** first FG_ERROR_MAX bytes). */
 #define FG_LUA_FULL_ERROR_KEY "framegate.full_error"

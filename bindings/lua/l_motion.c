@@ -274,13 +274,23 @@ static int push_explain(lua_State *L, const lmotion *m, const fg_motion_run *run
     const fg_motion_command *fired = NULL;
     for (uint32_t i = 0; i < run->ncommands; i++)
         if (run->commands[i].motion == id && run->commands[i].age == 0) fired = &run->commands[i];
-    char line[512];
+    return fg_lua_push_explanation(L, m->set, fired, miss);
+}
+
+int fg_lua_push_explanation(lua_State *L, const fg_motion_set *set,
+                            const fg_motion_command *fired, const fg_motion_miss *miss) {
+    /* Formatted at the length it needs: the line a designer reads is never cut. */
+    size_t need = fired ? fg_motion_command_format(set, fired, NULL, 0)
+                        : fg_motion_miss_format(set, miss, NULL, 0);
+    luaL_Buffer b;
+    char *p = luaL_buffinitsize(L, &b, need + 1);
+    if (fired) fg_motion_command_format(set, fired, p, need + 1);
+    else fg_motion_miss_format(set, miss, p, need + 1);
+    luaL_pushresultsize(&b, need);
     if (fired) {
-        fg_motion_command_format(m->set, fired, line, sizeof line);
-        lua_pushfstring(L, "fired: %s", line);
-    } else {
-        fg_motion_miss_format(m->set, miss, line, sizeof line);
-        lua_pushstring(L, line);
+        lua_pushliteral(L, "fired: ");
+        lua_insert(L, -2);
+        lua_concat(L, 2);
     }
     lua_createtable(L, 0, 8);
     lua_pushboolean(L, fired != NULL);
@@ -300,7 +310,7 @@ static int push_explain(lua_State *L, const lmotion *m, const fg_motion_run *run
     lua_pushinteger(L, miss->tick);
     lua_setfield(L, -2, "tick");
     if (miss->other != FG_MOTION_NONE) {
-        lua_pushstring(L, fg_motion_name(m->set, miss->other));
+        lua_pushstring(L, fg_motion_name(set, miss->other));
         lua_setfield(L, -2, "other");
     }
     return 2;

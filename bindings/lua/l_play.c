@@ -573,6 +573,20 @@ static int entity_frozen(lua_State *L) {
     return 1;
 }
 
+/* entity:explain(name) -> text, details: why the motion `name` (or the input of the action
+** `name`) did or did not fire, from this fighter's own buffer and matcher. */
+static int entity_explain(lua_State *L) {
+    fg_world *w;
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
+    const fg_ruleset *r = rules_or_error(L, w, e);
+    fg_motion_explanation x;
+    fg_error err;
+    if (fg_world_explain(w, e, luaL_checkstring(L, 2), &x, &err) != FG_OK)
+        return luaL_argerror(L, 2, err.msg);
+    return fg_lua_push_explanation(L, fg_ruleset_motions(r), x.fired ? &x.command : NULL,
+                                   &x.miss);
+}
+
 /* entity:view() -> the read-only table a rule would see. */
 static int entity_view(lua_State *L) {
     fg_world *w;
@@ -604,6 +618,7 @@ void fg_lua_open_play(lua_State *L) {
         {"request", entity_request},   {"history", entity_history},   {"action", entity_action},
         {"state", entity_state},       {"resource", entity_resource}, {"position", entity_position},
         {"decision", entity_decision}, {"frozen", entity_frozen},     {"view", entity_view},
+        {"explain", entity_explain},
         {NULL, NULL},
     };
     static const luaL_Reg event_meta[] = {

@@ -430,8 +430,7 @@ static int world_what_if(lua_State *L) {
         if (match->kind == d->kind && match->reason == d->reason) continue;
         if (match->kind != d->kind)
             add_difference(diff, &nd, d->tick, "tick %lld: e%u %s now %s (was %s)",
-                           (long long)d->tick, d->entity, d->action,
-                           fg_decision_kind_name((fg_decision_kind)d->kind), match->text);
+                           (long long)d->tick, d->entity, d->action, d->text, match->text);
         else
             add_difference(diff, &nd, d->tick, "tick %lld: e%u %s still %s, now %s (was %s)",
                            (long long)d->tick, d->entity, d->action,

@@ -75,7 +75,7 @@
 ---@field from integer
 ---@field to integer
 ---@field differences integer
----@field lines string[] "tick 1042: e1 hadouken now accepted (was rejected: ...)"
+---@field lines string[] "tick 1042: e1 hadouken now accepted: hadouken from idle (was rejected: ...)"
 ---@field complete boolean false if some input was no longer stored
 ---@field hash string
 ---@field shadow_hash string
@@ -461,6 +461,9 @@ function Entity:action(layer) end
 ---@param layer? string|integer a layer's name or index (0 = the first, the default)
 ---@return string
 function Entity:state(layer) end
+---@param name string a motion's name, or an action whose input it is
+---@return string text, table numbers { fired, reason, step, reached, steps, value, limit, tick, other }
+function Entity:explain(name) end
 ---@return integer?
 function Entity:resource(name, set) end
 ---@return number? x, number? y

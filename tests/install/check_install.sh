@@ -2,7 +2,9 @@
 # Installs the build into a temporary prefix whose path has a space in it, then, from an unrelated
 # working directory, uses it as a studio would: the installed `framegate` runs check, test, run
 # and replay; samples/embed builds against the package with find_package(framegate) and with
-# pkg-config, and runs. Usage: check_install.sh BUILD_DIR SOURCE_DIR
+# pkg-config, and runs; a program of a fresh project (tests/install/app) loads Lua rules through
+# framegate/lua.h, built with CMake and with `cc $(pkg-config --cflags --libs framegate-lua)`;
+# embed_lua reloads the rules when the file changes. Usage: check_install.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1
 src=$2
@@ -50,4 +52,26 @@ cc -std=c11 "$src/samples/embed/main.c" $(pkg-config --cflags framegate) \
    $(pkg-config --libs-only-L framegate) -Wl,-Bstatic -lframegate -Wl,-Bdynamic -lm -o "$tmp/embed_pc"
 "$tmp/embed_pc" | tail -1
 [ -n "$(find "$prefix" -path '*/lua/5.4/framegate.so')" ] || fail "no Lua module installed"
-echo "install: the CLI (check, test, run, replay) from another folder, library, headers, Lua module, CMake package and pkg-config file work"
+
+# Lua rules from C: a fresh CMake project and a plain cc line give the same run.
+cmake -S "$src/tests/install/app" -B "$tmp/app" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$tmp/app" >/dev/null
+"$tmp/app/app" "$src/samples/duel/rules.lua" >app_cmake.txt
+cc -std=c11 "$src/tests/install/app/app.c" $(pkg-config --cflags --libs framegate-lua) \
+   -Wl,-rpath,"$(pkg-config --variable=libdir framegate-lua)" -o "$tmp/app_pc"
+"$tmp/app_pc" "$src/samples/duel/rules.lua" >app_pc.txt
+grep -q "e1 accepted: jab from idle" app_pc.txt || { cat app_pc.txt; fail "app (pkg-config)"; }
+cmp -s app_cmake.txt app_pc.txt || fail "the CMake and pkg-config builds of app differ"
+cat app_pc.txt
+
+# embed_lua reloads the rules when the file changes: an edit saved while it runs.
+cp "$src/samples/duel/rules.lua" rules.lua
+"$tmp/embed/embed_lua" rules.lua --seconds 4 --realtime >embed_lua.txt &
+pid=$!
+sleep 1.5
+sed -i 's/startup = 4, active = 2, recovery = 7/startup = 6, active = 2, recovery = 7/' rules.lua
+wait "$pid" || { cat embed_lua.txt; fail "embed_lua failed"; }
+grep -q "reload: ok, 'duelist' hash [0-9a-f]*; 0 added, 1 changed, 0 removed" embed_lua.txt \
+  || { cat embed_lua.txt; fail "embed_lua did not reload the changed rules"; }
+grep "reload: ok" embed_lua.txt
+echo "install: the CLI (check, test, run, replay) from another folder, library, headers, Lua module, C API for Lua rules, CMake package and pkg-config files work"

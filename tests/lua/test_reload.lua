@@ -184,8 +184,9 @@ function TestWhatIf:test_what_if_lists_decisions_the_new_rules_change()
   lu.assertEquals(report.to, 50)
   lu.assertTrue(report.complete)
   lu.assertEquals(report.differences, 1)
-  lu.assertStrContains(report.lines[1], "tick 21: e1 hadouken now rejected "
-    .. "(was accepted: hadouken cancels jab at tick 5 (window 4-12 on hit))")
+  lu.assertStrContains(report.lines[1], "tick 21: e1 hadouken now rejected: jab is in active (tick "
+    .. "5 of 13); cancel window 4-4 has closed (was accepted: hadouken cancels jab at tick 5 "
+    .. "(window 4-12 on hit))")
   lu.assertNotEquals(report.shadow_hash, report.hash)
   lu.assertEquals(w:hash(), hash_after_reload)
   lu.assertNotEquals(live_hash, hash_after_reload)
@@ -210,7 +211,8 @@ function TestWhatIf:test_what_if_with_other_rules_leaves_the_world_alone()
   local free = fg.rules("free/rules.lua", DUEL:gsub("cost = { meter = 100 }, ", ""))
   local report = w:what_if { from = snap, rules = free }
   lu.assertEquals(report.lines,
-    { "tick 5: e1 shoryuken now accepted (was rejected: shoryuken costs 100 meter, have 0)" })
+    { "tick 5: e1 shoryuken now accepted: shoryuken from crouch (was rejected: shoryuken costs "
+      .. "100 meter, have 0)" })
   lu.assertEquals(w:hash(), before)
   lu.assertEquals(p1:history(), {})
 end

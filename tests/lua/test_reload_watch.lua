@@ -3,6 +3,7 @@
 local lu = require "luaunit"
 local fg = require "framegate"
 local watch = require "framegate.commands.watch"
+local det = require "framegate.determinism"
 
 local function sh(cmd) assert(os.execute(cmd), cmd) end
 
@@ -82,7 +83,8 @@ function TestWatch:test_what_if_after_a_reload_lists_what_the_edit_changes()
   lu.assertEquals(report.from, 0)
   lu.assertEquals(report.to, 130)
   lu.assertStrContains(text, "what-if: ticks 0-129 against the new rules: 1 difference")
-  lu.assertStrContains(text, "  tick 11: e1 hadouken now rejected (was accepted: hadouken cancels jab")
+  lu.assertStrContains(text, "  tick 11: e1 hadouken now rejected: jab is in active (tick 5 of 13); cancel window 4-4 "
+    .. "has closed (was accepted: hadouken cancels jab")
 end
 
 function TestWatch:test_real_time_reload_lands_within_100_ms_of_the_save()
@@ -121,6 +123,53 @@ function TestWatch:test_watcher_reports_only_changed_files()
   w:close()
   lu.assertErrorMsgContains("closed watcher", w.wait, w, 0)
   lu.assertStrContains(tostring(w), "framegate.Watcher (closed)")
+end
+
+-- Cues the gate committed are shown; each meter spans one exchange, so its summary is of a
+-- whole action (never "startup 0, active 0" for a chunk cut mid-action).
+function TestWatch:test_cues_show_and_the_meter_follows_exchanges()
+  local d = copy_duel()
+  local _, text = run { dir = d, script = d .. "/playtest.txt", ticks = 240, fast = true }
+  lu.assertStrContains(text, "t=4 cue hitspark e1")
+  lu.assertNotStrContains(text, "startup 0, active 0")
+  lu.assertStrContains(text, "e1: startup 4, active 1, cancelled after 5")
+  lu.assertStrContains(text, "e1: startup 7, active 1, cancelled after 8")
+  for row in text:gmatch("\ne1   ([^\n]*)") do
+    lu.assertNotEquals(row:sub(1, 1), ".", "a meter starts where the exchange starts: " .. row)
+  end
+end
+
+-- The ruleset's hash covers its data, not its functions: an edit to the request rule alone is
+-- still reported as a change.
+function TestWatch:test_an_edit_to_a_rule_function_alone_is_a_change()
+  local d = copy_duel()
+  local _, text = run { dir = d, script = d .. "/playtest.txt", ticks = 40, fast = true,
+    on_tick = function(_, t)
+      if t == 20 then
+        rewrite(d .. "/rules.lua", 'fg%.reject%("super needs a full bar', 'fg.reject("super needs a full gauge')
+      end
+    end }
+  lu.assertStrContains(text, "t=20 reload: ok, 'duelist' hash ")
+  lu.assertStrContains(text, "; changed the rule functions (the data is the same)")
+end
+
+-- --record writes the playtest, reloads included, as a replay that verifies.
+function TestWatch:test_record_writes_a_replay_that_verifies()
+  local d = copy_duel()
+  local path = d .. "/take.fgr"
+  local _, text = run { dir = d, script = d .. "/playtest.txt", ticks = 120, fast = true,
+    record = path, on_tick = function(_, t)
+      if t == 60 then rewrite(d .. "/rules.lua", "damage = 30,", "damage = 55,") end
+    end }
+  lu.assertStrContains(text, "recorded " .. path .. ": ticks 0-119, 1 reload")
+  local reader = fg.replay.open(path)
+  lu.assertEquals(reader:stats().final_tick, 119)
+  local rules = det.replay_rules(reader, path, { embedded = true })
+  local w = fg.replay.world(reader, rules)
+  local p = w:replay_player(reader)
+  local ok, msg = p:run()
+  lu.assertTrue(ok, msg)
+  lu.assertEquals(p:status().reloads, 1)
 end
 
 function TestWatch:test_cli_runs_a_scripted_playtest_and_refuses_bad_scripts()

@@ -309,6 +309,12 @@ function TestCommands:test_replay_command_verifies_and_refuses_the_wrong_rules()
   lu.assertEquals(code, 1)
   lu.assertStrContains(out, "replay was recorded with ruleset 0x" .. rules:hash())
   lu.assertStrContains(out, "replay with --embedded to use the recorded source")
+  -- Not verified, but a what-if: the recorded inputs against the edited rules, and the first
+  -- decisions the later jab changes.
+  lu.assertStrContains(out, "what-if " .. tmp .. "-r.fgr: the recorded inputs against " .. tmp
+    .. "-other.lua (the replay runs the ruleset embedded in the replay")
+  lu.assertStrMatches(out, ".*first differences in ticks %d+%-%d+ %(%d+; each stretch is re%-run "
+    .. "from the recorded state%):\n  tick %d+: e%d .*")
   code, out = run_command("replay", tmp .. "-r.fgr", "--embedded")
   lu.assertEquals(code, 0)
   lu.assertStrContains(out, "the ruleset embedded in the replay")

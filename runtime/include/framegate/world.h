@@ -129,6 +129,18 @@ FG_API fg_phase fg_world_phase(const fg_world *w, fg_entity e, uint32_t layer);
 FG_API int fg_world_describe_layer(const fg_world *w, fg_entity e, uint32_t layer, char *buf,
                                    size_t size);
 FG_API int32_t fg_world_resource(const fg_world *w, fg_entity e, uint32_t resource);
+
+/* Why a motion did (or did not) fire for one fighter, from its own matcher state and buffer. */
+typedef struct fg_motion_explanation {
+    bool fired;                 /* it completed this tick: `command` */
+    fg_motion_command command;
+    fg_motion_miss miss;        /* otherwise: the furthest step reached and what went wrong */
+} fg_motion_explanation;
+
+/* `name`: a motion's name, or an action requested by an input (its motion). Render it with
+** fg_motion_command_format or fg_motion_miss_format over fg_ruleset_motions. */
+FG_API fg_status fg_world_explain(const fg_world *w, fg_entity e, const char *name,
+                                  fg_motion_explanation *out, fg_error *err);
 FG_API fg_status fg_world_set_resource(fg_world *w, fg_entity e, uint32_t resource,
                                        int32_t value, fg_error *err);
 /* Ticks left before the entity is no longer frozen (hitstop); 0 when it runs. */

@@ -22,13 +22,36 @@ local function play(reader, rules, opts)
   return ok, w, p, msg
 end
 
+-- Rules other than the recorded ones cannot verify a replay, but they can say what they change:
+-- the recorded inputs re-run against them, the first stretch of ticks whose request decisions
+-- differ. Exit code 1 all the same: nothing was verified.
+local function what_if(file, reader, rules, where)
+  local recorded, rwhere = det.replay_rules(reader, file, { embedded = true })
+  if not recorded then recorded, rwhere = det.replay_rules(reader, file, {}) end
+  if not recorded then return fail("what-if: " .. rwhere) end
+  local report, msg = det.what_if(file, recorded, rules)
+  if not report then return fail("what-if: " .. msg) end
+  print(string.format("what-if %s: the recorded inputs against %s (the replay runs %s)", file,
+    where, rwhere))
+  if report.differences == 0 then
+    print(string.format("  no decision differs in ticks %d-%d", report.from, report.to - 1))
+    return 1
+  end
+  print(string.format("  first differences in ticks %d-%d (%d; each stretch is re-run from the "
+    .. "recorded state)%s:", report.from, report.to - 1, report.differences,
+    report.complete and "" or ", some input of the stretch was no longer stored"))
+  for _, l in ipairs(report.lines) do print("  " .. l) end
+  return 1
+end
+
 local M = {
   summary = "re-simulate a replay, verify every checkpoint; --fps plays it through the host loop",
 }
 
 function M.options(p)
   p:argument("replay", "The replay file (.fgr).")
-  p:option("--rules", "Re-simulate with this ruleset instead of the recorded path.")
+  p:option("--rules", "Re-simulate with this ruleset instead of the recorded path; rules other "
+    .. "than the recorded ones report a what-if: the first decisions they change.")
   p:flag("--embedded", "Re-simulate with the ruleset source embedded in the replay.")
   p:option("--fps", "Also play it through the host loop at these display rates, e.g. "
     .. "30,60,120,144,240.")
@@ -59,7 +82,9 @@ function M.main(args)
   if not rules then return fail(where) end
   local same, ok = reader:check_ruleset(math.tointeger(tonumber(rules:hash(), 16)))
   if not same then
-    return fail(ok .. " (" .. where .. "); replay with --embedded to use the recorded source")
+    fail(ok .. " (" .. where .. "); replay with --embedded to use the recorded source")
+    if opts.rules then return what_if(file, reader, rules, where) end
+    return 1
   end
   if header.runtime_version ~= fg.version then
     print(string.format("note: recorded by framegate %s, this is %s", header.runtime_version,

@@ -59,9 +59,33 @@ function M.open(opts)
     s.script = script
   end
   local files = {}
-  for _, src in ipairs(fg.rules(rules):sources()) do files[#files + 1] = src.path end
+  s.texts = {}
+  for _, src in ipairs(fg.rules(rules):sources()) do
+    files[#files + 1] = src.path
+    s.texts[src.path] = src.text
+  end
   s.watcher = fg.watcher { files = files, keyboard = opts.keys, poll = opts.poll }
   return s
+end
+
+-- The text of each file, by path (nil for one that cannot be read).
+local function read_texts(paths)
+  local texts = {}
+  for _, path in ipairs(paths) do
+    local f = io.open(path, "r")
+    if f then
+      texts[path] = f:read("a")
+      f:close()
+    end
+  end
+  return texts
+end
+
+-- Whether any file's text differs between two reads.
+local function texts_differ(a, b)
+  for path, text in pairs(b) do if a[path] ~= text then return true end end
+  for path in pairs(a) do if b[path] == nil then return true end end
+  return false
 end
 
 --- Plays the script's inputs due at tick t and keeps one snapshot a second for the what-if.
@@ -89,6 +113,13 @@ function M.reload(s)
     for _, k in ipairs { "added", "changed", "removed" } do
       if #info.changes[k] > 0 then changed[#changed + 1] = k .. " " .. table.concat(info.changes[k], ",") end
     end
+    -- The content hash covers the data, not the rule functions: an edit to request or on_event
+    -- alone is still a change.
+    local texts = read_texts(info.files)
+    if info.hash == info.previous_hash and texts_differ(s.texts or {}, texts) then
+      changed[#changed + 1] = "changed the rule functions (the data is the same)"
+    end
+    s.texts = texts
     out(("t=%d reload: ok, '%s' hash %s%s%s"):format(w:tick(), info.name, info.hash,
       #changed > 0 and ("; " .. table.concat(changed, "; ")) or "",
       info.message and ("; " .. info.message) or ""))
@@ -115,8 +146,15 @@ function M.reload(s)
   end
 end
 
+-- A fighter with nothing to show: in a neutral state, not frozen, nothing waiting.
+local function is_free(p)
+  local v = p:view()
+  return v.phase == "neutral" and v.frozen == 0
+end
+
 --- Runs a playtest session. opts: dir (a folder with rules.lua, or a rules file), script (path),
 --- ticks (stop after; nil: until q), fast (no real-time pacing), keys (keyboard input),
+--- record (a replay file to write),
 --- what_if (seconds re-run after a reload, 0: off), poll (no inotify), out (function(line)),
 --- on_tick (function(session, tick), called before each tick: tests edit files from it).
 --- Returns the session: { world =, p1 =, p2 =, reloads = { {tick=, ok=, message=} }, ... }.
@@ -125,8 +163,9 @@ function M.session(opts)
   local w, out, watcher = s.world, s.out, s.watcher
   local rate = w:rate()
   local printed = 0
-  local meter_from = 0
+  local meter_from, busy = 0, false
   local held = { dir = 5, until_tick = 0 }
+  if opts.record then s.recorder = w:record(opts.record, { every = rate }) end
   out(("framegate watch: %s (%s), %d Hz%s"):format(s.rules, watcher:mode(), rate,
     opts.script and (", script " .. opts.script) or ""))
 
@@ -164,11 +203,22 @@ function M.session(opts)
     if #changed > 0 then M.reload(s) end
     w:advance()
     report_trace()
-    if w:tick() - meter_from >= rate then
-      local text = w:meter(meter_from, w:tick() - 1)
-      if text:find("[sArcx=b^]") then out((text:gsub("\nlegend:.*$", ""))) end
-      meter_from = w:tick()
+    for _, c in ipairs(w:cues()) do out(("t=%d cue %s e%d"):format(c.tick, c.name, c.entity)) end
+    -- The meter is printed per exchange: from the tick someone left neutral to the tick both
+    -- are free again (or the 240 ticks the meter keeps), so its summary is of a whole action.
+    local now = w:tick()
+    local free = is_free(s.p1) and is_free(s.p2)
+    if not busy then
+      if free then meter_from = now else busy = true end
+    elseif free or now - meter_from >= 240 then
+      out((w:meter(meter_from, now - 1):gsub("\nlegend:.*$", "")))
+      meter_from, busy = now, not free
     end
+  end
+  if s.recorder then
+    s.recorder:finish()
+    out(("recorded %s: ticks 0-%d, %d reload%s"):format(opts.record, w:tick() - 1, #s.reloads,
+      #s.reloads == 1 and "" or "s"))
   end
   if opts.ticks then out(("t=%d hash %s"):format(w:tick(), w:hash())) end
   if opts.ticks then out(("t=%d hash %s"):format(w:tick(), w:hash())) end
@@ -183,6 +233,7 @@ function M.options(p)
   p:option("--script", "Play this input script (TICK p1|p2 INPUT lines) instead of the keyboard.")
   p:option("--ticks", "Stop after this many ticks.")
   p:option("--what-if", "Seconds of input re-run against the new rules after a reload (0: off).")
+  p:option("--record", "Record the playtest, reloads included, into this replay file (.fgr).")
   p:flag("--fast", "Run as fast as possible instead of in real time.")
   p:flag("--keys", "Read the keyboard too (the default without --script).")
   p:flag("--poll", "Poll the files for changes instead of using inotify.")
@@ -193,7 +244,7 @@ function M.main(args)
   local what_if, e2 = options.int(args, "--what-if", nil, 0, 3600)
   if e1 or e2 then return options.usage_error("watch", e1 or e2) end
   local opts = { dir = args.dir, script = args.script, ticks = ticks, what_if = what_if,
-    fast = args.fast, keys = args.keys or not args.script, poll = args.poll }
+    fast = args.fast, keys = args.keys or not args.script, poll = args.poll, record = args.record }
   local ok, err = pcall(M.session, opts)
   if not ok then
     io.stderr:write("framegate watch: " .. tostring(err) .. "\n")
