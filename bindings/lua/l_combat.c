@@ -14,7 +14,7 @@ static void set_int(lua_State *L, const char *k, lua_Integer v) {
 }
 
 /* p:combat() -> { combo =, combo_damage =, juggle =, juggle_limit =, launched =, knockdown =,
-**                 grabbed_by =, tech_until =, throw_invuln_until =, pushback =, team =, owner = } */
+**   grabbed_by =, tech_until =, throw_invuln_until =, pushback =, team =, owner = } */
 static int entity_combat(lua_State *L) {
     fg_world *w;
     fg_entity e = fg_lua_check_entity(L, 1, &w);

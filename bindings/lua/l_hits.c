@@ -327,3 +327,94 @@ void fg_lua_read_ruleset_hits(fg_lua_reader *rd, int idx, fg_ruleset_builder *b)
     fg_lua_reader_pop(rd, old);
     lua_pop(L, 1);
 }
+
+/* {====================================================================== reading back */
+
+static void set_num(lua_State *L, const char *k, fg_fx v) {
+    lua_pushnumber(L, (lua_Number)v / FG_FX_ONE);
+    lua_setfield(L, -2, k);
+}
+
+static void set_int(lua_State *L, const char *k, lua_Integer v) {
+    lua_pushinteger(L, v);
+    lua_setfield(L, -2, k);
+}
+
+static void set_str(lua_State *L, const char *k, const char *v) {
+    if (!v[0]) return;
+    lua_pushstring(L, v);
+    lua_setfield(L, -2, k);
+}
+
+static void push_hit(lua_State *L, const fg_hit_def *h) {
+    static const char *const guards[] = {"high", "low", "overhead", "unblockable"};
+    lua_createtable(L, 0, 24);
+    set_num(L, "range", h->range);
+    const struct { const char *k; int32_t v; } f[] = {
+        {"damage", h->damage},       {"chip", h->chip},
+        {"hitstop", h->hitstop},     {"hitstop_target", h->hitstop_target},
+        {"hitstun", h->hitstun},     {"blockstun", h->blockstun},
+        {"meter", h->meter_gain},    {"meter_target", h->meter_target},
+        {"hits", h->hits},           {"interval", h->interval},
+        {"priority", h->priority},   {"juggle", h->juggle}};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) set_int(L, f[i].k, f[i].v);
+    lua_pushboolean(L, h->low);
+    lua_setfield(L, -2, "low");
+    lua_pushboolean(L, h->overhead);
+    lua_setfield(L, -2, "overhead");
+    lua_pushstring(L, (unsigned)h->guard < 4 ? guards[h->guard] : "?");
+    lua_setfield(L, -2, "guard");
+    lua_createtable(L, 0, 2);
+    set_num(L, "hit", h->pushback_hit);
+    set_num(L, "block", h->pushback_block);
+    lua_setfield(L, -2, "pushback");
+    lua_createtable(L, 0, 3);
+    set_int(L, "damage", h->counter_damage);
+    set_int(L, "hitstun", h->counter_hitstun);
+    set_int(L, "hitstop", h->counter_hitstop);
+    lua_setfield(L, -2, "counter");
+    set_str(L, "reaction", h->reaction);
+    set_str(L, "air_reaction", h->air_reaction);
+    lua_createtable(L, 0, 2);
+    set_num(L, "vx", h->launch_vx);
+    set_num(L, "vy", h->launch_vy);
+    lua_setfield(L, -2, "launch");
+    lua_pushstring(L, fg_knockdown_name(h->knockdown));
+    lua_setfield(L, -2, "knockdown");
+}
+
+void fg_lua_push_action_hits(lua_State *L, const fg_action_def *a) {
+    if (a->hit.enabled) {
+        push_hit(L, &a->hit);
+        lua_setfield(L, -2, "hit");
+    }
+    if (a->throw_def.enabled) {
+        const fg_throw_def *t = &a->throw_def;
+        lua_createtable(L, 0, 8);
+        set_int(L, "damage", t->damage);
+        set_int(L, "tech_window", t->tech_window);
+        set_int(L, "stun", t->stun);
+        set_str(L, "tech", t->tech_input);
+        set_str(L, "reaction", t->reaction);
+        lua_pushstring(L, fg_knockdown_name(t->knockdown));
+        lua_setfield(L, -2, "knockdown");
+        lua_setfield(L, -2, "throw");
+    }
+    lua_createtable(L, (int)a->nboxes, 0);
+    for (uint32_t i = 0; i < a->nboxes; i++) {
+        const fg_box_def *b = &a->boxes[i];
+        lua_createtable(L, 0, 7);
+        lua_pushstring(L, fg_box_kind_name(b->kind));
+        lua_setfield(L, -2, "kind");
+        set_int(L, "from", b->from);
+        set_int(L, "to", b->to);
+        set_num(L, "x", b->box.x);
+        set_num(L, "y", b->box.y);
+        set_num(L, "w", b->box.w);
+        set_num(L, "h", b->box.h);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    lua_setfield(L, -2, "boxes");
+}
+
+/* }====================================================================== */

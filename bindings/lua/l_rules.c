@@ -635,23 +635,6 @@ static int rules_actions(lua_State *L) {
 }
 
 /* The action's hit as rules:action reports it: range in pixels, the rest in ticks and points. */
-static void push_hit(lua_State *L, const fg_hit_def *h) {
-    lua_createtable(L, 0, 8);
-    lua_pushnumber(L, (lua_Number)h->range / FG_FX_ONE);
-    lua_setfield(L, -2, "range");
-    const struct { const char *k; int32_t v; } f[] = {
-        {"damage", h->damage},     {"hitstop", h->hitstop},       {"hitstun", h->hitstun},
-        {"blockstun", h->blockstun}, {"meter", h->meter_gain}};
-    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
-        lua_pushinteger(L, f[i].v);
-        lua_setfield(L, -2, f[i].k);
-    }
-    lua_pushboolean(L, h->low);
-    lua_setfield(L, -2, "low");
-    lua_pushboolean(L, h->overhead);
-    lua_setfield(L, -2, "overhead");
-    lua_setfield(L, -2, "hit");
-}
 
 /* rules:action(name) -> table of the compiled definition, or nil. */
 static int rules_action(lua_State *L) {
@@ -687,7 +670,7 @@ static int rules_action(lua_State *L) {
     lua_setfield(L, -2, "tags");
     lua_pushinteger(L, id);
     lua_setfield(L, -2, "id");
-    if (a->hit.enabled) push_hit(L, &a->hit);
+    fg_lua_push_action_hits(L, a);
     return 1;
 }
 

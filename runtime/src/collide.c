@@ -111,16 +111,15 @@ bool fg_collide_invulnerable(const fg_world *w, const fg_entity_state *es, fg_bo
 }
 
 uint32_t fg_collide_boxes(const fg_world *w, const fg_entity_state *es, fg_box_kind kind,
-                          fg_tick t, fg_live_box *out, uint32_t max) {
-    (void)t;
+                          fg_tick t, bool drawn, fg_live_box *out, uint32_t max) {
     const fg_ruleset *r = fg_world_rules_of(w, es);
     uint32_t nlayers = r->nlayers, n = 0;
     fg_facing facing = (fg_facing)es->facing;
-    bool frozen = fg_entity_frozen(es, t);
+    bool frozen = !drawn && fg_entity_frozen(es, t);
     for (uint32_t l = 0; l < nlayers; l++) {
         const fg_instance *inst = &es->layers[l];
         if (inst->action == FG_NO_ACTION) continue;
-        /* A frozen attacker's boxes stand still and strike nothing new. */
+        /* A frozen attacker's boxes stand still and strike nothing new (a drawing shows them). */
         if (frozen && (kind == FG_BOX_HIT || kind == FG_BOX_THROW)) continue;
         const fg_action_hits *h = &w->versions[inst->version]->rt[inst->action].hits;
         for (uint32_t i = 0; i < h->nboxes && n < max; i++) {
@@ -178,11 +177,12 @@ bool fg_collide_allowed(const fg_entity_state *att, uint32_t layer, const fg_hit
 static bool first_pair(const fg_world *w, fg_entity_state *att, fg_entity_state *tg,
                        fg_box_kind kind, fg_tick t, fg_contact_rec *out) {
     fg_live_box hb[FG_MAX_BOXES * FG_MAX_LAYERS], tb[FG_MAX_BOXES * FG_MAX_LAYERS + 1];
-    uint32_t nh = fg_collide_boxes(w, att, kind, t, hb, FG_MAX_BOXES * FG_MAX_LAYERS);
+    uint32_t nh = fg_collide_boxes(w, att, kind, t, false, hb, FG_MAX_BOXES * FG_MAX_LAYERS);
     if (!nh) return false;
     if (fg_collide_invulnerable(w, tg, kind, t)) return false;
     if (kind == FG_BOX_THROW && !fg_throw_throwable(w, tg, t)) return false;
-    uint32_t nt = fg_collide_boxes(w, tg, FG_BOX_HURT, t, tb, FG_MAX_BOXES * FG_MAX_LAYERS + 1);
+    uint32_t nt =
+        fg_collide_boxes(w, tg, FG_BOX_HURT, t, false, tb, FG_MAX_BOXES * FG_MAX_LAYERS + 1);
     for (uint32_t i = 0; i < nh; i++) {
         const fg_instance *inst = &att->layers[hb[i].layer];
         const fg_action_hits *h = &w->versions[inst->version]->rt[inst->action].hits;
@@ -200,6 +200,9 @@ static bool first_pair(const fg_world *w, fg_entity_state *att, fg_entity_state 
             out->px = (fg_fx)(((int64_t)o.x0 + o.x1) / 2);
             out->py = (fg_fx)(((int64_t)o.y0 + o.y1) / 2);
             out->priority = kind == FG_BOX_HIT ? h->hit.priority : 0;
+            out->action = inst->action;
+            out->version = inst->version;
+            out->seq = inst->seq;
             return true;
         }
     }
@@ -235,7 +238,8 @@ static void extent(const fg_world *w, const fg_entity_state *es, fg_tick t, fg_c
     it->hurtable = 0;
     static const fg_box_kind kinds[] = {FG_BOX_HIT, FG_BOX_THROW, FG_BOX_HURT};
     for (uint32_t k = 0; k < 3; k++) {
-        uint32_t n = fg_collide_boxes(w, es, kinds[k], t, lb, FG_MAX_BOXES * FG_MAX_LAYERS + 1);
+        uint32_t n =
+            fg_collide_boxes(w, es, kinds[k], t, false, lb, FG_MAX_BOXES * FG_MAX_LAYERS + 1);
         if (n && kinds[k] == FG_BOX_HURT) it->hurtable = 1;
         else if (n) it->attacks = 1;
         for (uint32_t i = 0; i < n; i++) {
@@ -272,20 +276,43 @@ static void sort_contacts(fg_world *w) {
     }
 }
 
-void fg_collide_find(fg_world *w, fg_tick t) {
+/* Entities without a team fight their opponent only: tested pair by pair, each pair once. */
+static void opponents(fg_world *w, fg_tick t) {
     fg_collide_space *s = &w->coll;
-    uint32_t n = w->state->nentities;
-    s->ncontacts = 0;
-    if (s->nitems != n) { /* spawned entities (or a restore): start from the slot order */
-        for (uint32_t i = 0; i < n; i++) s->order[i] = i;
-        s->nitems = n;
+    for (uint32_t i = 0; i < w->state->nentities; i++) {
+        fg_entity_state *a = &w->entities[i];
+        fg_entity_state *b = fg_world_entity(w, a->opponent);
+        if (!b || b == a) continue;
+        if (b->opponent == a->id && b->id < a->id) continue; /* tested from b's side */
+        if (a->combat.team && b->combat.team && a->combat.team != b->combat.team)
+            continue; /* the sweep over teams finds them */
+        const fg_collide_item *ia = &s->items[i], *ib = &s->items[b->id - 1];
+        if (!ia->attacks && !ib->attacks) continue;
+        if (ia->x0 > ib->x1 || ib->x0 > ia->x1) continue;
+        if (may_interact(a, b)) test_pair(w, a, b, t);
     }
-    for (uint32_t i = 0; i < n; i++) {
-        extent(w, &w->entities[i], t, &s->items[i]);
-        s->items[i].slot = i;
+}
+
+/* Entities with a team fight every other team: sorted on x0 (insertion sort over last tick's
+** order, nearly sorted already) and swept. */
+static void teams(fg_world *w, fg_tick t) {
+    fg_collide_space *s = &w->coll;
+    uint32_t n = w->state->nentities, k = 0;
+    /* Keep last tick's order of the entities still in a team, then add the others. */
+    for (uint32_t i = 0; i < s->nitems; i++) {
+        uint32_t v = s->order[i];
+        if (v < n && w->entities[v].combat.team && !s->items[v].listed) {
+            s->items[v].listed = 1;
+            s->order[k++] = v;
+        }
     }
-    /* Insertion sort on (x0, slot): last tick's order is nearly this one. */
-    for (uint32_t i = 1; i < n; i++) {
+    for (uint32_t v = 0; v < n; v++)
+        if (w->entities[v].combat.team && !s->items[v].listed) {
+            s->items[v].listed = 1;
+            s->order[k++] = v;
+        }
+    s->nitems = k;
+    for (uint32_t i = 1; i < k; i++) {
         uint32_t v = s->order[i];
         const fg_collide_item *it = &s->items[v];
         uint32_t j = i;
@@ -297,18 +324,31 @@ void fg_collide_find(fg_world *w, fg_tick t) {
         }
         s->order[j] = v;
     }
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; i < k; i++) {
         const fg_collide_item *a = &s->items[s->order[i]];
         if (a->x0 > a->x1) break; /* nothing live: everything after it is empty too */
-        for (uint32_t j = i + 1; j < n; j++) {
+        for (uint32_t j = i + 1; j < k; j++) {
             const fg_collide_item *b = &s->items[s->order[j]];
             if (b->x0 > a->x1) break;
             if (!a->attacks && !b->attacks) continue;
             fg_entity_state *ea = &w->entities[a->slot], *eb = &w->entities[b->slot];
-            if (!may_interact(ea, eb)) continue;
+            if (ea->combat.team == eb->combat.team || !may_interact(ea, eb)) continue;
             test_pair(w, ea, eb, t);
         }
     }
+}
+
+void fg_collide_find(fg_world *w, fg_tick t) {
+    fg_collide_space *s = &w->coll;
+    uint32_t n = w->state->nentities;
+    s->ncontacts = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        extent(w, &w->entities[i], t, &s->items[i]);
+        s->items[i].slot = i;
+        s->items[i].listed = 0;
+    }
+    opponents(w, t);
+    teams(w, t);
     sort_contacts(w);
 }
 

@@ -18,6 +18,11 @@ static const fg_action_hits *hits_of(const fg_world *w, const fg_instance *inst)
     return &w->versions[inst->version]->rt[inst->action].hits;
 }
 
+/* The attacker's action of a contact, as it was when the contact was found. */
+static const fg_action_hits *contact_hits(const fg_world *w, const fg_contact_rec *c) {
+    return &w->versions[c->version]->rt[c->action].hits;
+}
+
 /* {====================================================================== judging a contact */
 
 /* Whether the target blocks: on the ground, free (or already blocking), holding away from the
@@ -72,8 +77,7 @@ static int32_t scaled(int32_t damage, int32_t percent) {
 /* Decides a strike against the state before this tick's hits. */
 static void judge_strike(const fg_world *w, fg_contact_rec *c) {
     const fg_entity_state *att = &w->entities[c->attacker], *tg = &w->entities[c->target];
-    const fg_action_hits *h = hits_of(w, &att->layers[c->layer]);
-    const fg_hit_def *hit = &h->hit;
+    const fg_hit_def *hit = &contact_hits(w, c)->hit;
     c->miss = 0;
     c->counter = 0;
     c->juggle_used = tg->combat.juggle;
@@ -179,8 +183,8 @@ static int32_t hitstop_of(const fg_hit_def *h, bool target, bool counter) {
 static void attacker_side(fg_world *w, const fg_contact_rec *c, fg_tick t) {
     fg_entity_state *att = &w->entities[c->attacker];
     fg_instance *inst = &att->layers[c->layer];
-    const fg_hit_def *h = &hits_of(w, inst)->hit;
-    inst->contact = c->contact;
+    const fg_hit_def *h = &contact_hits(w, c)->hit;
+    if (inst->seq == c->seq) inst->contact = c->contact;
     fg_hit_log_add(att, c->layer, w->entities[c->target].id, t);
     gain(att, fg_world_rules_of(w, att), h->meter_gain);
     freeze(att, t, hitstop_of(h, false, c->counter));
@@ -195,8 +199,7 @@ static uint16_t reaction_in(const fg_ruleset *tr, const char *name, uint16_t fal
 
 static void target_side(fg_world *w, const fg_contact_rec *c, fg_tick t) {
     fg_entity_state *att = &w->entities[c->attacker], *tg = &w->entities[c->target];
-    const fg_instance *ainst = &att->layers[c->layer];
-    const fg_hit_def *h = &hits_of(w, ainst)->hit;
+    const fg_hit_def *h = &contact_hits(w, c)->hit;
     const fg_ruleset *tr = fg_world_rules_of(w, tg);
     uint32_t tversion = w->state->slot_version[tg->rules_slot];
     bool hit = c->contact == FG_ON_HIT;
@@ -237,22 +240,21 @@ static void target_side(fg_world *w, const fg_contact_rec *c, fg_tick t) {
     if (hit && h->knockdown > tg->combat.knockdown) tg->combat.knockdown = (uint8_t)h->knockdown;
     freeze(tg, t, hitstop_of(h, true, c->counter));
     fg_world_trace4(w, t, tg->id, FG_TRACE_HIT, c->contact, att->id,
-                    (int64_t)((uint64_t)ainst->version << 32 | ainst->action), c->damage,
+                    (int64_t)((uint64_t)c->version << 32 | c->action), c->damage,
                     hitstop_of(h, true, c->counter));
 }
 
 static void emit_event(fg_world *w, const fg_contact_rec *c, fg_tick t) {
     if (w->nevents >= w->cap_events) return;
     const fg_entity_state *att = &w->entities[c->attacker], *tg = &w->entities[c->target];
-    const fg_instance *inst = &att->layers[c->layer];
     fg_event *ev = &w->events[w->nevents++];
     memset(ev, 0, sizeof *ev);
     ev->tick = t;
     ev->entity = att->id;
     ev->layer = c->layer;
-    ev->seq = inst->seq;
+    ev->seq = c->seq;
     ev->marker = FG_EVENT_NO_MARKER;
-    ev->action = inst->action;
+    ev->action = c->action;
     ev->kind = c->kind == FG_BOX_THROW ? FG_EVENT_THROW : FG_EVENT_HIT;
     ev->contact = c->miss ? FG_ON_WHIFF : c->contact;
     ev->target = tg->id;
@@ -268,9 +270,8 @@ static void emit_event(fg_world *w, const fg_contact_rec *c, fg_tick t) {
 
 static void trace_miss(fg_world *w, const fg_contact_rec *c, fg_tick t) {
     const fg_entity_state *att = &w->entities[c->attacker], *tg = &w->entities[c->target];
-    const fg_instance *inst = &att->layers[c->layer];
     fg_world_trace4(w, t, tg->id, FG_TRACE_MISS, c->miss, att->id,
-                    (int64_t)((uint64_t)inst->version << 32 | inst->action), c->juggle_used,
+                    (int64_t)((uint64_t)c->version << 32 | c->action), c->juggle_used,
                     fg_world_rules_of(w, tg)->combat.juggle_limit);
 }
 
@@ -312,7 +313,8 @@ uint8_t fg_hit_marker(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick 
     fg_box reach = {0, INT32_MIN / 2, h->hit.range, INT32_MAX};
     fg_rect rr = fg_box_place(reach, es->x, es->y, (fg_facing)es->facing);
     fg_live_box tb[FG_MAX_BOXES * FG_MAX_LAYERS + 1];
-    uint32_t nt = fg_collide_boxes(w, tg, FG_BOX_HURT, t, tb, FG_MAX_BOXES * FG_MAX_LAYERS + 1);
+    uint32_t nt =
+        fg_collide_boxes(w, tg, FG_BOX_HURT, t, false, tb, FG_MAX_BOXES * FG_MAX_LAYERS + 1);
     fg_contact_rec c;
     memset(&c, 0, sizeof c);
     uint32_t j = 0;
@@ -327,6 +329,9 @@ uint8_t fg_hit_marker(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick 
     c.hurt_box = tb[j].index;
     c.px = (fg_fx)(((int64_t)o.x0 + o.x1) / 2);
     c.py = es->y;
+    c.action = inst->action;
+    c.version = inst->version;
+    c.seq = inst->seq;
     judge_strike(w, &c);
     if (c.miss) {
         fg_hit_log_add(es, layer, tg->id, t);

@@ -92,6 +92,7 @@ typedef struct fg_collide_item {
     uint32_t slot;
     uint8_t attacks; /* it has a live hit or throw box */
     uint8_t hurtable;
+    uint8_t listed;  /* in this tick's sweep order already */
 } fg_collide_item;
 
 /* A contact found this tick, committed by the gate. */
@@ -108,12 +109,17 @@ typedef struct fg_contact_rec {
     uint8_t counter, trade;
     int32_t damage;
     int32_t juggle_used;       /* the target's juggle points before it */
+    /* The attacker's action as it was when the contact was found: a trade replaces it with a
+    ** hit reaction before the other side of the trade is applied. */
+    uint16_t action, version;
+    int64_t seq;
 } fg_contact_rec;
 
 typedef struct fg_collide_space {
     fg_collide_item *items;
-    uint32_t *order;         /* items sorted on x0 (kept across ticks: nearly sorted already) */
-    uint32_t nitems;
+    uint32_t *order;         /* entities with a team, sorted on x0 (kept across ticks: nearly
+                                sorted already) */
+    uint32_t nitems;         /* entries of order */
     fg_contact_rec *contacts;
     uint32_t ncontacts, cap_contacts;
     uint64_t dropped;        /* contacts past the capacity, ever (reported, not hashed) */

@@ -281,8 +281,10 @@ typedef struct fg_live_box {
 } fg_live_box;
 
 /* collide.c */
+/* The live boxes of one kind, placed; `drawn`: as a host draws them (a frozen attacker's hit
+** and throw boxes included, which strike nothing while frozen). */
 uint32_t fg_collide_boxes(const fg_world *w, const fg_entity_state *es, fg_box_kind kind,
-                          fg_tick t, fg_live_box *out, uint32_t max);
+                          fg_tick t, bool drawn, fg_live_box *out, uint32_t max);
 bool fg_collide_invulnerable(const fg_world *w, const fg_entity_state *es, fg_box_kind against,
                              fg_tick t);
 bool fg_collide_allowed(const fg_entity_state *att, uint32_t layer, const fg_hit_def *hit,

@@ -110,7 +110,10 @@ fg_phase fg_action_phase(const fg_ruleset *r, const fg_instance *inst, const fg_
     if (inst->action == FG_NO_ACTION) return FG_PHASE_NEUTRAL;
     if (fg_entity_frozen(e, tick)) return FG_PHASE_HITSTOP;
     const fg_action_rt *a = &r->rt[inst->action];
-    if (inst->action == r->hitstun || inst->action == r->blockstun) return FG_PHASE_STUN;
+    /* Hit reactions (hitstun, blockstun, those a hit names) and lying down after a knockdown. */
+    if (inst->action == r->hitstun || inst->action == r->blockstun || a->hits.is_reaction ||
+        inst->action == r->knockdown)
+        return FG_PHASE_STUN;
     if (a->neutral) return (int)a->group == r->airborne ? FG_PHASE_AIRBORNE : FG_PHASE_NEUTRAL;
     if (inst->elapsed < a->startup) return FG_PHASE_STARTUP;
     if (inst->elapsed < a->startup + a->active) return FG_PHASE_ACTIVE;

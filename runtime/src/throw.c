@@ -11,10 +11,6 @@
 
 #define TECH_PUSH FG_FX(24) /* how far a tech pushes each fighter back */
 
-static const fg_action_hits *hits_of(const fg_world *w, const fg_instance *inst) {
-    return &w->versions[inst->version]->rt[inst->action].hits;
-}
-
 bool fg_throw_throwable(const fg_world *w, const fg_entity_state *tg, fg_tick t) {
     const fg_ruleset *tr = fg_world_rules_of(w, tg);
     if (tg->combat.launched || tg->combat.grabbed_by || tg->y > tr->physics.ground_y) return false;
@@ -29,19 +25,18 @@ bool fg_throw_throwable(const fg_world *w, const fg_entity_state *tg, fg_tick t)
 
 void fg_throw_judge(const fg_world *w, fg_contact_rec *c, fg_tick t) {
     (void)t;
-    const fg_entity_state *att = &w->entities[c->attacker];
     c->miss = 0;
     c->counter = 0;
     c->contact = FG_ON_HIT;
-    c->damage = hits_of(w, &att->layers[c->layer])->thr.damage;
+    c->damage = w->versions[c->version]->rt[c->action].hits.thr.damage;
 }
 
 /* The grab: the attacker's throw has connected, the target waits in its thrown reaction. */
 void fg_throw_grab(fg_world *w, const fg_contact_rec *c, fg_tick t) {
     fg_entity_state *att = &w->entities[c->attacker], *tg = &w->entities[c->target];
     fg_instance *inst = &att->layers[c->layer];
-    const fg_throw_def *th = &hits_of(w, inst)->thr;
-    inst->contact = FG_ON_HIT;
+    const fg_throw_def *th = &w->versions[c->version]->rt[c->action].hits.thr;
+    if (inst->seq == c->seq) inst->contact = FG_ON_HIT;
     /* One grab per target per action. */
     fg_hit_log_add(att, c->layer, tg->id, t);
     const fg_ruleset *tr = fg_world_rules_of(w, tg);
@@ -50,23 +45,25 @@ void fg_throw_grab(fg_world *w, const fg_contact_rec *c, fg_tick t) {
     uint16_t react = id >= 0 ? (uint16_t)id : tr->hitstun;
     tg->combat.grabbed_by = att->id;
     tg->combat.grab_layer = c->layer;
-    tg->combat.grab_seq = inst->seq;
+    tg->combat.grab_seq = c->seq;
     tg->combat.tech_until = t + 1 + th->tech_window;
     if (react != FG_NO_ACTION)
         fg_world_start_action(w, tg, tr->rt[react].layer, react, tversion, FG_TR_HIT,
                               th->tech_window + 1 + th->stun, t);
     fg_world_trace4(w, t, tg->id, FG_TRACE_THROW, FG_THROW_GRABBED, att->id,
-                    (int64_t)((uint64_t)inst->version << 32 | inst->action), th->tech_window,
+                    (int64_t)((uint64_t)c->version << 32 | c->action), th->tech_window,
                     tg->combat.tech_until);
 }
 
 /* Whether the grabbed entity asked for its tech this tick: a motion command for the tech action
-** (by default the throw itself, looked up by name in the target's own ruleset). */
+** (by default the throw itself, looked up by name in the target's own ruleset), or a request for
+** it (a script's, an AI's) that the thrown state refused this tick. */
 static bool teched(const fg_world *w, const fg_entity_state *tg, const fg_throw_def *th,
-                   const char *throw_name) {
+                   const char *throw_name, fg_tick t) {
     const fg_ruleset *tr = fg_world_rules_of(w, tg);
     int tech = fg_ruleset_find_action(tr, th->tech_input[0] ? th->tech_input : throw_name);
     if (tech < 0) return false;
+    if (tg->last_decision.tick == t && tg->last_decision.action == (uint16_t)tech) return true;
     uint32_t slot = tg->id - 1;
     for (uint32_t i = 0; i < w->ncommands[slot]; i++) {
         const fg_motion_command *cmd = &w->commands[(size_t)slot * FG_COMMANDS_PER_TICK + i];
@@ -131,7 +128,7 @@ void fg_throw_advance(fg_world *w, fg_tick t) {
         const fg_ruleset *ar = w->versions[inst->version];
         const fg_throw_def *th = &ar->rt[inst->action].hits.thr;
         if (t < tg->combat.tech_until) {
-            if (teched(w, tg, th, ar->defs[inst->action].name)) tech(w, att, tg, t);
+            if (teched(w, tg, th, ar->defs[inst->action].name, t)) tech(w, att, tg, t);
         } else {
             land(w, att, tg, th, inst, t);
         }

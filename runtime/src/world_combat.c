@@ -33,7 +33,7 @@ uint32_t fg_world_boxes(const fg_world *w, fg_entity e, fg_box_kind kind, fg_pla
     fg_live_box lb[FG_MAX_BOXES * FG_MAX_LAYERS + 1];
     /* The boxes of the tick that ran last: the state the host draws. */
     fg_tick t = w->state->tick > 0 ? w->state->tick - 1 : 0;
-    uint32_t n = fg_collide_boxes(w, es, kind, t, lb, FG_MAX_BOXES * FG_MAX_LAYERS + 1);
+    uint32_t n = fg_collide_boxes(w, es, kind, t, true, lb, FG_MAX_BOXES * FG_MAX_LAYERS + 1);
     for (uint32_t i = 0; i < n && i < max && out; i++) {
         out[i].rect = lb[i].rect;
         out[i].layer = lb[i].layer;

@@ -31,6 +31,18 @@ local rounds = {
   { title = "200 meter pays for the super, but the designer's rule asks for a full bar",
     p1 = "2@0 3@1 6@2 2@3 3@4 6@5 P@6 5@8", ticks = 20, setup = function() p1:resource("meter", 200) end },
   { title = "e2 crouch-blocks the sweep (a low)", p1 = "2@0 HK@1 5@3", p2 = "1@0 5@40", ticks = 50 },
+  -- Hits as boxes: a juggle, a throw and its tech, a trade, an invulnerable reversal.
+  { title = "launcher, cancelled on hit into a jab in the air, into a hadouken: a 3-hit juggle",
+    p1 = "3@0 HP@0 5@2 LP@16 2@22 3@23 6@24 P@25 5@27", ticks = 80 },
+  { title = "a throw: the tech window (7 ticks) passes and the throw lands",
+    p1 = "LP@0 LK@0", ticks = 40, setup = function() p2:position(20, 0) end },
+  { title = "the same throw teched: e2 asks for the throw on the 5th tick of the window",
+    p1 = "LP@0 LK@0", p2 = "LP@8 LK@8", ticks = 40,
+    setup = function() p2:position(20, 0) end },
+  { title = "a trade: both jab on the same tick, both are hit",
+    p1 = "LP@0", p2 = "LP@0", ticks = 30 },
+  { title = "e2's shoryuken starts invulnerable: e1's jab passes through it",
+    p1 = "LP@2", p2 = "6@0 2@1 3@2 P@3 5@4", ticks = 50, setup = function() p2:resource("meter", 100) end },
 }
 
 print("framegate duel: two duelists, " .. w:rate() .. " Hz, rules " .. here_rules)
@@ -39,11 +51,14 @@ for i, round in ipairs(rounds) do
   w:cues()
   if round.setup then round.setup() end
   local from = w:tick()
-  w:play(p1, round.p1)
+  if round.p1 then w:play(p1, round.p1) end
   if round.p2 then w:play(p2, round.p2) end
   w:run(round.ticks)
   print(string.format("\n== %d. %s", i, round.title))
-  print("   e1 input: " .. round.p1 .. (round.p2 and ("    e2 input: " .. round.p2) or ""))
+  local inputs = {}
+  if round.p1 then inputs[#inputs + 1] = "e1 input: " .. round.p1 end
+  if round.p2 then inputs[#inputs + 1] = "e2 input: " .. round.p2 end
+  print("   " .. table.concat(inputs, "    "))
   io.write((w:meter(from, w:tick() - 1):gsub("\n(.)", "\n   %1"):gsub("^", "   ")))
   for _, d in ipairs(w:decisions()) do
     print(string.format("   t=%-3d e%d %s", d.tick, d.entity, d.text))

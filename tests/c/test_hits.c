@@ -33,7 +33,8 @@ static fg_hit_def strike(int damage, int hitstop, int hitstun, int blockstun) {
 }
 
 /* The brawler: round numbers. Hurt box 40 wide centred on the origin, 100 tall; crouching 60
-** tall (the crouch action's own box); airborne 40x80 from 10 up (the airborne group's default). Every attack has hitstop 0 unless a test says otherwise. */
+** tall (the crouch action's own box); airborne 40x80 from 10 up (the airborne group's default).
+** Every attack has hitstop 0 unless a test says otherwise. */
 static fg_ruleset_builder *brawler(const fg_combat_def *combat) {
     fg_ruleset_builder *b = fg_ruleset_builder_create("brawler", NULL);
     const char *buttons[] = {"LP", "HP", "LK", "HK"};
@@ -355,6 +356,10 @@ static void simultaneous_jabs_trade(void **state) {
     fgt_run(&d, 5);
     assert_int_equal(health(&d, d.p1), 900);
     assert_int_equal(health(&d, d.p2), 900);
+    /* Each takes the other's whole hitstun (30 ticks), whichever side is applied first. */
+    fgt_run(&d, 25);
+    assert_string_equal(fgt_running(&d, d.p1, 0), "hitstun");
+    assert_string_equal(fgt_running(&d, d.p2, 0), "hitstun");
     fgt_duel_free(&d);
 }
 
@@ -420,6 +425,35 @@ static void contacts_do_not_depend_on_creation_order(void **state) {
     assert_memory_equal(damage[0], damage[1], sizeof damage[0]);
     assert_memory_equal(where[0], where[1], sizeof where[0]);
     fg_ruleset_unref(r);
+}
+
+/* Teams: one swing hits every entity of the other team its box touches, never a teammate. */
+static void a_box_hits_every_enemy_it_touches_and_no_teammate(void **state) {
+    (void)state;
+    fgt_duel d = fgt_duel_new(fgt_build(brawler(NULL)), 60, NULL, NULL);
+    fg_spawn s;
+    memset(&s, 0, sizeof s);
+    s.grounded = true;
+    s.x = FG_FX(30);
+    s.facing = FG_FACING_LEFT;
+    fg_entity p3;
+    assert_int_equal(fg_world_spawn(d.w, &s, &p3, NULL), FG_OK);
+    s.x = FG_FX(-60); /* behind p1: out of the jab's reach */
+    fg_entity p4;
+    assert_int_equal(fg_world_spawn(d.w, &s, &p4, NULL), FG_OK);
+    fg_world_set_team(d.w, d.p1, 1, NULL);
+    fg_world_set_team(d.w, d.p2, 2, NULL);
+    fg_world_set_team(d.w, p3, 2, NULL);
+    fg_world_set_team(d.w, p4, 2, NULL);
+    fgt_request(&d, d.p2, "jab"); /* p2 and p3 are teammates: p2's jab must not touch p3 */
+    fgt_request(&d, d.p1, "jab");
+    fgt_run(&d, 5);
+    int hp = fg_ruleset_find_resource(d.r, "health");
+    assert_int_equal(fg_world_resource(d.w, p3, (uint32_t)hp), 900);   /* hit by p1 */
+    assert_int_equal(fg_world_resource(d.w, d.p2, (uint32_t)hp), 900); /* hit by p1 */
+    assert_int_equal(fg_world_resource(d.w, p4, (uint32_t)hp), 1000);  /* out of reach */
+    assert_int_equal(health(&d, d.p1), 900);                            /* p2's jab traded */
+    fgt_duel_free(&d);
 }
 
 /* }====================================================================== */
@@ -490,7 +524,8 @@ static void expect_finding(fg_ruleset_builder *b, const char *path, const char *
     assert_null(r);
     for (uint32_t i = 0; i < f.count; i++)
         if (!strcmp(f.items[i].path, path) && !strcmp(f.items[i].msg, msg)) return;
-    for (uint32_t i = 0; i < f.count; i++) print_message("%s: %s\n", f.items[i].path, f.items[i].msg);
+    for (uint32_t i = 0; i < f.count; i++)
+        print_message("%s: %s\n", f.items[i].path, f.items[i].msg);
     fail_msg("no finding %s: %s", path, msg);
 }
 
@@ -552,6 +587,58 @@ static void box_mistakes_name_the_path_and_the_value(void **state) {
 
 /* }====================================================================== */
 
+/* {====================================================================== sync test */
+
+/* A duel with a launcher and its juggle, a teched throw, a landed throw and a trade, under the
+** sync test at every distance 1..8 (every tick rolled back that far and re-simulated): the hashes
+** never diverge. */
+static void launches_juggles_and_throws_survive_rollback_at_every_distance(void **state) {
+    (void)state;
+    for (uint32_t check = 1; check <= FG_SYNCTEST_MAX_CHECK; check++) {
+        fg_combat_def c = fg_combat_def_default();
+        c.juggle_limit = 3;
+        fgt_duel d = fgt_duel_new(fgt_build(brawler(&c)), 60, NULL, NULL);
+        fg_synctest_config cfg = fg_synctest_config_default();
+        cfg.check = check;
+        fg_synctest *st = NULL;
+        fg_error err;
+        assert_int_equal(fg_synctest_create(d.w, &cfg, &st, &err), FG_OK);
+        struct { int tick; int who; const char *action; } script[] = {
+            {0, 1, "launcher"}, {16, 1, "poke"},  {20, 1, "poke"},   {24, 1, "poke"},
+            {28, 1, "poke"},    {80, 1, "jab"},   {80, 2, "heavy"},  {140, 1, "grab"},
+            {200, 1, "grab"},   {207, 2, "grab"}, {260, 2, "multi"},
+        };
+        int max_combo = 0, grabs = 0, misses = 0;
+        for (int t = 0; t < 300; t++) {
+            for (size_t i = 0; i < sizeof script / sizeof script[0]; i++)
+                if (script[i].tick == t)
+                    assert_int_equal(fg_world_request(d.w, script[i].who == 1 ? d.p1 : d.p2,
+                                                      fgt_id(d.r, script[i].action),
+                                                      FG_REQ_SCRIPT, &err), FG_OK);
+            if (fg_synctest_advance(st, &err) != FG_OK) {
+                char line[512];
+                fg_synctest_report_format(fg_synctest_last_report(st), line, sizeof line);
+                fail_msg("distance %u, tick %d: %s\n%s", check, t, err.msg, line);
+            }
+            fg_combat_view v = combat(&d, d.p2);
+            if (v.combo > max_combo) max_combo = v.combo;
+            for (uint32_t i = 0; i < fg_world_event_count(d.w); i++) {
+                misses += fg_world_event_at(d.w, i)->miss != 0;
+                grabs += fg_world_event_at(d.w, i)->kind == FG_EVENT_THROW;
+            }
+        }
+        assert_true(fg_synctest_get_stats(st).compared > 250);
+        assert_int_equal(max_combo, 4); /* the launcher and three pokes: the fourth misses */
+        assert_int_equal(misses, 1);
+        assert_int_equal(grabs, 2); /* the first landed (120 damage), the second teched */
+        assert_true(health(&d, d.p2) <= 1000 - 80 - 3 * 20 - 100 - 120);
+        fg_synctest_destroy(st);
+        fgt_duel_free(&d);
+    }
+}
+
+/* }====================================================================== */
+
 /* {====================================================================== allocation */
 
 static void ticks_with_live_boxes_allocate_nothing(void **state) {
@@ -587,9 +674,11 @@ int main(void) {
         cmocka_unit_test(simultaneous_jabs_trade),
         cmocka_unit_test(under_the_priority_rule_the_higher_priority_wins_the_trade),
         cmocka_unit_test(contacts_do_not_depend_on_creation_order),
+        cmocka_unit_test(a_box_hits_every_enemy_it_touches_and_no_teammate),
         cmocka_unit_test(a_throw_is_teched_on_the_windows_last_tick_and_lands_one_past_it),
         cmocka_unit_test(a_throw_misses_a_target_in_a_stun),
         cmocka_unit_test(box_mistakes_name_the_path_and_the_value),
+        cmocka_unit_test(launches_juggles_and_throws_survive_rollback_at_every_distance),
         cmocka_unit_test(ticks_with_live_boxes_allocate_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -240,7 +240,7 @@ static void table_covers_every_state_and_requestable_action_once(void **state) {
                          fg_ruleset_action(d.r, a)->name, found);
         }
     }
-    assert_int_equal(requestables, 11);
+    assert_int_equal(requestables, 13);
     assert_int_equal(t->nrows, t->nstates * requestables);
     for (int i = 0; i < t->nrows; i++)
         if (!state_named(t, t->rows[i].state))

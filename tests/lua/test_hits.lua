@@ -101,6 +101,16 @@ function TestHits:test_the_juggle_limit_and_the_scaling_come_from_the_declaratio
   lu.assertStrContains(missed, "missed by e1's poke: juggle_limit (juggle 2 of 2)")
 end
 
+function TestHits:test_rules_read_back_boxes_and_hits_as_declared()
+  local rules = fg.rules(declaration())
+  local launcher = rules:action("launcher")
+  lu.assertEquals(launcher.boxes, { { kind = "hit", from = 3, to = 4, x = 20, y = 0, w = 40, h = 120 } })
+  lu.assertEquals({ launcher.hit.damage, launcher.hit.reaction, launcher.hit.launch.vy, launcher.hit.guard },
+    { 80, "launched", 8, "high" })
+  lu.assertEquals(rules:action("jab").hit.pushback, { hit = 6, block = 10 })
+  lu.assertNil(rules:action("idle").hit)
+end
+
 local function load_error(extra)
   local ok, err = pcall(declaration, extra)
   if ok then ok, err = pcall(fg.world, { rules = err }) end

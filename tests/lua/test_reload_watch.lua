@@ -64,7 +64,7 @@ function TestWatch:test_a_broken_save_keeps_the_old_rules_and_the_fix_is_picked_
     end }
   lu.assertEquals(#s.reloads, 2)
   lu.assertFalse(s.reloads[1].ok)
-  lu.assertStrContains(s.reloads[1].message, "rules.lua:43: unexpected symbol near ','")
+  lu.assertStrContains(s.reloads[1].message, "rules.lua:57: unexpected symbol near ','")
   lu.assertStrContains(text, "t=20 reload failed, the old rules keep running:")
   lu.assertTrue(s.reloads[2].ok)
   lu.assertEquals(s.reloads[2].tick, 40)

@@ -11,7 +11,6 @@ local CLI = os.getenv("FG_CLI") or "build/ci/framegate"
 
 -- The documented layout (docs/playtest.md), written out again so a drawing that moves fails.
 local ORIGIN_X, GROUND_Y, SCALE = 640, 380, 1.5
-local HIT_Y0, HIT_Y1 = 50, 74
 local HIT = { 255, 40, 40 }
 local METER_X, METER_Y, METER_CELL, METER_ROW, METER_TICKS = 40, 414, 9, 20, 132
 local METER_COLOURS = {
@@ -152,11 +151,11 @@ function TestPlay:test_the_hit_box_is_drawn_where_the_attackers_reach_is_and_now
   local jab = fg.rules(d .. "/rules.lua"):action("jab")
   lu.assertTrue(now.elapsed >= jab.startup and now.elapsed < jab.startup + jab.active)
   local x = before.x                          -- alpha 0: the previous committed position
-  local x0, x1 = x, x + jab.hit.range         -- facing right
+  local x0, x1 = x + 10, x + 50               -- the jab's hit box: x 10..50, y 40..100, facing right
   local sx0 = math.floor(ORIGIN_X + SCALE * x0 + 0.5)
   local sx1 = math.floor(ORIGIN_X + SCALE * x1 + 0.5)
-  local sy0 = math.floor(GROUND_Y - SCALE * HIT_Y1 + 0.5)
-  local sy1 = math.floor(GROUND_Y - SCALE * HIT_Y0 + 0.5)
+  local sy0 = math.floor(GROUND_Y - SCALE * 100 + 0.5)
+  local sy1 = math.floor(GROUND_Y - SCALE * 40 + 0.5)
   local box = find_colour(read_bmp(shot), HIT)
   lu.assertTrue(box.n > 0, "no pixel of the hit colour at all")
   lu.assertEquals({ box.x0, box.y0, box.x1, box.y1 }, { sx0, sy0, sx1 - 1, sy1 - 1 })
@@ -297,10 +296,10 @@ function TestPlay:test_the_readme_screenshot_shows_the_hit_box_the_meter_and_a_r
   local box = find_colour(bmp, HIT)
   local _, states = reference(d, 124)
   lu.assertEquals(states[124].action, "hadouken")
-  -- the hadouken's reach (400) runs from e1 to far past e2
-  local sx0 = math.floor(ORIGIN_X + SCALE * states[123].x + 0.5)
-  lu.assertEquals(box.x0, sx0)
-  lu.assertTrue(box.x1 - box.x0 >= 400 * SCALE - 1)
+  -- the hadouken's hit box (40..380 in front of e1) runs from e1 to far past e2
+  local sx0 = math.floor(ORIGIN_X + SCALE * (states[123].x + 40) + 0.5)
+  lu.assertTrue(math.abs(box.x0 - sx0) <= 1)
+  lu.assertTrue(box.x1 - box.x0 >= 340 * SCALE - 1)
   lu.assertTrue(find_colour(bmp, BANNER_OK, 90, 100).n > 1000)
   -- the combo counter is the world's: the strong and the hadouken, 80 + 60 damage
   local w = reference(d, 124)

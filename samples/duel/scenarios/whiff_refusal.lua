@@ -14,7 +14,7 @@ function TestWhiffRefusal:test_whiffed_jab_refuses_the_hadouken_with_its_reason(
   s:expect_decision(p1, "hadouken", "rejected",
     "jab is in recovery (tick 11 of 13); cancel window 4-12 opens on hit, last attack whiffed", 11)
   s:expect_not_accepted(p1, "hadouken")
-  s:expect_committed("hit", 1)
+  s:expect_committed("hit", 0) -- a whiff: no box touched, nothing committed
   s:expect_resource(p2, "health", 1000)
   s:expect_meter_line(p1, "ssssAArrrrrrr" .. ("."):rep(27))
 end
