@@ -24,6 +24,8 @@ need_packages() {
   [ -f /usr/include/cmocka.h ]      || missing+=(libcmocka-dev)
   command -v luacheck >/dev/null    || missing+=(lua-check)
   [ -f /usr/share/lua/5.4/argparse.lua ] || missing+=(lua-argparse)
+  # The ENet transport (framegate netplay over UDP); optional for the library.
+  [ -f /usr/include/enet/enet.h ]   || missing+=(libenet-dev)
   # The playtest window (framegate-play) and its headless tests; optional for the library.
   [ -f /usr/include/SDL2/SDL.h ]    || missing+=(libsdl2-dev)
   # LuaJIT and LOVE for the FFI header and the LOVE sample, xvfb to run the windows without a

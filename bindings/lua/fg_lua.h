@@ -130,6 +130,13 @@ void fg_lua_load_rules_file(lua_State *L, const char *path);
 ** messages and anchors includes. [-0, +1, v] */
 void fg_lua_load_rules_source(lua_State *L, const char *path, const char *text, size_t len);
 
+/* l_determinism.c: a hash as 16 hex digits, and a list of {path=, a=, b=, hashed=, text=} for
+** state diffs. [-0, +1, m] */
+void fg_lua_push_hex(lua_State *L, uint64_t h);
+void fg_lua_push_diffs(lua_State *L, const fg_state_diff *d, uint32_t n);
+/* l_session.c: fg.link, fg.session (and fg.enet when built with ENet). [-0, +0, m] */
+void fg_lua_open_session(lua_State *L);
+
 /* An open replay reader (framegate.replay_reader, l_replay.c). [-0, +0, v] */
 fg_replay_reader *fg_lua_check_replay_reader(lua_State *L, int idx);
 

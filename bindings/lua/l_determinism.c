@@ -30,7 +30,7 @@
 #define FUZZ_T "framegate.InputFuzz"
 #define MAX_FILES 16
 
-static void push_hex(lua_State *L, uint64_t h) {
+void fg_lua_push_hex(lua_State *L, uint64_t h) {
     char hex[17];
     snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
     lua_pushstring(L, hex);
@@ -38,7 +38,7 @@ static void push_hex(lua_State *L, uint64_t h) {
 
 /* {====================================================================== diff */
 
-static void push_diffs(lua_State *L, const fg_state_diff *d, uint32_t n) {
+void fg_lua_push_diffs(lua_State *L, const fg_state_diff *d, uint32_t n) {
     lua_createtable(L, (int)n, 0);
     for (uint32_t i = 0; i < n; i++) {
         char line[256];
@@ -80,7 +80,7 @@ static int world_diff(lua_State *L) {
     fg_error err;
     if (fg_world_diff(w, a, na, b, nb, out, (uint32_t)max, &count, &err) != FG_OK)
         return fg_lua_raise(L, &err);
-    push_diffs(L, out, count < (uint32_t)max ? count : (uint32_t)max);
+    fg_lua_push_diffs(L, out, count < (uint32_t)max ? count : (uint32_t)max);
     lua_pushinteger(L, count);
     return 2;
 }
@@ -115,11 +115,11 @@ static void push_report(lua_State *L, const fg_synctest_report *r) {
     lua_setfield(L, -2, "checked_at");
     lua_pushinteger(L, r->distance);
     lua_setfield(L, -2, "distance");
-    push_hex(L, r->expected);
+    fg_lua_push_hex(L, r->expected);
     lua_setfield(L, -2, "expected");
-    push_hex(L, r->got);
+    fg_lua_push_hex(L, r->got);
     lua_setfield(L, -2, "got");
-    push_diffs(L, r->diffs, r->ndiffs < FG_SYNCTEST_MAX_DIFFS ? r->ndiffs : FG_SYNCTEST_MAX_DIFFS);
+    fg_lua_push_diffs(L, r->diffs, r->ndiffs < FG_SYNCTEST_MAX_DIFFS ? r->ndiffs : FG_SYNCTEST_MAX_DIFFS);
     lua_setfield(L, -2, "diffs");
     lua_pushinteger(L, r->ndiffs);
     lua_setfield(L, -2, "ndiffs");
@@ -709,9 +709,9 @@ static int player_status(lua_State *L) {
     if (s->diverged) {
         lua_pushinteger(L, s->divergent_tick);
         lua_setfield(L, -2, "divergent_tick");
-        push_hex(L, s->expected);
+        fg_lua_push_hex(L, s->expected);
         lua_setfield(L, -2, "expected");
-        push_hex(L, s->got);
+        fg_lua_push_hex(L, s->got);
         lua_setfield(L, -2, "got");
     }
     return 1;

@@ -22,6 +22,7 @@ int luaopen_framegate(lua_State *L) {
     fg_lua_open_replication(L);
     fg_lua_open_reload(L);
     fg_lua_open_determinism(L);
+    fg_lua_open_session(L);
     return 1;
 }
 

@@ -82,12 +82,22 @@ fg_status fg_input_record_add(fg_input_record *r, fg_edge_kind kind, int value, 
 fg_status fg_input_record_of_tick(const fg_buffer *b, const fg_tick_input *ti,
                                   const fg_input_record *prev, fg_input_record *out,
                                   fg_error *err) {
-    fg_input_record r;
-    fg_input_record_start(&r, prev);
-    for (uint32_t i = 0; i < ti->count; i++) {
+    /* Where the tick started: its end state with its edges undone, newest first. */
+    fg_input_record start;
+    fg_input_record_start(&start, NULL);
+    start.held = ti->held & BUTTON_BITS;
+    start.dir = ti->dir;
+    for (uint32_t i = ti->count; i-- > 0;) {
         const fg_edge *e = fg_buffer_at(b, ti->first + i);
         if (!e) return fg_error_set(err, FG_EINVAL, "input record: edge %u of tick %lld is no "
                                     "longer in the buffer", ti->first + i, (long long)ti->tick);
+        if (e->kind == FG_EDGE_DIR) start.dir = e->prev_dir;
+        else start.held ^= 1u << e->action;
+    }
+    fg_input_record r;
+    fg_input_record_start(&r, &start);
+    for (uint32_t i = 0; i < ti->count; i++) {
+        const fg_edge *e = fg_buffer_at(b, ti->first + i);
         int value = e->kind == FG_EDGE_DIR ? e->dir : e->action;
         fg_status st = fg_input_record_add(&r, (fg_edge_kind)e->kind, value, err);
         if (st != FG_OK) {
@@ -95,12 +105,10 @@ fg_status fg_input_record_of_tick(const fg_buffer *b, const fg_tick_input *ti,
             return st;
         }
     }
-    /* The buffer's end state is the truth (it also covers edges pushed before prev). */
-    r.held = ti->held & BUTTON_BITS;
-    r.dir = ti->dir;
+    /* prev did not end where this tick started (or is unknown): the end state decides. */
     if (!r.overflow && fg_input_record_check(&r, prev, FG_INPUT_MAX_ACTIONS - FG_IN_FIRST_BUTTON,
                                              NULL) != FG_OK)
-        r.overflow = 1; /* prev did not end where the buffer started: the end state decides */
+        r.overflow = 1;
     *out = r;
     return FG_OK;
 }

@@ -63,6 +63,8 @@ fg_status fg_link_create(const fg_link_config *cfg, fg_link **out, fg_error *err
         return fg_error_set(err, FG_EINVAL, "link: loss %u%%, duplicate %u%%, reorder %u%%: "
                             "expected percentages 0..100", c.loss_pct, c.duplicate_pct,
                             c.reorder_pct);
+    if ((c.inner.send != NULL) != (c.inner.recv != NULL))
+        return fg_error_set(err, FG_EINVAL, "link: the inner transport needs send and recv");
     if (c.capacity > 65536)
         return fg_error_set(err, FG_EINVAL, "link: capacity %u datagrams, at most 65536",
                             c.capacity);
@@ -146,11 +148,40 @@ static fg_status link_send(void *ud, uint32_t node, const void *data, size_t len
     return FG_OK;
 }
 
+/* A shim's outgoing datagrams whose time has come go out through the inner transport. */
+static fg_status pump(fg_link *l, fg_error *err) {
+    for (;;) {
+        uint32_t best = UINT32_MAX;
+        for (uint32_t i = 0; i < l->count; i++) {
+            const datagram *d = &l->pool[i];
+            if (d->arrival > l->now) continue;
+            if (best == UINT32_MAX || d->arrival < l->pool[best].arrival ||
+                (d->arrival == l->pool[best].arrival && d->seq < l->pool[best].seq))
+                best = i;
+        }
+        if (best == UINT32_MAX) return FG_OK;
+        datagram d = l->pool[best];
+        l->pool[best] = l->pool[--l->count];
+        if (l->cut[d.to] || l->cut[d.from]) {
+            l->stats.lost++;
+            continue;
+        }
+        fg_status st = l->cfg.inner.send(l->cfg.inner.ud, d.to, d.data, d.len, err);
+        if (st != FG_OK) return st;
+        l->stats.delivered++;
+    }
+}
+
 static fg_status link_recv(void *ud, uint32_t *node, void *buf, size_t cap, size_t *len,
                            fg_error *err) {
     link_end *end = ud;
     fg_link *l = end->link;
     *len = 0;
+    if (l->cfg.inner.recv) {
+        fg_status st = pump(l, err);
+        if (st != FG_OK) return st;
+        return l->cfg.inner.recv(l->cfg.inner.ud, node, buf, cap, len, err);
+    }
     for (;;) {
         uint32_t best = UINT32_MAX;
         for (uint32_t i = 0; i < l->count; i++) {

@@ -149,6 +149,17 @@ static bool is_player(const fg_session *s, uint32_t node) { return node < s->cfg
 
 static uint32_t local_player(const fg_session *s) { return s->cfg.local; }
 
+/* "player 2", "spectator 1": nodes as people count them, like entities (e2). */
+typedef struct node_name {
+    char s[24];
+} node_name;
+static node_name name_of(const fg_session *s, uint32_t node) {
+    node_name n;
+    if (node < s->cfg.nplayers) snprintf(n.s, sizeof n.s, "player %u", node + 1);
+    else snprintf(n.s, sizeof n.s, "spectator %u", node - s->cfg.nplayers + 1);
+    return n;
+}
+
 /* Restores without counting it as a host edit: the session's own rollback. */
 static void restore_quiet(fg_session *s, fg_tick t) {
     fg_world *w = s->w;
@@ -204,6 +215,7 @@ const char *fg_session_state_name(fg_session_state s) {
     case FG_SESSION_RUNNING: return "running";
     case FG_SESSION_DESYNCED: return "desynced";
     case FG_SESSION_DISCONNECTED: return "disconnected";
+    case FG_SESSION_FINISHED: return "finished";
     }
     return "?";
 }
@@ -233,6 +245,9 @@ static fg_status check_config(const fg_world *w, const fg_session_config *c, fg_
         return fg_error_set(err, FG_EINVAL, "session: interrupt after %lld us, disconnect after "
                             "%lld us: expected at least 1000 us, and the disconnect no sooner",
                             (long long)c->interrupt_us, (long long)c->disconnect_us);
+    if (c->ticks < 0)
+        return fg_error_set(err, FG_EINVAL, "session: match length %lld ticks, expected 0 "
+                            "(endless) or more", (long long)c->ticks);
     if (!c->transport.send || !c->transport.recv)
         return fg_error_set(err, FG_EINVAL, "session: the transport needs send and recv");
     if (fg_world_entity_count(w) < c->nplayers)
@@ -336,7 +351,14 @@ fg_status fg_session_input_record(fg_session *s, const fg_input_record *r, fg_er
             return st;
         }
     }
-    if (r->overflow) { /* the end state decides */
+    /* An overflowed record (or one whose edges started elsewhere) ends where it says. */
+    if (r->overflow && (s->building.held != r->held || s->building.dir != r->dir)) {
+        if (r->held & ~((((uint32_t)1 << s->nbuttons) - 1) << FG_IN_FIRST_BUTTON) || r->dir < 1 ||
+            r->dir > 9) {
+            s->building = tmp;
+            return fg_error_set(err, FG_EINVAL, "session: the record ends in buttons 0x%x, "
+                                "direction %u, not this world's", r->held, r->dir);
+        }
         s->building.held = r->held;
         s->building.dir = r->dir;
         s->building.overflow = 1;
@@ -478,8 +500,8 @@ static void begin_desync(fg_session *s, uint32_t node, fg_tick at, uint64_t mine
     r->local_hash = mine;
     r->peer_hash = theirs;
     r->tick = -1;
-    fg_error_set(&s->failure, FG_EMISMATCH, "desync with node %u: the state hash after tick %lld "
-                 "is %016llx here, %016llx there", node, (long long)at, (unsigned long long)mine,
+    fg_error_set(&s->failure, FG_EMISMATCH, "desync with %s: the state hash after tick %lld "
+                 "is %016llx here, %016llx there", name_of(s, node).s, (long long)at, (unsigned long long)mine,
                  (unsigned long long)theirs);
     if (fg_world_tick(s->w) != s->confirmed) restore_quiet(s, s->confirmed);
 }
@@ -562,8 +584,9 @@ static void on_hello(fg_session *s, uint32_t node, reader *r) {
     if (r->bad) return;
     if (id != s->game_id) {
         stop(s, FG_SESSION_DISCONNECTED, FG_EMISMATCH, NULL,
-             "session: node %u plays a different match (match id %016llx, ours %016llx): the "
-             "ruleset, the seed, the setup, the player count or hash_every differ", node,
+             "session: %s plays a different match (match id %016llx, ours %016llx): the "
+             "ruleset, the seed, the setup, the player count or hash_every differ",
+             name_of(s, node).s,
              (unsigned long long)id, (unsigned long long)s->game_id);
         return;
     }
@@ -778,13 +801,19 @@ static fg_tick confirm_limit(const fg_session *s) {
     return limit;
 }
 
-static fg_status simulate(fg_session *s, fg_error *err) {
-    fg_world *w = s->w;
+/* The ticks that can be confirmed now: every player's record is here (and the snapshot ring
+** has room). */
+static fg_tick frontier(const fg_session *s) {
     fg_tick ready = s->tick;
     for (uint32_t i = 0; i < s->cfg.nplayers; i++)
         if (s->players[i].received < ready) ready = s->players[i].received;
     fg_tick limit = confirm_limit(s);
-    if (ready > limit) ready = limit;
+    return ready < limit ? ready : limit;
+}
+
+static fg_status simulate(fg_session *s, fg_error *err) {
+    fg_world *w = s->w;
+    fg_tick ready = frontier(s);
     fg_tick at = fg_world_tick(w);
     compare_checks(s); /* hashes that arrived for ticks confirmed already */
     if (s->state != FG_SESSION_RUNNING) return FG_OK;
@@ -852,8 +881,8 @@ static fg_status check_peers(fg_session *s, fg_error *err) {
         if (silent >= s->cfg.disconnect_us && (is_player(s, n) || s->spectator)) {
             s->disconnected = (int)n;
             return stop(s, FG_SESSION_DISCONNECTED, FG_ESTATE, err,
-                        "session: node %u disconnected: nothing received for %lld ms (at tick "
-                        "%lld, %lld confirmed)", n, (long long)(silent / 1000),
+                        "session: %s disconnected: nothing received for %lld ms (at tick "
+                        "%lld, %lld confirmed)", name_of(s, n).s, (long long)(silent / 1000),
                         (long long)s->tick, (long long)s->confirmed);
         }
     }
@@ -876,9 +905,9 @@ static fg_status desynced(fg_session *s, fg_error *err) {
     compare_snapshots(s);
     if (err) *err = s->failure;
     if (s->report.tick >= 0)
-        fg_error_set(err, FG_EMISMATCH, "desync with node %u: first divergent tick %lld (hash "
+        fg_error_set(err, FG_EMISMATCH, "desync with %s: first divergent tick %lld (hash "
                      "%016llx here, %016llx there; detected at the checkpoint after tick %lld)%s",
-                     s->report.peer, (long long)s->report.tick,
+                     name_of(s, s->report.peer).s, (long long)s->report.tick,
                      (unsigned long long)s->report.local_hash,
                      (unsigned long long)s->report.peer_hash, (long long)s->report.detected_at,
                      s->report.fields_known ? "" : "; waiting for the peer's snapshot");
@@ -913,21 +942,35 @@ fg_status fg_session_advance(fg_session *s, int64_t now_us, fg_error *err) {
         s->state = FG_SESSION_RUNNING;
         for (uint32_t n = 0; n < s->nnodes; n++) s->peers[n].last_recv = now_us;
     }
+    if (s->state == FG_SESSION_FINISHED) { /* still acknowledging what peers send */
+        for (uint32_t n = 0; n < s->nnodes; n++)
+            if (n != s->cfg.local) send_input(s, n);
+        return FG_OK;
+    }
     st = check_peers(s, err);
     if (st != FG_OK) return st;
-    if (!s->spectator) {
-        if (s->tick - s->confirmed >= (fg_tick)s->cfg.max_prediction) {
+    bool over = s->cfg.ticks && s->tick >= s->cfg.ticks;
+    if (over) {
+        /* The match is played; waiting for the last records to be confirmed and acknowledged. */
+    } else if (!s->spectator) {
+        /* The window counts from what this frame can confirm, input just received included. */
+        fg_tick confirmable = frontier(s);
+        if (confirmable < s->confirmed) confirmable = s->confirmed;
+        if (s->tick - confirmable >= (fg_tick)s->cfg.max_prediction) {
             s->stats.stalls++;
         } else if (should_wait(s)) {
             s->stats.waits++;
         } else {
-            assign_local(s, s->tick + s->delay);
+            fg_tick target = s->tick + s->delay;
+            if (s->cfg.ticks && target >= s->cfg.ticks) target = s->cfg.ticks - 1;
+            assign_local(s, target);
             s->tick++;
         }
     } else {
         fg_tick ready = INT64_MAX;
         for (uint32_t i = 0; i < s->cfg.nplayers; i++)
             if (s->players[i].received < ready) ready = s->players[i].received;
+        if (s->cfg.ticks && ready > s->cfg.ticks) ready = s->cfg.ticks;
         s->tick = ready;
     }
     st = simulate(s, err);
@@ -937,6 +980,12 @@ fg_status fg_session_advance(fg_session *s, int64_t now_us, fg_error *err) {
         if (n != s->cfg.local) send_input(s, n);
     update_stats(s);
     if (s->state == FG_SESSION_DESYNCED) return desynced(s, err);
+    if (s->cfg.ticks && s->confirmed >= s->cfg.ticks) {
+        bool all = true;
+        for (uint32_t n = 0; n < s->nnodes && !s->spectator; n++)
+            if (n != s->cfg.local && s->peers[n].acked < s->cfg.ticks) all = false;
+        if (all) s->state = FG_SESSION_FINISHED;
+    }
     return FG_OK;
 }
 
@@ -971,8 +1020,8 @@ int fg_session_report_format(const fg_session *s, char *buf, size_t size) {
     size_t len = 0;
     if (size) buf[0] = '\0';
     if (r->detected_at < 0) return snprintf(buf, size, "no desync");
-    fg_text_append(buf, size, &len, "desync with node %u, detected at the checkpoint after tick "
-                   "%lld\n", r->peer, (long long)r->detected_at);
+    fg_text_append(buf, size, &len, "desync with %s, detected at the checkpoint after tick "
+                   "%lld\n", name_of(s, r->peer).s, (long long)r->detected_at);
     if (r->tick < 0) {
         fg_text_append(buf, size, &len, "  the peer's hashes did not arrive: the first "
                        "divergent tick is unknown\n");

@@ -7,7 +7,8 @@ local options = require "framegate.options"
 local M = {}
 
 -- In the order `framegate --help` lists them.
-M.order = { "run", "check", "test", "watch", "play", "replay", "synctest", "trace", "lua" }
+M.order = { "run", "check", "test", "watch", "play", "replay", "synctest", "trace", "netplay",
+  "lua" }
 
 -- `framegate lua FILE` runs in the C host before Lua sees it; this entry gives it a help text.
 local lua_command = {

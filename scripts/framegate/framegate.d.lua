@@ -658,4 +658,73 @@ function Replication:hash() end
 function Replication:tick() end
 function Replication:close() end
 
+
+---The in-memory link (latency, jitter, loss, duplication, reordering from a seed), or with `over`
+---a shim in front of a real transport. Nodes count from 1.
+---@param opts? { nodes?: integer, latency_ms?: integer, jitter_ms?: integer, loss?: integer, duplicate?: integer, reorder?: integer, seed?: integer, capacity?: integer, over?: framegate.Transport }
+---@return framegate.Link
+function framegate.link(opts) end
+---A rollback session on a world whose entities are spawned and which has run no tick.
+---@param opts { world: framegate.World, transport: framegate.Transport, node?: integer, players?: integer, spectators?: integer, delay?: integer, max_prediction?: integer, hash_every?: integer, interrupt_ms?: integer, disconnect_ms?: integer, ticks?: integer }
+---@return framegate.Session
+function framegate.session(opts) end
+---Pushes into world, for its next tick, the record of what source_entity consumed in
+---source_world's last tick (a session's input path, without a session).
+function framegate.feed(world, entity, source_world, source_entity) end
+---The ENet transport (nil when the build has no ENet). Node 1 listens; the others connect.
+---@param opts { node?: integer, nodes?: integer, host?: string, port?: integer }
+---@return framegate.ENet
+function framegate.enet(opts) end
+
+---@class framegate.Transport
+
+---@class framegate.Link
+local Link = {}
+---@return framegate.Transport
+function Link:node(i) end
+---@param us integer the link's clock
+function Link:time(us) end
+function Link:cut(node, cut) end
+---@return { sent: integer, delivered: integer, lost: integer, duplicated: integer, reordered: integer, bytes: integer }
+function Link:stats() end
+
+---@class framegate.ENet
+local ENet = {}
+---@return framegate.Transport
+function ENet:transport() end
+---@return integer
+function ENet:port() end
+---@return integer
+function ENet:connected() end
+---@return integer milliseconds
+function ENet:rtt() end
+
+---@class framegate.Session
+local Session = {}
+function Session:press(button) end
+function Session:release(button) end
+function Session:direction(numpad) end
+---This node's input for the next tick: what the entity consumed in that world's last tick.
+function Session:input_from(world, entity) end
+---@return integer tick the input given now lands on
+function Session:input_tick() end
+---@param n? integer
+---@return integer delay
+function Session:delay(n) end
+---@param now_us integer
+---@return boolean ok
+---@return string? message a desync or a disconnect
+function Session:advance(now_us) end
+---@return "syncing"|"running"|"desynced"|"disconnected"|"finished"
+function Session:state() end
+---@return table
+function Session:stats() end
+---@return { detected_at: integer, tick: integer, node: integer, here: string, there: string, fields_known: boolean, diffs: table[], ndiffs: integer, text: string }?
+function Session:report() end
+---@return string? hash after a confirmed tick still in the window
+function Session:hash(tick) end
+---@return string? record "2 3 6 +LP | held LP, dir 6"
+function Session:record(player, tick) end
+function Session:close() end
+
 return framegate

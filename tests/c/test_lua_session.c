@@ -382,7 +382,7 @@ static void a_peer_killed_mid_match(void **state) {
     }
     assert_int_equal(st, FG_ESTATE);
     assert_int_equal(who, 0);
-    assert_non_null(strstr(err.msg, "node 1 disconnected: nothing received for 5"));
+    assert_non_null(strstr(err.msg, "player 2 disconnected: nothing received for 5"));
     assert_true(m.frames >= 1000 + 5 * 60 && m.frames <= 1000 + 5 * 60 + 10);
     fg_session *s = m.n[0].session;
     assert_int_equal(fg_session_get_state(s), FG_SESSION_DISCONNECTED);
@@ -392,7 +392,7 @@ static void a_peer_killed_mid_match(void **state) {
     assert_int_equal(fg_world_hash(m.n[0].s.w), the_ref.hashes[stats.confirmed - 1]);
     /* It stays stopped, with the same message. */
     assert_int_equal(fg_session_advance(s, (int64_t)m.frames * FRAME_US, &err), FG_ESTATE);
-    assert_non_null(strstr(err.msg, "node 1 disconnected"));
+    assert_non_null(strstr(err.msg, "player 2 disconnected"));
     close_match(&m);
 }
 
@@ -429,7 +429,7 @@ static void a_planted_desync_is_named(void **state) {
     fg_status st = FG_OK;
     while (st == FG_OK && m.frames < TICKS) st = frame(&m, the_script, &err, NULL);
     assert_int_equal(st, FG_EMISMATCH);
-    assert_non_null(strstr(err.msg, "desync with node"));
+    assert_non_null(strstr(err.msg, "desync with player"));
     /* A few more frames: hashes and snapshots cross. */
     for (int i = 0; i < 30; i++) frame(&m, the_script, &err, NULL);
     const fg_session_report *r0 = fg_session_get_report(m.n[0].session);

@@ -46,14 +46,16 @@ function TestCli:test_help_is_on_stdout_with_exit_zero()
     lu.assertEquals(code, 0, args)
     lu.assertEquals(err, "", args)
     lu.assertStrContains(out, "Usage: framegate [-h] [--version] <command> ...")
-    for _, cmd in ipairs { "run", "check", "test", "watch", "play", "replay", "synctest", "trace", "lua" } do
+    for _, cmd in ipairs { "run", "check", "test", "watch", "play", "replay", "synctest", "trace",
+        "netplay", "lua" } do
       lu.assertStrMatches(out, ".*\n   " .. cmd .. " .*")
     end
   end
 end
 
 function TestCli:test_every_command_has_help_on_stdout()
-  for _, cmd in ipairs { "run", "check", "test", "watch", "play", "replay", "synctest", "trace", "lua" } do
+  for _, cmd in ipairs { "run", "check", "test", "watch", "play", "replay", "synctest", "trace",
+      "netplay", "lua" } do
     local out, err, code = run(cmd .. " --help")
     lu.assertEquals(code, 0, cmd)
     lu.assertEquals(err, "", cmd)
@@ -75,9 +77,9 @@ function TestCli:test_usage_errors_are_one_line_with_exit_two()
   local cases = {
     { "", "usage: framegate COMMAND [ARGS...]; 'framegate --help' lists the commands\n" },
     { "bogus", "framegate: unknown command 'bogus'; commands: run, check, test, watch, play, "
-      .. "replay, synctest, trace, lua (see 'framegate --help')\n" },
+      .. "replay, synctest, trace, netplay, lua (see 'framegate --help')\n" },
     { "--bogus", "framegate: unknown option '--bogus'; commands: run, check, test, watch, "
-      .. "play, replay, synctest, trace, lua (see 'framegate --help')\n" },
+      .. "play, replay, synctest, trace, netplay, lua (see 'framegate --help')\n" },
     { "replay", "framegate replay: missing argument 'replay' (see 'framegate replay --help')\n" },
     { "synctest x --check", "framegate synctest: option '--check' requires an argument "
       .. "(see 'framegate synctest --help')\n" },

@@ -102,9 +102,12 @@ typedef struct fg_transport {
                       fg_error *err);
 } fg_transport;
 
-/* The in-memory link: every node of a match in one process, with per-datagram latency (one way),
-** jitter, loss, duplication and reordering drawn from a seeded RNG, on a clock the caller sets.
-** One link serves all nodes; fg_link_transport gives each node its end. */
+/* The link: per-datagram latency (one way), jitter, loss, duplication and reordering drawn from a
+** seeded RNG, on a clock the caller sets. In memory, one link serves every node of a match in one
+** process and fg_link_transport gives each node its end. Over another transport (`inner`), it is
+** a shim in front of one node's real network: what the node sends waits in the link, or is lost
+** or doubled, and goes out through inner when its time comes; what arrives comes straight from
+** inner. Two processes with a shim each see the sum of both delays as their round trip. */
 typedef struct fg_link_config {
     uint32_t nodes;         /* 2..FG_SESSION_MAX_NODES */
     int64_t latency_us;     /* one way, 0..10 s */
@@ -115,6 +118,7 @@ typedef struct fg_link_config {
     uint32_t capacity;      /* datagrams in flight; default 4096; a send past it is lost */
     uint64_t seed;
     fg_allocator allocator;
+    fg_transport inner;     /* zeroed: in memory; set: a shim over this transport */
 } fg_link_config;
 
 typedef struct fg_link_stats {
@@ -154,6 +158,9 @@ typedef struct fg_session_config {
     uint32_t hash_every;     /* ticks between hash exchanges, 1..120; default 30 */
     int64_t interrupt_us;    /* silence after which a peer counts as interrupted; default 500 ms */
     int64_t disconnect_us;   /* silence after which it is disconnected; default 5 s */
+    fg_tick ticks;           /* the match's length: no tick from this one on is run, and the
+                                session is finished once every node holds every record before
+                                it; 0: endless */
     fg_transport transport;
     fg_advance_fn advance;   /* the host's tick; `again` is true for a speculative tick (predicted
                                 or re-simulated): present and record only when it is false */
@@ -165,7 +172,9 @@ typedef enum fg_session_state {
     FG_SESSION_SYNCING = 0,     /* waiting for every peer's hello */
     FG_SESSION_RUNNING = 1,
     FG_SESSION_DESYNCED = 2,    /* stopped: the hashes differ; the report is being completed */
-    FG_SESSION_DISCONNECTED = 3 /* stopped: a peer was silent for disconnect_us */
+    FG_SESSION_DISCONNECTED = 3, /* stopped: a peer was silent for disconnect_us */
+    FG_SESSION_FINISHED = 4      /* config.ticks ran and every peer holds this node's records;
+                                    advance still answers peers that wait for them */
 } fg_session_state;
 
 FG_API const char *fg_session_state_name(fg_session_state s);
