@@ -271,7 +271,7 @@ int fg_lua_field_error(lua_State *L, const char *field, const char *fmt, ...) FG
 ** combat rules. */
 void fg_lua_read_action_hits(fg_lua_reader *rd, int t, fg_action_def *a);
 void fg_lua_read_ruleset_hits(fg_lua_reader *rd, int idx, fg_ruleset_builder *b);
-/* rules:action's boxes, invulnerable, hit and throw fields, read back. [-0, +0, m] */
+/* The same, back as tables (rules:action). [-0, +0, m] */
 void fg_lua_push_action_hits(lua_State *L, const fg_action_def *a);
 /* gaps = { 12, 12, 8 } of the motion table t into def->gaps (l_motion.c). */
 void fg_lua_read_motion_gaps(fg_lua_reader *rd, int t, fg_motion_def *def);
