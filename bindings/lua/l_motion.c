@@ -389,21 +389,39 @@ static int motion_match(lua_State *L) {
     return push_matches(L, m, run);
 }
 
+/* A notation with alternatives (`236P|214P`, `360P`) compiles to several patterns: explain
+** reports the one that fired, else the one that got furthest (the first among equals). */
 static int motion_explain(lua_State *L) {
     lmotion *m = check_motion(L, 1, MOTION_T);
     const char *script = luaL_checkstring(L, 2);
     fg_motion_profile p = m->profile;
     read_profile(L, 3, &p);
-    fg_motion_miss miss[1];
+    uint32_t n = fg_motion_count(m->set);
+    fg_motion_miss *miss = lua_newuserdatauv(L, n * sizeof *miss, 0);
     fg_motion_run *run = run_script(L, m, script, &p, miss);
-    return push_explain(L, m, run, &miss[0], 0);
+    uint32_t best = 0;
+    for (uint32_t i = 0; i < run->ncommands; i++)
+        if (run->commands[i].age == 0) {
+            best = run->commands[i].motion;
+            return push_explain(L, m, run, &miss[best], best);
+        }
+    for (uint32_t i = 1; i < n; i++)
+        if (miss[i].reached > miss[best].reached) best = i;
+    return push_explain(L, m, run, &miss[best], best);
 }
 
+/* Every alternative's compiled form, one line each. */
 static int motion_describe(lua_State *L) {
     lmotion *m = check_motion(L, 1, MOTION_T);
-    char buf[512];
-    fg_motion_describe(m->set, 0, buf, sizeof buf);
-    lua_pushstring(L, buf);
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    for (uint32_t i = 0; i < fg_motion_count(m->set); i++) {
+        char buf[512];
+        fg_motion_describe(m->set, i, buf, sizeof buf);
+        if (i) luaL_addchar(&b, '\n');
+        luaL_addstring(&b, buf);
+    }
+    luaL_pushresult(&b);
     return 1;
 }
 
@@ -415,7 +433,9 @@ static int motion_tostring(lua_State *L) {
     }
     char buf[512];
     fg_motion_describe(m->set, 0, buf, sizeof buf);
-    lua_pushfstring(L, MOTION_T " %s", buf);
+    uint32_t n = fg_motion_count(m->set);
+    if (n > 1) lua_pushfstring(L, MOTION_T " %s, and %d more alternatives", buf, (int)n - 1);
+    else lua_pushfstring(L, MOTION_T " %s", buf);
     return 1;
 }
 

@@ -12,6 +12,10 @@
 ** edges. Keeping the latest match of each prefix is what walking back from the newest edge and
 ** taking, for each step, the latest edge that still leaves a valid earlier part would find,
 ** memoised. The state is plain data at offsets fixed by the set, so it is copied with memcpy.
+**
+** In flags mode the same matches are made, but arbitration keeps every candidate (one per name)
+** and nothing is consumed or invalidated; a pattern only refuses to complete again from inputs
+** its own last completion used (reuses_own), as MUGEN restarts a command once it fires.
 */
 #include "motion_set.h"
 #include "text.h"

@@ -3,7 +3,9 @@
 ** and MUGEN notation), many entities, input at human rate (about 8 edges a second at 60 Hz) and
 ** at one edge every tick. Prints ns per entity-tick, ns per edge and the allocations made while
 ** stepping (expected 0). Only fg_motion_step is timed; pushing and consuming edges are not.
-** Usage: bench_motion [--smoke]
+** Usage: bench_motion [--smoke] [ENTITIES] [--cmd FILE.cmd [--mode flags|consume]]
+** With --cmd the patterns are a MUGEN/IKEMEN command file's (flags mode unless --mode consume),
+** e.g. tests/data/mugen/kfm.cmd, to compare the two command modes on a real character.
 */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
@@ -180,21 +182,57 @@ static result run(const fg_motion_set *set, const fg_motion_buttons *bt, int ent
     return r;
 }
 
+/* Loads a .cmd file into *set; false (with a message) when it cannot. */
+static bool load_cmd(const char *path, fg_motion_mode mode, const fg_motion_buttons *bt,
+                     fg_motion_set **set) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "bench_motion: cannot open %s\n", path);
+        return false;
+    }
+    static char text[1 << 20];
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    fg_motion_options opts = {mode, path};
+    fg_error err;
+    if (fg_motion_set_load_cmd(bt, text, len, &opts, NULL, set, &err) != FG_OK) {
+        fprintf(stderr, "bench_motion: %s\n", err.msg);
+        return false;
+    }
+    return true;
+}
+
 int main(int argc, char **argv) {
-    bool smoke = argc > 1 && strcmp(argv[1], "--smoke") == 0;
-    int entities = smoke ? 4 : (argc > 1 && atoi(argv[1]) > 0 ? atoi(argv[1]) : 256);
+    bool smoke = false;
+    int entities = 256;
+    const char *cmd = NULL;
+    fg_motion_mode mode = FG_MOTION_MODE_DEFAULT;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--smoke") == 0) smoke = true;
+        else if (strcmp(argv[i], "--cmd") == 0 && i + 1 < argc) cmd = argv[++i];
+        else if (strcmp(argv[i], "--mode") == 0 && i + 1 < argc)
+            mode = strcmp(argv[++i], "consume") == 0 ? FG_MOTION_MODE_CONSUME
+                                                     : FG_MOTION_MODE_FLAGS;
+        else if (atoi(argv[i]) > 0) entities = atoi(argv[i]);
+    }
+    if (smoke) entities = 4;
     fg_tick ticks = smoke ? 600 : 36000;
     fg_motion_buttons bt;
     fg_motion_buttons_default(&bt, FG_MOTION_AUTO);
     fg_motion_set *set;
     fg_error err;
-    if (fg_motion_set_compile(&bt, bench_defs, NDEFS, NULL, &set, &err) != FG_OK) {
+    if (cmd) {
+        if (!load_cmd(cmd, mode, &bt, &set)) return 1;
+    } else if (fg_motion_set_compile(&bt, bench_defs, NDEFS, NULL, &set, &err) != FG_OK) {
         fprintf(stderr, "bench_motion: %s\n", err.msg);
         return 1;
     }
-    printf("motion bench: %u patterns, state %zu bytes per entity, %d entities, %lld ticks%s\n",
-           fg_motion_count(set), fg_motion_state_size(set), entities, (long long)ticks,
-           smoke ? " (smoke)" : "");
+    printf("motion bench: %u patterns (%s mode%s%s), state %zu bytes per entity, %d entities, "
+           "%lld ticks%s\n",
+           fg_motion_count(set),
+           fg_motion_set_mode(set) == FG_MOTION_MODE_FLAGS ? "flags" : "consume",
+           cmd ? ", " : "", cmd ? cmd : "", fg_motion_state_size(set), entities,
+           (long long)ticks, smoke ? " (smoke)" : "");
     /* Each figure is the median over a few repetitions of (with matcher) minus (without),
     ** the two runs of a pair made back to back. */
     enum { REPS = 5 };

@@ -326,6 +326,39 @@ static void lint_follows_the_mode(void **state) {
     fg_motion_set_destroy(consume);
 }
 
+/* Rule: loading a .cmd file that runs out of memory at any allocation fails with FG_ENOMEM and
+** keeps nothing; with enough memory it loads. */
+static void load_out_of_memory_keeps_nothing(void **state) {
+    (void)state;
+    size_t len;
+    char *text = slurp("common", ".cmd", &len);
+    fg_motion_buttons b;
+    fg_motion_buttons_default(&b, FG_MOTION_MUGEN);
+    fg_motion_options opts = {FG_MOTION_MODE_DEFAULT, "common.cmd"};
+    int failures = 0;
+    bool loaded = false;
+    for (long k = 0; k < 24 && !loaded; k++) {
+        fg_counting_allocator counter;
+        fg_allocator a = fg_test_counting_allocator(&counter);
+        counter.fail_after = k;
+        fg_motion_set *set = NULL;
+        fg_error err;
+        fg_status st = fg_motion_set_load_cmd(&b, text, len, &opts, &a, &set, &err);
+        if (st == FG_OK) {
+            loaded = true;
+            fg_motion_set_destroy(set);
+        } else {
+            assert_int_equal(st, FG_ENOMEM);
+            assert_null(set);
+            failures++;
+        }
+        assert_int_equal(counter.live_bytes, 0);
+    }
+    assert_true(loaded);
+    assert_true(failures >= 4);
+    free(text);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(kfm_commands_fire_as_in_mugen),
@@ -337,6 +370,7 @@ int main(void) {
         cmocka_unit_test(ignored_keys_and_empty_commands_are_noted),
         cmocka_unit_test(lint_follows_the_mode),
         cmocka_unit_test(every_construct_works_in_a_cmd_file),
+        cmocka_unit_test(load_out_of_memory_keeps_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -62,4 +62,41 @@ function TestMotionFlags:test_bad_mode_names_the_field()
   lu.assertErrorMsgContains([[commands: string 'mugen', expected "consume" or "flags"]], fighter, "mugen")
 end
 
+TestMotionModes = {}
+
+-- Rule: fg.motion_set and fg.motion_cmd take a mode; a set says which it has; a bad one is an
+-- error naming the caller's option.
+function TestMotionModes:test_sets_take_and_report_a_mode()
+  local motions = { dash = "66", knee = "66LP", jab = "LP" }
+  lu.assertEquals(fg.motion_set { motions = motions }:mode(), "consume")
+  local flags = fg.motion_set { motions = motions, mode = "flags" }
+  lu.assertEquals(flags:mode(), "flags")
+  local fired = {}
+  for _, c in ipairs(flags:match("6@0 5@2 6@4 LP@6")) do fired[#fired + 1] = c.name .. "@" .. c.tick end
+  lu.assertEquals(fired, { "dash@4", "knee@6", "jab@6" })
+  local cmd = "[Command]\nname = \"x\"\ncommand = x\n"
+  lu.assertEquals(fg.motion_cmd(cmd):mode(), "flags")
+  lu.assertEquals(fg.motion_cmd(cmd, { mode = "consume" }):mode(), "consume")
+  lu.assertErrorMsgContains("fg.motion_cmd: mode 'mugen', expected consume or flags",
+    fg.motion_cmd, cmd, { mode = "mugen" })
+  lu.assertErrorMsgContains("fg.motion_cmd: unknown option 'sauce', expected source, mode",
+    fg.motion_cmd, cmd, { sauce = "kfm.cmd" })
+end
+
+-- Rule: a motion with alternatives describes each one, says how many in tostring, and explains
+-- the one that fired.
+function TestMotionModes:test_a_motion_with_alternatives_shows_them_all()
+  local m = fg.motion("360P")
+  local lines = 0
+  for _ in (m:describe() .. "\n"):gmatch("[^\n]*\n") do lines = lines + 1 end
+  lu.assertEquals(lines, 8)
+  lu.assertStrContains(tostring(m), "and 7 more alternatives")
+  local text, t = m:explain("2@0 4@2 8@4 6@6 LP@8")
+  lu.assertTrue(t.fired)
+  lu.assertStrContains(text, "fired: 360P on tick 8")
+  local _, miss = m:explain("6@0 2@2 4@4 LP@6")
+  lu.assertFalse(miss.fired)
+  lu.assertEquals(miss.reached, 3)
+end
+
 os.exit(lu.LuaUnit.run())

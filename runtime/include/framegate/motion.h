@@ -15,8 +15,10 @@
 **
 ** Per tick, after fg_buffer_consume_for_tick, the world calls fg_motion_step once per entity. The
 ** cost grows with the tick's new edges, not with the buffer's length, and nothing allocates.
-** Completing a command consumes its edges (fg_buffer_consume), so one press never fires two
-** commands and a piano roll over the buttons does not re-fire the same motion.
+** In consume mode (the default), completing a command consumes its edges (fg_buffer_consume),
+** so one press never fires two commands and a piano roll over the buttons does not re-fire the
+** same motion. In flags mode (MUGEN's semantics, the default for .cmd files) nothing is consumed:
+** every command that completed is reported, best-ranked first, and stays true for its buffer.
 **
 ** Facing: the buffer stores absolute directions and stamps each edge with the entity's facing. A
 ** facing-relative pattern is read in the facing of the edge that completes it: every earlier step
@@ -165,8 +167,9 @@ FG_API fg_status fg_motion_set_compile(const fg_motion_buttons *buttons, const f
                                        uint32_t ndefs, const fg_allocator *a,
                                        fg_motion_set **out, fg_error *err);
 /* Compiles the [Command] blocks of a MUGEN/IKEMEN .cmd text (name, command, time, buffer.time,
-** steptime, buffer.hitpause, autogreater; [Defaults] command.time and command.buffer.time).
-** Other sections are ignored. Errors name source:line. */
+** steptime, buffer.hitpause, autogreater; [Defaults] command.time and command.buffer.time) in
+** flags mode: fg_motion_set_load_cmd with only a source. Other sections are ignored. Errors name
+** source:line. */
 FG_API fg_status fg_motion_set_compile_cmd(const fg_motion_buttons *buttons, const char *text,
                                            size_t len, const char *source, const fg_allocator *a,
                                            fg_motion_set **out, fg_error *err);
@@ -306,9 +309,9 @@ typedef struct fg_motion_command {
 } fg_motion_command;
 
 /* Runs one tick for one entity, after fg_buffer_consume_for_tick(buf, tick, in). Reads the tick's
-** new edges, updates st, consumes the edges of the commands it reports and writes up to max
-** commands to out: the tick's new commands best first, then commands still asserted by their
-** buffer (age > 0). Pass max >= fg_motion_count(set) to never drop one; a dropped completion
+** new edges, updates st, consumes the edges of the commands it reports (consume mode only) and
+** writes up to max commands to out: the tick's new commands best first, then commands still
+** asserted by their buffer (age > 0; in flags mode one per name). Pass max >= fg_motion_count(set) to never drop one; a dropped completion
 ** consumes nothing. Fails, changing nothing, when in->tick is not after the previous step's tick
 ** (FG_ESTATE) or st was initialised for another set (FG_EMISMATCH). */
 FG_API fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffer *buf,
