@@ -106,6 +106,7 @@ local function capture(s, e)
   for _, k in ipairs { "health", "meter" } do res[k] = e:resource(k) end
   return { entity = e, x = x, y = y, cx = x, cy = y, facing = v.facing, action = name,
            elapsed = elapsed or 0, def = def, frozen = v.frozen, resources = res, boxes = e:boxes(),
+           combat = e:combat(),
            crouching = def and def.neutral and (rel == 1 or rel == 2 or rel == 3) or false }
 end
 
@@ -153,10 +154,33 @@ local function input_after_tick(s, i, e)
   end
 end
 
+-- Every entity's committed state: the duelists, then whatever the rules spawned (projectiles).
+local function capture_all(s)
+  local all = { capture(s, s.p1), capture(s, s.p2) }
+  for id = 3, s.world:stats().entities do
+    local e = s.world:entity(id)
+    if e then all[#all + 1] = capture(s, e) end
+  end
+  return all
+end
+
+-- The combo counter: the world's own count of hits taken, shown on the attacker's side for a
+-- second after the combo ends.
+local function combo_after_tick(s, t)
+  for i = 1, 2 do
+    local c = s.cur[i].combat
+    if c.combo >= 2 then
+      s.combo = { attacker = 3 - i, hits = c.combo, damage = c.combo_damage, tick = t }
+    end
+  end
+  if s.combo and t - s.combo.tick > s.rate then s.combo = nil end
+end
+
 -- Reads what the tick that just ran committed: positions, trace, the input display.
 local function after_advance(s, t)
   s.prev = s.cur
-  s.cur = { capture(s, s.p1), capture(s, s.p2) }
+  s.cur = capture_all(s)
+  combo_after_tick(s, t)
   trace_after_tick(s, t)
   input_after_tick(s, 1, s.p1)
   input_after_tick(s, 2, s.p2)
@@ -219,8 +243,8 @@ local function build_view(s, alpha)
   local w = s.world
   local v = { tick = w:tick(), physics = s.physics, health_max = s.health_max, entities = {},
               players = s.players, combo = s.combo }
-  for i = 1, 2 do
-    local cur, prev = s.cur[i], s.prev[i]
+  for i = 1, #s.cur do
+    local cur, prev = s.cur[i], s.prev[i] or s.cur[i]
     local e = {}
     for k, val in pairs(cur) do e[k] = val end
     e.x, e.y = lerp(prev.x, cur.x, alpha), lerp(prev.y, cur.y, alpha)
@@ -355,7 +379,7 @@ function M.open(opts)
   s.health_max = { s.p1:resource("health") or 1, s.p2:resource("health") or 1 }
   bind(s.win, s.p1, s.config, true)
   bind(s.win, s.p2, s.config, false)
-  s.cur = { capture(s, s.p1), capture(s, s.p2) }
+  s.cur = capture_all(s)
   s.prev = s.cur
   s.on_tick = opts.on_tick
   s.ticks = opts.ticks

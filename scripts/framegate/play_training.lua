@@ -15,7 +15,6 @@ local SPEEDS = { 1, 0.5, 0.25 }
 function T.init(s)
   s.dummy_mode, s.slow = 1, 1
   s.dummy_dir = 5   -- the stick starts at neutral; stand adds no input
-  s.combo = nil
 end
 
 local function speed(s) return s.paused and 0 or SPEEDS[s.slow] end
@@ -89,22 +88,12 @@ function T.after_tick(s, t)
   if s.after_hit and not s.after_hit.free_since and not in_stun(s.cur[2]) then
     s.after_hit.free_since = t
   end
-  local c = s.combo
-  if c and c.live and not in_stun(s.cur[c.target]) then c.live = false end
 end
 
--- A committed hit: the combo counter, and the dummy that blocks after the first one.
+-- A committed hit: the dummy that blocks after the first one starts blocking.
 function T.on_hit(s, r)
-  local attacker, damage = r.text:match("hit by e(%d+)'s %S+: (%d+) damage")
-  if not attacker then return end
-  attacker, damage = tonumber(attacker), tonumber(damage)
-  local c = s.combo
-  if c and c.live and c.attacker == attacker then
-    c.hits, c.damage = c.hits + 1, c.damage + damage
-  else
-    s.combo = { attacker = attacker, target = r.entity, hits = 1, damage = damage, live = true }
-  end
-  if r.entity == 2 and T.DUMMY_MODES[s.dummy_mode] == "block after first hit" then
+  if r.entity == 2 and r.text:find(" hit by ", 1, true)
+      and T.DUMMY_MODES[s.dummy_mode] == "block after first hit" then
     s.after_hit = {}
   end
 end

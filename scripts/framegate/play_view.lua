@@ -111,7 +111,8 @@ local function bar(win, x, y, w, h, frac, colour, right_to_left)
 end
 
 local function draw_bars(win, view, p)
-  for i, e in ipairs(view.entities) do
+  for i = 1, 2 do
+    local e = view.entities[i]
     local res = e.resources
     local left = i == 1
     local x = left and 40 or 700
@@ -149,11 +150,11 @@ local function draw_stage(win, view, p)
   end
   for i, e in ipairs(view.entities) do
     local sx, sy = M.project(e.x, e.y)
-    local colour = i == 1 and c.p1 or c.p2
+    local colour = i == 1 and c.p1 or i == 2 and c.p2 or c.dim
     -- facing: a short line from the feet towards the opponent's side
     local dir = e.facing == "left" and -1 or 1
     win:line(math.floor(sx), math.floor(sy) - 4, math.floor(sx + dir * 30), math.floor(sy) - 4, rgb(colour))
-    M.text(win, sx - 12, sy - M.BODY_H * M.SCALE - 20, "P" .. i, colour)
+    M.text(win, sx - 12, sy - M.BODY_H * M.SCALE - 20, i <= 2 and ("P" .. i) or ("e" .. i), colour)
     if e.frozen > 0 then M.text(win, sx - 24, sy + 16, "stop " .. e.frozen, c.dim, 1) end
   end
   if view.combo and view.combo.hits > 1 then

@@ -124,6 +124,20 @@ function TestPlay:tearDown()
   open_sessions = {}
 end
 
+local function open_fixed(d)
+  local s = play.open { dir = d, fixed = true, out = function() end }
+  open_sessions[#open_sessions + 1] = s
+  local function frames(n) for _ = 1, n do play.frame(s) end end
+  local function key(name) s.win:inject_key(name, true); s.win:inject_key(name, false) end
+  return s, frames, key
+end
+
+local function rows_text(p)
+  local t = {}
+  for _, row in ipairs(p.inputs) do t[#t + 1] = row.dir .. (row.buttons ~= "" and row.buttons or "") end
+  return table.concat(t, " ")
+end
+
 
 function TestPlay:test_the_hit_box_is_drawn_where_the_attackers_reach_is_and_nowhere_else()
   local d = copy_duel()
@@ -182,7 +196,8 @@ end
 
 function TestPlay:test_the_final_hash_equals_the_same_script_through_the_command_line()
   local d = copy_duel()
-  local s, text = session { dir = d, script = d .. "/playtest.txt", ticks = 300 }
+  local s, text = session { dir = d, script = d .. "/playtest.txt", ticks = 300, stats = true }
+  lu.assertStrMatches(text, "stats: %d+ frames, host work per frame mean [%d.]+ ms, max [%d.]+ ms %(renderer %w+%)\n.*")
   local hash = text:match("t=300 hash (%x+)")
   lu.assertNotNil(hash, text)
   lu.assertEquals(hash, s.world:hash())
@@ -251,6 +266,21 @@ function TestPlay:test_a_virtual_gamepad_motion_is_recognised_as_its_command()
   lu.assertStrContains(table.concat(dirs), "236")
 end
 
+function TestPlay:test_a_gamepad_stick_walks_and_unplugging_gives_the_keyboard_back()
+  local s, frames = open_fixed(copy_duel())
+  local pad = s.win:virtual_pad()
+  frames(2)
+  lu.assertEquals(s.players[1].controller, "framegate virtual pad")
+  local x0 = s.p1:position()
+  pad:axis("leftx", 1.0)
+  frames(20)
+  lu.assertTrue(s.p1:position() > x0, "the stick pushed forward walks forward")
+  pad:axis("leftx", 0)
+  pad:close()
+  frames(2)
+  lu.assertEquals(s.players[1].controller, "keyboard")
+end
+
 -- The picture in the README: a strong cancelled into a hadouken whose reach is on screen, the
 -- meter strip, the decisions with their reasons and the banner of a reload saved at tick 100.
 -- FG_README_SHOT=docs/img/playtest.png writes it as PNG (ImageMagick's convert).
@@ -271,6 +301,11 @@ function TestPlay:test_the_readme_screenshot_shows_the_hit_box_the_meter_and_a_r
   lu.assertTrue(math.abs(box.x0 - sx0) <= 1)
   lu.assertTrue(box.x1 - box.x0 >= 340 * SCALE - 1)
   lu.assertTrue(find_colour(bmp, BANNER_OK, 90, 100).n > 1000)
+  -- the combo counter is the world's: the strong and the hadouken, 80 + 60 damage
+  local w = reference(d, 124)
+  local combat = w:entity(2):combat()
+  lu.assertEquals(combat.combo, 2)
+  lu.assertEquals({ s.combo.attacker, s.combo.hits, s.combo.damage }, { 1, combat.combo, combat.combo_damage })
   local png = os.getenv("FG_README_SHOT")
   if png then sh(("convert '%s' '%s'"):format(shot, png)) end
 end
@@ -308,20 +343,6 @@ function TestPlay:test_a_controls_file_with_an_unknown_key_names_the_file_field_
 end
 
 -- {---------------------------------------------------------------------- keys, frame by frame
-
-local function open_fixed(d)
-  local s = play.open { dir = d, fixed = true, out = function() end }
-  open_sessions[#open_sessions + 1] = s
-  local function frames(n) for _ = 1, n do play.frame(s) end end
-  local function key(name) s.win:inject_key(name, true); s.win:inject_key(name, false) end
-  return s, frames, key
-end
-
-local function rows_text(p)
-  local t = {}
-  for _, row in ipairs(p.inputs) do t[#t + 1] = row.dir .. (row.buttons ~= "" and row.buttons or "") end
-  return table.concat(t, " ")
-end
 
 function TestPlay:test_keyboard_presses_reach_their_tick_and_make_commands()
   local s, frames = open_fixed(copy_duel())
