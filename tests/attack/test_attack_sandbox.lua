@@ -64,14 +64,14 @@ TestBudgetedCode = {}
 -- Class 1: the handler of xpcall ran with no count hook once the budget had tripped.
 function TestBudgetedCode:test_a_looping_xpcall_handler_is_budgeted()
   local text = attack(twins("xpcall(function() while true do end end, function() while true do end end)"))
-  lu.assertStrContains(text, "probe/rules.lua:")
+  lu.assertStrContains(text, "rule failed: rules.lua:")
   lu.assertStrContains(text, "ran past its budget of 1000000 instructions")
 end
 
 -- Class 1: a finalizer would run later, in the host's garbage collection, unbudgeted.
 function TestBudgetedCode:test_gc_metamethods_are_refused()
   local text = attack(twins("setmetatable({}, { __gc = function() while true do end end })"))
-  lu.assertStrContains(text, "probe/rules.lua:")
+  lu.assertStrContains(text, "rule failed: rules.lua:")
   lu.assertStrContains(text, "__gc metamethods are not available in rules")
   collectgarbage()
 end
@@ -129,7 +129,7 @@ end
 -- Class 2: the view's metatable was shared by every world; clearing its __index broke all rules.
 function TestSharedState:test_view_metatables_are_out_of_reach()
   local text = attack(twins("getmetatable(me).__index = nil"))
-  lu.assertStrContains(text, "probe/rules.lua:")
+  lu.assertStrContains(text, "rule failed: rules.lua:")
   local other, twin = twins("assert(me.id == 1)")
   other:request(1, "jab")
   twin:request(1, "jab")
@@ -150,7 +150,7 @@ function TestCWork:test_c_functions_are_charged_for_their_arguments()
     'table.concat({}, "", 1, math.maxinteger)',
   } do
     local text = attack(twins(body))
-    lu.assertStrContains(text, "probe/rules.lua:")
+    lu.assertStrContains(text, "rule failed: rules.lua:")
     lu.assertStrContains(text, "instructions")
   end
 end

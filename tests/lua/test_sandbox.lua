@@ -193,7 +193,7 @@ function TestSandbox:test_rule_over_budget_drops_the_request_and_leaves_the_worl
   fg.limits { instructions = 1000000 }
   local d = p:decision()
   lu.assertEquals(d.reason, "rule_error")
-  lu.assertStrContains(d.text, "probe/rules.lua:10: framegate: request rule ran past its budget")
+  lu.assertStrContains(d.text, "rule failed: rules.lua:10: framegate: request rule ran past its budget")
   lu.assertEquals(w:hash(), twin:hash())
   lu.assertEquals(p:action(), tp:action())
 end
