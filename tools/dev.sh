@@ -97,6 +97,11 @@ case "${1:-}" in
       "$b" "${@:2}"
     done
     [ "$found" = 1 ] || { echo "framegate: no benchmark was built in build/release/tests" >&2; exit 1; }
+    # The Lua benchmarks run through the command line's Lua host.
+    for s in tests/bench/bench_*.lua; do
+      echo "== $(basename "$s" .lua)"
+      ./build/release/framegate lua "$s" "${@:2}"
+    done
     ;;
   *)
     sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
