@@ -16,6 +16,7 @@ local rules = { std = "framegate_rules", allow_defined_top = false }
 files["samples/*/rules.lua"] = rules
 files["samples/*/moves/**"] = rules
 files["tests/fault/good/**"] = rules
+files["tests/bench/stress_rules*.lua"] = rules
 
 -- Fault-injection data: bad rulesets on purpose (syntax errors, a binary chunk, globals).
 exclude_files = { "tests/fault/*_*/**", "tests/fault/*_*" }

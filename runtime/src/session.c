@@ -330,15 +330,12 @@ fg_status fg_session_create(fg_world *w, const fg_session_config *cfg, fg_sessio
 
 fg_status fg_session_input(fg_session *s, fg_edge_kind kind, int value, fg_error *err) {
     if (s->spectator) return fg_error_set(err, FG_ESTATE, "session: a spectator has no input");
-    fg_status st = fg_input_record_add(&s->building, kind, value, err);
-    if (st == FG_OK && (kind == FG_EDGE_PRESS || kind == FG_EDGE_RELEASE) &&
-        (uint32_t)value >= FG_IN_FIRST_BUTTON + s->nbuttons) {
-        /* Undo: the record accepts any button id, the world only its own. */
-        fg_input_record_start(&s->building, NULL);
-        return fg_error_set(err, FG_EINVAL, "session: button id %d is not declared (%u buttons)",
-                            value, s->nbuttons);
-    }
-    return st;
+    /* The record takes any button id; the world only its own. */
+    if ((kind == FG_EDGE_PRESS || kind == FG_EDGE_RELEASE) &&
+        (value < FG_IN_FIRST_BUTTON || (uint32_t)value >= FG_IN_FIRST_BUTTON + s->nbuttons))
+        return fg_error_set(err, FG_EINVAL, "session: button id %d is not declared (ids %d..%u)",
+                            value, FG_IN_FIRST_BUTTON, FG_IN_FIRST_BUTTON + s->nbuttons - 1);
+    return fg_input_record_add(&s->building, kind, value, err);
 }
 
 fg_status fg_session_input_record(fg_session *s, const fg_input_record *r, fg_error *err) {

@@ -18,8 +18,10 @@
 #include "bench_util.h"
 #include "fg_lua.h"
 #include "fg_test.h"
+#include "../../runtime/src/internal.h"
 
 #define RULES FG_TESTS_DIR "/bench/stress_rules.lua"
+#define RULES_BOXES FG_TESTS_DIR "/bench/stress_rules_boxes.lua"
 #define REFERENCE FG_TESTS_DIR "/bench/lua_reference_matcher.lua"
 
 /* {====================================================================== the input stream */
@@ -151,6 +153,7 @@ typedef struct result {
     double cues_per_tick;
     double memory_per_fighter;
     double edges_per_fighter_second;
+    double collide_ns_per_entity_tick; /* the collision phase alone, on the run's last state */
 } result;
 
 static int lp, hp, lk, hk;
@@ -198,8 +201,18 @@ static uint64_t drain_cues(fg_world *w) {
     return seen;
 }
 
+/* The collision phase alone, repeated on a world's current state (it writes only its work
+** space), per entity. */
+static double time_collision(fg_world *w, int n) {
+    fg_tick t = fg_world_tick(w) - 1;
+    int reps = 200;
+    double t0 = fg_bench_now_ns();
+    for (int k = 0; k < reps; k++) fg_collide_find(w, t);
+    return (fg_bench_now_ns() - t0) / ((double)reps * n);
+}
+
 /* One run of the full pipeline in a world created by the Lua bindings (rule and hook in Lua). */
-static result run_pipeline(int n, int32_t ticks, int rate) {
+static result run_rules(const char *rules, int n, int32_t ticks, int rate) {
     lua_counter lc;
     lua_State *L = new_state(&lc);
     check(L, luaL_dostring(L, "fg = require 'framegate'"));
@@ -207,7 +220,7 @@ static result run_pipeline(int n, int32_t ticks, int rate) {
     lua_getfield(L, -1, "world");
     lua_createtable(L, 0, 3);
     lua_getfield(L, -3, "rules");
-    lua_pushstring(L, RULES);
+    lua_pushstring(L, rules);
     check(L, lua_pcall(L, 1, 1, 0));
     lua_setfield(L, -2, "rules");
     lua_pushinteger(L, n);
@@ -266,11 +279,16 @@ static result run_pipeline(int n, int32_t ticks, int rate) {
     r.cues_per_tick = (double)cues / measured;
     r.memory_per_fighter = ((double)fg_world_memory(w) + (double)lc.peak) / n;
     r.edges_per_fighter_second = (double)edges / n / ((double)ticks / 60.0);
+    r.collide_ns_per_entity_tick = time_collision(w, n);
     for (int i = 0; i < n; i++) free(streams[i].evs);
     free(streams);
     free(cursor);
     lua_close(L);
     return r;
+}
+
+static result run_pipeline(int n, int32_t ticks, int rate) {
+    return run_rules(RULES, n, ticks, rate);
 }
 
 /* The same ruleset decided in C only (no Lua rule or hook), in a world made with a counting
@@ -467,6 +485,12 @@ int main(int argc, char **argv) {
         printf("%.1f ns per fighter-tick\n", r.ns_per_fighter_tick);
         return 0;
     }
+    if (getenv("FG_BENCH_PROFILE_BOXES")) { /* one run with hit boxes, for profilers */
+        result r = run_rules(RULES_BOXES, atoi(getenv("FG_BENCH_PROFILE_BOXES")), 600, 1);
+        printf("%.1f ns per fighter-tick, collision %.1f ns per entity-tick\n",
+               r.ns_per_fighter_tick, r.collide_ns_per_entity_tick);
+        return 0;
+    }
     if (getenv("FG_BENCH_PROFILE_C")) { /* the C-only world, for profilers */
         double a;
         printf("%.1f\n", run_c_only(atoi(getenv("FG_BENCH_PROFILE_C")), 600, &a));
@@ -499,6 +523,23 @@ int main(int argc, char **argv) {
         printf("        (%.2f presentation cues per tick, drained every tick)\n",
                m.cues_per_tick);
     }
+    /* Hits as boxes: the same fighter with hit boxes instead of ranges, default hurt and push
+    ** boxes, combat rules. */
+    int nb = smoke ? 4 : 1000;
+    result plain[5], boxed[5];
+    for (int k = 0; k < runs; k++) {
+        plain[k] = run_rules(RULES, nb, smoke ? 120 : 600, 1);
+        boxed[k] = run_rules(RULES_BOXES, nb, smoke ? 120 : 600, 1);
+    }
+    qsort(plain, (size_t)runs, sizeof plain[0], cmp_result);
+    qsort(boxed, (size_t)runs, sizeof boxed[0], cmp_result);
+    double coll[5];
+    for (int k = 0; k < runs; k++) coll[k] = boxed[k].collide_ns_per_entity_tick;
+    printf("\nhits as boxes, %d fighters: %.1f ns per fighter-tick with boxes, %.1f with the range "
+           "shorthand (%.2fx); the collision phase alone: %.1f ns per entity-tick\n", nb,
+           boxed[runs / 2].ns_per_fighter_tick, plain[runs / 2].ns_per_fighter_tick,
+           boxed[runs / 2].ns_per_fighter_tick / plain[runs / 2].ns_per_fighter_tick,
+           fg_bench_median(coll, runs));
     if (smoke) return 0;
 
     int n = 1000;

@@ -104,6 +104,14 @@ static void a_frame_allocates_nothing(void **state) {
     assert_int_equal(counter.allocations, before);
     fg_session_stats st = fg_session_get_stats(p.s[0]);
     assert_true(st.rollbacks > 100);
+    /* A refused edge changes nothing of the input already given for the next tick. */
+    fg_error err;
+    int d = 3;
+    if (fg_session_input(p.s[0], FG_EDGE_DIR, d, &err) != FG_OK) d = 7; /* 3 was held already */
+    assert_int_equal(fg_session_input(p.s[0], FG_EDGE_DIR, d, &err), d == 3 ? FG_ESTATE : FG_OK);
+    assert_int_equal(fg_session_input(p.s[0], FG_EDGE_PRESS, 9, &err), FG_EINVAL);
+    assert_non_null(strstr(err.msg, "button id 9 is not declared (ids 4..5)"));
+    assert_int_equal(fg_session_input(p.s[0], FG_EDGE_DIR, d, &err), FG_ESTATE); /* still at d */
     assert_true(st.confirmed > 2000);
     uint64_t a, b;
     for (fg_tick t = st.confirmed - 100; t < st.confirmed - 10; t++) {

@@ -35,6 +35,18 @@ expect "OK" fg test "$src/samples/duel/scenarios"
 expect "e1 accepted: hadouken cancels jab" fg run "$src/samples/duel"
 expect "final hash" fg replay "$src/samples/duel/replays/playtest.fgr" --fps 60
 
+# The manual page and the bash completion, generated from the option parser, installed.
+if command -v man >/dev/null; then
+  expect "framegate run" env MANWIDTH=100 man -l "$prefix/share/man/man1/framegate.1"
+else
+  grep -q '^\.SS run$' "$prefix/share/man/man1/framegate.1" || fail "no 'run' in the manual page"
+fi
+completion="$prefix/share/bash-completion/completions/framegate"
+words=$(bash -c 'source "$1"; COMP_WORDS=(framegate re); COMP_CWORD=1; _framegate; echo "${COMPREPLY[*]}"' _ "$completion")
+[ "$words" = "replay" ] || fail "completion of 'framegate re': '$words'"
+words=$(bash -c 'source "$1"; COMP_WORDS=(framegate test --up); COMP_CWORD=2; _framegate; echo "${COMPREPLY[*]}"' _ "$completion")
+[ "$words" = "--update-golden" ] || fail "completion of 'framegate test --up': '$words'"
+
 # The installed packages: CMake's and pkg-config's.
 cmake -S "$src/samples/embed" -B "$tmp/embed" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$tmp/embed" >/dev/null
