@@ -194,7 +194,7 @@ static fg_status make_defs(cmd_reader *r, const fg_motion_buttons *b, const cmd_
         d->notation = arena + ents[i].command;
         d->syntax = FG_MOTION_MUGEN;
         d->time = ents[i].time;
-        d->buffer = ents[i].buffer;
+        d->buffer = ents[i].buffer - 1; /* buffer.time counts the completion tick (>= 1) */
         d->gap = ents[i].steptime > 0 ? ents[i].steptime : 0;
         d->frozen = ents[i].hitpause ? FG_MOTION_FROZEN_SKIP : FG_MOTION_FROZEN_COUNT;
         d->no_autogreater = ents[i].autogreater == 0;
@@ -251,7 +251,7 @@ fg_status fg_motion_cmd_read(const fg_motion_buttons *b, const char *text, size_
     arena[0] = '\0';
     uint32_t n = 0;
     enum { SEC_OTHER, SEC_DEFAULTS, SEC_COMMAND } sec = SEC_OTHER;
-    cmd_defaults def = {FG_MOTION_DEFAULT_TIME, FG_MOTION_DEFAULT_BUFFER, 0, 1, 1};
+    cmd_defaults def = {FG_MOTION_DEFAULT_TIME, 1, 0, 1, 1}; /* buffer.time 1: the completion tick */
     fg_status s = FG_OK;
     size_t pos = 0;
     int line = 0;

@@ -70,7 +70,9 @@ static fg_status build_pattern(const fg_motion_def *d, const fg_mir *ir, cpatter
     P->has_priority = d->has_priority;
     P->time = d->time > 0 ? d->time : ir->time_default > 0 ? ir->time_default
                                                            : FG_MOTION_DEFAULT_TIME;
-    P->buffer = d->buffer > 0 ? d->buffer : FG_MOTION_DEFAULT_BUFFER;
+    /* Inside, a buffer counts the completion tick too (MUGEN's buffer.time): 0 ticks after
+    ** the completion is 1 tick asserted. */
+    P->buffer = (d->buffer > 0 ? d->buffer : FG_MOTION_DEFAULT_BUFFER) + 1;
     P->charge = d->charge > 0 ? d->charge : FG_MOTION_DEFAULT_CHARGE;
     P->gap = d->gap;
     P->frozen =
@@ -665,7 +667,7 @@ size_t fg_motion_describe(const fg_motion_set *set, uint32_t id, char *buf, size
         app_step(set, buf, n, &o, &P->steps[k]);
     }
     fg_text_append(buf, n, &o, " (%s%s; time %d, buffer %d", P->syntax == FG_MOTION_MUGEN ? "mugen" : "numpad",
-        P->ntracks == 2 ? ", facing-relative" : "", (int)P->time, (int)P->buffer);
+        P->ntracks == 2 ? ", facing-relative" : "", (int)P->time, (int)P->buffer - 1);
     bool any_gap = false;
     for (int k = 1; k < P->nsteps; k++) any_gap |= P->steps[k].gap > 0;
     if (any_gap) {

@@ -652,7 +652,8 @@ static uint32_t inline_owner(const fg_ruleset *r, uint32_t i) {
 /* Compiles the motion patterns: the declared motions, plus one per action whose `input` is a
 ** notation rather than a motion's name (named after the action). Each pattern is compiled alone
 ** first so that a bad one is reported with its own path, then all together. */
-static void compile_motions(fg_ruleset *r, const fg_ruleset_builder *b, fg_findings *f) {
+static void compile_motions(fg_ruleset *r, const fg_ruleset_builder *b, fg_findings *f,
+                            bool check_only) {
     const char *buttons[MAX_BUTTONS];
     uint32_t nbuttons = r->buttons.count - FG_IN_FIRST_BUTTON;
     for (uint32_t i = 0; i < nbuttons; i++) buttons[i] = r->buttons.names[FG_IN_FIRST_BUTTON + i];
@@ -706,6 +707,11 @@ static void compile_motions(fg_ruleset *r, const fg_ruleset_builder *b, fg_findi
         fg_motion_set_destroy(one);
     }
     fg_motion_options opts = {b->command_mode, NULL};
+    if (check_only) {
+        fg_free(&r->alloc, defs, sizeof *defs * (cap ? cap : 1));
+        fg_free(&r->alloc, paths, sizeof *paths * (cap ? cap : 1));
+        return;
+    }
     if (f->errors == 0 &&
         fg_motion_set_compile_with(&mb, defs, n, &opts, &r->alloc, &r->motion_set, &err) != FG_OK)
         finding(f, false, "motions", "%s", err.msg);
@@ -848,7 +854,8 @@ fg_ruleset *fg_ruleset_build(fg_ruleset_builder *b, fg_findings *findings, fg_er
     check_resources(r, f);
     check_queue(&r->queue, f);
     for (uint32_t i = 0; i < r->nactions; i++) check_action(r, &r->defs[i], f);
-    if (f->errors == 0) {
+    bool clean = f->errors == 0;
+    if (clean) {
         for (uint32_t i = 0; i < r->nactions; i++) compile_action(r, i);
         check_followups(r, f);
         uint8_t *seen = fg_alloc(&r->alloc, r->nactions + 1);
@@ -896,7 +903,7 @@ fg_ruleset *fg_ruleset_build(fg_ruleset_builder *b, fg_findings *findings, fg_er
         int bs = find_def(r->defs, r->nactions, "blockstun");
         r->hitstun = hs < 0 ? FG_NO_ACTION : (uint16_t)hs;
         r->blockstun = bs < 0 ? FG_NO_ACTION : (uint16_t)bs;
-        compile_motions(r, b, f);
+        compile_motions(r, b, f, false);
         fg_hits_finish(r, &b->hits, f);
         for (uint32_t i = 0; i < r->nactions; i++)
             if (r->rt[i].hit.enabled && (hs < 0 || bs < 0)) {
@@ -907,6 +914,9 @@ fg_ruleset *fg_ruleset_build(fg_ruleset_builder *b, fg_findings *findings, fg_er
                 break;
             }
     }
+    /* With other errors the set is not compiled, but each notation is still checked alone, so
+    ** one load reports a bad motion beside everything else. */
+    if (!clean) compile_motions(r, b, f, true);
     if (f->errors > 0) {
         for (uint32_t i = 0; i < f->count; i++)
             if (!f->items[i].warning) {

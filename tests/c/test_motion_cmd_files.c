@@ -187,7 +187,7 @@ static void every_construct_works_in_a_cmd_file(void **state) {
     char d[300];
     fg_motion_describe(set, (uint32_t)fg_motion_find(set, "ikemen_or"), d, sizeof d);
     assert_string_equal(d, "D, F|DF, x|y: enter 2 > enter {36} > press x|y (mugen, "
-                           "facing-relative; time 20, buffer 2)");
+                           "facing-relative; time 20, buffer 1)");
     fg_motion_set_destroy(set);
 }
 
@@ -301,7 +301,7 @@ static void ignored_keys_and_empty_commands_are_noted(void **state) {
     assert_true(id >= 0);
     char d[200];
     fg_motion_describe(common, (uint32_t)id, d, sizeof d);
-    assert_string_equal(d, "(no input): never completes (mugen; time 1, buffer 1)");
+    assert_string_equal(d, "(no input): never completes (mugen; time 1, buffer 0)");
     fg_motion_set_destroy(common);
 }
 

@@ -273,7 +273,7 @@ static void hold_only_command_is_asserted_while_held(void **state) {
     }
     char desc[200];
     fg_motion_describe(set, 0, desc, sizeof desc);
-    assert_string_equal(desc, "/D: held 2 (mugen; time 15, buffer 1)");
+    assert_string_equal(desc, "/D: held 2 (mugen; time 15, buffer 0)");
     sim_free(&s);
     fg_motion_set_destroy(set);
 }
@@ -310,14 +310,14 @@ static void time_window_boundary_is_inclusive(void **state) {
     fg_motion_set_destroy(longer);
 }
 
-/* Rule: `buffer.time` N asserts the command on its completion tick and N-1 ticks after, no more;
-** retiring it stops that early. */
+/* Rule: `buffer` N asserts the command on its completion tick and the N ticks after, no more
+** (a .cmd file's buffer.time N + 1); retiring it stops that early. */
 static void buffer_time_boundary(void **state) {
     (void)state;
     fg_motion_def d = def_of("m", "D, F, x");
     d.buffer = 3;
     fg_motion_set *set = compile(&d, 1);
-    EXPECT_RUN(set, "2@0 6@1 x@2", "m@2 m@2+1 m@2+2");
+    EXPECT_RUN(set, "2@0 6@1 x@2", "m@2 m@2+1 m@2+2 m@2+3");
     fg_motion_set *one = compile1("m", "D, F, x");
     EXPECT_RUN(one, "2@0 6@1 x@2", "m@2");
     sim s;
@@ -486,7 +486,7 @@ static void frozen_ticks_follow_the_pattern_policy(void **state) {
     fg_motion_def b = def_of("m", "D, F, x");
     b.buffer = 2;
     fg_motion_set *buffered = compile(&b, 1);
-    EXPECT_RUN(buffered, "2@0 6@1 x@2 freeze@3-5", "m@2 m@2+1 m@2+2 m@2+3 m@2+4");
+    EXPECT_RUN(buffered, "2@0 6@1 x@2 freeze@3-5", "m@2 m@2+1 m@2+2 m@2+3 m@2+4 m@2+5");
     fg_motion_set_destroy(set);
     fg_motion_set_destroy(buffered);
 }

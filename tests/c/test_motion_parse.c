@@ -54,25 +54,25 @@ static void numpad_notation_compiles_to_its_steps(void **state) {
     (void)state;
     fg_motion_buttons b = auto_buttons();
     static const pair p[] = {
-        {"236P", "236P: 2 > 3? > 6 > press P (numpad, facing-relative; time 15, buffer 1; gaps "
+        {"236P", "236P: 2 > 3? > 6 > press P (numpad, facing-relative; time 15, buffer 0; gaps "
                  "12 12 8)"},
-        {"623LP", "623LP: 6 > 2 > 3 > press LP (numpad, facing-relative; time 15, buffer 1; "
+        {"623LP", "623LP: 6 > 2 > 3 > press LP (numpad, facing-relative; time 15, buffer 0; "
                   "gaps 12 12 8)"},
         {"[4]6P", "[4]6P: leave {147} >= 30 > 6 > press P (numpad, facing-relative; time 15, "
-                  "buffer 1; gaps 12 8)"},
-        {"66", "66: 6 > strict 5 > strict 6 (numpad, facing-relative; time 15, buffer 1; gaps 12 "
+                  "buffer 0; gaps 12 8)"},
+        {"66", "66: 6 > strict 5 > strict 6 (numpad, facing-relative; time 15, buffer 0; gaps 12 "
                "12)"},
-        {"2~8", "2~8: 2 > 8 (numpad; time 15, buffer 1; gaps 12)"},
-        {"6~6", "6~6: 6 > 6 (numpad, facing-relative; time 15, buffer 1; gaps 12)"},
-        {"P+K", "P+K: press P+K (numpad; time 15, buffer 1)"},
-        {"]P[", "]P[: release P (numpad; time 15, buffer 1)"},
-        {"[HP]", "[HP]: release HP >= 30 (numpad; time 15, buffer 1)"},
+        {"2~8", "2~8: 2 > 8 (numpad; time 15, buffer 0; gaps 12)"},
+        {"6~6", "6~6: 6 > 6 (numpad, facing-relative; time 15, buffer 0; gaps 12)"},
+        {"P+K", "P+K: press P+K (numpad; time 15, buffer 0)"},
+        {"]P[", "]P[: release P (numpad; time 15, buffer 0)"},
+        {"[HP]", "[HP]: release HP >= 30 (numpad; time 15, buffer 0)"},
         {"41236HP", "41236HP: 4 > 1? > 2 > 3? > 6 > press HP (numpad, facing-relative; time 15, "
-                    "buffer 1; gaps 8 8 8 8 8)"},
+                    "buffer 0; gaps 8 8 8 8 8)"},
         {"236K~K", "236K~K: 2 > 3? > 6 > press K > press K (numpad, facing-relative; time 15, "
-                   "buffer 1; gaps 12 12 8 8)"},
+                   "buffer 0; gaps 12 12 8 8)"},
         {" 2 3 6 P ", " 2 3 6 P : 2 > 3? > 6 > press P (numpad, facing-relative; time 15, buffer "
-                      "1; gaps 12 12 8)"},
+                      "0; gaps 12 12 8)"},
     };
     check_pairs(&b, p, sizeof p / sizeof p[0], FG_MOTION_AUTO);
 }
@@ -85,22 +85,22 @@ static void mugen_notation_compiles_to_its_steps(void **state) {
     fg_motion_buttons b = auto_buttons();
     static const pair p[] = {
         {"~D, DF, F, x", "~D, DF, F, x: leave 2 > enter 3 > enter 6 > press x (mugen, "
-                         "facing-relative; time 15, buffer 1)"},
-        {"/DB, a", "/DB, a: press a while 1 (mugen, facing-relative; time 15, buffer 1)"},
-        {"~30a", "~30a: release a >= 30 (mugen; time 15, buffer 1)"},
-        {"$D, x", "$D, x: enter {123} > press x (mugen; time 15, buffer 1)"},
-        {"D, >F", "D, >F: enter 2 > strict enter 6 (mugen, facing-relative; time 15, buffer 1)"},
+                         "facing-relative; time 15, buffer 0)"},
+        {"/DB, a", "/DB, a: press a while 1 (mugen, facing-relative; time 15, buffer 0)"},
+        {"~30a", "~30a: release a >= 30 (mugen; time 15, buffer 0)"},
+        {"$D, x", "$D, x: enter {123} > press x (mugen; time 15, buffer 0)"},
+        {"D, >F", "D, >F: enter 2 > strict enter 6 (mugen, facing-relative; time 15, buffer 0)"},
         {"F, F", "F, F: enter 6 > strict leave 6 > strict enter 6 (mugen, facing-relative; time "
-                 "15, buffer 1)"},
-        {"a|b, c", "a|b, c: press a|b > press c (mugen; time 15, buffer 1)"},
-        {"F|DF, x", "F|DF, x: enter {36} > press x (mugen, facing-relative; time 15, buffer 1)"},
-        {"/D", "/D: held 2 (mugen; time 15, buffer 1)"},
-        {"/30$B", "/30$B: held {147} >= 30 (mugen, facing-relative; time 15, buffer 1)"},
+                 "15, buffer 0)"},
+        {"a|b, c", "a|b, c: press a|b > press c (mugen; time 15, buffer 0)"},
+        {"F|DF, x", "F|DF, x: enter {36} > press x (mugen, facing-relative; time 15, buffer 0)"},
+        {"/D", "/D: held 2 (mugen; time 15, buffer 0)"},
+        {"/30$B", "/30$B: held {147} >= 30 (mugen, facing-relative; time 15, buffer 0)"},
         {"L, R, x", "L, R, x: enter screen 4 > enter screen 6 > press x (mugen; time 15, buffer "
-                    "1)"},
-        {"~a+~b", "~a+~b: release a+b (mugen; time 15, buffer 1)"},
+                    "0)"},
+        {"~a+~b", "~a+~b: release a+b (mugen; time 15, buffer 0)"},
         {"~30$B, F, x", "~30$B, F, x: leave {147} >= 30 > enter 6 > press x (mugen, "
-                        "facing-relative; time 15, buffer 1)"},
+                        "facing-relative; time 15, buffer 0)"},
     };
     check_pairs(&b, p, sizeof p / sizeof p[0], FG_MOTION_MUGEN);
 }
@@ -363,7 +363,7 @@ static const char kfm_cmd[] =
     "triggerall = command = \"QCF_x\"\n";
 
 /* Rule: [Command] blocks become patterns with their time and buffer.time, [Defaults] apply, blocks
-** sharing a name are alternatives, other sections are ignored, hold-only gets buffer 1. */
+** sharing a name are alternatives, other sections are ignored, hold-only gets buffer 0. */
 static void cmd_file_blocks_become_patterns(void **state) {
     (void)state;
     fg_motion_buttons b;
@@ -377,15 +377,15 @@ static void cmd_file_blocks_become_patterns(void **state) {
     char d[300];
     fg_motion_describe(set, 0, d, sizeof d);
     assert_string_equal(d, "F, F: enter 6 > strict leave 6 > strict enter 6 (mugen, "
-                           "facing-relative; time 10, buffer 1; counts frozen ticks)");
+                           "facing-relative; time 10, buffer 0; counts frozen ticks)");
     fg_motion_describe(set, 1, d, sizeof d);
     assert_string_equal(d, "~D, DF, F, x: leave 2 > enter 3 > enter 6 > press x (mugen, "
-                           "facing-relative; time 20, buffer 2)");
+                           "facing-relative; time 20, buffer 1)");
     fg_motion_describe(set, 2, d, sizeof d);
     assert_string_equal(d, "~D, F, x: leave 2 > enter 6 > press x (mugen, facing-relative; time "
-                           "12, buffer 2)");
+                           "12, buffer 1)");
     fg_motion_describe(set, 3, d, sizeof d);
-    assert_string_equal(d, "/$D: held {123} (mugen; time 20, buffer 1)");
+    assert_string_equal(d, "/$D: held {123} (mugen; time 20, buffer 0)");
     assert_string_equal(fg_motion_name(set, 3), "holddown");
     fg_motion_set_destroy(set);
 }

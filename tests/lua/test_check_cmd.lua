@@ -27,11 +27,11 @@ function TestCheckCmd:test_each_command_shows_its_compiled_form()
   local file = DATA .. "kfm.cmd"
   lu.assertTrue(check.check(file, out))
   lu.assertTrue(has_line(out.text, file .. ": QCF_x: ~D, DF, F, x: leave 2 > enter 3 > enter 6 > "
-    .. "press x (mugen, facing-relative; time 15, buffer 1)"))
+    .. "press x (mugen, facing-relative; time 15, buffer 0)"))
   lu.assertTrue(has_line(out.text, file .. ": blocking: x,$F: press x > enter {369} (mugen, "
-    .. "facing-relative; time 3, buffer 1)"))
+    .. "facing-relative; time 3, buffer 0)"))
   lu.assertTrue(has_line(out.text, file .. ": blocking: $F,x: enter {369} > press x (mugen, "
-    .. "facing-relative; time 3, buffer 1)"))
+    .. "facing-relative; time 3, buffer 0)"))
   lu.assertTrue(has_line(out.text, file .. ": ok: 34 commands, flags mode, 0 notes, 0 warnings"))
 end
 
@@ -55,7 +55,7 @@ function TestCheckCmd:test_notes_of_ikemen_common_cmd()
   lu.assertTrue(has_line(out.text, "note: " .. file .. ":14: recovery: empty command: the name "
     .. "is declared without an input and never completes"))
   lu.assertTrue(has_line(out.text, file .. ": recovery: (no input): never completes (mugen; "
-    .. "time 1, buffer 1)"))
+    .. "time 1, buffer 0)"))
   lu.assertTrue(has_line(out.text, file .. ": ok: 18 commands, flags mode, 16 notes, 0 warnings"))
 end
 

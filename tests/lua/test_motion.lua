@@ -25,9 +25,9 @@ function TestMotion.test_motion_compiles_and_describes_itself()
   local m = fg.motion("236P")
   lu.assertEquals(getmetatable(m).__name, "framegate.Motion")
   lu.assertEquals(tostring(m), "framegate.Motion 236P: 2 > 3? > 6 > press P " ..
-    "(numpad, facing-relative; time 15, buffer 1; gaps 12 12 8)")
+    "(numpad, facing-relative; time 15, buffer 0; gaps 12 12 8)")
   lu.assertEquals(m:describe(), "236P: 2 > 3? > 6 > press P " ..
-    "(numpad, facing-relative; time 15, buffer 1; gaps 12 12 8)")
+    "(numpad, facing-relative; time 15, buffer 0; gaps 12 12 8)")
 end
 
 -- Rule: match runs a script and returns the commands with their edges and ticks.
@@ -68,7 +68,8 @@ function TestMotion.test_options_shape_the_pattern()
   lu.assertEquals(m:describe(), "[4]6P: leave {147} >= 45 > 6 > press P (numpad, " ..
     "facing-relative; time 20, buffer 2; gaps 12 8; counts frozen ticks; priority 5)")
   lu.assertEquals(names(m:match("4@0 6@44 LP@45")), "")
-  lu.assertEquals(names(m:match("4@0 6@45 LP@46")), "[4]6P@46 [4]6P@46")
+  -- buffer = 2: the completion tick and the two after it.
+  lu.assertEquals(names(m:match("4@0 6@45 LP@46")), "[4]6P@46 [4]6P@46 [4]6P@46")
 end
 
 -- Rule: gaps overrides single steps, counted as tostring prints them; 0 keeps a default.

@@ -363,6 +363,26 @@ return fg.ruleset "faulty" {
   lu.assertEquals(lines[#lines], path .. ": not loaded: 10 errors, 0 warnings")
 end
 
+-- A bad notation is reported beside other errors (the motions are checked one by one even when
+-- the set as a whole is not compiled).
+function TestCheckCommand:test_a_bad_notation_is_reported_beside_other_errors()
+  local path = write_file([[
+local fg = require "framegate"
+return fg.ruleset "two" {
+  buttons = { "LP" },
+  motions = { fireball = { "23x6LP" } },
+  actions = { idle = { neutral = true }, jab = { startup = -1, active = 2, recovery = 7 } },
+}
+]])
+  local out = buffer()
+  lu.assertFalse(check.check(path, out))
+  os.remove(path)
+  lu.assertStrContains(out.text, path .. ":5: actions.jab.startup: -1, expected a count of ticks >= 0\n")
+  lu.assertStrContains(out.text, path .. ":4: motions.fireball: fireball: \"23x6LP\": unexpected 'x' "
+    .. "at column 3, expected a direction or button\n")
+  lu.assertStrContains(out.text, path .. ": not loaded: 2 errors, 0 warnings\n")
+end
+
 -- A Lua error in a file in a deep folder names the file in full, not Lua's "...end/of/it".
 function TestCheckCommand:test_a_lua_error_names_a_deep_file_in_full()
   local dir = os.tmpname()

@@ -50,7 +50,7 @@ extern "C" {
 #define FG_MOTION_NONE 0xFFFFu     /* "no motion" in uint16_t motion fields */
 
 #define FG_MOTION_DEFAULT_TIME 15   /* whole-command window, as MUGEN's command.time */
-#define FG_MOTION_DEFAULT_BUFFER 1  /* ticks a command stays asserted; 1 = completion tick only */
+#define FG_MOTION_DEFAULT_BUFFER 0  /* ticks after its completion a command stays asserted */
 #define FG_MOTION_DEFAULT_CHARGE 30 /* ticks a `[4]` charge must be held */
 #define FG_MOTION_GAP_SHORT 12      /* numpad: direction step gap in motions of <= 3 directions */
 #define FG_MOTION_GAP_LONG 8        /* numpad: direction step gap in longer motions */
@@ -125,7 +125,11 @@ typedef struct fg_motion_def {
     bool has_priority;    /* false: priority 0, and lint treats the pair as unordered */
     int32_t priority;     /* higher wins when commands complete on shared inputs */
     int32_t time;         /* ticks from the first step to completion; 0 = 15 */
-    int32_t buffer;       /* ticks the command stays asserted; 0 = 1 (hold-only: always 1) */
+    int32_t buffer;       /* ticks after its completion tick the command is still asserted
+                             (asks again): 0 = the completion tick only, 2 = that tick and the
+                             next two. Like every window in ticks. A .cmd file's buffer.time
+                             counts the completion tick: buffer.time N is buffer N - 1. Hold-only
+                             commands are never buffered */
     int32_t gap;          /* max ticks between two steps, every step; 0 = notation default
                              (numpad: 12/8/8, MUGEN: none beyond `time`, as steptime -1) */
     int32_t gaps[FG_MOTION_MAX_STEPS - 1]; /* per step, overriding `gap`: gaps[k] bounds the
@@ -198,7 +202,7 @@ FG_API int fg_motion_find(const fg_motion_set *set, const char *name);
 FG_API const fg_motion_buttons *fg_motion_set_buttons(const fg_motion_set *set);
 /* Content hash of the set (defs, options, buttons); states carry it to detect a mismatch. */
 FG_API uint64_t fg_motion_set_hash(const fg_motion_set *set);
-/* The compiled form in words: `236P: 2 > 3 > 6 > P (numpad; time 15, buffer 1; gaps 12 12 8)`.
+/* The compiled form in words: `236P: 2 > 3 > 6 > P (numpad; time 15, buffer 0; gaps 12 12 8)`.
 ** Returns the length it needed (snprintf style). */
 FG_API size_t fg_motion_describe(const fg_motion_set *set, uint32_t id, char *buf, size_t n);
 
