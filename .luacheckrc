@@ -24,7 +24,7 @@ exclude_files = { "tests/fault/*_*/**", "tests/fault/*_*" }
 -- LuaUnit suites declare their test classes as globals.
 files["tests/lua/**"] = { globals = { "Test[%w_]*" }, allow_defined_top = true }
 files["tests/play/**"] = { globals = { "Test[%w_]*" }, allow_defined_top = true }
-files["tests/scenarios/**"] = { globals = { "Test[%w_]*" }, allow_defined_top = true }
+files["tests/attack/**"] = { globals = { "Test[%w_]*" }, allow_defined_top = true }
 files["samples/*/scenarios/**"] = { globals = { "Test[%w_]*" }, allow_defined_top = true }
 -- The LuaLS definition file declares stubs: unused arguments are its point.
 files["scripts/framegate/framegate.d.lua"] = { unused_args = false, unused = false, max_line_length = false }

@@ -193,6 +193,34 @@ int fg_lua_raise_load_error(lua_State *L, const char *path, const fg_error *err)
 lua_Integer fg_lua_opt_int_field(lua_State *L, int t, const char *field, lua_Integer def);
 /* Reads an optional number field. [-0, +0, v] */
 lua_Number fg_lua_opt_num_field(lua_State *L, int t, const char *field, lua_Number def);
+/* l_sandbox.c: charges the running budgeted call `steps` instructions for work a C function is
+** about to do; over budget, raises the overrun (naming `what`) instead. No-op outside a call. */
+void fg_lua_budget_charge(lua_State *L, double steps, const char *what);
+int64_t fg_lua_heap_cap(lua_State *L);
+/* l_guard.c: the sandbox's replacements (charged C functions, xpcall, setmetatable), applied to
+** the library copy on top of the stack (or the base table at `base`). */
+void fg_lua_guard_string(lua_State *L);
+void fg_lua_guard_table(lua_State *L);
+void fg_lua_guard_utf8(lua_State *L);
+void fg_lua_guard_base(lua_State *L, int base);
+/* A deep copy of the table at idx through raw access, without metatables. [-0, +1, e] */
+void fg_lua_plain_copy(lua_State *L, int idx);
+/* l_files.c: reads a regular file without blocking (true, the text pushed; false, the reason
+** pushed); whether a path resolves inside the real folder root (true, nothing pushed; false, the
+** reason pushed). */
+bool fg_lua_read_file(lua_State *L, const char *path);
+bool fg_lua_check_inside(lua_State *L, const char *root, const char *path);
+/* l_number.c: numbers into the runtime, range-checked with a message naming `what`. */
+lua_Integer fg_lua_check_range(lua_State *L, int idx, const char *what, lua_Integer lo,
+                               lua_Integer hi);
+lua_Number fg_lua_check_finite(lua_State *L, int idx, const char *what, lua_Number lo,
+                               lua_Number hi);
+/* A position or speed in units (within +-FG_POSITION_MAX), as fixed point. */
+fg_fx fg_lua_check_fx(lua_State *L, int idx, const char *what);
+fg_fx fg_lua_fx_field(lua_State *L, int t, const char *field, lua_Number def);
+fg_entity fg_lua_check_entity_id(lua_State *L, int idx, const char *what);
+lua_Integer fg_lua_range_field(lua_State *L, int t, const char *field, lua_Integer def,
+                               lua_Integer lo, lua_Integer hi);
 /* Raises "what: unknown field 'k'" for the bytewise-smallest key of table t not in the
 ** NULL-terminated `known`, and an error for a key that is not a string. [-0, +0, v] */
 void fg_lua_check_fields(lua_State *L, int t, const char *what, const char *const *known);

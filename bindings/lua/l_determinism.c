@@ -133,7 +133,7 @@ static void push_report(lua_State *L, const fg_synctest_report *r) {
 static int world_synctest(lua_State *L) {
     fg_lua_world *lw = fg_lua_check_world(L, 1);
     fg_synctest_config c = fg_synctest_config_default();
-    if (lua_istable(L, 2)) c.check = (uint32_t)fg_lua_opt_int_field(L, 2, "check", c.check);
+    if (lua_istable(L, 2)) c.check = (uint32_t)fg_lua_range_field(L, 2, "check", c.check, 0, UINT32_MAX);
     lua_synctest *ls = lua_newuserdatauv(L, sizeof *ls, 1);
     memset(ls, 0, sizeof *ls);
     luaL_setmetatable(L, SYNCTEST_T);
@@ -637,8 +637,8 @@ static int world_replay_player(lua_State *L) {
     fg_player_options o;
     memset(&o, 0, sizeof o);
     if (lua_istable(L, 3)) {
-        o.fps = (uint32_t)fg_lua_opt_int_field(L, 3, "fps", 0);
-        o.jitter_pct = (uint32_t)fg_lua_opt_int_field(L, 3, "jitter", 0);
+        o.fps = (uint32_t)fg_lua_range_field(L, 3, "fps", 0, 0, UINT32_MAX);
+        o.jitter_pct = (uint32_t)fg_lua_range_field(L, 3, "jitter", 0, 0, UINT32_MAX);
         o.jitter_seed = (uint64_t)fg_lua_opt_int_field(L, 3, "seed", 1);
     }
     lua_player *lp = lua_newuserdatauv(L, sizeof *lp, 2);

@@ -4,6 +4,7 @@
 */
 #include "fg_lua.h"
 
+#include <math.h>
 #include <string.h>
 
 #define LOOP_T "framegate.Loop"
@@ -30,8 +31,9 @@ static int l_us_of_tick(lua_State *L) {
 
 /* fg.ms(n) -> microseconds. [-1, +1, v] */
 static int l_ms(lua_State *L) {
-    lua_Number ms = luaL_checknumber(L, 1);
-    lua_pushinteger(L, (lua_Integer)(ms * 1000.0));
+    /* +-2^53 us: every integer there is exact as a double. */
+    lua_Number ms = fg_lua_check_finite(L, 1, "fg.ms", -9007199254740.992, 9007199254740.992);
+    lua_pushinteger(L, (lua_Integer)llround(ms * 1000.0));
     return 1;
 }
 
@@ -75,7 +77,7 @@ static int l_loop(lua_State *L) {
     fg_loop_config c = fg_loop_config_default();
     if (!lua_isnoneornil(L, 1)) {
         luaL_checktype(L, 1, LUA_TTABLE);
-        c.tick_rate = (uint32_t)fg_lua_opt_int_field(L, 1, "rate", c.tick_rate);
+        c.tick_rate = (uint32_t)fg_lua_range_field(L, 1, "rate", c.tick_rate, 1, FG_TICK_RATE_MAX);
         c.max_frame_us = fg_lua_opt_int_field(L, 1, "max_frame_us", c.max_frame_us);
     }
     fg_loop *l = lua_newuserdatauv(L, sizeof *l, 0);

@@ -12,25 +12,6 @@
 
 /* {====================================================================== files and includes */
 
-/* Reads a whole file into a string on the stack; returns false (pushing nothing) if it cannot. */
-static bool push_file(lua_State *L, const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return false;
-    luaL_Buffer b;
-    luaL_buffinit(L, &b);
-    char chunk[4096];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) luaL_addlstring(&b, chunk, n);
-    int failed = ferror(f);
-    fclose(f);
-    luaL_pushresult(&b);
-    if (failed) {
-        lua_pop(L, 1);
-        return false;
-    }
-    return true;
-}
-
 /* Records a file read, once: ctx.sources[#+1] = { path =, text = }. */
 static void record_source(lua_State *L, int ctx, const char *path, int text) {
     text = lua_absindex(L, text);
@@ -54,17 +35,18 @@ static void record_source(lua_State *L, int ctx, const char *path, int text) {
 }
 
 /* Gets a file's text: from the load's source map when it has one (a replay's recorded files),
-** else from disk. */
+** else from disk. On failure the reason is pushed instead. */
 static bool push_source(lua_State *L, int ctx, const char *path) {
     if (lua_getfield(L, ctx, "map") == LUA_TTABLE) {
         lua_getfield(L, -1, path);
         lua_remove(L, -2);
         if (lua_type(L, -1) == LUA_TSTRING) return true;
         lua_pop(L, 1);
+        lua_pushliteral(L, "the replay holds no such file");
         return false;
     }
     lua_pop(L, 1);
-    return push_file(L, path);
+    return fg_lua_read_file(L, path);
 }
 
 /* Normalises a path relative to the ruleset's folder into out; false if it is absolute or
@@ -117,16 +99,19 @@ static int run_file(lua_State *L, int ctx, const char *path) {
 ** environment of its own and returns what it returns. */
 static int load_include(lua_State *L) {
     int ctx = lua_upvalueindex(1);
-    const char *rel = luaL_checkstring(L, 1);
-    char norm[512], full[1024];
-    if (!normalise(rel, norm, sizeof norm))
+    size_t rlen;
+    const char *rel = luaL_checklstring(L, 1, &rlen);
+    char *norm = lua_newuserdatauv(L, rlen + 2, 0); /* normalise's bound: a name and its '/' */
+    if (!normalise(rel, norm, rlen + 2))
         return luaL_error(L, "framegate: include \"%s\": only files inside the ruleset's folder "
                           "can be included (a relative path without '..' above it)", rel);
     lua_getfield(L, ctx, "root");
     const char *root = lua_tostring(L, -1);
-    snprintf(full, sizeof full, "%s%s%s", root && *root ? root : "", root && *root ? "/" : "",
-             norm);
-    lua_pop(L, 1);
+    const char *full = lua_pushfstring(L, "%s%s%s", root && *root ? root : "",
+                                       root && *root ? "/" : "", norm);
+    if (lua_getfield(L, ctx, "map") != LUA_TTABLE && !fg_lua_check_inside(L, root, full))
+        return luaL_error(L, "framegate: include \"%s\": %s", rel, lua_tostring(L, -1));
+    lua_pop(L, 1); /* full stays on the stack below */
     /* The chain of files being run, to refuse a file that includes itself. */
     lua_getfield(L, ctx, "stack");
     int stack = lua_gettop(L);
@@ -150,7 +135,8 @@ static int load_include(lua_State *L) {
         }
     }
     if (!push_source(L, ctx, full))
-        return luaL_error(L, "framegate: include \"%s\": cannot read '%s'", rel, full);
+        return luaL_error(L, "framegate: include \"%s\": cannot read '%s': %s", rel, full,
+                          lua_tostring(L, -1));
     record_source(L, ctx, full, -1);
     lua_pushstring(L, full);
     lua_rawseti(L, stack, depth + 1);
@@ -303,7 +289,7 @@ static int load_entry(lua_State *L) {
     }
     if (lua_type(L, 2) == LUA_TSTRING) lua_pushvalue(L, 2);
     else if (!push_source(L, ctx, path))
-        return luaL_error(L, "rules: cannot read '%s'", path);
+        return luaL_error(L, "rules: cannot read '%s': %s", path, lua_tostring(L, -1));
     record_source(L, ctx, path, -1);
     int nres = run_file(L, ctx, path);
     if (nres == 0) lua_pushnil(L);

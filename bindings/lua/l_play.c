@@ -184,11 +184,10 @@ static int l_cue(lua_State *L) {
 /* {====================================================================== World methods */
 
 static fg_entity check_entity_of(lua_State *L, int idx, fg_world *w) {
-    if (lua_isinteger(L, idx)) {
-        lua_Integer id = lua_tointeger(L, idx);
-        if (id <= 0 || !fg_world_entity_exists(w, (fg_entity)id))
-            luaL_argerror(L, idx, "no such entity");
-        return (fg_entity)id;
+    if (lua_type(L, idx) == LUA_TNUMBER) {
+        fg_entity id = fg_lua_check_entity_id(L, idx, "entity id");
+        if (!fg_world_entity_exists(w, id)) luaL_argerror(L, idx, "no such entity");
+        return id;
     }
     fg_world *ew;
     fg_entity e = fg_lua_check_entity(L, idx, &ew);
@@ -526,8 +525,9 @@ static int entity_resource(lua_State *L) {
     if (k < 0) return luaL_argerror(L, 2, lua_pushfstring(L, "no resource '%s'", name));
     if (!lua_isnoneornil(L, 3)) {
         fg_error err;
-        if (fg_world_set_resource(w, e, (uint32_t)k, (int32_t)luaL_checkinteger(L, 3), &err) !=
-            FG_OK)
+        lua_Integer v = fg_lua_check_range(L, 3, lua_pushfstring(L, "resource %s", name), 0,
+                                           INT32_MAX);
+        if (fg_world_set_resource(w, e, (uint32_t)k, (int32_t)v, &err) != FG_OK)
             return fg_lua_raise(L, &err);
         return 0;
     }
@@ -540,8 +540,13 @@ static int entity_position(lua_State *L) {
     fg_world *w;
     fg_entity e = fg_lua_check_entity(L, 1, &w);
     if (!lua_isnoneornil(L, 2)) {
-        fg_fx x = (fg_fx)(luaL_checknumber(L, 2) * FG_FX_ONE);
-        fg_fx y = (fg_fx)(luaL_optnumber(L, 3, 0) * FG_FX_ONE);
+        lua_settop(L, 3);
+        if (lua_isnil(L, 3)) {
+            lua_pushinteger(L, 0);
+            lua_replace(L, 3);
+        }
+        fg_fx x = fg_lua_check_fx(L, 2, "position x");
+        fg_fx y = fg_lua_check_fx(L, 3, "position y");
         fg_error err;
         if (fg_world_set_position(w, e, x, y, &err) != FG_OK) return fg_lua_raise(L, &err);
         return 0;

@@ -235,7 +235,7 @@ static int world_reload(lua_State *L) {
     lua_getiuservalue(L, new_idx, 1);
     if (lua_getfield(L, -1, "on_reload") == LUA_TFUNCTION) {
         lua_remove(L, -2);
-        lua_pushvalue(L, info);
+        fg_lua_plain_copy(L, info); /* the rule's copy: the host's info stays as built */
         if (fg_lua_call_rule(L, NULL, "on_reload", 1, 1, &err) != FG_OK)
             return reload_failed(L, lw, err.msg);
         if (lua_type(L, -1) == LUA_TSTRING) lua_setfield(L, info, "message");
@@ -250,6 +250,8 @@ static int world_reload(lua_State *L) {
     }
     lua_pushvalue(L, new_idx);
     lua_rawseti(L, rules, (lua_Integer)slot + 1);
+    lua_pushinteger(L, FG_WORLD_MAX_VERSIONS - (lua_Integer)fg_world_version_count(lw->w));
+    lua_setfield(L, info, "versions_left");
     lua_pushvalue(L, info);
     return 1;
 }

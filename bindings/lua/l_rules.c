@@ -764,7 +764,7 @@ int fg_lua_build_rules(lua_State *L, int decl, const char *chunk, uint64_t sourc
     }
     push_findings(L, &findings);
     lua_setfield(L, -2, "findings");
-    lua_pushvalue(L, decl);
+    fg_lua_plain_copy(L, decl); /* read later by the host, outside any budget */
     lua_setfield(L, -2, "declaration");
     lua_setiuservalue(L, -2, 1);
     lua_remove(L, guard_idx);
@@ -858,73 +858,77 @@ static int l_ruleset(lua_State *L) {
 
 /* {====================================================================== verdicts */
 
-/* Verdicts are small tables with a metatable, so a rule's result is easy to check:
-** fg.default, fg.accept(text), fg.queue(ticks, text), fg.reject(text). */
-static int push_verdict(lua_State *L, const char *kind, int ticks, int text_idx) {
-    lua_createtable(L, 0, 3);
-    lua_pushstring(L, kind);
-    lua_setfield(L, -2, "verdict");
-    if (ticks > 0) {
-        lua_pushinteger(L, ticks);
-        lua_setfield(L, -2, "ticks");
-    }
+/* Verdicts are immutable userdata (fg.default is one value shared by every rule of every world,
+** so a rule must not be able to change it): fg.default, fg.accept(text), fg.queue(ticks, text),
+** fg.reject(text). A reason longer than a decision holds is refused here, at the rule's line,
+** rather than cut. */
+static int push_verdict(lua_State *L, fg_verdict_kind kind, int ticks, int text_idx) {
+    fg_verdict *v = lua_newuserdatauv(L, sizeof *v, 0);
+    memset(v, 0, sizeof *v);
+    v->kind = kind;
+    v->queue_ticks = ticks;
     if (text_idx && !lua_isnoneornil(L, text_idx)) {
-        luaL_checkstring(L, text_idx);
-        lua_pushvalue(L, text_idx);
-        lua_setfield(L, -2, "text");
+        size_t len;
+        const char *text = luaL_checklstring(L, text_idx, &len);
+        if (len >= sizeof v->text)
+            return luaL_error(L, "framegate: a verdict's reason holds at most %d bytes, this one "
+                              "has %d: \"%.40s...\"", (int)sizeof v->text - 1, (int)len, text);
+        memcpy(v->text, text, len);
     }
     luaL_setmetatable(L, VERDICT_T);
     return 1;
 }
 
-static int l_accept(lua_State *L) { return push_verdict(L, "accept", 0, 1); }
-static int l_reject(lua_State *L) { return push_verdict(L, "reject", 0, 1); }
+static int l_accept(lua_State *L) { return push_verdict(L, FG_VERDICT_ACCEPT, 0, 1); }
+static int l_reject(lua_State *L) { return push_verdict(L, FG_VERDICT_REJECT, 0, 1); }
 
 static int l_queue(lua_State *L) {
     lua_Integer ticks = luaL_checkinteger(L, 1);
     luaL_argcheck(L, ticks >= 1 && ticks <= 600, 1, "ticks to wait, 1..600, expected");
-    return push_verdict(L, "queue", (int)ticks, 2);
+    return push_verdict(L, FG_VERDICT_QUEUE, (int)ticks, 2);
 }
 
-static int verdict_tostring(lua_State *L) {
-    lua_getfield(L, 1, "verdict");
-    lua_getfield(L, 1, "text");
-    if (lua_isstring(L, -1)) lua_pushfstring(L, "framegate.Verdict (%s: %s)", lua_tostring(L, -2),
-                                             lua_tostring(L, -1));
-    else lua_pushfstring(L, "framegate.Verdict (%s)", lua_tostring(L, -2));
+static const char *verdict_name(fg_verdict_kind k) {
+    switch (k) {
+    case FG_VERDICT_ACCEPT: return "accept";
+    case FG_VERDICT_REJECT: return "reject";
+    case FG_VERDICT_QUEUE: return "queue";
+    default: return "default";
+    }
+}
+
+static int verdict_index(lua_State *L) {
+    const fg_verdict *v = luaL_checkudata(L, 1, VERDICT_T);
+    const char *k = luaL_checkstring(L, 2);
+    if (strcmp(k, "verdict") == 0) lua_pushstring(L, verdict_name(v->kind));
+    else if (strcmp(k, "ticks") == 0 && v->kind == FG_VERDICT_QUEUE) lua_pushinteger(L, v->queue_ticks);
+    else if (strcmp(k, "text") == 0 && v->text[0]) lua_pushstring(L, v->text);
+    else lua_pushnil(L);
     return 1;
 }
 
-static bool is_verdict(lua_State *L, int idx) {
-    if (!lua_istable(L, idx) || !lua_getmetatable(L, idx)) return false;
-    luaL_getmetatable(L, VERDICT_T);
-    bool yes = lua_rawequal(L, -1, -2);
-    lua_pop(L, 2);
-    return yes;
+static int verdict_newindex(lua_State *L) {
+    return luaL_error(L, "framegate: verdicts are read-only (make a new one with fg.accept, "
+                      "fg.queue or fg.reject)");
+}
+
+static int verdict_tostring(lua_State *L) {
+    const fg_verdict *v = luaL_checkudata(L, 1, VERDICT_T);
+    if (v->text[0]) lua_pushfstring(L, "framegate.Verdict (%s: %s)", verdict_name(v->kind), v->text);
+    else lua_pushfstring(L, "framegate.Verdict (%s)", verdict_name(v->kind));
+    return 1;
 }
 
 bool fg_lua_read_verdict(lua_State *L, int idx, fg_verdict *out, fg_error *err) {
     memset(out, 0, sizeof *out);
-    idx = lua_absindex(L, idx);
-    if (!is_verdict(L, idx)) {
+    const fg_verdict *v = luaL_testudata(L, idx, VERDICT_T);
+    if (!v) {
         fg_error_set(err, FG_ERULE, "request rule returned %s; expected fg.default, "
                      "fg.accept(...), fg.queue(...) or fg.reject(...)",
                      lua_istable(L, idx) ? "a plain table" : luaL_typename(L, idx));
         return false;
     }
-    lua_getfield(L, idx, "verdict");
-    const char *kind = lua_tostring(L, -1);
-    if (kind && !strcmp(kind, "accept")) out->kind = FG_VERDICT_ACCEPT;
-    else if (kind && !strcmp(kind, "reject")) out->kind = FG_VERDICT_REJECT;
-    else if (kind && !strcmp(kind, "queue")) out->kind = FG_VERDICT_QUEUE;
-    else out->kind = FG_VERDICT_DEFAULT;
-    lua_pop(L, 1);
-    lua_getfield(L, idx, "ticks");
-    out->queue_ticks = (int32_t)lua_tointeger(L, -1);
-    lua_pop(L, 1);
-    lua_getfield(L, idx, "text");
-    if (lua_isstring(L, -1)) snprintf(out->text, sizeof out->text, "%s", lua_tostring(L, -1));
-    lua_pop(L, 1);
+    *out = *v;
     return true;
 }
 
@@ -946,10 +950,11 @@ void fg_lua_open_rules(lua_State *L) {
     };
     luaL_setfuncs(L, funcs, 0);
     fg_lua_class(L, RULES_T, methods, meta);
-    luaL_newmetatable(L, VERDICT_T);
-    lua_pushcfunction(L, verdict_tostring);
-    lua_setfield(L, -2, "__tostring");
-    lua_pop(L, 1);
-    push_verdict(L, "default", 0, 0);
+    static const luaL_Reg verdict_meta[] = {
+        {"__index", verdict_index}, {"__newindex", verdict_newindex},
+        {"__tostring", verdict_tostring}, {NULL, NULL},
+    };
+    fg_lua_class(L, VERDICT_T, NULL, verdict_meta);
+    push_verdict(L, FG_VERDICT_DEFAULT, 0, 0);
     lua_setfield(L, -2, "default");
 }

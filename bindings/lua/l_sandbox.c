@@ -14,11 +14,13 @@
 ** bytewise, then false and true), because Lua's string hash is seeded per state and raw
 ** iteration order may differ between two runs; `math.random` draws from the world's seeded RNG.
 */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "fg_lua.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define SANDBOX_KEY "framegate.sandbox"   /* registry: { base=, envmeta=, fg=, marker= } */
 #define MODULE_KEY "framegate.module"     /* registry: the module table */
@@ -31,12 +33,15 @@
 #define CALL_MEMORY (4 * 1024 * 1024)
 #define LOAD_STEPS 20000000
 #define LOAD_MEMORY (64 * 1024 * 1024)
+#define HEAP_MEMORY ((int64_t)512 * 1024 * 1024)
+#define CALL_WALL_MS 1000
+#define LOAD_WALL_MS 10000
 #define HOOK_EVERY 1000                   /* instructions between two checks of the budget */
 #define ERROR_SLACK (256 * 1024)          /* what reporting an overrun may still allocate */
 
 /* {====================================================================== budgets */
 
-enum { TRIP_NONE = 0, TRIP_STEPS = 1, TRIP_MEMORY = 2 };
+enum { TRIP_NONE = 0, TRIP_STEPS = 1, TRIP_MEMORY = 2, TRIP_HEAP = 3, TRIP_WALL = 4 };
 
 /* One per Lua state, owned by a registry userdata and reached through the allocator's ud, so
 ** the count hook and the allocator find it without a table lookup. */
@@ -59,8 +64,12 @@ typedef struct fg_lua_budget {
     int64_t refused; /* size of the last refused allocation */
     fg_world *world; /* math.random draws from it; NULL: not available */
     const char *what;
+    int64_t deadline_ns; /* the wall-time backstop of the call, on the monotonic clock */
+    int64_t wall_ms;
     /* Limits set with fg.limits. */
     int64_t call_steps, call_memory, load_steps, load_memory;
+    int64_t heap;    /* the whole state may hold this much while rules run */
+    int64_t call_wall_ms, load_wall_ms;
     char msg[FG_ERROR_MAX];
 } fg_lua_budget;
 
@@ -69,12 +78,20 @@ typedef struct budget_frame {
     int active, tripped, soft, every;
     lua_State *L;
     const void *caller;
-    int64_t base, cap, steps, limit_steps;
+    int64_t base, cap, steps, limit_steps, deadline_ns, wall_ms;
     fg_world *world;
     const char *what;
     lua_Hook hook;
     int mask, count;
 } budget_frame;
+
+/* The monotonic clock, for the wall-time backstop only: it never decides an outcome that an
+** honest rule can reach (the instruction budget trips long before it on any machine). */
+static int64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
 
 static void *budget_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
 static void budget_hook(lua_State *L, lua_Debug *ar);
@@ -99,6 +116,16 @@ static void *budget_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     if (b->active && (int64_t)nsize > old) {
         int64_t after = b->in_use + ((int64_t)nsize - old) - b->base;
         int64_t ceiling = b->cap * 2 + (b->tripped ? ERROR_SLACK : 0);
+        if (b->in_use + ((int64_t)nsize - old) > b->heap + (b->tripped ? ERROR_SLACK : 0)) {
+            /* The whole heap: what rules keep between calls adds up here. Refused once for the
+            ** emergency collection, then for good. */
+            if (b->refused == (int64_t)nsize && !b->tripped) {
+                b->tripped = TRIP_HEAP;
+                lua_sethook(b->L, budget_hook, LUA_MASKCOUNT | LUA_MASKLINE, 1);
+            }
+            b->refused = (int64_t)nsize;
+            return NULL;
+        }
         if (after > ceiling) {
             /* The same request refused twice is the retry after the emergency collection; a
             ** request bigger than the whole allowance can never fit. */
@@ -128,15 +155,22 @@ static size_t append_frames(lua_State *L, int level, const void *caller, const c
                             char *buf, size_t n, size_t size) {
     lua_Debug ar;
     char lines[8][160];
-    int count = 0, more = 0;
+    int count = 0, more = 0, walked = 0;
+    /* lua_getstack walks from the top, so a walk to level n costs n: stopping after a bounded
+    ** number of levels keeps a traceback of a deep recursion cheap (it is built once per frame
+    ** as an overrun unwinds). */
     for (; lua_getstack(L, level, &ar); level++) {
         if (caller && (const void *)ar.i_ci == caller) break;
-        lua_getinfo(L, "Sln", &ar);
-        if (*ar.what == 'C' && (!ar.name || strcmp(ar.namewhat, "metamethod") == 0)) continue;
+        if (++walked > 100) {
+            more = -1;
+            break;
+        }
         if (count == 8) {
             more++;
             continue;
         }
+        lua_getinfo(L, "Sln", &ar);
+        if (*ar.what == 'C' && (!ar.name || strcmp(ar.namewhat, "metamethod") == 0)) continue;
         char *line = lines[count++];
         if (*ar.what == 'C')
             snprintf(line, 160, "[C]: in function '%s'", ar.name);
@@ -159,7 +193,8 @@ static size_t append_frames(lua_State *L, int level, const void *caller, const c
     n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "\nrule traceback:");
     for (int i = 0; i < count && n < size; i++)
         n += (size_t)snprintf(buf + n, size - n, "\n\t%s", lines[i]);
-    if (more && n < size) n += (size_t)snprintf(buf + n, size - n, "\n\t(%d more)", more);
+    if (more > 0 && n < size) n += (size_t)snprintf(buf + n, size - n, "\n\t(%d more)", more);
+    else if (more < 0 && n < size) n += (size_t)snprintf(buf + n, size - n, "\n\t(more than 90 more)");
     return n < size ? n : size - 1;
 }
 
@@ -167,15 +202,23 @@ static size_t append_frames(lua_State *L, int level, const void *caller, const c
 static void describe_overrun(lua_State *L, fg_lua_budget *b, lua_Debug *ar) {
     lua_getinfo(L, "Sl", ar);
     size_t n;
+    const char *what = b->what ? b->what : "rule";
     if (b->tripped == TRIP_STEPS)
         n = (size_t)snprintf(b->msg, sizeof b->msg, "%s:%d: framegate: %s ran past its budget "
                              "of %lld instructions (an endless loop?)", ar->short_src,
-                             ar->currentline, b->what ? b->what : "rule",
-                             (long long)b->limit_steps);
+                             ar->currentline, what, (long long)b->limit_steps);
+    else if (b->tripped == TRIP_HEAP)
+        n = (size_t)snprintf(b->msg, sizeof b->msg, "%s:%d: framegate: %s pushed the Lua heap "
+                             "past its cap of %lld bytes (what rules keep between calls adds "
+                             "up)", ar->short_src, ar->currentline, what, (long long)b->heap);
+    else if (b->tripped == TRIP_WALL)
+        n = (size_t)snprintf(b->msg, sizeof b->msg, "%s:%d: framegate: %s ran past its time "
+                             "limit of %lld ms", ar->short_src, ar->currentline, what,
+                             (long long)b->wall_ms);
     else
         n = (size_t)snprintf(b->msg, sizeof b->msg, "%s:%d: framegate: %s went over its "
-                             "memory cap of %lld bytes", ar->short_src, ar->currentline,
-                             b->what ? b->what : "rule", (long long)b->cap);
+                             "memory cap of %lld bytes", ar->short_src, ar->currentline, what,
+                             (long long)b->cap);
     if (n >= sizeof b->msg) n = sizeof b->msg - 1;
     append_frames(L, 0, b->caller, b->what, b->msg, n, sizeof b->msg);
 }
@@ -197,14 +240,17 @@ static void budget_hook(lua_State *L, lua_Debug *ar) {
         } else {
             if (ar->event != LUA_HOOKCOUNT) return;
             b->steps -= b->every;
-            if (b->steps > 0) {
+            if (now_ns() > b->deadline_ns) {
+                b->tripped = TRIP_WALL;
+            } else if (b->steps > 0) {
                 if (b->steps < b->every) {
                     b->every = (int)b->steps;
                     lua_sethook(L, budget_hook, LUA_MASKCOUNT, b->every);
                 }
                 return;
+            } else {
+                b->tripped = TRIP_STEPS;
             }
-            b->tripped = TRIP_STEPS;
         }
         lua_sethook(L, budget_hook, LUA_MASKCOUNT | LUA_MASKLINE, 1);
     }
@@ -214,7 +260,7 @@ static void budget_hook(lua_State *L, lua_Debug *ar) {
 }
 
 static void budget_begin(lua_State *L, fg_lua_budget *b, budget_frame *f, int64_t steps,
-                         int64_t memory, fg_world *world, const char *what) {
+                         int64_t memory, int64_t wall_ms, fg_world *world, const char *what) {
     f->active = b->active;
     f->tripped = b->tripped;
     f->soft = b->soft;
@@ -225,6 +271,8 @@ static void budget_begin(lua_State *L, fg_lua_budget *b, budget_frame *f, int64_
     f->cap = b->cap;
     f->steps = b->steps;
     f->limit_steps = b->limit_steps;
+    f->deadline_ns = b->deadline_ns;
+    f->wall_ms = b->wall_ms;
     f->world = b->world;
     f->what = b->what;
     f->hook = lua_gethook(L);
@@ -239,6 +287,8 @@ static void budget_begin(lua_State *L, fg_lua_budget *b, budget_frame *f, int64_
     b->base = b->in_use;
     b->cap = memory;
     b->steps = b->limit_steps = steps;
+    b->wall_ms = wall_ms;
+    b->deadline_ns = now_ns() + wall_ms * 1000000;
     b->every = steps < HOOK_EVERY ? (int)steps : HOOK_EVERY;
     b->refused = 0;
     b->world = world;
@@ -259,6 +309,8 @@ static void budget_end(lua_State *L, fg_lua_budget *b, const budget_frame *f) {
     b->cap = f->cap;
     b->steps = f->steps;
     b->limit_steps = f->limit_steps;
+    b->deadline_ns = f->deadline_ns;
+    b->wall_ms = f->wall_ms;
     b->world = f->world;
     b->what = f->what;
 }
@@ -287,9 +339,10 @@ static int rule_handler(lua_State *L) {
     }
     /* The message is kept whole (a ruleset's findings can run long); only the frames are
     ** formatted here. */
+    /* No __tostring: it would be the rule's own code, run while an error is being raised. */
     if (lua_type(L, 1) == LUA_TSTRING || lua_type(L, 1) == LUA_TNUMBER)
         lua_pushvalue(L, 1);
-    else if (!(luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING))
+    else
         lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
     char frames[FG_ERROR_MAX];
     frames[0] = '\0';
@@ -303,14 +356,14 @@ static int rule_handler(lua_State *L) {
 /* Calls the function below nargs arguments, protected, under a budget. On failure err holds
 ** "file:line: message" and the rule's frames, and nothing is left on the stack. */
 static fg_status budget_pcall(lua_State *L, fg_lua_budget *b, int nargs, int nresults,
-                              int64_t steps, int64_t memory, fg_world *world, const char *what,
-                              fg_error *err) {
+                              int64_t steps, int64_t memory, int64_t wall_ms, fg_world *world,
+                              const char *what, fg_error *err) {
     int fidx = lua_gettop(L) - nargs;
     lua_pushvalue(L, fidx); /* kept below, to name the rule when memory runs out */
     lua_pushcfunction(L, rule_handler);
     lua_rotate(L, fidx, 2); /* copy, handler, f, args */
     budget_frame f;
-    if (b) budget_begin(L, b, &f, steps, memory, world, what);
+    if (b) budget_begin(L, b, &f, steps, memory, wall_ms, world, what);
     int st = lua_pcall(L, nargs, nresults, fidx + 1);
     int tripped = b ? b->tripped : TRIP_NONE;
     if (b) {
@@ -334,7 +387,12 @@ static fg_status budget_pcall(lua_State *L, fg_lua_budget *b, int nargs, int nre
         char where[LUA_IDSIZE + 24];
         if (ar.linedefined > 0) snprintf(where, sizeof where, "%s:%d", ar.short_src, ar.linedefined);
         else snprintf(where, sizeof where, "%s", ar.short_src);
-        if (b)
+        if (b && tripped == TRIP_HEAP)
+            fg_error_set(err, FG_ERULE, "%s: framegate: %s pushed the Lua heap past its cap of "
+                         "%lld bytes (an allocation of %lld bytes was refused; what rules keep "
+                         "between calls adds up)", where, what ? what : "rule",
+                         (long long)b->heap, (long long)b->refused);
+        else if (b)
             fg_error_set(err, FG_ERULE, "%s: framegate: %s went over its memory cap of %lld "
                          "bytes (an allocation of %lld bytes was refused)", where,
                          what ? what : "rule", (long long)memory, (long long)b->refused);
@@ -358,14 +416,16 @@ fg_status fg_lua_call_rule(lua_State *L, fg_world *rng, const char *what, int na
                            fg_error *err) {
     fg_lua_budget *b = budget_of(L);
     return budget_pcall(L, b, nargs, nresults, b ? b->call_steps : CALL_STEPS,
-                        b ? b->call_memory : CALL_MEMORY, rng, what, err);
+                        b ? b->call_memory : CALL_MEMORY, b ? b->call_wall_ms : CALL_WALL_MS, rng,
+                        what, err);
 }
 
 fg_status fg_lua_call_load(lua_State *L, int nargs, int nresults, const char *what,
                            fg_error *err) {
     fg_lua_budget *b = budget_of(L);
     return budget_pcall(L, b, nargs, nresults, b ? b->load_steps : LOAD_STEPS,
-                        b ? b->load_memory : LOAD_MEMORY, NULL, what, err);
+                        b ? b->load_memory : LOAD_MEMORY, b ? b->load_wall_ms : LOAD_WALL_MS, NULL,
+                        what, err);
 }
 
 int64_t fg_lua_memory_in_use(lua_State *L) {
@@ -413,41 +473,78 @@ static void install_budget(lua_State *L) {
     b->call_memory = CALL_MEMORY;
     b->load_steps = LOAD_STEPS;
     b->load_memory = LOAD_MEMORY;
+    b->heap = HEAP_MEMORY;
+    b->call_wall_ms = CALL_WALL_MS;
+    b->load_wall_ms = LOAD_WALL_MS;
     /* Every block allocated so far is counted by Lua itself; start from its count. */
     b->in_use = (int64_t)lua_gc(L, LUA_GCCOUNT) * 1024 + lua_gc(L, LUA_GCCOUNTB);
     *owner = b;
     lua_setallocf(L, budget_alloc, b);
 }
 
-/* fg.limits([{instructions=, memory=, load_instructions=, load_memory=}]) -> the limits now.
-** Host-side only: rules cannot reach it. */
+/* fg.limits([{instructions=, memory=, load_instructions=, load_memory=, heap=, wall_ms=,
+** load_wall_ms=}]) -> the limits now. Host-side only: rules cannot reach it. */
+enum { LIMITS = 7 };
+static const char *const limit_keys[LIMITS] = {"instructions", "memory", "load_instructions",
+                                               "load_memory", "heap", "wall_ms", "load_wall_ms"};
+
+static int64_t *limit_field(fg_lua_budget *b, int i) {
+    int64_t *fields[LIMITS] = {&b->call_steps, &b->call_memory, &b->load_steps, &b->load_memory,
+                               &b->heap, &b->call_wall_ms, &b->load_wall_ms};
+    return fields[i];
+}
+
 static int l_limits(lua_State *L) {
     fg_lua_budget *b = budget_of(L);
     if (!b) return luaL_error(L, "framegate: budgets are off (the state's allocator was replaced)");
     if (!lua_isnoneornil(L, 1)) {
         luaL_checktype(L, 1, LUA_TTABLE);
-        static const char *const keys[] = {"instructions", "memory", "load_instructions",
-                                           "load_memory"};
-        int64_t *fields[] = {&b->call_steps, &b->call_memory, &b->load_steps, &b->load_memory};
-        int64_t next[4];
-        for (int i = 0; i < 4; i++) {
-            next[i] = fg_lua_opt_int_field(L, 1, keys[i], *fields[i]);
-            if (next[i] < 1)
-                return fg_lua_range_error(L, lua_pushfstring(L, "limits.%s", keys[i]), next[i], 1,
-                                          LUA_MAXINTEGER, NULL);
+        int64_t next[LIMITS];
+        for (int i = 0; i < LIMITS; i++) {
+            next[i] = fg_lua_opt_int_field(L, 1, limit_keys[i], *limit_field(b, i));
+            int64_t most = i >= 5 ? INT64_MAX / 1000000 : LUA_MAXINTEGER; /* ms to ns */
+            if (next[i] < 1 || next[i] > most)
+                return fg_lua_range_error(L, lua_pushfstring(L, "limits.%s", limit_keys[i]),
+                                          next[i], 1, most, NULL);
         }
-        for (int i = 0; i < 4; i++) *fields[i] = next[i];
+        for (int i = 0; i < LIMITS; i++) *limit_field(b, i) = next[i];
     }
-    lua_createtable(L, 0, 4);
-    lua_pushinteger(L, b->call_steps);
-    lua_setfield(L, -2, "instructions");
-    lua_pushinteger(L, b->call_memory);
-    lua_setfield(L, -2, "memory");
-    lua_pushinteger(L, b->load_steps);
-    lua_setfield(L, -2, "load_instructions");
-    lua_pushinteger(L, b->load_memory);
-    lua_setfield(L, -2, "load_memory");
+    lua_createtable(L, 0, LIMITS);
+    for (int i = 0; i < LIMITS; i++) {
+        lua_pushinteger(L, *limit_field(b, i));
+        lua_setfield(L, -2, limit_keys[i]);
+    }
     return 1;
+}
+
+int64_t fg_lua_heap_cap(lua_State *L) {
+    fg_lua_budget *b = budget_of(L);
+    return b ? b->heap : -1;
+}
+
+void fg_lua_budget_charge(lua_State *L, double steps, const char *what) {
+    fg_lua_budget *b = budget_of(L);
+    if (!b || !b->active || b->L != L || b->tripped) return;
+    if (steps < (double)b->steps) {
+        b->steps -= (int64_t)steps;
+        return;
+    }
+    /* The work is refused before it starts: a C function cannot be interrupted once running. */
+    b->tripped = TRIP_STEPS;
+    lua_Debug ar;
+    size_t n = 0;
+    if (lua_getstack(L, 1, &ar)) {
+        lua_getinfo(L, "Sl", &ar);
+        n = (size_t)snprintf(b->msg, sizeof b->msg, "%s:%d: framegate: %s would cost about %.3g "
+                             "instructions, more than the %lld the %s has left", ar.short_src,
+                             ar.currentline, what, steps, (long long)b->steps,
+                             b->what ? b->what : "rule");
+        if (n >= sizeof b->msg) n = sizeof b->msg - 1;
+        append_frames(L, 1, b->caller, b->what, b->msg, n, sizeof b->msg);
+    }
+    lua_sethook(L, budget_hook, LUA_MASKCOUNT | LUA_MASKLINE, 1);
+    lua_pushstring(L, b->msg);
+    lua_error(L);
 }
 
 /* }====================================================================== */
@@ -735,6 +832,8 @@ static int sandbox_rep(lua_State *L) {
             return lua_error(L);
         }
     }
+    /* The C loop runs n times even when nothing is copied ("" repeated). */
+    if (n > 0) fg_lua_budget_charge(L, (double)n + (double)len * (double)n, "string.rep");
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     lua_call(L, lua_gettop(L) - 1, 1);
@@ -762,10 +861,11 @@ static int sandbox_rawset(lua_State *L) {
     return 1;
 }
 
-/* getmetatable, except that strings' metatable stays out of reach. */
+/* getmetatable, except that the metatables of strings and of the runtime's objects (views,
+** events, verdicts: userdata, one metatable per process) stay out of reach. */
 static int sandbox_getmetatable(lua_State *L) {
     luaL_checkany(L, 1);
-    if (lua_type(L, 1) == LUA_TSTRING) {
+    if (lua_type(L, 1) == LUA_TSTRING || lua_type(L, 1) == LUA_TUSERDATA) {
         lua_pushliteral(L, PROTECTED);
         return 1;
     }
@@ -786,6 +886,7 @@ static int sandbox_load(lua_State *L) {
                           "available)");
     const char *name = luaL_optstring(L, 2, "=(load)");
     const char *mode = luaL_optstring(L, 3, "t");
+    fg_lua_budget_charge(L, (double)len, "load"); /* compiling is C work */
     if (!strchr(mode, 't'))
         return luaL_error(L, "framegate: load of binary chunks is not available in rules");
     if (luaL_loadbufferx(L, text, len, name, "t") != LUA_OK) {
@@ -847,6 +948,7 @@ static void build_sandbox(lua_State *L) {
         {NULL, NULL},
     };
     luaL_setfuncs(L, own, 0);
+    fg_lua_guard_base(L, base);
     static const char *const blocked[] = {"dofile", "loadfile", "collectgarbage", "warn", NULL};
     for (const char *const *k = blocked; *k; k++) {
         push_blocked(L, *k);
@@ -864,6 +966,7 @@ static void build_sandbox(lua_State *L) {
     lua_getfield(L, -1, "rep");
     lua_pushcclosure(L, sandbox_rep, 1);
     lua_setfield(L, -2, "rep");
+    fg_lua_guard_string(L);
     /* Strings' methods go through the shared string metatable: point its __index at this copy
     ** (which falls back on the real library for anything added later), so `("").dump` is
     ** blocked too. The host sees the same functions, except dump. */
@@ -888,6 +991,7 @@ static void build_sandbox(lua_State *L) {
     lua_setfield(L, base, "string");
 
     push_lib_copy(L, LUA_TABLIBNAME, luaopen_table);
+    fg_lua_guard_table(L);
     freeze(L, "table");
     lua_setfield(L, base, "table");
 
@@ -900,6 +1004,7 @@ static void build_sandbox(lua_State *L) {
     lua_setfield(L, base, "math");
 
     push_lib_copy(L, LUA_UTF8LIBNAME, luaopen_utf8);
+    fg_lua_guard_utf8(L);
     freeze(L, "utf8");
     lua_setfield(L, base, "utf8");
 

@@ -196,12 +196,12 @@ static void push_rules_arg(lua_State *L, int idx) {
 static int l_world(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     fg_world_config c = fg_world_config_default();
-    c.tick_rate = (uint32_t)fg_lua_opt_int_field(L, 1, "rate", c.tick_rate);
+    c.tick_rate = (uint32_t)fg_lua_range_field(L, 1, "rate", c.tick_rate, 0, UINT32_MAX);
     c.seed = (uint64_t)fg_lua_opt_int_field(L, 1, "seed", (lua_Integer)c.seed);
-    c.max_entities = (uint32_t)fg_lua_opt_int_field(L, 1, "entities", c.max_entities);
-    c.buffer_capacity = (uint32_t)fg_lua_opt_int_field(L, 1, "buffer", c.buffer_capacity);
-    c.trace_capacity = (uint32_t)fg_lua_opt_int_field(L, 1, "trace", c.trace_capacity);
-    c.motion_bytes = (uint32_t)fg_lua_opt_int_field(L, 1, "motion_bytes", 0);
+    c.max_entities = (uint32_t)fg_lua_range_field(L, 1, "entities", c.max_entities, 0, UINT32_MAX);
+    c.buffer_capacity = (uint32_t)fg_lua_range_field(L, 1, "buffer", c.buffer_capacity, 0, UINT32_MAX);
+    c.trace_capacity = (uint32_t)fg_lua_range_field(L, 1, "trace", c.trace_capacity, 0, UINT32_MAX);
+    c.motion_bytes = (uint32_t)fg_lua_range_field(L, 1, "motion_bytes", 0, 0, UINT32_MAX);
     int rules_idx = 0;
     if (lua_getfield(L, 1, "rules") != LUA_TNIL) {
         push_rules_arg(L, -1);
@@ -332,8 +332,8 @@ static int world_spawn(lua_State *L) {
         luaL_checktype(L, 2, LUA_TTABLE);
         const char *rules = fg_lua_opt_str_field(L, 2, "rules", NULL);
         if (rules) sp.rules = slot_named(L, lw->w, rules);
-        sp.x = (fg_fx)(fg_lua_opt_num_field(L, 2, "x", 0) * FG_FX_ONE);
-        sp.y = (fg_fx)(fg_lua_opt_num_field(L, 2, "y", 0) * FG_FX_ONE);
+        sp.x = fg_lua_fx_field(L, 2, "x", 0);
+        sp.y = fg_lua_fx_field(L, 2, "y", 0);
         const char *f = fg_lua_opt_str_field(L, 2, "facing", "right");
         if (strcmp(f, "right") && strcmp(f, "left"))
             return luaL_error(L, "field 'facing': '%s', expected 'right' or 'left'", f);
@@ -356,7 +356,7 @@ static int world_spawn(lua_State *L) {
 static int world_entity(lua_State *L) {
     fg_lua_world *lw = fg_lua_check_world(L, 1);
     lua_Integer id = luaL_checkinteger(L, 2);
-    if (id <= 0 || !fg_world_entity_exists(lw->w, (fg_entity)id)) {
+    if (id <= 0 || id > UINT32_MAX || !fg_world_entity_exists(lw->w, (fg_entity)id)) {
         lua_pushnil(L);
         return 1;
     }
@@ -409,6 +409,15 @@ static int world_stats(lua_State *L) {
     lua_setfield(L, -2, "entities");
     lua_pushinteger(L, fg_world_tick(lw->w));
     lua_setfield(L, -2, "tick");
+    lua_pushinteger(L, fg_world_version_count(lw->w));
+    lua_setfield(L, -2, "versions");
+    lua_pushinteger(L, FG_WORLD_MAX_VERSIONS);
+    lua_setfield(L, -2, "versions_max");
+    /* The Lua state's heap, rules and host together, and the cap rules run under. */
+    lua_pushinteger(L, fg_lua_memory_in_use(L));
+    lua_setfield(L, -2, "heap");
+    lua_pushinteger(L, fg_lua_heap_cap(L));
+    lua_setfield(L, -2, "heap_max");
     return 1;
 }
 
@@ -715,7 +724,7 @@ static uint32_t check_control(lua_State *L, int idx) {
         luaL_argcheck(L, len == 1, idx, "a one-character key or an integer control code expected");
         return (unsigned char)s[0];
     }
-    return (uint32_t)luaL_checkinteger(L, idx);
+    return (uint32_t)fg_lua_check_range(L, idx, "control code", 0, UINT32_MAX);
 }
 
 static int entity_bind(lua_State *L) {

@@ -124,15 +124,32 @@ static int64_t floor_div(int64_t a, int64_t b) {
     return q;
 }
 
+static int64_t floor_mod(int64_t a, int64_t b) { /* b > 0 */
+    int64_t r = a % b;
+    return r < 0 ? r + b : r;
+}
+
+/* Both conversions split their argument into whole seconds (or whole rate periods) and a
+** remainder, so no intermediate product leaves int64 for any argument and any rate up to
+** FG_TICK_RATE_MAX. */
 fg_tick fg_tick_of_us(int64_t us, uint32_t rate_hz) {
     if (rate_hz == 0) return 0;
-    return floor_div(us * (int64_t)rate_hz, FG_US_PER_S);
+    int64_t s = floor_div(us, FG_US_PER_S), r = floor_mod(us, FG_US_PER_S); /* 0 <= r < 1e6 */
+    int64_t whole;
+    if (__builtin_mul_overflow(s, (int64_t)rate_hz, &whole)) return s < 0 ? INT64_MIN : INT64_MAX;
+    int64_t part = r * (int64_t)rate_hz / FG_US_PER_S;
+    return whole > INT64_MAX - part ? INT64_MAX : whole + part;
 }
 
 int64_t fg_us_of_tick(fg_tick tick, uint32_t rate_hz) {
     if (rate_hz == 0) return 0;
-    /* ceil(tick * 1e6 / rate): the smallest us whose floor maps to tick. */
-    return -floor_div(-tick * FG_US_PER_S, (int64_t)rate_hz);
+    /* ceil(tick * 1e6 / rate): the smallest us whose floor maps to tick. Saturates at the ends
+    ** of int64 for ticks no clock reaches. */
+    int64_t q = floor_div(tick, (int64_t)rate_hz), r = floor_mod(tick, (int64_t)rate_hz);
+    int64_t part = -floor_div(-r * FG_US_PER_S, (int64_t)rate_hz); /* 0 <= part <= 1e6 */
+    if (q < INT64_MIN / FG_US_PER_S) return INT64_MIN;
+    if (q > INT64_MAX / FG_US_PER_S || q * FG_US_PER_S > INT64_MAX - part) return INT64_MAX;
+    return q * FG_US_PER_S + part;
 }
 
 /* }====================================================================== */

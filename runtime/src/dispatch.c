@@ -89,37 +89,37 @@ size_t fg_dispatcher_bytes(const fg_dispatcher *d) {
     return fg_dispatcher_size(d->channels, d->capacity);
 }
 
-fg_status fg_dispatcher_restore(fg_dispatcher *d, const void *snapshot, size_t size,
-                                fg_error *err) {
-    size_t want = fg_dispatcher_bytes(d);
+fg_status fg_dispatcher_check(const void *snapshot, size_t size, uint32_t channels,
+                              uint32_t capacity, fg_error *err) {
+    size_t want = fg_dispatcher_size(channels, capacity);
     if (!snapshot || size != want)
         return fg_error_set(err, FG_EMISMATCH,
                             "dispatcher snapshot: %zu bytes, expected %zu (channels %" PRIu32
                             ", capacity %" PRIu32 ")",
-                            snapshot ? size : 0, want, d->channels, d->capacity);
+                            snapshot ? size : 0, want, channels, capacity);
     fg_dispatcher head;
     memcpy(&head, snapshot, sizeof head);
-    if (head.channels != d->channels || head.capacity != d->capacity)
+    if (head.channels != channels || head.capacity != capacity)
         return fg_error_set(err, FG_EMISMATCH,
                             "dispatcher snapshot: shape channels %" PRIu32 ", capacity %" PRIu32
                             ", expected channels %" PRIu32 ", capacity %" PRIu32,
-                            head.channels, head.capacity, d->channels, d->capacity);
+                            head.channels, head.capacity, channels, capacity);
     /* Check the invariants the decisions rely on before anything is copied. */
     const unsigned char *bytes = snapshot;
-    for (uint32_t c = 0; c < d->channels; c++) {
+    for (uint32_t c = 0; c < channels; c++) {
         fg_dispatch_channel ch;
         memcpy(&ch, bytes + offsetof(fg_dispatcher, cells) + (size_t)c * sizeof(fg_ledger_cell),
                sizeof ch);
-        if (ch.used > d->capacity || ch.live < 0 || (ch.live == 0 && ch.used != 0))
+        if (ch.used > capacity || ch.live < 0 || (ch.live == 0 && ch.used != 0))
             return fg_error_set(err, FG_EFORMAT,
                                 "dispatcher snapshot: channel %" PRIu32
                                 " has live sequence %" PRId64 " with %" PRIu32
                                 " entries, expected at most %" PRIu32
                                 " entries of a begun sequence",
-                                c, ch.live, ch.used, d->capacity);
+                                c, ch.live, ch.used, capacity);
         for (uint32_t i = 0; i < ch.used; i++) {
             fg_ledger_entry e;
-            size_t cell = d->channels + (size_t)c * d->capacity + i;
+            size_t cell = channels + (size_t)c * capacity + i;
             memcpy(&e, bytes + offsetof(fg_dispatcher, cells) + cell * sizeof(fg_ledger_cell),
                    sizeof e);
             if ((e.window & 1u) || e.closed_below > FG_OCCURRENCE_MAX + 1)
@@ -129,7 +129,14 @@ fg_status fg_dispatcher_restore(fg_dispatcher *d, const void *snapshot, size_t s
                                     c, i, e.marker);
         }
     }
-    memcpy(d, snapshot, want);
+    return FG_OK;
+}
+
+fg_status fg_dispatcher_restore(fg_dispatcher *d, const void *snapshot, size_t size,
+                                fg_error *err) {
+    fg_status st = fg_dispatcher_check(snapshot, size, d->channels, d->capacity, err);
+    if (st != FG_OK) return st;
+    memcpy(d, snapshot, size);
     return FG_OK;
 }
 

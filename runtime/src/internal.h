@@ -16,7 +16,7 @@
 
 /* {====================================================================== world state */
 
-#define FG_MAX_VERSIONS 256   /* ruleset versions a world keeps (reloads) */
+#define FG_MAX_VERSIONS FG_WORLD_MAX_VERSIONS /* ruleset versions a world keeps (reloads) */
 #define FG_MAX_RULE_SLOTS 8   /* rulesets (characters) side by side */
 #define FG_PENDING_REQUESTS 8 /* script/AI requests waiting for the next tick */
 

@@ -324,10 +324,24 @@ static bool find_chord(const mctx *m, const cpattern *P, uint16_t pid, const cst
 }
 
 /* Tries to complete one step with edge e (at buffer position pos): a node's step, which updates
-** the node's match, or a pattern's final step, which adds a candidate command. */
+** the node's match, or a pattern's final step, which adds a candidate command.
+**
+** The state offsets it reads and writes (fixed by the set at compile, see motion_set.h):
+**   node N at N->off:        mmiss (why it last failed, diagnostics only), then mpart (its latest
+**                            match: time of the last step, time of the first, the edge that
+**                            completed it, valid/open/skipped/taken), then mlink[chain_len] (the
+**                            edges the match used, oldest first), then maux when a step of it
+**                            is a charge (when the stick entered the charged set)
+**   pattern P, per track tr: P->final_off[tr]: mmiss of the final step, then maux when the final
+**                            step is a charge; P->off: mdone (the last completion) and its
+**                            mlink[nedges]
+** en->prev_off / en->prev2_off name the parent's (and a skippable diagonal's grandparent's)
+** mpart, which a step extends; 0 means the step is the first. */
 static void try_step(mctx *m, const mentry *en, const fg_edge *e, uint32_t pos) {
     const fg_motion_set *set = m->set;
     fg_motion_state *st = m->st;
+    /* An edge another command already used cannot start or extend a match (MUGEN's flag mode
+    ** lets every command see every edge). */
     if ((e->flags & FG_EDGE_CONSUMED) && !m->flags) return;
     const cpattern *P = NULL;
     const cnode *N = NULL, *prev1 = NULL, *prev2 = NULL;
@@ -337,6 +351,8 @@ static void try_step(mctx *m, const mentry *en, const fg_edge *e, uint32_t pos) 
     int32_t stale;
     mmiss *miss;
     maux *aux;
+    /* A final step belongs to one pattern and one track (the facing it was read in); a node's
+    ** step is shared by every pattern whose prefix it is, read in screen directions (track 0). */
     if (en->final) {
         P = &set->patterns[en->target];
         S = &P->steps[P->nsteps - 1];
@@ -377,6 +393,8 @@ static void try_step(mctx *m, const mentry *en, const fg_edge *e, uint32_t pos) 
             opt[nopt++] = prev2;
         if (nopt == 0) return;
     }
+    /* A charge (`[4]6`, `~30B`): the set or the button must have been held long enough before
+    ** it was let go. */
     if (S->min_hold > 0 && (S->trig == FG_MT_LEAVE || S->trig == FG_MT_RELEASE)) {
         int64_t since = S->trig == FG_MT_LEAVE ? aux->since : press_time(st, frozen, e->action);
         int64_t held = t - since;
@@ -386,6 +404,7 @@ static void try_step(mctx *m, const mentry *en, const fg_edge *e, uint32_t pos) 
             return;
         }
     }
+    /* `/X, Y`: X must still be held when Y happens. */
     if (S->hold[f] || S->hold_buttons) {
         bool ok = (!S->hold[f] || (S->hold[f] & DBIT(e->dir))) &&
                   (st->held & S->hold_buttons) == S->hold_buttons;
@@ -401,6 +420,9 @@ static void try_step(mctx *m, const mentry *en, const fg_edge *e, uint32_t pos) 
     int64_t start = t;
     uint8_t fail = FG_MOTION_FAIL_NONE;
     int64_t fvalue = 0, flimit = 0;
+    /* Each earlier match in turn (the parent's first): the first that keeps within the step's
+    ** gap, the pattern's window and strictness, and completes a chord if the step is one, is
+    ** extended; the first failure is what the near-miss reports. */
     for (int i = 0; i < (prev1 ? nopt : 1); i++) {
         fg_edge_id after = 0;
         if (prev1) {
@@ -482,6 +504,9 @@ static void try_step(mctx *m, const mentry *en, const fg_edge *e, uint32_t pos) 
         links[nl].tick = e->tick;
         nl++;
     }
+    /* A final step makes a candidate; the step of fg_motion_step ranks the candidates of the
+    ** tick afterwards, so a better one sharing these edges can still win. A pattern read in both
+    ** facings only completes in the track of the facing the edge was stamped with. */
     if (P) {
         if (P->ntracks == 2 && e->facing != en->track) {
             record(miss, stale, e->tick, depth, FG_MOTION_FAIL_FACING, e->facing, 0,
@@ -503,6 +528,9 @@ static void try_step(mctx *m, const mentry *en, const fg_edge *e, uint32_t pos) 
         for (int i = 0; i < nl; i++) c->chain[i] = links[i];
         return;
     }
+    /* A node keeps only its latest match: a newer match of the same prefix is never worse for any
+    ** pattern through it (it is later, so it leaves more of every window). The validity bit and
+    ** `dirty` keep the hash fold's cache honest. */
     mpart *q = node_part(st, N);
     m->dirty = true;
     bit_set(node_bits(st, m->set), (uint32_t)(N - m->set->nodes));
@@ -740,6 +768,18 @@ static void fill_command(const fg_motion_set *set, fg_motion_command *c, uint16_
     }
 }
 
+/* One tick of the matcher, the hot path of the input layer:
+**   1. check the call (a state of another set, a tick that is not newer: refused, nothing
+**      changes);
+**   2. advance the clocks: `clock` counts unfrozen ticks, so patterns declared `frozen = skip`
+**      do not see hitstop pass;
+**   3. feed each new edge of the tick to the steps the edge index lists for it (process_edge ->
+**      run_entries -> try_step): cost follows the edges, not the number of motions;
+**   4. level steps (`/D` held) are checked once per tick, then expired matches swept;
+**   5. rank the tick's candidates and accept them best first: in consume mode a candidate that
+**      shares an edge with a better one loses to it (and says so), in flag mode each name
+**      fires once; accepted commands consume their edges and are remembered as done;
+**   6. re-assert commands whose buffer is still live, so a request can wait for its window. */
 fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffer *buf,
                          const fg_tick_input *in, const fg_motion_ctx *ctx,
                          fg_motion_command *out, uint32_t max, uint32_t *nout, fg_error *err) {

@@ -227,6 +227,11 @@ static inline fg_status check_header(const fg_replay_header *h, fg_error *err) {
         return fg_error_set(err, FG_EINVAL,
                             "header.tick_rate %" PRIu32 " is out of range (expected 1..%u)",
                             h->tick_rate, FG_TICK_RATE_MAX);
+    if (h->start_tick < -FG_REPLAY_MAX_START || h->start_tick > FG_REPLAY_MAX_START)
+        return fg_error_set(err, FG_EINVAL,
+                            "header.start_tick %" PRId64 " is out of range (expected -%lld..%lld)",
+                            h->start_tick, (long long)FG_REPLAY_MAX_START,
+                            (long long)FG_REPLAY_MAX_START);
     if (!str_ok(h->runtime_version))
         return fg_error_set(err, FG_EINVAL, "header.runtime_version: NULL with length %" PRIu32,
                             h->runtime_version.len);
@@ -298,6 +303,13 @@ static inline fg_status check_order(const char *what, fg_tick tick, fg_tick star
                             "%s.tick %" PRId64 " is before the previous record's tick %" PRId64
                             " (records go in tick order)",
                             what, tick, last);
+    /* Replaying costs a tick's work per tick: a span nobody recorded must not hang a replayer. */
+    if ((uint64_t)tick - (uint64_t)start > FG_REPLAY_MAX_SPAN)
+        return fg_error_set(err, FG_EINVAL,
+                            "%s.tick %" PRId64 " is %" PRIu64 " ticks after the start tick %" PRId64
+                            " (a replay spans at most %u ticks)",
+                            what, tick, (uint64_t)tick - (uint64_t)start, start,
+                            (unsigned)FG_REPLAY_MAX_SPAN);
     return FG_OK;
 }
 

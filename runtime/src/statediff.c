@@ -9,6 +9,7 @@
 ** counters) are compared too and marked as not hashed.
 */
 #include "internal.h"
+#include "snapshot.h"
 
 #include "framegate/determinism.h"
 
@@ -17,15 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Mirrors world.c's snapshot header. */
-typedef struct image_header {
-    uint32_t magic;
-    uint32_t entities;
-    uint64_t layout;
-    uint64_t size;
-} image_header;
-
-#define IMAGE_MAGIC 0x46475753u
+typedef fg_snapshot_header image_header;
+#define IMAGE_MAGIC FG_SNAPSHOT_MAGIC
 
 typedef struct image {
     uint32_t n;

@@ -13,6 +13,7 @@
 ** the rollback restores. Everything is allocated at creation.
 */
 #include "internal.h"
+#include "snapshot.h"
 
 #include "framegate/determinism.h"
 
@@ -107,7 +108,7 @@ static void mark_boundary(fg_synctest *st) {
     slot *s = slot_of(st, w->state->tick);
     s->tick = w->state->tick;
     /* Cannot fail: the buffer holds the largest snapshot of this world. */
-    fg_world_save(w, s->snap, st->snap_cap, NULL);
+    fg_world_save_trusted(w, s->snap, st->snap_cap);
     for (uint32_t i = 0; i < w->state->nentities; i++) {
         st->next_id[i] = fg_world_buffer_at(w, i)->next_id;
         st->npending[i] = w->entities[i].npending;
@@ -244,7 +245,7 @@ static fg_status reinject(fg_synctest *st, const tick_input *in, fg_error *err) 
 static void restore_quiet(fg_synctest *st, const void *snap) {
     uint64_t edits = st->w->edits;
     const char *what = st->w->edit_what;
-    fg_world_restore(st->w, snap, st->snap_cap, NULL);
+    fg_world_restore_trusted(st->w, snap, st->snap_cap);
     st->w->edits = edits;
     st->w->edit_what = what;
 }

@@ -541,6 +541,12 @@ static void collect_markers(fg_world *w, fg_entity_state *es, fg_tick t) {
 
 static int sign_of(fg_facing f) { return f == FG_FACING_LEFT ? -1 : 1; }
 
+/* Movement stops at +-FG_POSITION_MAX: rule data (a jump with no gravity) or a long flight must
+** not overflow. */
+static fg_fx clamp_position(int64_t v) {
+    return v > FG_POSITION_MAX ? FG_POSITION_MAX : v < -FG_POSITION_MAX ? -FG_POSITION_MAX : (fg_fx)v;
+}
+
 static void gate_phase(fg_world *w, fg_tick t) {
     w->nevents = 0;
     /* The contacts the collision phase found, judged and committed before the markers: a
@@ -621,20 +627,20 @@ static void move_entity(fg_world *w, fg_entity_state *es, fg_tick t) {
             for (uint32_t m = 0; m < a->nmoves; m++) {
                 const fg_move_def *mv = &a->moves[m];
                 if (body->elapsed < mv->from || body->elapsed > mv->to) continue;
-                es->vx = mv->vx;
-                if (mv->vy != 0) es->vy = mv->vy;
+                es->vx = clamp_position(mv->vx);
+                if (mv->vy != 0) es->vy = clamp_position(mv->vy);
                 moved = true;
                 break;
             }
     }
     if (!moved && !airborne) es->vx = 0;
     airborne = es->y > p->ground_y || es->vy > 0;
-    if (airborne) es->vy += p->gravity;
-    es->x += sign_of((fg_facing)es->facing) * es->vx;
-    es->y += es->vy;
+    if (airborne) es->vy = clamp_position((int64_t)es->vy + p->gravity);
+    es->x = clamp_position(es->x + (int64_t)sign_of((fg_facing)es->facing) * es->vx);
+    es->y = clamp_position((int64_t)es->y + es->vy);
     fg_hit_slide(es);
     if (es->y <= p->ground_y) {
-        es->y = p->ground_y;
+        es->y = clamp_position(p->ground_y);
         if (es->vy < 0) es->vy = 0;
         const fg_ruleset *br = body->action != FG_NO_ACTION ? w->versions[body->version] : NULL;
         if (airborne && br && (int)br->rt[body->action].group == br->airborne) {
@@ -649,6 +655,7 @@ static void move_entity(fg_world *w, fg_entity_state *es, fg_tick t) {
     }
     if (es->x < p->stage_min) es->x = p->stage_min;
     if (es->x > p->stage_max) es->x = p->stage_max;
+    es->x = clamp_position(es->x);
 }
 
 /* Opponents never overlap closer than min_gap; each gives way by half. Then free fighters on the

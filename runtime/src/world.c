@@ -10,18 +10,13 @@
 ** they are not authoritative.
 */
 #include "internal.h"
+#include "snapshot.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#define SNAPSHOT_MAGIC 0x46475753u /* "FGWS" */
-
-typedef struct snapshot_header {
-    uint32_t magic;
-    uint32_t entities; /* spawned entities: the slots copied */
-    uint64_t layout;
-    uint64_t size;     /* bytes after the header */
-} snapshot_header;
+typedef fg_snapshot_header snapshot_header;
+#define SNAPSHOT_MAGIC FG_SNAPSHOT_MAGIC
 
 /* {====================================================================== helpers */
 
@@ -210,8 +205,9 @@ static fg_status add_version(fg_world *w, fg_ruleset *r, uint32_t *version, fg_e
                             "larger motion_bytes)", r->name, fg_motion_state_size(r->motion_set),
                             w->motion_stride);
     if (w->nversions == FG_MAX_VERSIONS)
-        return fg_error_set(err, FG_ENOMEM, "rules: %d versions loaded in this world; "
-                            "create a new world", FG_MAX_VERSIONS);
+        return fg_error_set(err, FG_ENOMEM, "rules: this world holds %d ruleset versions, the "
+                            "most it keeps (each reload adds one); create a new world to reload "
+                            "again", FG_MAX_VERSIONS);
     fg_ruleset_ref(r);
     w->versions[w->nversions] = r;
     *version = w->nversions++;
@@ -319,6 +315,8 @@ fg_world *fg_world_clone(const fg_world *src, const fg_world_hooks *hooks, fg_er
     return w;
 }
 
+uint32_t fg_world_version_count(const fg_world *w) { return w->nversions; }
+
 const fg_ruleset *fg_world_rules_version(const fg_world *w, uint32_t version) {
     return version < w->nversions ? w->versions[version] : NULL;
 }
@@ -338,6 +336,14 @@ uint32_t fg_world_rules_slot(const fg_world *w, fg_entity e) {
 
 /* {====================================================================== entities */
 
+static fg_status check_position(const char *what, fg_fx x, fg_fx y, fg_error *err) {
+    if (x < -FG_POSITION_MAX || x > FG_POSITION_MAX || y < -FG_POSITION_MAX || y > FG_POSITION_MAX)
+        return fg_error_set(err, FG_EINVAL, "%s: (%d, %d) in 1/65536 units is out of range "
+                            "(expected -%d..%d each)", what, x, y, FG_POSITION_MAX,
+                            FG_POSITION_MAX);
+    return FG_OK;
+}
+
 fg_status fg_world_spawn(fg_world *w, const fg_spawn *s, fg_entity *out, fg_error *err) {
     if (w->state->nentities == w->max_entities)
         return fg_error_set(err, FG_ENOMEM, "spawn: the world is full (%u entities)",
@@ -353,6 +359,7 @@ fg_status fg_world_spawn(fg_world *w, const fg_spawn *s, fg_entity *out, fg_erro
     if (sp.opponent != 0 && !fg_world_entity(w, sp.opponent))
         return fg_error_set(err, FG_ENOTFOUND, "spawn.opponent: entity %u does not exist",
                             sp.opponent);
+    if (check_position("spawn", sp.x, sp.y, err) != FG_OK) return FG_EINVAL;
     fg_world_note_edit(w, "spawn");
     uint32_t slot = w->state->nentities;
     fg_buffer *b = fg_world_buffer_at(w, slot);
@@ -446,6 +453,7 @@ void fg_world_position(const fg_world *w, fg_entity e, fg_fx *x, fg_fx *y) {
 fg_status fg_world_set_position(fg_world *w, fg_entity e, fg_fx x, fg_fx y, fg_error *err) {
     fg_entity_state *es = fg_world_entity(w, e);
     if (!es) return fg_world_no_entity(w, e, err);
+    if (check_position("set_position", x, y, err) != FG_OK) return FG_EINVAL;
     fg_world_note_edit(w, "position");
     es->x = es->prev_x = x;
     es->y = es->prev_y = y;
@@ -714,14 +722,14 @@ size_t fg_world_snapshot_capacity(const fg_world *w) {
     return sizeof(snapshot_header) + fg_world_snapshot_bytes(w, w->max_entities);
 }
 
-fg_status fg_world_save(const fg_world *w, void *buf, size_t size, fg_error *err) {
+static fg_status save_snapshot(const fg_world *w, void *buf, size_t size, bool seal,
+                               fg_error *err) {
     size_t need = fg_world_snapshot_size(w);
     if (!buf || size < need)
         return fg_error_set(err, FG_EINVAL, "snapshot buffer: %zu bytes, need %zu", size, need);
     uint32_t n = w->state->nentities;
-    snapshot_header h = {SNAPSHOT_MAGIC, n, w->state->layout, need - sizeof h};
-    unsigned char *p = buf;
-    memcpy(p, &h, sizeof h);
+    snapshot_header h = {SNAPSHOT_MAGIC, n, w->state->layout, need - sizeof h, 0};
+    unsigned char *p = buf, *body = p + sizeof h;
     p += sizeof h;
     memcpy(p, w->state, state_section());
     p += state_section();
@@ -732,10 +740,21 @@ fg_status fg_world_save(const fg_world *w, void *buf, size_t size, fg_error *err
     memcpy(p, w->ledgers, w->ledger_stride * n);
     p += w->ledger_stride * n;
     memcpy(p, w->motions, w->motion_stride * n);
+    if (seal) h.check = fg_snapshot_checksum(&h, body);
+    memcpy(buf, &h, sizeof h);
     return FG_OK;
 }
 
-fg_status fg_world_restore(fg_world *w, const void *buf, size_t size, fg_error *err) {
+fg_status fg_world_save(const fg_world *w, void *buf, size_t size, fg_error *err) {
+    return save_snapshot(w, buf, size, true, err);
+}
+
+void fg_world_save_trusted(const fg_world *w, void *buf, size_t size) {
+    save_snapshot(w, buf, size, false, NULL);
+}
+
+static fg_status restore_snapshot(fg_world *w, const void *buf, size_t size, bool trusted,
+                                  fg_error *err) {
     snapshot_header h;
     if (!buf || size < sizeof h)
         return fg_error_set(err, FG_EINVAL, "snapshot: %zu bytes is too short for a header", size);
@@ -754,15 +773,8 @@ fg_status fg_world_restore(fg_world *w, const void *buf, size_t size, fg_error *
         return fg_error_set(err, FG_EFORMAT, "snapshot: %zu bytes for %u entities, expected %zu",
                             size, h.entities, sizeof h + body);
     const unsigned char *p = (const unsigned char *)buf + sizeof h;
-    fg_world_state incoming;
-    memcpy(&incoming, p, sizeof incoming);
-    if (incoming.nentities != h.entities || incoming.nslots > FG_MAX_RULE_SLOTS)
-        return fg_error_set(err, FG_EFORMAT, "snapshot: damaged (%u entities in the header, %u "
-                            "in the state)", h.entities, incoming.nentities);
-    for (uint32_t i = 0; i < incoming.nslots; i++)
-        if (incoming.slot_version[i] >= w->nversions)
-            return fg_error_set(err, FG_EMISMATCH, "snapshot: uses ruleset version %u, this "
-                                "world has %u", incoming.slot_version[i], w->nversions);
+    fg_status st = trusted ? FG_OK : fg_snapshot_check(w, &h, p, err);
+    if (st != FG_OK) return st;
     fg_world_note_edit(w, "restore");
     uint32_t n = h.entities;
     memcpy(w->state, p, state_section());
@@ -781,6 +793,14 @@ fg_status fg_world_restore(fg_world *w, const void *buf, size_t size, fg_error *
         w->trace_count--;
     }
     return FG_OK;
+}
+
+fg_status fg_world_restore(fg_world *w, const void *buf, size_t size, fg_error *err) {
+    return restore_snapshot(w, buf, size, false, err);
+}
+
+void fg_world_restore_trusted(fg_world *w, const void *buf, size_t size) {
+    restore_snapshot(w, buf, size, true, NULL);
 }
 
 /* }====================================================================== */

@@ -23,6 +23,13 @@ static fg_status tick_of_time(const fg_world *w, int64_t time_us, fg_tick *tick,
         return fg_error_set(err, FG_EINVAL, "input time %lld us is too large for %u Hz",
                             (long long)time_us, w->tick_rate);
     *tick = fg_tick_of_us(time_us, w->tick_rate);
+    /* Time may not go back within a buffer, so one edge far ahead would refuse every later one. */
+    int64_t ahead = (int64_t)FG_INPUT_AHEAD_MAX_S * w->tick_rate;
+    if (*tick - w->state->tick > ahead)
+        return fg_error_set(err, FG_EINVAL, "input time %lld us (tick %lld) is more than %d s "
+                            "ahead of the world (tick %lld); edge refused",
+                            (long long)time_us, (long long)*tick, FG_INPUT_AHEAD_MAX_S,
+                            (long long)w->state->tick);
     return FG_OK;
 }
 

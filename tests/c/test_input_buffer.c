@@ -1,4 +1,4 @@
-/* test_input_buffer.c: the per-entity edge buffer (DESIGN.md section 4). */
+/* test_input_buffer.c: the per-entity edge buffer (framegate/input.h; docs/architecture.md). */
 #include "fg_test.h"
 
 #include <stdlib.h>

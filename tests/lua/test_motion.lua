@@ -162,7 +162,7 @@ local function duelist()
   }
 end
 
--- Rule: a motions table as in DESIGN.md compiles; names come back sorted.
+-- Rule: a motions table as in docs/rules.md compiles; names come back sorted.
 function TestMotionSet.test_motions_table_compiles_with_sorted_names()
   local s = duelist()
   lu.assertEquals(tostring(s), "framegate.MotionSet (5 patterns)")

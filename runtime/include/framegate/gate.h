@@ -135,6 +135,10 @@ FG_API fg_status fg_dispatcher_create(const fg_allocator *a, uint32_t channels, 
 FG_API void fg_dispatcher_destroy(const fg_allocator *a, fg_dispatcher *d);
 /* Size of the block, fixed at creation: what a snapshot copies. */
 FG_API size_t fg_dispatcher_bytes(const fg_dispatcher *d);
+/* Checks a dispatcher snapshot of that shape (the invariants fg_dispatcher_restore relies on)
+** without copying it. */
+FG_API fg_status fg_dispatcher_check(const void *snapshot, size_t size, uint32_t channels,
+                                     uint32_t capacity, fg_error *err);
 /* Copies a snapshot (bytes taken from a dispatcher) over d after checking that it has d's shape
 ** and size and is internally consistent (FG_EMISMATCH / FG_EFORMAT otherwise, d unchanged). */
 FG_API fg_status fg_dispatcher_restore(fg_dispatcher *d, const void *snapshot, size_t size,

@@ -269,6 +269,10 @@ typedef struct fg_motion_state fg_motion_state;
 FG_API size_t fg_motion_state_size(const fg_motion_set *set);
 /* start_tick: the tick before the first one stepped (as fg_buffer_init). */
 FG_API void fg_motion_state_init(const fg_motion_set *set, fg_motion_state *st, fg_tick start_tick);
+/* Whether `size` bytes from outside (a snapshot read back, at any alignment) are a state of this
+** set the matcher can run: FG_OK, or a message naming the field. Nothing is written. */
+FG_API fg_status fg_motion_state_check(const fg_motion_set *set, const void *bytes, size_t size,
+                                       fg_error *err);
 /* Feeds the authoritative part of the state to a hasher, field by field. Diagnostic fields
 ** (near-miss records) are not hashed. Cheap after fg_motion_state_refresh; correct without it. */
 FG_API void fg_motion_state_hash(const fg_motion_set *set, const fg_motion_state *st,

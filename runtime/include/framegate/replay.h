@@ -37,6 +37,11 @@ extern "C" {
 #define FG_REPLAY_CHUNK_DEFAULT 8192u
 #define FG_REPLAY_CHUNK_MIN 64u
 #define FG_REPLAY_CHUNK_MAX (16u * 1024u * 1024u)
+/* Ticks a replay may span after its start tick (77 hours at 60 Hz): replaying costs a tick's work
+** per tick, so a final record far out would hold a replayer for good. And the largest start tick
+** either way (2^40, 580 years at 60 Hz), which keeps every tick sum exact. */
+#define FG_REPLAY_MAX_SPAN (1u << 24)
+#define FG_REPLAY_MAX_START ((int64_t)1 << 40)
 
 /* Record type ids. 0 is never a record; ids above FG_REPLAY_END_ are unknown to this reader and
 ** skipped when a file declares them. */

@@ -69,6 +69,14 @@ FG_API void fg_world_destroy(fg_world *w);
 
 /* {====================================================================== entities */
 
+/* Positions and speeds stay within +-FG_POSITION_MAX (16384 units): spawn and set_position
+** refuse more, and movement stops there, so no sum of two of them overflows. */
+#define FG_POSITION_MAX FG_FX(16384)
+
+/* Input may be stamped up to this many seconds after the world's current tick; later is
+** refused, since a buffer's time never goes back. */
+#define FG_INPUT_AHEAD_MAX_S 60
+
 typedef struct fg_spawn {
     fg_fx x, y;
     fg_facing facing;
@@ -103,6 +111,11 @@ FG_API fg_status fg_world_set_position(fg_world *w, fg_entity e, fg_fx x, fg_fx 
 FG_API const fg_ruleset *fg_world_rules(const fg_world *w, fg_entity e);
 FG_API uint32_t fg_world_rules_slot(const fg_world *w, fg_entity e);
 FG_API const fg_ruleset *fg_world_rules_version(const fg_world *w, uint32_t version);
+/* Ruleset versions the world holds: one per ruleset added, plus one per reload. A world keeps at
+** most FG_WORLD_MAX_VERSIONS (old versions stay, for instances and snapshots that name them);
+** past that a reload is refused. */
+#define FG_WORLD_MAX_VERSIONS 256
+FG_API uint32_t fg_world_version_count(const fg_world *w);
 /* Adds another ruleset (another character) with the same buttons; returns its slot. */
 FG_API fg_status fg_world_add_rules(fg_world *w, fg_ruleset *r, uint32_t *slot, fg_error *err);
 /* Swaps the ruleset of a slot at the next tick boundary (call it between ticks): new requests use

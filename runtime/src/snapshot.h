@@ -1,0 +1,35 @@
+/*
+** snapshot.h: the header of a world snapshot (world.c writes and restores it, statediff.c reads
+** it in place) and the check a snapshot passes before a restore changes anything (snapshot.c).
+** Not installed.
+*/
+#ifndef FG_SNAPSHOT_H
+#define FG_SNAPSHOT_H
+
+#include "internal.h"
+
+#define FG_SNAPSHOT_MAGIC 0x46475753u /* "FGWS" */
+
+typedef struct fg_snapshot_header {
+    uint32_t magic;
+    uint32_t entities; /* spawned entities: the slots copied */
+    uint64_t layout;
+    uint64_t size;     /* bytes after the header */
+    uint64_t check;    /* fg_snapshot_checksum of those bytes */
+} fg_snapshot_header;
+
+/* The checksum of a snapshot's body: a 64-bit hash seeded with the layout and entity count. */
+uint64_t fg_snapshot_checksum(const fg_snapshot_header *h, const void *body);
+
+/* Checks a snapshot's body (after the header, h->entities slots) against the world's limits:
+** every index, count, enum and bool that the tick or a read could follow. FG_OK or a message
+** naming the field and the value. */
+fg_status fg_snapshot_check(const fg_world *w, const fg_snapshot_header *h, const void *body,
+                            fg_error *err);
+
+/* Save and restore for snapshots that never leave the world's own code (the sync test's ring):
+** no checksum, no field checks. Anything a host hands in goes through fg_world_restore. */
+void fg_world_save_trusted(const fg_world *w, void *buf, size_t size);
+void fg_world_restore_trusted(fg_world *w, const void *buf, size_t size);
+
+#endif
