@@ -101,6 +101,7 @@ int main(int argc, char **argv) {
     bind_keys(w, p1);
     printf("embed_lua: rules %s ('%s'), %u Hz\n", path,
            fg_ruleset_name(fg_lua_host_ruleset(s)), fg_world_tick_rate(w));
+    fflush(stdout); /* a watcher of this output knows the rules are loaded */
 
     /* A snapshot at the start of every second: the what-if report re-runs from the last one. */
     size_t snap_size = fg_world_snapshot_capacity(w);

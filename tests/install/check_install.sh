@@ -78,9 +78,11 @@ cat app_pc.txt
 
 # embed_lua reloads the rules when the file changes: an edit saved while it runs.
 cp "$src/samples/duel/rules.lua" rules.lua
-"$tmp/embed/embed_lua" rules.lua --seconds 4 --realtime >embed_lua.txt &
+"$tmp/embed/embed_lua" rules.lua --seconds 6 --realtime >embed_lua.txt &
 pid=$!
-sleep 1.5
+# Edit once it has loaded the rules and runs (a loaded machine may take a while to start it).
+for _ in $(seq 200); do grep -q "^embed_lua: rules" embed_lua.txt && break; sleep 0.1; done
+sleep 0.5
 sed -i 's/startup = 4, active = 2, recovery = 7/startup = 6, active = 2, recovery = 7/' rules.lua
 wait "$pid" || { cat embed_lua.txt; fail "embed_lua failed"; }
 grep -q "reload: ok, 'duelist' hash [0-9a-f]*; 0 added, 1 changed, 0 removed" embed_lua.txt \
