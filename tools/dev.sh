@@ -4,7 +4,7 @@
 #   bash tools/dev.sh test   install what is missing, build with -Werror and run every test, then
 #                            rebuild under ASan+UBSan and run every test again
 #   bash tools/dev.sh deps   only install what is missing
-#   bash tools/dev.sh bench  build in Release and run every benchmark
+#   bash tools/dev.sh bench  build in Release and run every benchmark (bench --smoke: a tiny run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -88,7 +88,20 @@ case "${1:-}" in
   bench)
     deps
     build release
-    for b in build/release/bench_*; do echo "== $(basename "$b")"; "$b"; done
+    # CTest places the benchmark programs beside the tests; run every one, in name order.
+    found=0
+    for b in build/release/tests/bench_*; do
+      [ -x "$b" ] && [ -f "$b" ] || continue
+      found=1
+      echo "== $(basename "$b")"
+      "$b" "${@:2}"
+    done
+    [ "$found" = 1 ] || { echo "framegate: no benchmark was built in build/release/tests" >&2; exit 1; }
+    # The Lua benchmarks run through the command line's Lua host.
+    for s in tests/bench/bench_*.lua; do
+      echo "== $(basename "$s" .lua)"
+      ./build/release/framegate lua "$s" "${@:2}"
+    done
     ;;
   *)
     sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'

@@ -65,6 +65,8 @@ fg_lua_world *fg_lua_check_world(lua_State *L, int idx);
 void fg_lua_push_entity(lua_State *L, int world_idx, fg_entity id);
 /* Checks an Entity userdata; *w receives its (open) world. [-0, +0, v] */
 fg_entity fg_lua_check_entity(lua_State *L, int idx, fg_world **w);
+int fg_lua_check_action(lua_State *L, fg_world *w, int idx);
+void fg_lua_open_queries(lua_State *L);
 /* One tick as a Lua host runs it: the request rule inside, the presentation hooks after (once per
 ** tick: a tick run again after a rollback presents nothing). `again` marks a re-simulated tick,
 ** which a recording skips. Used by w:advance, the sync test and the replay player.
@@ -168,6 +170,7 @@ bool fg_lua_read_verdict(lua_State *L, int idx, fg_verdict *out, fg_error *err);
 /* Creates metatable tname (with __name) whose __index is a table of methods, plus the given
 ** metamethods (__gc, __tostring, ...). Leaves nothing on the stack. [-0, +0, m] */
 void fg_lua_class(lua_State *L, const char *tname, const luaL_Reg *methods, const luaL_Reg *meta);
+void fg_lua_add_methods(lua_State *L, const char *tname, const luaL_Reg *methods);
 
 /* Raises err's message as a Lua error positioned at the calling Lua code. [-0, +0, v] */
 int fg_lua_raise(lua_State *L, const fg_error *err);

@@ -603,13 +603,6 @@ static int entity_view(lua_State *L) {
 
 /* }====================================================================== */
 
-static void add_methods(lua_State *L, const char *tname, const luaL_Reg *methods) {
-    luaL_getmetatable(L, tname);
-    lua_getfield(L, -1, "__index");
-    luaL_setfuncs(L, methods, 0);
-    lua_pop(L, 2);
-}
-
 void fg_lua_open_play(lua_State *L) {
     static const luaL_Reg world_methods[] = {
         {"request", world_request},     {"evaluate", world_evaluate},
@@ -630,8 +623,8 @@ void fg_lua_open_play(lua_State *L) {
         {"__index", event_index}, {"__newindex", event_newindex}, {"__pairs", event_pairs},
         {"__tostring", event_tostring}, {NULL, NULL},
     };
-    add_methods(L, FG_LUA_WORLD_T, world_methods);
-    add_methods(L, FG_LUA_ENTITY_T, entity_methods);
+    fg_lua_add_methods(L, FG_LUA_WORLD_T, world_methods);
+    fg_lua_add_methods(L, FG_LUA_ENTITY_T, entity_methods);
     fg_lua_class(L, EVENT_T, NULL, event_meta);
     lua_pushcfunction(L, l_cue);
     lua_setfield(L, -2, "cue");

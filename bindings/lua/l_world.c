@@ -18,31 +18,42 @@ fg_lua_world *fg_lua_check_world(lua_State *L, int idx) {
     return lw;
 }
 
+/* The world pointer is a shortcut past the user value, which keeps that world alive: queries
+** polled every tick check one userdata rather than two. */
 typedef struct lua_entity {
     fg_entity id;
+    fg_lua_world *lw;
 } lua_entity;
 
 /* Returns the entity at idx and pushes nothing; *w receives its world. */
 fg_entity fg_lua_check_entity(lua_State *L, int idx, fg_world **w) {
     lua_entity *le = luaL_checkudata(L, idx, FG_LUA_ENTITY_T);
-    lua_getiuservalue(L, idx, 1);
-    fg_lua_world *lw = luaL_testudata(L, -1, FG_LUA_WORLD_T);
-    if (!lw || !lw->w) luaL_error(L, "attempt to use an entity of a closed world");
-    lua_pop(L, 1);
-    *w = lw->w;
+    if (!le->lw->w) luaL_error(L, "attempt to use an entity of a closed world");
+    *w = le->lw->w;
     return le->id;
 }
 
 void fg_lua_push_entity(lua_State *L, int world_idx, fg_entity id) {
     world_idx = lua_absindex(L, world_idx);
+    fg_lua_world *lw = luaL_checkudata(L, world_idx, FG_LUA_WORLD_T);
     lua_entity *le = lua_newuserdatauv(L, sizeof *le, 1);
     le->id = id;
+    le->lw = lw;
     luaL_setmetatable(L, FG_LUA_ENTITY_T);
     lua_pushvalue(L, world_idx);
     lua_setiuservalue(L, -2, 1);
 }
 
-static int check_action(lua_State *L, fg_world *w, int idx) {
+/* An action given by handle (the integer w:action_id returns, the C action id) or by name. */
+int fg_lua_check_action(lua_State *L, fg_world *w, int idx) {
+    if (lua_type(L, idx) == LUA_TNUMBER) {
+        lua_Integer h = luaL_checkinteger(L, idx);
+        uint32_t n = fg_world_action_names(w)->count;
+        if (h < 0 || (lua_Unsigned)h >= n)
+            return luaL_argerror(L, idx, lua_pushfstring(L, "action handle %I is not one of this "
+                                                         "world's (0 to %d)", h, (int)n - 1));
+        return (int)h;
+    }
     const char *name = luaL_checkstring(L, idx);
     int a = fg_world_action_id(w, name);
     if (a < 0) {
@@ -513,7 +524,7 @@ static int push_result(lua_State *L, fg_status st, const fg_error *err) {
 static int entity_press(lua_State *L) {
     fg_world *w;
     fg_entity e = fg_lua_check_entity(L, 1, &w);
-    int a = check_action(L, w, 2);
+    int a = fg_lua_check_action(L, w, 2);
     fg_error err;
     return push_result(L, fg_world_press(w, e, a, check_time(L, 3), FG_SOURCE_SCRIPT, &err), &err);
 }
@@ -521,7 +532,7 @@ static int entity_press(lua_State *L) {
 static int entity_release(lua_State *L) {
     fg_world *w;
     fg_entity e = fg_lua_check_entity(L, 1, &w);
-    int a = check_action(L, w, 2);
+    int a = fg_lua_check_action(L, w, 2);
     fg_error err;
     return push_result(L, fg_world_release(w, e, a, check_time(L, 3), FG_SOURCE_SCRIPT, &err),
                        &err);
@@ -550,7 +561,7 @@ static int entity_contact(lua_State *L) {
 static int entity_held(lua_State *L) {
     fg_world *w;
     fg_entity e = fg_lua_check_entity(L, 1, &w);
-    int a = check_action(L, w, 2);
+    int a = fg_lua_check_action(L, w, 2);
     lua_pushboolean(L, fg_buffer_held(fg_world_buffer(w, e), a));
     return 1;
 }
@@ -558,7 +569,7 @@ static int entity_held(lua_State *L) {
 static int entity_held_for(lua_State *L) {
     fg_world *w;
     fg_entity e = fg_lua_check_entity(L, 1, &w);
-    int a = check_action(L, w, 2);
+    int a = fg_lua_check_action(L, w, 2);
     lua_pushinteger(L, fg_buffer_held_for(fg_world_buffer(w, e), a));
     return 1;
 }
@@ -720,7 +731,7 @@ static int entity_bind(lua_State *L) {
     fg_world *w;
     fg_entity e = fg_lua_check_entity(L, 1, &w);
     uint32_t control = check_control(L, 2);
-    int a = check_action(L, w, 3);
+    int a = fg_lua_check_action(L, w, 3);
     fg_error err;
     return push_result(L, fg_input_map_bind(fg_world_input_map(w, e), control, a, &err), &err);
 }
@@ -848,6 +859,7 @@ void fg_lua_open_world(lua_State *L) {
     luaL_setfuncs(L, funcs, 0);
     fg_lua_class(L, FG_LUA_WORLD_T, world_methods, world_meta);
     fg_lua_class(L, FG_LUA_ENTITY_T, entity_methods, entity_meta);
+    fg_lua_open_queries(L);
     fg_lua_open_play(L);
     fg_lua_open_combat(L);
 }

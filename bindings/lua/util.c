@@ -27,6 +27,14 @@ void fg_lua_class(lua_State *L, const char *tname, const luaL_Reg *methods, cons
     lua_pop(L, 1);
 }
 
+/* Adds functions to the method table (__index) of the class tname, from a file of its own. */
+void fg_lua_add_methods(lua_State *L, const char *tname, const luaL_Reg *methods) {
+    luaL_getmetatable(L, tname);
+    lua_getfield(L, -1, "__index");
+    luaL_setfuncs(L, methods, 0);
+    lua_pop(L, 2);
+}
+
 uint32_t fg_lua_opt_layer(lua_State *L, int idx, const fg_ruleset *r) {
     uint32_t n = fg_ruleset_layer_count(r);
     if (lua_isnoneornil(L, idx)) return 0;

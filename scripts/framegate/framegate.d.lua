@@ -345,6 +345,11 @@ function World:events() end
 function World:meter(from, to) end
 ---@return { name: string, tick: integer, entity: integer, a: integer, b: integer }[]
 function World:cues() end
+---The handle of a declared action or direction (its C action id), for Entity:pressed and the
+---other per-tick queries.
+---@param name string
+---@return integer
+function World:action_id(name) end
 ---@param layer string|integer a layer's name or index (0 = the first)
 function World:report_event(entity, layer, sequence, marker, occurrence) end
 ---@param script string "LP@0 2@6 3@8 6@10 P@11"
@@ -425,10 +430,33 @@ function Entity:press(action, time_us) end
 function Entity:release(action, time_us) end
 function Entity:dir(numpad, time_us) end
 function Entity:contact(grounded) end
+---An action is a handle (the integer w:action_id returns) or a name; handles skip the lookup.
+---@param action integer|string
 ---@return boolean
 function Entity:held(action) end
+---@param action integer|string
 ---@return integer
 function Entity:held_for(action) end
+---The handle of a declared action or direction: its C action id.
+---@param name string
+---@return integer
+function Entity:action_id(name) end
+---Whether the last tick consumed a press of action (a direction: entered). Allocates nothing.
+---@param action integer|string
+---@return boolean
+function Entity:pressed(action) end
+---Whether the last tick consumed a release of action (a direction: left). Allocates nothing.
+---@param action integer|string
+---@return boolean
+function Entity:released(action) end
+---Fills t with the last tick's input as bit masks (bit 1 << handle) and returns it.
+---@param t table
+---@return { tick: integer, dir: integer, pressed: integer, released: integer, held: integer }
+function Entity:poll(t) end
+---Fills t like Entity:input() returns, reusing t and its lists, and returns it.
+---@param t table
+---@return { tick: integer, dir: integer, pressed: string[], released: string[], held: string[] }
+function Entity:input_into(t) end
 ---@return integer
 function Entity:id() end
 ---@return integer absolute, integer relative

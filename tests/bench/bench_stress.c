@@ -150,6 +150,7 @@ typedef struct result {
     double lua_calls_per_fighter_tick;
     double c_allocs_per_tick;
     double lua_bytes_per_tick;
+    double cues_per_tick;
     double memory_per_fighter;
     double edges_per_fighter_second;
     double collide_ns_per_entity_tick; /* the collision phase alone, on the run's last state */
@@ -188,6 +189,16 @@ static void push_events(fg_world *w, fg_entity e, const stream *s, uint32_t *cur
             fg_world_release(w, e, buttons[v->value], us, FG_SOURCE_DEVICE, NULL);
         us++;
     }
+}
+
+/* Read and drop the tick's presentation cues, as a host's presentation layer does every frame; a
+** world whose cues are never drained fills its cue queue and every later hook call errors. */
+static uint64_t drain_cues(fg_world *w) {
+    uint32_t n = fg_world_cue_count(w);
+    uint64_t seen = 0;
+    for (uint32_t i = 0; i < n; i++) seen += fg_world_cue_at(w, i)->name[0] != '\0';
+    fg_world_cues_clear(w);
+    return seen;
 }
 
 /* The collision phase alone, repeated on a world's current state (it writes only its work
@@ -232,6 +243,7 @@ static result run_rules(const char *rules, int n, int32_t ticks, int rate) {
     int advance = lua_gettop(L);
     /* Warm up: a second of play, so every lazy structure exists before measuring. */
     int32_t warm = 60;
+    uint64_t cues = 0;
     for (int32_t t = 0; t < warm; t++) {
         for (int i = 0; i < n; i++)
             push_events(w, (fg_entity)i + 1, &streams[i], &cursor[i], t,
@@ -239,10 +251,12 @@ static result run_rules(const char *rules, int n, int32_t ticks, int rate) {
         lua_pushvalue(L, advance);
         lua_pushvalue(L, widx);
         check(L, lua_pcall(L, 1, 0, 0));
+        cues += drain_cues(w);
         (void)fg_world_hash(w);
     }
     uint64_t calls0 = lw->rule_calls + lw->hook_calls;
     size_t lua_bytes0 = lc.bytes_allocated;
+    cues = 0;
     double t0 = fg_bench_now_ns();
     for (int32_t t = warm; t < ticks; t++) {
         for (int i = 0; i < n; i++)
@@ -251,6 +265,7 @@ static result run_rules(const char *rules, int n, int32_t ticks, int rate) {
         lua_pushvalue(L, advance);
         lua_pushvalue(L, widx);
         check(L, lua_pcall(L, 1, 0, 0));
+        cues += drain_cues(w);
         (void)fg_world_hash(w);
     }
     double ns = fg_bench_now_ns() - t0;
@@ -261,6 +276,7 @@ static result run_rules(const char *rules, int n, int32_t ticks, int rate) {
     r.lua_calls_per_fighter_tick =
         (double)(lw->rule_calls + lw->hook_calls - calls0) / ((double)n * measured);
     r.lua_bytes_per_tick = (double)(lc.bytes_allocated - lua_bytes0) / measured;
+    r.cues_per_tick = (double)cues / measured;
     r.memory_per_fighter = ((double)fg_world_memory(w) + (double)lc.peak) / n;
     r.edges_per_fighter_second = (double)edges / n / ((double)ticks / 60.0);
     r.collide_ns_per_entity_tick = time_collision(w, n);
@@ -504,6 +520,8 @@ int main(int argc, char **argv) {
                m.lua_bytes_per_tick, m.memory_per_fighter);
         if (si == 0) printf("        (input: %.1f edges per fighter per second)\n",
                             m.edges_per_fighter_second);
+        printf("        (%.2f presentation cues per tick, drained every tick)\n",
+               m.cues_per_tick);
     }
     /* Hits as boxes: the same fighter with hit boxes instead of ranges, default hurt and push
     ** boxes, combat rules. */

@@ -1,0 +1,115 @@
+/*
+** l_query.c: the per-tick input queries of framegate.Entity, built for hosts that poll every
+** fighter every tick: action handles, pressed/held/released tests and records filled in place.
+**
+** An action handle is the C action id (fg_world_action_id), so a name is looked up once, not
+** on every query. None of these functions allocates Lua memory once the caller's table has its
+** fields: they return booleans and integers, or write into a table the caller keeps.
+*/
+#include "fg_lua.h"
+
+/* w:action_id(name) / e:action_id(name) -> the handle of a declared action or direction. */
+static int world_action_id(lua_State *L) {
+    fg_world *w = fg_lua_check_world(L, 1)->w;
+    luaL_checktype(L, 2, LUA_TSTRING);
+    lua_pushinteger(L, fg_lua_check_action(L, w, 2));
+    return 1;
+}
+
+static int entity_action_id(lua_State *L) {
+    fg_world *w;
+    (void)fg_lua_check_entity(L, 1, &w);
+    luaL_checktype(L, 2, LUA_TSTRING);
+    lua_pushinteger(L, fg_lua_check_action(L, w, 2));
+    return 1;
+}
+
+/* Pushes whether the action at index 2 (handle or name) is in the last tick's mask chosen by
+** `released`. */
+static int push_in_mask(lua_State *L, int released) {
+    fg_world *w;
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
+    uint32_t bit = 1u << fg_lua_check_action(L, w, 2);
+    const fg_tick_input *in = fg_world_last_input(w, e);
+    lua_pushboolean(L, ((released ? in->released : in->pressed) & bit) != 0);
+    return 1;
+}
+
+/* e:pressed(action) -> whether the last tick consumed a press of action (a direction: entered). */
+static int entity_pressed(lua_State *L) { return push_in_mask(L, 0); }
+
+/* e:released(action) -> whether the last tick consumed a release of action. */
+static int entity_released(lua_State *L) { return push_in_mask(L, 1); }
+
+/* e:poll(t) -> t with tick, dir and the pressed, released and held masks of the last tick
+** (bit `1 << handle`), so one call answers every binding. */
+static int entity_poll(lua_State *L) {
+    fg_world *w;
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    const fg_tick_input *in = fg_world_last_input(w, e);
+    lua_settop(L, 2);
+    lua_pushinteger(L, in->tick);
+    lua_setfield(L, 2, "tick");
+    lua_pushinteger(L, in->dir);
+    lua_setfield(L, 2, "dir");
+    lua_pushinteger(L, in->pressed);
+    lua_setfield(L, 2, "pressed");
+    lua_pushinteger(L, in->released);
+    lua_setfield(L, 2, "released");
+    lua_pushinteger(L, in->held);
+    lua_setfield(L, 2, "held");
+    return 1;
+}
+
+/* Fills the list t[field] (made once, then reused) with the names in mask, and clears the rest
+** of the list. */
+static void fill_names(lua_State *L, const fg_world *w, const char *field, uint32_t mask) {
+    if (lua_getfield(L, 2, field) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_createtable(L, 4, 0);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, 2, field);
+    }
+    const fg_action_names *names = fg_world_action_names(w);
+    lua_Integer k = 0;
+    for (int a = 0; a < FG_INPUT_MAX_ACTIONS; a++)
+        if ((mask & (1u << a)) && fg_action_names_get(names, a)) {
+            lua_pushstring(L, fg_action_names_get(names, a));
+            lua_rawseti(L, -2, ++k);
+        }
+    while (lua_rawgeti(L, -1, k + 1) != LUA_TNIL) {
+        lua_pop(L, 1);
+        lua_pushnil(L);
+        lua_rawseti(L, -2, ++k);
+    }
+    lua_pop(L, 2);
+}
+
+/* e:input_into(t) -> t filled like e:input() returns, reusing t and its lists. */
+static int entity_input_into(lua_State *L) {
+    fg_world *w;
+    fg_entity e = fg_lua_check_entity(L, 1, &w);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    const fg_tick_input *in = fg_world_last_input(w, e);
+    lua_settop(L, 2);
+    lua_pushinteger(L, in->tick);
+    lua_setfield(L, 2, "tick");
+    fill_names(L, w, "pressed", in->pressed);
+    fill_names(L, w, "released", in->released);
+    fill_names(L, w, "held", in->held);
+    lua_pushinteger(L, in->dir);
+    lua_setfield(L, 2, "dir");
+    return 1;
+}
+
+void fg_lua_open_queries(lua_State *L) {
+    static const luaL_Reg world_fns[] = {{"action_id", world_action_id}, {NULL, NULL}};
+    static const luaL_Reg entity_fns[] = {
+        {"action_id", entity_action_id}, {"pressed", entity_pressed},
+        {"released", entity_released},   {"poll", entity_poll},
+        {"input_into", entity_input_into}, {NULL, NULL},
+    };
+    fg_lua_add_methods(L, FG_LUA_WORLD_T, world_fns);
+    fg_lua_add_methods(L, FG_LUA_ENTITY_T, entity_fns);
+}

@@ -1,0 +1,230 @@
+-- bench_lua_host.lua: the cost of polling input from a Lua game, side by side in one process.
+--
+-- The job: one player, 8 bindings, every tick the tick's edges go in, the tick advances, and
+-- the game asks "pressed this tick?" and "held?" of every binding. Contenders:
+--   framegate, handles     w:action_id once, then e:pressed(h) and e:held(h)
+--   framegate, poll        e:poll(t) once per tick, then bit tests on t.pressed and t.held
+--   framegate, names       e:input() and e:held(name), the name-based API
+--   pure-Lua buffer        a minimal input buffer written here for the comparison
+-- Every contender sees the same edge stream; the order of contenders rotates each round and the
+-- median round is printed. Figures are CPU time (os.clock); nothing here asserts on time.
+--
+--   framegate lua tests/bench/bench_lua_host.lua [--smoke]
+local fg = require "framegate"
+
+local smoke = false
+for _, a in ipairs(arg or {}) do
+  if a == "--smoke" or a == "smoke" then smoke = true end
+end
+
+local BUTTONS = { "LP", "MP", "HP", "LK", "MK", "HK", "dash", "block" }
+local TICKS = smoke and 200 or 20000
+local ROUNDS = smoke and 1 or 7
+
+-- The edge stream: per tick a list of {button index, is press, microsecond time}, seeded, about
+-- what a busy human produces (a few edges a second per button).
+local function make_stream(ticks, seed)
+  local x, held, stream = seed, {}, {}
+  local function rnd(n)
+    x = (x * 1103515245 + 12345) % 2147483648
+    return x % n
+  end
+  for t = 1, ticks do
+    local edges = {}
+    if rnd(4) == 0 then
+      for k = 1, rnd(3) + 1 do
+        local b = rnd(#BUTTONS) + 1
+        held[b] = not held[b]
+        edges[#edges + 1] = { b, held[b], fg.us_of_tick(t - 1) + k * 100 }
+      end
+    end
+    stream[t] = edges
+  end
+  return stream
+end
+
+-- {=================================================================== a pure-Lua input buffer
+
+-- What a small Lua game writes itself: edges queue until their tick, the tick folds them into
+-- pressed/released flags and the held state, and the last 32 consumed edges are kept.
+local LuaBuffer = {}
+LuaBuffer.__index = LuaBuffer
+
+local function lua_buffer(nbuttons)
+  local b = setmetatable({ tick = 0, pending = {}, npending = 0, ring = {}, nring = 0,
+                           pressed_ = {}, released_ = {}, held_ = {} }, LuaBuffer)
+  for i = 1, nbuttons do b.pressed_[i], b.released_[i], b.held_[i] = false, false, false end
+  for i = 1, 32 do b.ring[i] = { 0, false, 0 } end
+  b.n = nbuttons
+  return b
+end
+
+function LuaBuffer:push(button, down, time_us)
+  local n = self.npending + 1
+  local e = self.pending[n]
+  if not e then e = {}; self.pending[n] = e end
+  e[1], e[2], e[3] = button, down, time_us
+  self.npending = n
+end
+
+function LuaBuffer:advance()
+  local pressed, released, held = self.pressed_, self.released_, self.held_
+  for i = 1, self.n do pressed[i], released[i] = false, false end
+  local ring = self.ring
+  for i = 1, self.npending do
+    local e = self.pending[i]
+    local b = e[1]
+    if e[2] then pressed[b], held[b] = true, true else released[b], held[b] = true, false end
+    local slot = self.nring % 32 + 1
+    local r = ring[slot]
+    r[1], r[2], r[3] = b, e[2], e[3]
+    self.nring = self.nring + 1
+  end
+  self.npending = 0
+  self.tick = self.tick + 1
+end
+
+function LuaBuffer:pressed(b) return self.pressed_[b] end
+function LuaBuffer:held(b) return self.held_[b] end
+
+-- }===================================================================
+
+-- A tick's edges into a framegate entity, actions given as keys[button] (handles or names).
+local function push_edges(p, keys, edges)
+  for i = 1, #edges do
+    local e = edges[i]
+    if e[2] then p:press(keys[e[1]], e[3]) else p:release(keys[e[1]], e[3]) end
+  end
+end
+
+-- A world with one player and the handles of the bindings.
+local function framegate_player()
+  local w = fg.world { buttons = BUTTONS }
+  local p = w:spawn()
+  local hs = {}
+  for i, b in ipairs(BUTTONS) do hs[i] = w:action_id(b) end
+  return w, p, hs
+end
+
+local contenders = {}
+
+contenders[#contenders + 1] = { name = "framegate, handles", run = function(stream)
+  local w, p, hs = framegate_player()
+  local n, answers = #hs, 0
+  local t0 = os.clock()
+  for t = 1, #stream do
+    push_edges(p, hs, stream[t])
+    w:advance()
+    for i = 1, n do
+      local h = hs[i]
+      if p:pressed(h) then answers = answers + 1 end
+      if p:held(h) then answers = answers + 1 end
+    end
+  end
+  local dt = os.clock() - t0
+  w:close()
+  return dt, answers
+end }
+
+contenders[#contenders + 1] = { name = "framegate, poll", run = function(stream)
+  local w, p, hs = framegate_player()
+  local bits = {}
+  for i = 1, #hs do bits[i] = 1 << hs[i] end
+  local n, answers, rec = #hs, 0, {}
+  local t0 = os.clock()
+  for t = 1, #stream do
+    push_edges(p, hs, stream[t])
+    w:advance()
+    p:poll(rec)
+    local pressed, held = rec.pressed, rec.held
+    for i = 1, n do
+      local bit = bits[i]
+      if pressed & bit ~= 0 then answers = answers + 1 end
+      if held & bit ~= 0 then answers = answers + 1 end
+    end
+  end
+  local dt = os.clock() - t0
+  w:close()
+  return dt, answers
+end }
+
+contenders[#contenders + 1] = { name = "framegate, names", run = function(stream)
+  local w, p = framegate_player()
+  local n, answers = #BUTTONS, 0
+  local t0 = os.clock()
+  for t = 1, #stream do
+    push_edges(p, BUTTONS, stream[t])
+    w:advance()
+    local pressed = p:input().pressed
+    for i = 1, n do
+      local name = BUTTONS[i]
+      for k = 1, #pressed do
+        if pressed[k] == name then answers = answers + 1; break end
+      end
+      if p:held(name) then answers = answers + 1 end
+    end
+  end
+  local dt = os.clock() - t0
+  w:close()
+  return dt, answers
+end }
+
+contenders[#contenders + 1] = { name = "pure-Lua buffer", run = function(stream)
+  local b = lua_buffer(#BUTTONS)
+  local n, answers = #BUTTONS, 0
+  local t0 = os.clock()
+  for t = 1, #stream do
+    local edges = stream[t]
+    for i = 1, #edges do
+      local e = edges[i]
+      b:push(e[1], e[2], e[3])
+    end
+    b:advance()
+    for i = 1, n do
+      if b:pressed(i) then answers = answers + 1 end
+      if b:held(i) then answers = answers + 1 end
+    end
+  end
+  return os.clock() - t0, answers
+end }
+
+local stream = make_stream(TICKS, 2024)
+local times, answers = {}, {}
+for i = 1, #contenders do times[i] = {} end
+for round = 1, ROUNDS do
+  for k = 0, #contenders - 1 do
+    local i = (round - 1 + k) % #contenders + 1
+    collectgarbage("collect")
+    local dt, a = contenders[i].run(stream)
+    times[i][#times[i] + 1] = dt
+    answers[i] = a
+  end
+end
+
+-- Every contender must have given the same answers, or the comparison means nothing.
+for i = 2, #contenders do
+  if answers[i] ~= answers[1] then
+    error(string.format("%s answered %d times, %s %d", contenders[i].name, answers[i],
+                        contenders[1].name, answers[1]))
+  end
+end
+
+local function median(xs)
+  table.sort(xs)
+  return xs[(#xs + 1) // 2]
+end
+
+local edges = 0
+for t = 1, #stream do edges = edges + #stream[t] end
+print(string.format("Lua host path: 1 player, %d bindings, a pressed and a held query per binding "
+  .. "per tick, %d ticks, %d edges; median of %d rounds, order rotated", #BUTTONS, TICKS, edges,
+  ROUNDS))
+local base
+for i, c in ipairs(contenders) do
+  if c.name == "pure-Lua buffer" then base = median(times[i]) end
+end
+for i, c in ipairs(contenders) do
+  local m = median(times[i])
+  print(string.format("  %-22s %9.1f ns per tick   %5.2fx the pure-Lua buffer", c.name,
+                      m / TICKS * 1e9, m / base))
+end

@@ -1,0 +1,170 @@
+-- test_queries.lua: action handles and the allocation-free per-tick queries of an entity
+-- (pressed, held, released, poll, input_into) agree with e:input() and allocate nothing.
+local lu = require "luaunit"
+local fg = require "framegate"
+
+local BUTTONS = { "LP", "MP", "HP", "LK", "MK", "HK", "dash", "block" }
+
+local function contains(list, name)
+  for _, v in ipairs(list) do
+    if v == name then return true end
+  end
+  return false
+end
+
+-- A seeded stream of presses, releases and direction changes, several per tick at times:
+-- feed(t) pushes tick t's edges.
+local function script(p, seed)
+  local held, x = {}, seed
+  local function rnd(n)
+    x = (x * 1103515245 + 12345) % 2147483648
+    return x % n
+  end
+  return function(t)
+    local base = fg.us_of_tick(t)
+    for k = 1, rnd(3) do
+      local b = BUTTONS[rnd(#BUTTONS) + 1]
+      local at = base + k * 100
+      if held[b] then p:release(b, at) else p:press(b, at) end
+      held[b] = not held[b]
+    end
+    if rnd(4) == 0 then p:dir(rnd(9) + 1, base + 900) end
+  end
+end
+
+TestQueries = {}
+
+function TestQueries:test_handles_are_the_action_ids_and_agree_between_world_and_entity()
+  local w = fg.world { buttons = BUTTONS }
+  local p = w:spawn()
+  local seen = {}
+  for _, name in ipairs(BUTTONS) do
+    local h = w:action_id(name)
+    lu.assertEquals(math.type(h), "integer")
+    lu.assertEquals(p:action_id(name), h)
+    lu.assertNil(seen[h])
+    seen[h] = true
+  end
+  lu.assertNotEquals(w:action_id("up"), w:action_id("down"))
+end
+
+function TestQueries:test_queries_agree_with_input_on_a_scripted_stream()
+  local w = fg.world { buttons = BUTTONS }
+  local p = w:spawn()
+  local ticks = 400
+  local feed = script(p, 7)
+  local names = { "up", "down", "left", "right" }
+  for _, b in ipairs(BUTTONS) do names[#names + 1] = b end
+  local rec, into, presses, holds = {}, {}, 0, 0
+  for t = 0, ticks - 1 do
+    feed(t)
+    w:advance()
+    local want = p:input()
+    p:poll(rec)
+    p:input_into(into)
+    lu.assertEquals(into, want)
+    lu.assertEquals(rec.tick, want.tick)
+    lu.assertEquals(rec.dir, want.dir)
+    for _, name in ipairs(names) do
+      local h = w:action_id(name)
+      local bit = 1 << h
+      lu.assertEquals(p:pressed(h), contains(want.pressed, name), name)
+      lu.assertEquals(p:pressed(name), p:pressed(h))
+      lu.assertEquals(p:released(h), contains(want.released, name), name)
+      lu.assertEquals(p:released(name), p:released(h))
+      lu.assertEquals(p:held(h), p:held(name))
+      lu.assertEquals(rec.pressed & bit ~= 0, p:pressed(h))
+      lu.assertEquals(rec.released & bit ~= 0, p:released(h))
+      lu.assertEquals(rec.held & bit ~= 0, contains(want.held, name))
+      if p:pressed(h) then presses = presses + 1 end
+      if p:held(h) then holds = holds + 1 end
+    end
+  end
+  -- The stream must exercise the queries, not leave every answer false.
+  lu.assertTrue(presses > 100, presses)
+  lu.assertTrue(holds > 400, holds)
+end
+
+function TestQueries:test_input_into_clears_what_a_previous_tick_left()
+  local w = fg.world { buttons = BUTTONS }
+  local p = w:spawn()
+  for i, b in ipairs(BUTTONS) do p:press(b, 10 * i) end
+  w:advance()
+  local t = {}
+  lu.assertIs(p:input_into(t), t)
+  lu.assertEquals(#t.pressed, #BUTTONS)
+  local pressed = t.pressed
+  w:advance()
+  p:input_into(t)
+  lu.assertIs(t.pressed, pressed)
+  lu.assertEquals(t.pressed, {})
+  lu.assertEquals(#t.held, #BUTTONS)
+end
+
+function TestQueries:test_a_loop_of_queries_allocates_no_lua_memory()
+  local w = fg.world { buttons = BUTTONS }
+  local p = w:spawn()
+  local feed = script(p, 3)
+  local hs = {}
+  for i, b in ipairs(BUTTONS) do hs[i] = w:action_id(b) end
+  local rec, into = {}, {}
+  local function tick_queries()
+    local n = 0
+    for i = 1, #hs do
+      local h = hs[i]
+      if p:pressed(h) then n = n + 1 end
+      if p:held(h) then n = n + 1 end
+      if p:released(h) then n = n + 1 end
+      if p:pressed(BUTTONS[i]) then n = n + 1 end
+    end
+    p:poll(rec)
+    p:input_into(into)
+    return n
+  end
+  for t = 0, 59 do
+    feed(t)
+    w:advance()
+  end
+  tick_queries() -- the records get their fields once
+  collectgarbage("collect")
+  collectgarbage("stop")
+  local answered = 0
+  local before = collectgarbage("count")
+  for t = 60, 119 do
+    feed(t)
+    w:advance()
+    for _ = 1, 10 do answered = answered + tick_queries() end
+  end
+  local after = collectgarbage("count")
+  collectgarbage("restart")
+  lu.assertTrue(answered > 0)
+  lu.assertEquals((after - before) * 1024, 0)
+  -- The measurement can fail: e:input() builds tables.
+  collectgarbage("stop")
+  before = collectgarbage("count")
+  for _ = 1, 10 do p:input() end
+  after = collectgarbage("count")
+  collectgarbage("restart")
+  lu.assertTrue(after > before)
+end
+
+function TestQueries:test_bad_handles_and_names_are_reported()
+  local w = fg.world { buttons = BUTTONS }
+  local p = w:spawn()
+  lu.assertErrorMsgContains("unknown action 'XX' (declared: ", w.action_id, w, "XX")
+  lu.assertErrorMsgContains("unknown action 'XX'", p.pressed, p, "XX")
+  lu.assertErrorMsgContains("action handle 99 is not one of this world's (0 to 11)",
+    p.held, p, 99)
+  lu.assertErrorMsgContains("action handle -1 is not one of this world's", p.released, p, -1)
+  lu.assertErrorMsgContains("number has no integer representation", p.pressed, p, 1.5)
+  lu.assertErrorMsgContains("string expected, got number", w.action_id, w, 3)
+  lu.assertErrorMsgContains("table expected", p.poll, p)
+  lu.assertErrorMsgContains("table expected", p.input_into, p, 1)
+  local ok, err = pcall(function() return p:pressed("nope") end)
+  lu.assertFalse(ok)
+  lu.assertStrContains(err, "test_queries.lua:")
+  w:close()
+  lu.assertErrorMsgContains("closed world", p.pressed, p, 0)
+end
+
+os.exit(lu.LuaUnit.run())
