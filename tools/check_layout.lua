@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- check_layout.lua: checks the filing rules of CONTRIBUTING.md over the source tree.
 --
 --   lua5.4 tools/check_layout.lua [ROOT]

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- cli_docs.lua: writes the bash completion and the manual page of the `framegate` command from
 -- the option parser every command declares its arguments to (framegate.cli, framegate.options),
 -- so neither can drift from the commands. Run by the build through the CLI's own host:

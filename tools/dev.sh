@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # framegate developer entry point.
 #   bash tools/dev.sh run    install what is missing, build, run the main sample
 #   bash tools/dev.sh test   install what is missing, build with -Werror and run every test, then

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- ffi_header.lua: writes the LuaJIT FFI header of the runtime (framegate_ffi.h) from the C
 -- compiler's preprocessed framegate.h. LuaJIT's ffi.cdef takes declarations only, so this keeps
 -- what came from framegate's own headers and removes what cdef cannot read: function bodies

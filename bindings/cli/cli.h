@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** cli.h: the pieces of the `framegate` command-line host that main.c puts together.
 */

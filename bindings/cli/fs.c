@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** fs.c: the little file-system access the CLI's Lua commands need (list a folder, tell a folder
 ** from a file), as the preloaded module `framegate.fs`. The commands never shell out: a path

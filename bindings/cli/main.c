@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** main.c: the `framegate` command-line host. It embeds Lua with the framegate module preloaded.
 ** `framegate lua FILE ...` runs a script in a full (unsandboxed) state, as the test host does;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** paths.c: where the CLI's Lua scripts are. Nothing here is an absolute path fixed at build
 ** time: the scripts are looked for relative to the running executable, so one binary works from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** fg_lua.h: shared declarations of the Lua bindings. The bindings translate between Lua values
 ** and the runtime's structs; they never decide gameplay.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** l_combat.c: an entity's combat state for Lua: p:combat() (combo, scaled damage, juggle points,
 ** launch, knockdown, throws), p:boxes([kind]) (the live boxes as the collision phase tests them,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** l_determinism.c: Lua bindings of framegate/determinism.h.
 **

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** l_files.c: reading the files a ruleset is made of, as an attacker could arrange them. A file is
 ** opened without blocking and read only if it is a regular file (a FIFO would hold the load for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** l_gate.c: Lua bindings of framegate/gate.h: fg.dispatcher, fg.cycle_track, fg.playback_owner.
 **

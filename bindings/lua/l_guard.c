@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** l_guard.c: the parts of Lua that would let a rule work outside its budget, replaced in the
 ** sandbox's copies of the libraries.

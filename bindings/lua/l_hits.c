@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** l_hits.c: hits in a Lua declaration: an action's `boxes`, `invulnerable`, `hit` and `throw`;
 ** the ruleset's default `boxes` and `combat` rules. It only translates into the builder's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** l_input.c: Lua bindings of framegate/input.h and framegate/loop.h: notation helpers, stick
 ** shaping for experiments, and the fixed-step loop (framegate.Loop).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** l_load.c: loading rule files. Reads a ruleset's file (or text standing in for it) and every file
 ** it includes, runs each in a sandbox environment of its own under the load budget, hashes what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** l_locomotion.c: Lua bindings of framegate/locomotion.h. One userdata, framegate.locomotion,
 ** carries a config and one entity's persistent state; :step(input) runs a tick and returns the

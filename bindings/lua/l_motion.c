@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** l_motion.c: Lua bindings of framegate/motion.h.
 **

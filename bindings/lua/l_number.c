@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** l_number.c: numbers that cross from Lua into the runtime. Every one is range-checked here
 ** before a C cast could wrap it (2^32 + 1 becoming entity 1) or turn NaN into an integer, and the

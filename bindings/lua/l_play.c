@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** l_play.c: the gameplay side of the World and Entity bindings: requests, decisions with their
 ** reasons, action history, committed events, the frame meter, resources, host animation reports

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** l_query.c: the per-tick input queries of framegate.Entity, built for hosts that poll every
 ** fighter every tick: action handles, pressed/held/released tests and records filled in place.

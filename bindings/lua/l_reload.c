@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** l_reload.c: hot reload during a playtest. world:reload() builds the new ruleset completely on
 ** the side (load in the sandbox, validate, compile, on_reload) and swaps it in between two ticks

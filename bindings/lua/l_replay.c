@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** l_replay.c: Lua bindings of framegate/replay.h, for tools and tests: read a replay into tables
 ** or iterate its records, and write one from tables. Everything lives in the module's `replay`

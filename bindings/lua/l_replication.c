@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** l_replication.c: Lua bindings of framegate/replication.h. fg.replication{...} declares the
 ** replicated properties and predicted actions (as a ruleset would) and returns a session userdata,

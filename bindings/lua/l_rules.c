@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** l_rules.c: rulesets from Lua tables. `fg.ruleset "name" { ... }` marks a table as a ruleset
 ** declaration; `fg.rules(decl)` translates it into the runtime's builder, validates and compiles it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** l_sandbox.c: where rules run. Rule files are loaded as text only, each into an environment of
 ** its own over a frozen base of safe functions; blocked names raise a message that says so; a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** l_session.c: netplay from Lua.
 **   fg.link{nodes=2, latency_ms=, jitter_ms=, loss=, duplicate=, reorder=, seed=,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** l_view.c: the read-only views rules and hooks receive (`me`, `me.resources`, `req`).
 **

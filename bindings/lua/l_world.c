@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** l_world.c: Lua bindings of framegate/world.h: framegate.World and framegate.Entity.
 **

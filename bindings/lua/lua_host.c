@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** lua_host.c: the installed C API for Lua rules (framegate/lua.h). A Lua host is a Lua state of
 ** its own with the framegate module, driven through the module's own functions (fg.rules,

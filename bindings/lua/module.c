@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** module.c: luaopen_framegate, the table `require "framegate"` returns. Each layer's bindings
 ** add their functions to it through their opener (see fg_lua.h).

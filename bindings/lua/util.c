@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** util.c: helpers shared by the bindings: class registration in the style of the standard
 ** library (liolib.c) and the one table-field reader (fg_lua_reader): it keeps the path of the

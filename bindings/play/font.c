@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** font.c: the window's text, a 5x7 bitmap font drawn for this host (printable ASCII only). The
 ** glyphs are rows of '#' and '.', readable in the source; fg_font_atlas turns them into one

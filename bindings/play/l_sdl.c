@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** l_sdl.c: the framegate.sdl module, the window of `framegate-play`. It opens an SDL2 window
 ** with a renderer, draws filled and outlined rectangles and text, saves screenshots, reads

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** play.h: the playtest window's C side. The window, its drawing calls, SDL's input events and
 ** the virtual gamepad reach the host script (scripts/framegate/play.lua) through the

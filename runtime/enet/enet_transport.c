@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** enet_transport.c: the session's transport over ENet. Each ENet packet carries two bytes, the
 ** sending node and the node it is for, then the session's datagram. Node 0 learns a peer's node

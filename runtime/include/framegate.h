@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** framegate.h: the whole public C API. Include this, link -lframegate.
 **

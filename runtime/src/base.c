@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** base.c: status messages, the allocator hook, exact time mapping, hashing, CRC-32 and the RNG.
 ** Everything here is pure: no globals, no clocks.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** collide.c: the collision phase. Once per tick, after the actions advanced and before the gate,
 ** it places every live box in the world, sorts entities on x (a sweep over an order kept from the

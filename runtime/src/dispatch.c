@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** dispatch.c: event stamps and the dispatch ledger (framegate/gate.h). Decides whether a gameplay
 ** event candidate is new for the live action of its channel and records it when it is.

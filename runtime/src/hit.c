@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** hit.c: what a contact does, committed once by the gate. The collision phase (collide.c) found
 ** which boxes touch; here each contact is judged against the state before any of this tick's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** hit_internal.h: the compiled form of boxes and hit data (built with the ruleset), the per-entity
 ** combat state (authoritative: hashed, snapshotted, diffed) and the collision phase's work space.

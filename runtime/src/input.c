@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** input.c: semantic action names, numpad directions, SOCD cleaning, analog stick shaping and the
 ** per-entity edge buffer.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** input_record.c: one player's input for one tick as a fixed-size record, and its wire form.
 **

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** inputfuzz.c: seeded random input for sync tests, replays and benchmarks. Each entity keeps a
 ** short plan of edges for the coming ticks (the rest of a motion, the release of a tapped

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** internal.h: the world's private state (struct fg_world, its arena header, entities, queues and
 ** per-tick work space) and the helpers shared by the files that run a world: world.c,

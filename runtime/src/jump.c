@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** jump.c: the jump gate of the behavior layer (jump buffer + coyote time + jump permission).
 */

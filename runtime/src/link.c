@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** link.c: the in-memory link, a transport for tests and benchmarks. Every node of a match lives
 ** in one process; a datagram sent gets an arrival time on the link's clock (latency, plus jitter,

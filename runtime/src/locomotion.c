@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** locomotion.c: locomotion signals for animation graphs: the cardinal Schmitt trigger, the
 ** orientation-warping angle, the two-latch pivot with explicit re-entry, the wall heuristic, and

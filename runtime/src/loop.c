@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** loop.c: the fixed-step accumulator. Time is integer microseconds throughout, so the number of
 ** ticks a host runs depends only on its timestamps, never on float rounding.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** meter.c: the frame meter, as players know it from Street Fighter 6: one character per tick
 ** and per entity, the same column being the same tick, with startup, total and advantage of the

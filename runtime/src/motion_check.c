@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** motion_check.c: whether bytes handed in as a matcher state (a snapshot from disk or the
 ** network) are one the matcher can run: the set it belongs to, enums and bools in range, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** motion_cmd.c: MUGEN and IKEMEN .cmd files to motion defs. Reads [Defaults] and [Command]
 ** blocks and skips every other section ([Remap], [Statedef -1], [State -1, ...]).

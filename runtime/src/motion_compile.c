@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** motion_compile.c: motion definitions to a compiled set (patterns, the shared prefix trie, the
 ** edge index, the state layout, the set's hash and lint findings), its accessors and

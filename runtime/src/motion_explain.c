@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** motion_explain.c: why a motion did not come out (fg_motion_explain, fg_motion_miss_format) and
 ** the lint of a set: patterns another one always beats, patterns that can never complete.

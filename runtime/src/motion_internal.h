@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** motion_internal.h: the pattern form both notations compile to, shared by motion_parse.c and
 ** motion_cmd.c (text to steps) and the files around motion_set.h (steps to a compiled set,

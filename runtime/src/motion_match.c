@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** motion_match.c: the matcher: its state (init, hash, the region fold) and the incremental step,
 ** arbitration between commands completing on the same tick, and command formatting.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** motion_parse.c: text to steps. Button tables and groups, leniency profiles, the numpad and MUGEN
 ** notations (numpad `|` alternatives and 360/720 circles included) and the input script used by

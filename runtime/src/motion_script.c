@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** motion_script.c: the script runner: feeds a text script of timed inputs through a fresh buffer
 ** and matcher and reports the commands and near-misses, for tests and the motion tools.

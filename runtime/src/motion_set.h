@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** motion_set.h: the compiled motion set and the matcher state's layout, shared by the files that
 ** build it (motion_compile.c), run it (motion_match.c), explain and lint it (motion_explain.c) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** playback.c: cycle tracks and the playback owner (framegate/gate.h).
 **

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** record.c: recording a world into a replay (framegate/replay.h's container).
 **

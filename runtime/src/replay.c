@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** replay.c: the replay file format (docs/replay-format.md): record type names, and the reader,
 ** which checks a whole file at open and then iterates its records without allocating. The writer

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** replay_internal.h: the replay file's layout (magic, sizes, what this version knows of each
 ** record type), little-endian byte access, the fixed parts of records and the checks a record

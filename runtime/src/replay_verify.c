@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** replay_verify.c: rebuilding a recorded session from a replay and checking it tick by tick.
 **

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** replay_write.c: the replay writer (docs/replay-format.md), which packs records field by field
 ** into a fixed chunk buffer and hands whole chunks to a sink (a file, a stream or the caller's

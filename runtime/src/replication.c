@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** replication.c: the authority, the owning client and observers as nodes of one session, joined by
 ** an in-memory lossy transport.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** request.c: the request layer: the data's default decision (fg_decide), the merge of the host's
 ** request rule (a Lua verdict) with it, the one cost check both use, and the words for every

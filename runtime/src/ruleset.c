@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** ruleset.c: the ruleset builder, the validator and the compiler to the flat runtime form.
 **

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** ruleset_hits.c: boxes and hit data in a ruleset: the builder's default boxes and combat rules,
 ** the validator's findings (each with its path and value), the compiled form the collision

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** ruleset_internal.h: the compiled form of a ruleset, built by ruleset.c and read by the files
 ** that run it (request.c, tick.c, world.c, trace.c). It knows nothing of a world. Not installed:

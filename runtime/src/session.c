@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** session.c: the rollback session. Each node runs the whole match; players exchange their input
 ** records, each node predicts what it has not received yet (the last input held), and re-runs

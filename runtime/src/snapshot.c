@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** snapshot.c: what a snapshot must be before a world takes it back. A snapshot is plain bytes the
 ** host hands in (from disk, the network, an old take), so it is read as adversarial: the checksum

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** snapshot.h: the header of a world snapshot (world.c writes and restores it, statediff.c reads
 ** it in place) and the check a snapshot passes before a restore changes anything (snapshot.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** statediff.c: field-level comparison of two world snapshots, for sync test and replay reports.
 **

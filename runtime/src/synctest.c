@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** synctest.c: the rollback sync test. Every tick it does what a rollback session does when a
 ** late input arrives, and checks that the world cannot tell the difference.

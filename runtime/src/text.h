@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** text.h: the one helper every describe/explain function shares. Not installed.
 **

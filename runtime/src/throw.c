@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** throw.c: throws. A throw box that touches a hurt box of a throwable target (on the ground, not
 ** in a stun, not frozen, not throw-invulnerable after a wake-up) grabs it: the target is put in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** tick.c: the tick pipeline. Each phase runs over every entity before the next phase starts, so
 ** no entity sees another half-updated and the order of entities never decides a trade:

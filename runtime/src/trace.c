@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** trace.c: the world's trace: a ring of records (inputs, decisions, transitions, rule errors)
 ** written as the tick runs, read back and formatted as text. Not authoritative: never hashed,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** world.c: the world: creation, rulesets and their versions, entities, the state hash and
 ** snapshots. Input entry points are in world_input.c, the trace in trace.c, the tick pipeline in

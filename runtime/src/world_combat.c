@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** world_combat.c: the world's combat API for hosts and tools: teams and owners (who may hit
 ** whom), the live boxes of an entity as the collision phase sees them, the combat state (combo,

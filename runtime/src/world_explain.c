@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** world_explain.c: "why didn't my motion fire", asked of one fighter in a running world. The
 ** near-miss report of the motion layer (fg_motion_explain), read from the entity's real matcher

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** world_input.c: input into a world between ticks: presses, releases and directions stamped to
 ** ticks, device controls and sticks through an entity's input map, and the host's contact

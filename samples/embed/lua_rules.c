@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** The engine programmer's view with a designer's Lua rules: a C program that loads
 ** samples/duel/rules.lua through framegate/lua.h, runs a duel from a recorded device stream and

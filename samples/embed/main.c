@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** The engine programmer's view: a short C program, no Lua of its own, that embeds framegate.
 **

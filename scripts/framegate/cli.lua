@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- framegate.cli: the commands of the `framegate` host. The C host embeds Lua, preloads the
 -- framegate module and calls main(...) with the command line. Each command lives in
 -- framegate/commands/<name>.lua and declares its arguments for the one option parser

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- framegate.determinism: what the synctest, replay and trace commands share: finding a ruleset,
 -- the two-fighter match they run, loading the rules a replay names, and the reference run that
 -- names the fields where a replay diverges.

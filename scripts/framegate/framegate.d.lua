@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 ---@meta framegate
 -- LuaLS definitions of the framegate module, for completion and type checks in rules, scenarios
 -- and tools. Point your editor at scripts/ (see docs/rules.md, "Editor setup"). Checked against

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- framegate.options: the one option parser of every `framegate` command (Debian's lua-argparse).
 -- A command module declares its arguments in options(parser) and does its work in main(args);
 -- options.command wraps the two into run(...), which takes the command line as strings and

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- framegate.play: the playtest window (`framegate-play DIR`, or `framegate play DIR`). Two
 -- duelists fight in an SDL2 window: the keyboard and game controllers drive P1 (a second pad
 -- takes P2, otherwise P2 is the training dummy), the rules reload when saved, and the window

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- framegate.play_training: the training-mode side of the playtest window. Pause, step, slow
 -- motion and reset change the host's clock or the fighters' start positions; the dummy (P2 when
 -- no second pad is plugged in) holds directions, blocks, or plays back up to ten seconds of P1's

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- framegate.play_view: what the playtest window draws, from committed state only. The layout
 -- and the colours are fixed and documented (docs/playtest.md), so a test can find a box or a
 -- meter cell in a screenshot from the world's numbers alone:

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- framegate.scenario: scenario tests on a virtual clock. A scenario owns a world; inputs and
 -- actions are placed at ticks counted from the scenario's start, run() advances the clock, and
 -- the expect_* helpers assert on what happened, with messages that show what did.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Class 10 of the attack suites: the repository cloned under a directory path of more than 200
 # characters, and the Lua suite run there, so no message a test reads is cut by a fixed buffer
 # that a deep checkout fills. Bound: the suite's own time (FG_STREAMS is kept small here).

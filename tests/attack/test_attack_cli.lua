@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_attack_cli.lua: the command line given bad arguments (class 9). Bound: every command ends
 -- within 10 s with one line on stderr, exit code 2 for a usage error and 1 for a failure, and no
 -- host traceback or internal script path. Before, `run --record` to an unwritable path printed a

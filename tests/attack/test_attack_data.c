@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_attack_data.c: hostile bytes and numbers handed to the runtime from C: damaged and
 ** crafted snapshots (class 5), numbers at the edges of ticks, time, positions and replays

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_attack_includes.lua: a ruleset folder arranged by an attacker (class 8). Bound: each load
 -- fails within a second with a message naming the include and why; before, a symlink carried the
 -- load out of the folder and a FIFO held it forever.

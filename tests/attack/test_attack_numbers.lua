@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_attack_numbers.lua: numbers at the edges from Lua (class 6) and the limit on reloads
 -- (class 7). Bound: each call fails at once with a message naming the argument or field, the
 -- value and the range; the world keeps the hash of a twin that never saw the call.

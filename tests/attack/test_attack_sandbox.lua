@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_attack_sandbox.lua: rules written by an attacker (classes 1 to 4). Bound: every attack
 -- ends within 5 s of CPU time (the budget trips at 1,000,000 instructions per call, 20,000,000
 -- per load, or the wall-time backstop) with a message that names the rule's file and line; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** bench_behavior.c: the cost of the behavior pipeline per entity and tick. A ruleset of 40
 ** actions on 2 layers (neutral states by hold, 27 attacks with hits and cancel windows, specials

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** bench_determinism.c: the cost of proving determinism, for the sample duel (two fighters running
 ** samples/duel/rules.lua with its Lua request rule and presentation hook):

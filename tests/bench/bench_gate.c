@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** bench_gate.c: how fast the gate decides candidates, and how much memory the ledger holds over a
 ** long looping action. Prints figures; asserts nothing about time.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** bench_input.c: edges per second through push + consume_for_tick, with 1,000 entities.
 ** Prints ns per edge for the bare buffer and for the whole world tick (which also runs the jump

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** bench_locomotion.c: cost of the locomotion compute step per entity, and throughput when the
 ** compute runs on worker threads while the simulation thread advances its world.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- bench_lua_host.lua: the cost of polling input from a Lua game, side by side in one process.
 --
 -- The job: one player, 8 bindings, every tick the tick's edges go in, the tick advances, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** bench_motion.c: cost of the motion matcher. 30 patterns (a fighting-game character in numpad
 ** and MUGEN notation), many entities, input at human rate (about 8 edges a second at 60 Hz) and

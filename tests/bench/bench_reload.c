@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** bench_reload.c: what a hot reload costs (a ruleset of 50 actions and 30 motions, loaded in the
 ** sandbox, validated, compiled and swapped into a running world) and what one request-rule call

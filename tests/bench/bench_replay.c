@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** bench_replay.c: replay write and read throughput, and the size of a typical recording.
 **

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** bench_session.c: what a rollback session costs on the sample duel (Lua rules and hooks on):
 ** CPU time of one displayed frame (fg_session_advance: receive, restore, re-simulate, send) as a

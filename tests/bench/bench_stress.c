@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** bench_stress.c: the whole tick, measured. N fighters run the stress fighter (30 motion
 ** patterns, 45 actions, two layers, a Lua request rule and a Lua presentation hook), paired in

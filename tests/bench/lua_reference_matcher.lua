@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- A pure-Lua input buffer and motion matcher, written for comparison with the C runtime on the
 -- same input stream (tests/bench/bench_stress.c). It does what a careful Lua implementation of
 -- the same job does: a ring buffer of timestamped edges per fighter, held state, and per new

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The stress fighter: the sample duelist grown to 40 actions and 30 motion patterns on two
 -- layers, with a Lua request rule and a Lua presentation hook. Used by bench_stress.
 local fg = require "framegate"

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- The stress fighter with boxes: the same actions, each attack's `range` and hit marker replaced by
 -- a hit box live on its active ticks, default hurt and push boxes, a crouching hurt box and
 -- combat rules. Used by bench_stress to price the collision phase.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_base.c: exact time mapping, hashing, CRC and the RNG. */
 #include "fg_test.h"
 

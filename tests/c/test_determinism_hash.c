@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_determinism_hash.c: the state hash covers all authoritative state and nothing else, and
 ** snapshots restore exactly. The coverage audit flips every byte of the world header and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_determinism_replay.c: recording a world and playing it back. A recording replays to the
 ** same checkpoints tick by tick and through the host loop at 30, 60, 120, 144 and 240 fps with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_gate_dispatch.c: event stamps and the dispatch ledger: exactly-once decisions, channels,
 ** bounded memory, snapshots and hashes. */
 #include "fg_test.h"

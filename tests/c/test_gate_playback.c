@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_gate_playback.c: cycle tracks sampled in unrolled ticks and the playback owner's commit
 ** rules (seed 001), plus errors, bounded queues, snapshots and hashes. */
 #include "fg_test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_gate_world.c: the commit gate inside a running world. Timeline markers and the host's
 ** animation reports are candidates; the gate applies the side effects of each stamp once: across

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_hit_boxes.c: the rectangle arithmetic of boxes: placement relative to the origin, the
 ** mirror of facing left, touching edges, saturation far off the stage, the overlap's centre.

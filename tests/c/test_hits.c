@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_hits.c: hits as data, scenario by scenario, through the C builder and the real tick: a
 ** crossup, lows and overheads against crouching and standing guards, a launcher into a juggle that

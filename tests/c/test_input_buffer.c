@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_input_buffer.c: the per-entity edge buffer (framegate/input.h; docs/architecture.md). */
 #include "fg_test.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_input_devices.c: semantic names, numpad directions, SOCD cleaning, analog sticks. */
 #include "fg_test.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_jump.c: the jump gate (jump buffer + coyote time + jump permission), the eight input
 ** cases of seed 004 and its millisecond timeline.

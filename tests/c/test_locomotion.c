@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_locomotion.c: cardinal hysteresis, warping angle, the two-latch pivot and re-pivot, walls,
 ** start/stop, bad input, hashing and the batch. The threaded run is in
 ** test_locomotion_thread.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_locomotion_thread.c: the compute step on a worker thread while the simulation thread keeps
 ** advancing its own world. Run it under ThreadSanitizer (the tsan preset): it must be clean, and
 ** its results must equal a single-threaded run bit for bit. */

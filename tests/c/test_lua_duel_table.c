@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_lua_duel_table.c: the exhaustive state-by-request table of the sample duelist. Loads
 ** samples/duel/rules.lua through the real bindings (so the sample's Lua request rule takes part),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_lua_host.c: the installed C API for Lua rules (framegate/lua.h), used as an engine uses
 ** it: no Lua of its own, only the public header. Rules load from a string and from a file, the Lua

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_lua_sandbox.c: the sandbox and its budgets seen from C: the sample rules load in a bare
 ** host state, the allocator wrapper counts exactly what Lua counts and hands every block back,
 ** and a rule over its budget fails alone, leaving the state usable. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_lua_session.c: two nodes play the sample duel (Lua rules and hooks) through the in-memory
 ** link, 3,600 ticks of scripted input, at 0, 60 and 150 ms round trip with 0, 2 and 10% loss (and

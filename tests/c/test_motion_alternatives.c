@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_motion_alternatives.c: numpad `|` alternatives, the 360 and 720 circles and their
 ** documented leniency, and names declared without an input (placeholders). */
 #include "fg_test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_motion_cmd_files.c: real MUGEN and IKEMEN command files (tests/data/mugen) load, and each
 ** command fires on its canonical input on the tick MUGEN makes it true, overlapping commands
 ** included. The expectations are tables beside the files (FILE.tsv); flags mode against consume

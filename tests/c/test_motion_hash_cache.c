@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_motion_hash_cache.c: the matcher keeps the fold of its patterns' and nodes' hashed fields
 ** up to date as it changes them, so a world hashes a state by its header. If any change forgot

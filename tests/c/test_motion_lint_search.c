@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_motion_lint_search.c: lint's "can never fire" verdict agrees with the matcher, in both
 ** command modes. Every pair of patterns from a small pool is compiled in consume and in flags
 ** mode; every input string of SEARCH_LEN events over a small alphabet (stick moves to 2, 3, 5, 6;

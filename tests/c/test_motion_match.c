@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_motion_match.c: the matcher's semantics (MUGEN cases from the notes, numpad defaults),
 ** facing and side switches, negative edge, charge, SOCD, frozen ticks, consumption, chords,
 ** explanations with numbers, leniency profiles, rollback, hashing and the no-allocation rule. */

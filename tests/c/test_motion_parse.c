@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_motion_parse.c: both notations, .cmd files, button groups, bad-notation messages, lint,
 ** input scripts and profiles. */
 #include "fg_test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_motion_priority.c: runs the priority table (tests/data/motion_priority.tsv): inputs that
 ** complete several patterns at once, and the commands that must come out, with why each won. */
 #include "fg_test.h"

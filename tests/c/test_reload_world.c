@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_reload_world.c: swapping a ruleset under a running world (fg_world_replace_rules). Action
 ** ids are positions in sorted names, so a reload that adds an action shifts them: everything that

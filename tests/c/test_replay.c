@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_replay.c: the replay writer and reader: round trips of every record type, the documented
 ** byte layout, writer rules (each refusal names the value and changes nothing), files, sinks and
 ** the no-allocation-per-record rule. Damage and compatibility are in test_replay_compat.c. */

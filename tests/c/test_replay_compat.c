@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_replay_compat.c: what the reader does with files it did not expect: record types and
 ** fields from newer writers (skipped), shorter records from older ones (defaults), and every kind
 ** of damage (each with its message, never a crash, nothing left allocated).

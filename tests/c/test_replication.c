@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_replication.c: persistent state vs transient events, late join, predicted actions with
 ** authority confirmation or rollback, and a lossy, delayed transport that neither duplicates nor
 ** loses a confirmed event. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_requests.c: the request layer against running actions. Cancel windows on both sides of
 ** each edge for every contact kind, the buffer policy, queue expiry and replacement, costs,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_rules.c: the ruleset builder and validator from C. One test per kind of finding, each
 ** with its exact path and message and no ruleset built; every finding reported, not just the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_session.c: the session without Lua (the runtime alone): a match between two C-built
 ** boxers through the in-memory link allocates nothing once created, hostile datagrams are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_session_record.c: input records. A world fed the records taken from another world's
 ** consumed edges differs from it only in what a record does not keep (timestamps inside the tick,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_synctest.c: the rollback sync test. It passes a deterministic world with every kind of
 ** input a host pushes (edges early, late and on time, requests, contact reports, animation

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_world_flags.c: a ruleset in flags mode from C (fg_ruleset_set_command_mode): the world
 ** requests every true command best first and stops at the first that starts an action, traces
 ** the commands that were true on each tick, and allocates nothing per tick. */

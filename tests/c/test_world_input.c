@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** test_world_input.c: input through the world and the fixed-step loop: no lost presses at any
 ** display rate, identical per-tick state at every display rate, bad input refused with no change,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Builds the framegate CLI with another compiler and optimisation level (just the CLI: runtime,
 # bindings, host) and replays every sample replay with it. The replays hold the hashes the
 # recording build computed, so this fails if this build computes any tick differently.

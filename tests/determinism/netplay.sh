@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Two framegate processes play the sample duel over ENet on 127.0.0.1, each behind the link shim
 # (LATENCY ms one way, so the round trip is twice that, LOSS percent lost), ten times faster than
 # real time. Their hashes after every tick must equal each other's and those of the same scripts

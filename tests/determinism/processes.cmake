@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The same replay in separate processes (address randomisation on, as the system runs them) must
 # end on one final hash: the hash may not depend on addresses, Lua's string hash seed, or the
 # order pairs() walks a table in.

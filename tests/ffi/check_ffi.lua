@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- check_ffi.lua: the generated framegate_ffi.h works in LuaJIT as it is: ffi.cdef takes it
 -- whole (no function bodies, no attributes), and every function the public headers export
 -- (FG_API) resolves in libframegate, except those that need a C-only type (FILE, va_list),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** driver.c: runs a libFuzzer-style target without libFuzzer (gcc builds, sanitizer CI runs).
 ** Usage: fuzz_x RUNS [CORPUS_DIR]. Every corpus file is fed as is, then RUNS inputs made by

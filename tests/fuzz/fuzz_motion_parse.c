@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** fuzz_motion_parse.c: fuzzes the notation parsers, the .cmd reader and the input-script parser,
 ** and runs what compiles. The first byte picks the target:

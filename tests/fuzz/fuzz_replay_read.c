@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** fuzz_replay_read.c: feeds arbitrary bytes to the replay reader, strict and partial. Beyond
 ** "never crashes": a refused file leaves no reader and a message; an accepted file iterates to its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** fuzz_snapshot_restore.c: damages a real world snapshot and restores it. The snapshot comes from
 ** two fighters of the determinism fixture after a scripted exchange (buffers, ledgers, matcher

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs the build into a temporary prefix whose path has a space in it, then, from an unrelated
 # working directory, uses it as a studio would: the installed `framegate` runs check, test, run
 # and replay; samples/embed builds against the package with find_package(framegate) and with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The rockspec: `luarocks make` builds the module with the project's CMake (so its flags, such as
 # -ffp-contract=off, are kept) into a temporary tree, and the stock interpreter requires it from
 # there, with the Lua scripts beside it. Usage: check_luarocks.sh SOURCE_DIR

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # framegate as a subproject: a studio's project (tests/install/app) pulls it in with
 # add_subdirectory. Only the libraries are built (no CLI, no tests, no benchmarks), the program
 # loads Lua rules through framegate::lua and runs. The same tree, installed with the /usr prefix

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The LOVE sample, headless: `love samples/love --frames N` under xvfb-run plays the scripted
 # keyboard input through LOVE's own loop (update and draw every frame) and prints the final state
 # hash; the same script under plain LuaJIT (samples/love/headless.lua) must print the same line,

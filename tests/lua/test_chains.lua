@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_chains.lua: several actions on one input. A chain's steps share a button and the state
 -- picks the step (see samples/brawler for the mashed P, P, K); any number of actions may share a
 -- motion, with no silent cap; an input that fits none of its actions says so, naming each.

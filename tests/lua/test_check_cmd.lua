@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_check_cmd.lua: `framegate check FILE.cmd` prints, per command of a MUGEN or IKEMEN command
 -- file, its compiled form and its findings, then a summary; a file that does not load says why.
 local lu = require "luaunit"

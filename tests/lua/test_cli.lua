@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_cli.lua: the `framegate` command line as a shell user meets it. Help goes to stdout with
 -- exit 0, --version answers, a usage error is one line on stderr with exit 2, `framegate test`
 -- exits 1 however many tests fail (256 included, which a count would wrap to 0), paths with

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_definitions.lua: the LuaLS definition file declares exactly what the bindings register:
 -- every function of the module and of each class, none missing and none extra.
 local lu = require "luaunit"

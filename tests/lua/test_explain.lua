@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_explain.lua: p:explain("hadouken") asks one fighter of a running world why its motion
 -- did or did not fire, from its own buffer and matcher: the same near-miss report a motion gives
 -- for a script, read from what the fighter's inputs really did.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_gate.lua: the gate primitives from Lua: the seeds' cases (cross-fade, stale callback,
 -- loop point, retries, gaps), channels, snapshots, hashes and the errors a script can cause.
 -- luacheck: allow defined top

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_hits.lua: hits authored in a Lua declaration: boxes, hit and throw definitions, default
 -- boxes and combat rules reach the runtime; contacts reach on_event with their boxes and point;
 -- p:combat() and p:boxes() read the state; mistakes are reported with their path and value.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_hooks.lua: rules and presentation hooks propose; the runtime decides. A hook cannot change
 -- gameplay state, a failing hook does not stop the tick, a failing rule drops only its request.
 local lu = require "luaunit"

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_locomotion.lua: the Lua face of locomotion signals and replication roles.
 -- Run: build/default/framegate lua tests/lua/test_locomotion.lua
 -- luacheck: globals TestLocomotion TestReplication, ignore 212/self

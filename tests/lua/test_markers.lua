@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_markers.lua: a marker name used more than once in an action (two footsteps per walk cycle,
 -- two sparkles in a taunt) fires at every appearance: the gate's stamp numbers occurrences per
 -- appearance, (action sequence, marker, cycle * appearances + rank), so none is a duplicate, and

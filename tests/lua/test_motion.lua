@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_motion.lua: the motion layer from Lua: fg.motion, fg.motion_set and fg.motion_cmd, the
 -- input script syntax, explanations, lint and the error messages a designer sees.
 -- luacheck: globals TestMotion TestMotionSet TestMotionCmd

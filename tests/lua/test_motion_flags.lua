@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_motion_flags.lua: a ruleset in flags mode (commands = "flags") in a world: every true
 -- command reaches the request layer best first, the first that starts an action ends the tick's
 -- requests, and the trace lists the commands that were true.

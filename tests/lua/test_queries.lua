@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_queries.lua: action handles and the allocation-free per-tick queries of an entity
 -- (pressed, held, released, poll, input_into) agree with e:input() and allocate nothing.
 local lu = require "luaunit"

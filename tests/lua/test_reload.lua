@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_reload.lua: reloading a ruleset while a world runs.
 local lu = require "luaunit"
 local fg = require "framegate"

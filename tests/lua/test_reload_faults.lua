@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_reload_faults.lua: fault injection. Each bad ruleset of tests/fault/ is saved over the
 -- good one in the middle of a running scenario and reloaded. For each: the message names file,
 -- line and what went wrong; the world's hash is what it would have been without the fault; and

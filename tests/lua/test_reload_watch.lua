@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_reload_watch.lua: `framegate watch` reloads the rules when they are saved, while the
 -- playtest keeps running, and shows what the edit changes.
 local lu = require "luaunit"

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_replay.lua: the replay bindings: reading a replay into tables or iterating it, writing one
 -- from tables, and how refusals and damage reach Lua (messages at the caller's line).
 -- luacheck: globals TestReplay

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_replay_world.lua: determinism from Lua with the sample duelist's rules: the sync test with
 -- Lua rules running again on re-simulation (a rule that counts its calls in an upvalue is caught,
 -- presentation hooks fire once per committed event), recording a world into a replay and playing

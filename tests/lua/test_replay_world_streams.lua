@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_replay_world_streams.lua: seeded random input streams through the sample duelist: for
 -- every stream the straight run, the sync test run (rolling back 1..8 ticks every tick) and the
 -- replay of the straight run (tick by tick, then through the host loop at 30, 60, 120, 144 and

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_rules.lua: bad ruleset data from Lua. Each mistake is an error that names the path of the
 -- field and the value, and nothing is loaded: no Rules, no world, the rules already loaded keep
 -- working. Then `framegate check`, which reports the same findings for a file.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_rules_integration.lua: parts of a ruleset that configure other layers: the jump gate and
 -- the replicated properties and predicted actions.
 local lu = require "luaunit"

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_sandbox.lua: what a rules file may and may not do, and the budgets of every rule call.
 local lu = require "luaunit"
 local fg = require "framegate"

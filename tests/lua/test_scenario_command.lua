@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_scenario_command.lua: `framegate test` runs scenario files with LuaUnit; its exit code is
 -- 0 when all pass, 1 when any fails or errors (never a count), 2 for a usage error; golden files
 -- are compared, not silently written.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_session.lua: netplay from Lua. Two sample duelists play through fg.link with loss and
 -- latency; their confirmed hashes agree, the match ends at its length on both, and the recording
 -- one of them made replays and verifies. A planted desync gives a report naming the fields. And

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_views.lua: what a rule's view and an entity show a designer: the action's sequence number
 -- (the stamp the host hands its animation system), the tags of the running action, the declared
 -- maxima of resources, and layers taken by name or by index everywhere.

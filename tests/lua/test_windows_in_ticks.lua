@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_windows_in_ticks.lua: every window and buffer counts ticks the same way: `N` means the
 -- tick something happens and the N ticks after it (a motion's buffer, the jump buffer), or the
 -- N ticks before a window opens (a cancel window's buffer). Each is tested at its edge: N works,

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_world.lua: the world, entity and loop bindings as a designer or a tool uses them.
 local lu = require "luaunit"
 local fg = require "framegate"

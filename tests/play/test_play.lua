@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- test_play.lua: the playtest window, run headless (under xvfb-run) with a scripted input file.
 -- Screenshots are read back and checked against the world's own numbers: the hit box where
 -- the attacker's reach is, the frame meter strip cell by cell, the reload banner after an

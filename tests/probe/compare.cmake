@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Runs one probe (CMD, or CMD lua SCRIPT) and fails unless its standard output equals the file
 # EXPECTED byte for byte.
 if(DEFINED SCRIPT)

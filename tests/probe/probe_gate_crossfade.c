@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** probe_gate_crossfade.c: the cross-fade probe. Action 100 fades from attack-a into attack-b and
 ** both clips report the damage marker; then action 101 begins and a late callback of action 100

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- probe_gate_crossfade.lua: the cross-fade probe written in Lua. Action 100 fades from attack-a
 -- into attack-b and both clips report the damage marker; then action 101 begins and a late
 -- callback of action 100 arrives. Only Accepted candidates reach the gameplay effect.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** probe_gate_loop.c: the loop-point probe. A 1000-tick run cycle has FootLeft at 50 and FootRight
 ** at 950; playback on slot 2 (generation 7) advances from 920 to 1080 across the loop point. The

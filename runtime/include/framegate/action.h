@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** framegate/action.h: rulesets: what a fighter can do, as data. Actions with frame data, cancel
 ** windows, costs, markers, tags, layers and hit properties; resources; groups of states; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** framegate/base.h: what every layer shares. Integer ticks and the exact microsecond-to-tick
 ** mapping, status codes with readable error messages, the allocator hook (so a host or a test can

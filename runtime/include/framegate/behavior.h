@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** framegate/behavior.h: the behavior layer: what an entity may do now and how it advances.
 **

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** framegate/determinism.h: proving that a world is deterministic. Four tools on top of the world's
 ** state hash and snapshots (world.h) and the replay format (replay.h):

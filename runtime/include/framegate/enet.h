@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** framegate/enet.h: a session transport over ENet (UDP), in its own library, framegate_enet,
 ** built when ENet's development files are present (Debian: libenet-dev). The runtime itself

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** framegate/gate.h: the gate primitives. Event stamps and the dispatch ledger decide whether a
 ** gameplay event candidate is new, so its side effects apply exactly once; cycle tracks unroll the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** framegate/hit.h: hits as data. Boxes (hurt, hit, push, throw) per action and tick range,
 ** default boxes per fighter and state group, invulnerability; hit definitions (damage, stun,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** framegate/input.h: the input layer. Raw device values become semantic actions; every press,
 ** release and direction change becomes an edge with a stable id and a tick; each entity keeps its

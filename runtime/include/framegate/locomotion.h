@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** framegate/locomotion.h: the signals an animation graph reads from movement. Per entity and per
 ** tick, velocity, requested acceleration, actor yaw, aim yaw, strafe mode and airborne become a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** framegate/loop.h: the host's fixed-step loop. Real frame time goes into an accumulator kept in
 ** integer microseconds; the simulation consumes whole ticks; the remainder is the interpolation

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** framegate/motion.h: the motion layer. Combo notation (numpad `236P` and MUGEN `~D, DF, F, x`)
 ** compiles to one pattern form; an incremental matcher turns each entity's new edges into

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** framegate/replay.h: replays. A versioned, chunked binary format (docs/replay-format.md) that
 ** records everything a world needs to re-simulate a session tick for tick: the header (runtime

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** framegate/replication.h: which state crosses the network and how, modelled in process. One
 ** replicated character is seen by three kinds of node: the authority (the server), the owning

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** framegate/request.h: the request layer. A request (from a motion command, the AI, a replay or a
 ** script) asks for an action; the answer is accepted, queued, rejected, replaced or expired, always

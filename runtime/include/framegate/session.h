@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** framegate/session.h: playing a match over a network. Three pieces:
 **

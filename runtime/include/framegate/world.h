@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** framegate/world.h: the world, which owns every piece of authoritative state: entities, their
 ** input buffers, grounded history, action instances per layer, queued requests, resources,

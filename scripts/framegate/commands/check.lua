@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- framegate check RULES...: validates ruleset files without running a world. Prints every
 -- finding with the file and the path of the field (errors, then lint warnings), and a summary
 -- line per file. A MUGEN or IKEMEN command file (FILE.cmd) is loaded as fg.motion_cmd loads it:

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- framegate netplay host PORT RULES | join HOST:PORT RULES | local RULES: a two-player match of
 -- a ruleset between two processes over ENet (UDP), rollback and all. Headless: this node's
 -- player follows a script (--input FILE, the format of `framegate watch --script`: lines

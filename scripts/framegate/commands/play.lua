@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- framegate play DIR: opens the playtest window. The window is its own program,
 -- framegate-play, built only where SDL2 is installed, so the command line and the runtime never
 -- depend on SDL; this command checks the arguments, finds framegate-play next to the

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- framegate replay FILE: re-simulates a replay tick by tick and verifies every motion command,
 -- checkpoint and the final hash. On a divergence it reports the first divergent tick and, when
 -- the replay embeds the ruleset it was recorded with, the fields that differ from a run of that

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- framegate run DIR [ARGS...]: runs DIR/run.lua, a sample's scripted playtest.
 -- With --record FILE the playtest is recorded as replays: every stretch of ticks the script runs
 -- without restoring or editing the world between them (a round that starts from a snapshot, say)

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- framegate synctest RULES_OR_SAMPLE: the rollback sync test on a two-fighter match driven by
 -- seeded random input. Every tick rolls back N ticks, re-simulates them with the same input
 -- (the Lua rules run again) and compares each tick's state hash with the first run's. A mismatch

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- framegate test [OPTIONS] PATH...: runs scenario files (or every *.lua in a folder) with
 -- LuaUnit and prints its summary. Exit code 0 when every test passed, 1 when one failed or
 -- errored (whatever the count), 2 for a usage error. The options are passed on to LuaUnit.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- framegate trace FILE: re-simulates a replay and exports its per-tick records as Chrome trace
 -- event JSON (open it in ui.perfetto.dev or chrome://tracing). One process per entity, with a
 -- track per action layer (each action a slice, named, with why it started), and tracks for input

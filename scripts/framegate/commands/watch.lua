@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- framegate watch DIR: a playtest that reloads the rules whenever they are saved. Two duelists
 -- fight from a scripted input stream (--script FILE) or from the keyboard; transitions, request
 -- decisions with their reasons and the frame meter are printed as they happen. After each

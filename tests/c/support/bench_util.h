@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** bench_util.h: timing and reporting helpers for the benchmarks. Benchmarks print figures; they
 ** never assert on time. `--smoke` runs a tiny size so CI keeps them building and running.

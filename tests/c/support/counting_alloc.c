@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* counting_alloc.c: an fg_allocator that counts, for "no allocation per tick" tests. */
 #include "fg_test.h"
 

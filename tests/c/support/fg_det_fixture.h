@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** fg_det_fixture.h: a small fighter built in C (no Lua) for the determinism suites: buttons LP
 ** and HP, one body layer, health and meter, idle / walk / crouch, a jab (LP) that hits, a

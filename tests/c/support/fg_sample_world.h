@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** fg_sample_world.h: the sample duel (samples/duel/rules.lua, two fighters at -35 and 35 facing
 ** each other) in a Lua state, for C suites and benchmarks that link the bindings. The World

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** fg_test.h: helpers shared by the C suites: cmocka includes in the right order and a counting
 ** allocator that proves a code path does not allocate.

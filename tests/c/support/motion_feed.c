@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** motion_feed.c: see motion_feed.h.
 */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** motion_feed.h: runs an input script through a fresh buffer and matcher and hands every
 ** command of every tick to a callback, without the script runner's cap on reported commands

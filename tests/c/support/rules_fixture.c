@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rules_fixture.c: the test fighter and duel helpers declared in rules_fixture.h. */
 #include "rules_fixture.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** rules_fixture.h: building rulesets and duels from C in a few lines, for the action, request
 ** and behavior suites. The helpers assert (through cmocka) on anything that should not fail, so a

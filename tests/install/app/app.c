@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** app.c: a program of a studio's own project that uses framegate/lua.h, built by the install
 ** checks against the installed package (pkg-config, CMake) and as a subproject

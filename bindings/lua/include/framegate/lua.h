@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
 ** framegate/lua.h: Lua rules from C. A Lua host is a sandboxed Lua state running one world whose
 ** rules come from a Lua file or string, exactly as `framegate run` and the Lua module run them:
