@@ -2,7 +2,8 @@
 ---@meta framegate
 -- LuaLS definitions of the framegate module, for completion and type checks in rules, scenarios
 -- and tools. Point your editor at scripts/ (see docs/rules.md, "Editor setup"). Checked against
--- the bindings by tests/lua/test_definitions.lua: no function missing, none extra.
+-- the bindings by tests/lua/test_definitions.lua: no function missing, none extra, and each
+-- function with a ---@param per parameter and a ---@return (`---@return nil`: returns nothing).
 
 ---@alias framegate.Facing "right"|"left"
 ---@alias framegate.Source "command"|"ai"|"replay"|"script"
@@ -130,6 +131,7 @@ function framegate.queue(ticks, text) end
 ---A presentation cue for the host; only inside on_event.
 ---@param name string
 ---@param params? table
+---@return nil
 function framegate.cue(name, params) end
 
 ---Budgets of rule calls and loads; returns the limits in force.
@@ -223,12 +225,15 @@ function framegate.playback_owner(opts) end
 -- {---------------------------------------------------------------------- motions
 
 ---A motion pattern compiled from notation ("236P", "~D, DF, F, x").
+---@param notation string
+---@param opts? table name, mode, buttons, groups, profile, ...
 ---@return framegate.Motion
 function framegate.motion(notation, opts) end
 
 ---Several named motions matched together, with arbitration.
+---@param opts { motions: table<string, string|table>, buttons?: table, groups?: table, profile?: string, mode?: "consume"|"flags" }
 ---@return framegate.MotionSet
-function framegate.motion_set(motions, opts) end
+function framegate.motion_set(opts) end
 
 ---The [Command] blocks of a MUGEN or IKEMEN .cmd text, in flags mode unless opts.mode says
 ---"consume". opts: source (the name messages start with), mode, buttons, groups, profile.
@@ -266,18 +271,32 @@ local replay = {}
 replay.format_major = 0
 ---@type integer
 replay.format_minor = 0
+---@param path string
+---@param opts? { name?: string, partial?: boolean }
 ---@return framegate.ReplayReader
-function replay.open(path) end
+function replay.open(path, opts) end
+---@param bytes string
+---@param opts? { name?: string, partial?: boolean }
 ---@return framegate.ReplayReader
-function replay.load(bytes, name) end
+function replay.load(bytes, opts) end
+---@param path string
+---@param opts? { name?: string, partial?: boolean }
 ---@return table
-function replay.read(path) end
+function replay.read(path, opts) end
+---@param bytes string
+---@param opts? { name?: string, partial?: boolean }
 ---@return table
-function replay.decode(bytes) end
+function replay.decode(bytes, opts) end
+---@param path string? nil: in memory
+---@param header table
+---@param opts? { chunk_size?: integer }
 ---@return framegate.ReplayWriter
-function replay.writer(opts) end
----@return string
-function replay.write(opts) end
+function replay.writer(path, header, opts) end
+---@param path string? nil: in memory
+---@param contents { header: table, records: table[] }
+---@param opts? { chunk_size?: integer }
+---@return string|true bytes_or_true the bytes when path is nil
+function replay.write(path, contents, opts) end
 ---A world created and set up as the replay's recording started.
 ---@param reader framegate.replay_reader
 ---@param rules string|framegate.Rules
@@ -296,6 +315,7 @@ local World = {}
 ---@param opts? string|{ rules?: string, x?: number, y?: number, facing?: framegate.Facing, grounded?: boolean, opponent?: framegate.Entity }
 ---@return framegate.Entity
 function World:spawn(opts) end
+---@param id integer
 ---@return framegate.Entity?
 function World:entity(id) end
 ---@param n? integer
@@ -319,10 +339,14 @@ function World:save() end
 ---new timeline whose presentation starts over at the restored tick.
 ---@param snapshot string
 ---@param opts? { fresh?: boolean }
+---@return nil
 function World:restore(snapshot, opts) end
+---@param from_tick? integer
 ---@return { tick: integer, entity: integer, kind: string, code: integer, text: string }[]
 function World:trace(from_tick) end
+---@return nil
 function World:trace_clear() end
+---@return nil
 function World:close() end
 ---@param source? string|framegate.Declaration|framegate.Rules
 ---@param slot? integer|string
@@ -332,16 +356,25 @@ function World:reload(source, slot) end
 ---@param opts { from: string, rules?: string|framegate.Rules, slot?: integer|string }
 ---@return framegate.WhatIf
 function World:what_if(opts) end
+---@param entity framegate.Entity|integer
+---@param action string
 ---@param source? framegate.Source
+---@return nil
 function World:request(entity, action, source) end
+---@param entity framegate.Entity|integer
+---@param action string
 ---@return framegate.DecisionKind kind, string text
 function World:evaluate(entity, action) end
+---@param entity? framegate.Entity|integer
 ---@return framegate.Decision[]
 function World:decisions(entity) end
+---@param marker string
 ---@return integer
 function World:committed(marker) end
 ---@return framegate.Event[]
 function World:events() end
+---@param from? integer default: 60 ticks ago
+---@param to? integer default: the last tick
 ---@return string
 function World:meter(from, to) end
 ---@return { name: string, tick: integer, entity: integer, a: integer, b: integer }[]
@@ -351,8 +384,14 @@ function World:cues() end
 ---@param name string
 ---@return integer
 function World:action_id(name) end
+---@param entity framegate.Entity|integer
 ---@param layer string|integer a layer's name or index (0 = the first)
+---@param sequence integer
+---@param marker string
+---@param occurrence? integer
+---@return nil
 function World:report_event(entity, layer, sequence, marker, occurrence) end
+---@param entity framegate.Entity|integer
 ---@param script string "LP@0 2@6 3@8 6@10 P@11"
 ---@param opts? { hold?: integer, absolute?: boolean }
 ---@return integer next_tick
@@ -377,12 +416,14 @@ function World:record(path, opts) end
 ---@param opts? { fps?: integer, jitter?: integer, seed?: integer }
 ---@return framegate.Player
 function World:replay_player(reader, opts) end
+---@param from_tick? integer
 ---@return { tick: integer, entity: integer, kind: string, code: integer, a: integer, b: integer, c: integer, d: integer, text: string, decision?: string, reason?: string }[]
 function World:trace_records(from_tick) end
 ---Swaps a slot's ruleset at the next tick boundary (what world:reload does underneath, without
 ---its checks and reports).
 ---@param rules framegate.Rules
 ---@param slot? integer 0-based
+---@return nil
 function World:replace_rules(rules, slot) end
 
 ---@class framegate.SyncTest
@@ -395,6 +436,7 @@ function SyncTest:advance(n) end
 function SyncTest:stats() end
 ---@return table? report
 function SyncTest:report() end
+---@return nil
 function SyncTest:close() end
 
 ---@class framegate.Recording
@@ -405,6 +447,7 @@ function Recording:finish() end
 ---@return integer
 function Recording:ticks() end
 ---@param us integer
+---@return nil
 function Recording:clamp(us) end
 
 ---@class framegate.Player
@@ -418,18 +461,31 @@ function Player:step(n) end
 function Player:run() end
 ---@return table
 function Player:status() end
+---@return nil
 function Player:close() end
 
 ---@class framegate.InputFuzz
 local InputFuzz = {}
 ---@param world framegate.World
+---@return nil
 function InputFuzz:tick(world) end
 
 ---@class framegate.Entity
 local Entity = {}
+---@param action integer|string
+---@param time_us integer
+---@return nil
 function Entity:press(action, time_us) end
+---@param action integer|string
+---@param time_us integer
+---@return nil
 function Entity:release(action, time_us) end
+---@param numpad integer 1..9
+---@param time_us integer
+---@return nil
 function Entity:dir(numpad, time_us) end
+---@param grounded boolean
+---@return nil
 function Entity:contact(grounded) end
 ---An action is a handle (the integer w:action_id returns) or a name; handles skip the lookup.
 ---@param action integer|string
@@ -462,6 +518,7 @@ function Entity:input_into(t) end
 function Entity:id() end
 ---@return integer absolute, integer relative
 function Entity:direction() end
+---@param set? framegate.Facing sets the facing (and returns nothing)
 ---@return framegate.Facing?
 function Entity:facing(set) end
 ---@return table
@@ -474,13 +531,31 @@ function Entity:edges() end
 function Entity:pending() end
 ---@return table
 function Entity:input() end
+---@param control string|integer a one-character key or a control code
+---@param action integer|string
+---@return nil
 function Entity:bind(control, action) end
+---@param control string|integer a one-character key or a control code
+---@param down boolean
+---@param time_us integer
+---@return nil
 function Entity:key(control, down, time_us) end
+---@param x number
+---@param y number
+---@param time_us integer
 ---@return number x, number y
 function Entity:stick(x, y, time_us) end
+---@param fx number
+---@param fy number
+---@param fz? number
+---@return nil
 function Entity:camera(fx, fy, fz) end
+---@param opts table
+---@return nil
 function Entity:input_map(opts) end
+---@param action string
 ---@param source? framegate.Source
+---@return nil
 function Entity:request(action, source) end
 ---@return string[]
 function Entity:history() end
@@ -493,8 +568,12 @@ function Entity:state(layer) end
 ---@param name string a motion's name, or an action whose input it is
 ---@return string text, table numbers { fired, reason, step, reached, steps, value, limit, tick, other }
 function Entity:explain(name) end
+---@param name string
+---@param set? integer sets the amount (and returns nothing)
 ---@return integer?
 function Entity:resource(name, set) end
+---@param x? number sets the position (and returns nothing)
+---@param y? number
 ---@return number? x, number? y
 function Entity:position(x, y) end
 ---@return framegate.Decision?
@@ -514,9 +593,11 @@ function Entity:combat() end
 function Entity:boxes(kind) end
 ---0 (the default) fights its opponent only; entities with teams fight every other team.
 ---@param team integer
+---@return nil
 function Entity:team(team) end
 ---The entity never hits its owner (a projectile and who threw it); nil clears it.
 ---@param owner? framegate.Entity
+---@return nil
 function Entity:owner(owner) end
 
 ---@class framegate.Rules
@@ -529,6 +610,7 @@ function Rules:hash() end
 function Rules:actions() end
 ---The compiled definition; `hit` (range in pixels, damage, hitstop, hitstun, blockstun, meter,
 ---low, overhead) when the action hits.
+---@param name string
 ---@return table?
 function Rules:action(name) end
 ---Pixels: gravity, ground_y, min_gap, stage_min, stage_max.
@@ -544,9 +626,13 @@ function Rules:replication() end
 
 ---@class framegate.Loop
 local Loop = {}
+---@param host_now_us integer
 ---@return integer ticks_due
 function Loop:frame(host_now_us) end
+---@return nil
 function Loop:tick_done() end
+---@param host_us integer
+---@return integer us
 function Loop:map(host_us) end
 ---@return number
 function Loop:alpha() end
@@ -558,6 +644,7 @@ function Loop:stats() end
 ---@class framegate.Watcher
 local Watcher = {}
 ---@param paths string[]
+---@return nil
 function Watcher:set(paths) end
 ---@param ms integer
 ---@return string[] changed, string keys
@@ -566,76 +653,165 @@ function Watcher:wait(ms) end
 function Watcher:clock() end
 ---@return "inotify"|"polling"
 function Watcher:mode() end
+---@return nil
 function Watcher:close() end
 
 ---@class framegate.ReplayReader
 local Reader = {}
+---@return table? record nil at the end
 function Reader:next() end
+---@return table? record nil at the end
 function Reader:peek() end
+---@return fun(reader: framegate.ReplayReader): table? iterator
+---@return framegate.ReplayReader reader
 function Reader:records() end
+---@return framegate.ReplayReader self
 function Reader:rewind() end
+---@return table
 function Reader:header() end
+---@return table
 function Reader:stats() end
+---@return string
 function Reader:name() end
-function Reader:check_ruleset(rules) end
+---@param hash integer the loaded ruleset's 64-bit hash
+---@return boolean ok
+---@return string? message
+function Reader:check_ruleset(hash) end
+---@return nil
 function Reader:close() end
 
 ---@class framegate.ReplayWriter
 local Writer = {}
-function Writer:input(...) end
-function Writer:command(...) end
+---@param input table an input record
+---@return framegate.ReplayWriter self
+function Writer:input(input) end
+---@param command table a command record
+---@return framegate.ReplayWriter self
+function Writer:command(command) end
+---@param tick integer
+---@param hash integer
+---@return framegate.ReplayWriter self
 function Writer:checkpoint(tick, hash) end
+---@param tick integer
+---@param hash integer
+---@return framegate.ReplayWriter self
 function Writer:final(tick, hash) end
+---@param tick integer
+---@param us integer
+---@return framegate.ReplayWriter self
 function Writer:clamp(tick, us) end
+---@param info table
+---@return framegate.ReplayWriter self
 function Writer:reload(info) end
+---@param rec table
+---@return framegate.ReplayWriter self
 function Writer:record(rec) end
+---@return framegate.ReplayWriter self
 function Writer:flush() end
+---@return string|true bytes_or_true the bytes when writing to memory
 function Writer:finish() end
+---@return string
 function Writer:bytes() end
+---@return { records: integer, bytes: integer, finished: boolean }
 function Writer:stats() end
+---@return nil
 function Writer:close() end
 
 ---@class framegate.Dispatcher
 local Dispatcher = {}
-function Dispatcher:begin(...) end
-function Dispatcher:dispatch(...) end
-function Dispatcher:classify(...) end
-function Dispatcher:live(...) end
-function Dispatcher:ledger() end
+---@param channel integer
+---@param seq integer
+---@return framegate.Dispatcher self
+function Dispatcher:begin(channel, seq) end
+---@param candidate { channel?: integer, seq: integer, marker: string|integer, occurrence?: integer, clip?: string, time?: number }
+---@return "Accepted"|"Duplicate"|"StaleAction"
+function Dispatcher:dispatch(candidate) end
+---@param candidate { channel?: integer, seq: integer, marker: string|integer, occurrence?: integer, clip?: string, time?: number }
+---@return "Accepted"|"Duplicate"|"StaleAction"
+function Dispatcher:classify(candidate) end
+---@param channel integer
+---@return integer seq 0: none yet
+function Dispatcher:live(channel) end
+---@param channel integer
+---@return { marker: string|integer, id: integer, closed_below: integer, window: integer }[]
+function Dispatcher:ledger(channel) end
+---@return integer
 function Dispatcher:hash() end
+---@return string
 function Dispatcher:snapshot() end
+---@param snapshot string
+---@return framegate.Dispatcher self
 function Dispatcher:restore(snapshot) end
-function Dispatcher:describe(...) end
+---@return string
+function Dispatcher:describe() end
 
 ---@class framegate.CycleTrack
 local CycleTrack = {}
+---@param token { slot: integer, generation: integer }
+---@param from integer
+---@param to integer
+---@return table batch
 function CycleTrack:sample(token, from, to) end
+---@return { tick: integer, name: string?, id: integer }[]
 function CycleTrack:markers() end
 
 ---@class framegate.PlaybackOwner
 local Owner = {}
-function Owner:begin(...) end
-function Owner:stop(...) end
-function Owner:commit(...) end
-function Owner:delivered(...) end
+---@param token { slot: integer, generation: integer }
+---@param cursor? integer
+---@return framegate.PlaybackOwner self
+function Owner:begin(token, cursor) end
+---@return framegate.PlaybackOwner self
+function Owner:stop() end
+---@param batch { token: { slot: integer, generation: integer }, from: integer, to: integer, events?: { tick: integer, id: integer, occurrence?: integer, marker?: string }[] }
+---@return "Committed"|"AlreadyCommitted"|"StalePlayback"|"CursorGap"
+function Owner:commit(batch) end
+---@return table[] events delivered and not drained, oldest first
+function Owner:delivered() end
+---@return table[] events the same list; the queue is emptied
 function Owner:drain() end
+---@return integer
 function Owner:hash() end
+---@return string
 function Owner:snapshot() end
+---@param snapshot string
+---@return framegate.PlaybackOwner self
 function Owner:restore(snapshot) end
-function Owner:describe(...) end
+---@return string
+function Owner:describe() end
 
 ---@class framegate.Motion
 local Motion = {}
-function Motion:match(...) end
-function Motion:explain(...) end
+---@param script string
+---@param profile? string
+---@return table[] commands
+function Motion:match(script, profile) end
+---@param script string
+---@param profile? string
+---@return string text
+---@return table numbers
+function Motion:explain(script, profile) end
+---@return string
 function Motion:describe() end
+---@return string[]
 function Motion:lint() end
 
 ---@class framegate.MotionSet
 local MotionSet = {}
-function MotionSet:match(...) end
-function MotionSet:explain(...) end
-function MotionSet:describe() end
+---@param script string
+---@param profile? string
+---@return table[] commands
+function MotionSet:match(script, profile) end
+---@param name string
+---@param script string
+---@param profile? string
+---@return string text
+---@return table numbers
+function MotionSet:explain(name, script, profile) end
+---@param name string
+---@return string
+function MotionSet:describe(name) end
+---@return string[]
 function MotionSet:lint() end
 ---@return string[]
 function MotionSet:names() end
@@ -647,44 +823,78 @@ function MotionSet:findings() end
 
 ---@class framegate.Locomotion
 local Locomotion = {}
+---@param input table
+---@param out? table
 ---@return table out
 function Locomotion:step(input, out) end
 ---@return table
 function Locomotion:state() end
 ---@return integer
 function Locomotion:hash() end
+---@param cardinal? string
+---@return nil
 function Locomotion:reset(cardinal) end
 ---@return framegate.Locomotion
 function Locomotion:clone() end
 ---@return table
 function Locomotion:config() end
+---@param angle number
+---@param current string
 ---@return string
 function Locomotion:cardinal_of(angle, current) end
 
 ---@class framegate.Replication
 local Replication = {}
+---@param n? integer
 ---@return integer tick
 function Replication:advance(n) end
-function Replication:join(...) end
-function Replication:leave(...) end
+---@param opts? { latency?: integer, loss?: number, on_replicated?: function, on_action?: function, on_rollback?: function }
+---@return integer node
+function Replication:join(opts) end
+---@param node integer|"authority"|"owner"
+---@return nil
+function Replication:leave(node) end
 ---@return integer[]
 function Replication:observers() end
+---@param node integer|"authority"|"owner"
+---@param hooks { on_replicated?: function, on_action?: function, on_rollback?: function }
+---@return nil
 function Replication:hooks(node, hooks) end
+---@param node integer|"authority"|"owner"
+---@param name string
+---@param value any
+---@return nil
 function Replication:set(node, name, value) end
+---@param node integer|"authority"|"owner"
+---@param name string
+---@return any
 function Replication:get(node, name) end
+---@param action string
 ---@return boolean ok, integer seq_or_ready_tick
 function Replication:try(action) end
+---@param node integer|"authority"|"owner"
+---@param action string
+---@param ready_tick integer
+---@return nil
 function Replication:set_cooldown(node, action, ready_tick) end
+---@param node integer|"authority"|"owner"
+---@param action string
 ---@return integer
 function Replication:cooldown(node, action) end
+---@param node integer|"authority"|"owner"
 ---@return table
 function Replication:stats(node) end
+---@param node integer|"authority"|"owner"
 ---@return "authority"|"owner"|"observer"
 function Replication:role(node) end
+---@param node integer|"authority"|"owner"
 ---@return boolean connected, string? reason
 function Replication:connected(node) end
+---@return integer
 function Replication:hash() end
+---@return integer
 function Replication:tick() end
+---@return nil
 function Replication:close() end
 
 
@@ -699,6 +909,11 @@ function framegate.link(opts) end
 function framegate.session(opts) end
 ---Pushes into world, for its next tick, the record of what source_entity consumed in
 ---source_world's last tick (a session's input path, without a session).
+---@param world framegate.World
+---@param entity framegate.Entity
+---@param source_world framegate.World
+---@param source_entity framegate.Entity
+---@return nil
 function framegate.feed(world, entity, source_world, source_entity) end
 ---The ENet transport (nil when the build has no ENet). Node 1 listens; the others connect.
 ---@param opts { node?: integer, nodes?: integer, host?: string, port?: integer }
@@ -709,10 +924,15 @@ function framegate.enet(opts) end
 
 ---@class framegate.Link
 local Link = {}
+---@param i integer 1..nodes
 ---@return framegate.Transport
 function Link:node(i) end
 ---@param us integer the link's clock
+---@return nil
 function Link:time(us) end
+---@param node integer
+---@param cut? boolean default true
+---@return nil
 function Link:cut(node, cut) end
 ---@return { sent: integer, delivered: integer, lost: integer, duplicated: integer, reordered: integer, bytes: integer }
 function Link:stats() end
@@ -730,10 +950,19 @@ function ENet:rtt() end
 
 ---@class framegate.Session
 local Session = {}
+---@param button string
+---@return nil
 function Session:press(button) end
+---@param button string
+---@return nil
 function Session:release(button) end
+---@param numpad integer 1..9
+---@return nil
 function Session:direction(numpad) end
 ---This node's input for the next tick: what the entity consumed in that world's last tick.
+---@param world framegate.World
+---@param entity framegate.Entity
+---@return nil
 function Session:input_from(world, entity) end
 ---@return integer tick the input given now lands on
 function Session:input_tick() end
@@ -750,10 +979,14 @@ function Session:state() end
 function Session:stats() end
 ---@return { detected_at: integer, tick: integer, node: integer, here: string, there: string, fields_known: boolean, diffs: table[], ndiffs: integer, text: string }?
 function Session:report() end
+---@param tick integer
 ---@return string? hash after a confirmed tick still in the window
 function Session:hash(tick) end
+---@param player integer 1..players
+---@param tick integer
 ---@return string? record "2 3 6 +LP | held LP, dir 6"
 function Session:record(player, tick) end
+---@return nil
 function Session:close() end
 
 return framegate

@@ -1,6 +1,7 @@
 -- SPDX-License-Identifier: MIT
 -- test_definitions.lua: the LuaLS definition file declares exactly what the bindings register:
--- every function of the module and of each class, none missing and none extra.
+-- every function of the module and of each class, none missing and none extra, each with a
+-- ---@param per parameter and a ---@return.
 local lu = require "luaunit"
 local fg = require "framegate"
 
@@ -100,6 +101,41 @@ function TestDefinitions:test_every_registered_class_is_checked()
   local checked = { table.unpack(CLASSES) }
   table.sort(checked)
   lu.assertEquals(registered, checked)
+end
+
+-- Every declared function documents each named parameter (`---@param name type`, `...` too) and
+-- what it returns (`---@return`; `---@return nil` when the binding returns nothing), in the doc
+-- block right above it.
+function TestDefinitions:test_every_function_documents_its_params_and_return()
+  local f = assert(io.open(META))
+  local text = f:read("a")
+  f:close()
+  local block, problems, count = {}, {}, 0
+  for line in (text .. "\n"):gmatch("([^\n]*)\n") do
+    if line:match("^%-%-%-") then
+      block[#block + 1] = line
+    else
+      local name, params = line:match("^function ([%w_.:]+)%(([^)]*)%)")
+      if name then
+        count = count + 1
+        local documented, returns = {}, false
+        for _, doc in ipairs(block) do
+          local p = doc:match("^%-%-%-@param%s+([%w_.]+)%??%s+%S")
+          if p then documented[p] = true end
+          if doc:match("^%-%-%-@return%s+%S") then returns = true end
+        end
+        for p in params:gmatch("[%w_.]+") do
+          if not documented[p] then
+            problems[#problems + 1] = name .. ": no ---@param " .. p .. " with a type"
+          end
+        end
+        if not returns then problems[#problems + 1] = name .. ": no ---@return" end
+      end
+      block = {}
+    end
+  end
+  lu.assertTrue(count > 100, "found only " .. count .. " declared functions")
+  lu.assertEquals(problems, {})
 end
 
 os.exit(lu.LuaUnit.run())
