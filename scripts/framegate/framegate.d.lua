@@ -298,12 +298,12 @@ function replay.writer(path, header, opts) end
 ---@return string|true bytes_or_true the bytes when path is nil
 function replay.write(path, contents, opts) end
 ---A world created and set up as the replay's recording started.
----@param reader framegate.replay_reader
+---@param reader framegate.ReplayReader
 ---@param rules string|framegate.Rules
 ---@param opts? { trace?: integer }
 ---@return framegate.World
 function replay.world(reader, rules, opts) end
----@param reader framegate.replay_reader
+---@param reader framegate.ReplayReader
 ---@param slot? integer
 ---@return string? path
 ---@return { path: string, text: string }[] files
@@ -412,7 +412,7 @@ function World:synctest(opts) end
 ---@param opts? { every?: integer, takes?: boolean, meta?: table<string, string> }
 ---@return framegate.Recording
 function World:record(path, opts) end
----@param reader framegate.replay_reader
+---@param reader framegate.ReplayReader
 ---@param opts? { fps?: integer, jitter?: integer, seed?: integer }
 ---@return framegate.Player
 function World:replay_player(reader, opts) end
