@@ -4,7 +4,8 @@
 # working directory, uses it as a studio would: the installed `framegate` runs check, test, run
 # and replay; samples/embed builds against the package with find_package(framegate) and with
 # pkg-config, and runs; a program of a fresh project (tests/install/app) loads Lua rules through
-# framegate/lua.h, built with CMake and with `cc $(pkg-config --cflags --libs framegate-lua)`;
+# framegate/lua.h, built with CMake and with `cc $(pkg-config --cflags --libs framegate-lua)`, and
+# one sends datagrams over the ENet transport (framegate::enet, framegate-enet.pc);
 # embed_lua reloads the rules when the file changes. Usage: check_install.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1
@@ -77,6 +78,25 @@ grep -q "e1 accepted: jab from idle" app_pc.txt || { cat app_pc.txt; fail "app (
 cmp -s app_cmake.txt app_pc.txt || fail "the CMake and pkg-config builds of app differ"
 cat app_pc.txt
 
+# The ENet transport, where the build has it: framegate::enet and framegate-enet.pc link a
+# program that sends a datagram each way over 127.0.0.1.
+if [ -n "$(find "$prefix" -name 'libframegate-enet.a')" ]; then
+  [ -f "$prefix/include/framegate/enet.h" ] || fail "no framegate/enet.h installed"
+  [ -x "$tmp/app/enet_app" ] || fail "framegate::enet missing from the CMake package"
+  "$tmp/app/enet_app" >enet_cmake.txt || { cat enet_cmake.txt; fail "enet_app (CMake)"; }
+  cc -std=c11 "$src/tests/install/app/enet_app.c" $(pkg-config --cflags --libs framegate-enet) \
+     -Wl,-rpath,"$(pkg-config --variable=libdir framegate)" -o "$tmp/enet_pc"
+  "$tmp/enet_pc" >enet_pc.txt || { cat enet_pc.txt; fail "enet_app (pkg-config)"; }
+  grep -q "node 0 got 'ping' from node 1, node 1 got 'pong' from node 0" enet_pc.txt \
+    || { cat enet_pc.txt; fail "enet_app (pkg-config) output"; }
+  cmp -s enet_cmake.txt enet_pc.txt || fail "the CMake and pkg-config builds of enet_app differ"
+  cat enet_pc.txt
+  enet_done=", the ENet transport"
+else
+  echo "install: this build has no ENet transport (libenet-dev): framegate::enet not checked"
+  enet_done=
+fi
+
 # embed_lua reloads the rules when the file changes: an edit saved while it runs.
 cp "$src/samples/duel/rules.lua" rules.lua
 "$tmp/embed/embed_lua" rules.lua --seconds 6 --realtime >embed_lua.txt &
@@ -89,4 +109,4 @@ wait "$pid" || { cat embed_lua.txt; fail "embed_lua failed"; }
 grep -q "reload: ok, 'duelist' hash [0-9a-f]*; 0 added, 1 changed, 0 removed" embed_lua.txt \
   || { cat embed_lua.txt; fail "embed_lua did not reload the changed rules"; }
 grep "reload: ok" embed_lua.txt
-echo "install: the CLI (check, test, run, replay) from another folder, library, headers, Lua module, C API for Lua rules, CMake package and pkg-config files work"
+echo "install: the CLI (check, test, run, replay) from another folder, library, headers, Lua module, C API for Lua rules${enet_done}, CMake package and pkg-config files work"
