@@ -5,7 +5,7 @@
 **           over=transport} -> Link (over: a shim in front of a real transport)
 **     link:node(i) -> Transport, link:time(us), link:cut(i, bool), link:stats()
 **   fg.enet{node=, nodes=, host=, port=} -> ENet (when built with ENet; fg.enet is nil otherwise)
-**     enet:transport(), enet:port(), enet:connected(), enet:rtt()
+**     enet:transport(), enet:port(), enet:connected(), enet:rtt(), enet:drop(), enet:rejoins()
 **   fg.session{world=, transport=, node=, players=2, spectators=0, delay=2, max_prediction=8,
 **              hash_every=30, interrupt_ms=500, disconnect_ms=5000, ticks=0} -> Session
 **     s:press(name), s:release(name), s:direction(numpad), s:input_from(world, entity),
@@ -205,6 +205,16 @@ static int enet_connected(lua_State *L) {
 
 static int enet_rtt(lua_State *L) {
     lua_pushinteger(L, fg_enet_rtt_ms(check_enet(L, 1)->e));
+    return 1;
+}
+
+static int enet_drop(lua_State *L) {
+    fg_enet_drop(check_enet(L, 1)->e);
+    return 0;
+}
+
+static int enet_rejoins(lua_State *L) {
+    lua_pushinteger(L, fg_enet_rejoins(check_enet(L, 1)->e));
     return 1;
 }
 
@@ -559,6 +569,7 @@ void fg_lua_open_session(lua_State *L) {
 #ifdef FG_HAVE_ENET
     static const luaL_Reg enet_methods[] = {{"transport", enet_transport}, {"port", enet_port},
                                             {"connected", enet_connected}, {"rtt", enet_rtt},
+                                            {"drop", enet_drop}, {"rejoins", enet_rejoins},
                                             {NULL, NULL}};
     static const luaL_Reg enet_meta[] = {{"__gc", enet_gc}, {"__tostring", enet_tostring},
                                          {NULL, NULL}};

@@ -3,6 +3,9 @@
 ** enet_transport.c: the session's transport over ENet. Each ENet packet carries two bytes, the
 ** sending node and the node it is for, then the session's datagram. Node 0 learns a peer's node
 ** number from the connect request's data, and forwards packets that are for another node.
+** A connection that drops is made again: a joining node reconnects by itself (at most twice a
+** second), and node 0 lets a node come back from the address it played from, so a peer whose
+** network went away rejoins the session within its timeout.
 */
 #include "framegate/enet.h"
 
@@ -15,8 +18,15 @@ struct fg_enet {
     fg_enet_config cfg;
     ENetHost *host;
     ENetPeer *peers[FG_SESSION_MAX_NODES]; /* node 0: by node; others: [0] is node 0 */
+    ENetAddress to;          /* the others: node 0's address */
+    ENetPeer *connecting;    /* the others: the connection being made or held, NULL: none */
+    enet_uint32 retry_at;    /* the others: when to connect again (ENet's milliseconds) */
+    bool was[FG_SESSION_MAX_NODES]; /* connected once (by node; the others: [0]) */
+    uint32_t rejoins;        /* connections made again after one was lost */
     uint8_t buf[FG_SESSION_DATAGRAM_MAX + 2];
 };
+
+#define FG_ENET_RETRY_MS 500
 
 static ENetPeer *route(fg_enet *e, uint32_t node) {
     return e->cfg.node == 0 ? e->peers[node] : e->peers[0];
@@ -44,6 +54,37 @@ static fg_status enet_send(void *ud, uint32_t node, const void *data, size_t len
 static void forget(fg_enet *e, ENetPeer *p) {
     for (uint32_t i = 0; i < FG_SESSION_MAX_NODES; i++)
         if (e->peers[i] == p) e->peers[i] = NULL;
+    if (p == e->connecting) {
+        e->connecting = NULL;
+        e->retry_at = enet_time_get() + FG_ENET_RETRY_MS;
+    }
+}
+
+static void connected(fg_enet *e, uint32_t slot, ENetPeer *p) {
+    e->peers[slot] = p;
+    if (e->was[slot]) e->rejoins++;
+    e->was[slot] = true;
+}
+
+/* A joining node without a connection to node 0 starts one (again). */
+static void reconnect(fg_enet *e) {
+    if (e->cfg.node == 0 || e->connecting) return;
+    if ((int32_t)(enet_time_get() - e->retry_at) < 0) return;
+    e->connecting = enet_host_connect(e->host, &e->to, 1, e->cfg.node);
+    if (!e->connecting) e->retry_at = enet_time_get() + FG_ENET_RETRY_MS;
+}
+
+/* Node 0: a connection for node `who`. A node comes back from the address it played from even
+** before its old connection timed out here (its network dropped and returned); any other claim on
+** a node already connected is refused. */
+static void accept_node(fg_enet *e, ENetPeer *p, uint32_t who) {
+    ENetPeer *old = who > 0 && who < e->cfg.nodes ? e->peers[who] : NULL;
+    if (who == 0 || who >= e->cfg.nodes || (old && old->address.host != p->address.host)) {
+        enet_peer_disconnect_now(p, 0);
+        return;
+    }
+    if (old) enet_peer_reset(old);
+    connected(e, who, p);
 }
 
 /* A packet for node 0 (or this node): hand it over; one for another node: forward it. */
@@ -76,22 +117,15 @@ static fg_status enet_recv(void *ud, uint32_t *node, void *buf, size_t cap, size
     fg_enet *e = ud;
     *len = 0;
     ENetEvent ev;
+    reconnect(e);
     for (;;) {
         int r = enet_host_service(e->host, &ev, 0);
         if (r < 0) return fg_error_set(err, FG_EIO, "enet: the host failed to service its socket");
         if (r == 0) return FG_OK;
         switch (ev.type) {
         case ENET_EVENT_TYPE_CONNECT:
-            if (e->cfg.node == 0) {
-                uint32_t who = ev.data;
-                if (who == 0 || who >= e->cfg.nodes || e->peers[who]) {
-                    enet_peer_disconnect_now(ev.peer, 0); /* no such node, or taken */
-                    break;
-                }
-                e->peers[who] = ev.peer;
-            } else {
-                e->peers[0] = ev.peer;
-            }
+            if (e->cfg.node == 0) accept_node(e, ev.peer, ev.data);
+            else if (ev.peer == e->connecting) connected(e, 0, ev.peer);
             break;
         case ENET_EVENT_TYPE_DISCONNECT: forget(e, ev.peer); break;
         case ENET_EVENT_TYPE_RECEIVE:
@@ -135,8 +169,10 @@ fg_status fg_enet_create(const fg_enet_config *cfg, fg_enet **out, fg_error *err
             return FG_EIO;
         }
     } else {
+        e->to = addr;
         e->host = enet_host_create(NULL, 1, 1, 0, 0);
-        if (!e->host || !enet_host_connect(e->host, &addr, 1, cfg->node)) {
+        if (e->host) e->connecting = enet_host_connect(e->host, &addr, 1, cfg->node);
+        if (!e->connecting) {
             fg_error_set(err, FG_EIO, "enet: cannot start connecting to %s port %u", cfg->host,
                          cfg->port);
             fg_enet_destroy(e);
@@ -175,6 +211,22 @@ uint32_t fg_enet_connected(const fg_enet *e) {
         if (e->peers[i] && e->peers[i]->state == ENET_PEER_STATE_CONNECTED) n++;
     return n;
 }
+
+void fg_enet_drop(fg_enet *e) {
+    for (uint32_t i = 0; i < FG_SESSION_MAX_NODES; i++)
+        if (e->peers[i]) {
+            enet_peer_disconnect_now(e->peers[i], 0);
+            forget(e, e->peers[i]);
+        }
+    if (e->connecting) {
+        enet_peer_reset(e->connecting);
+        forget(e, e->connecting);
+    }
+    e->retry_at = enet_time_get(); /* a joining node reconnects on its next receive */
+    enet_host_flush(e->host);
+}
+
+uint32_t fg_enet_rejoins(const fg_enet *e) { return e->rejoins; }
 
 uint32_t fg_enet_rtt_ms(const fg_enet *e) {
     uint32_t worst = 0;

@@ -947,6 +947,11 @@ function ENet:port() end
 function ENet:connected() end
 ---@return integer milliseconds
 function ENet:rtt() end
+---Drops every connection now, as if the network went away; a joining node reconnects by itself.
+---@return nil
+function ENet:drop() end
+---@return integer connections made again after one was lost
+function ENet:rejoins() end
 
 ---@class framegate.Session
 local Session = {}

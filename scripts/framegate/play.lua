@@ -83,6 +83,7 @@ local function bind(win, e, cfg, keyboard)
   for action, name in pairs(cfg.pad) do try(PAD_BASE + win:pad_button(name), action) end
   return bound
 end
+M.bind, M.PAD_BASE = bind, PAD_BASE
 
 -- {---------------------------------------------------------------------- what the view reads
 
@@ -155,6 +156,8 @@ local function input_after_tick(s, i, e)
   end
 end
 
+M.input_after_tick = input_after_tick
+
 -- Every entity's committed state: the duelists, then whatever the rules spawned (projectiles).
 local function capture_all(s)
   local all = { capture(s, s.p1), capture(s, s.p2) }
@@ -164,6 +167,7 @@ local function capture_all(s)
   end
   return all
 end
+M.capture_all = capture_all
 
 -- The combo counter: the world's own count of hits taken, shown on the attacker's side for a
 -- second after the combo ends.
@@ -264,6 +268,7 @@ local function build_view(s, alpha)
   v.last_move = s.last_move
   return v
 end
+M.build_view = build_view
 
 -- }----------------------------------------------------------------------
 
@@ -339,6 +344,7 @@ end
 local function new_player(controller)
   return { inputs = {}, commands = {}, decisions = {}, controller = controller }
 end
+M.new_player = new_player
 
 --- Opens a session: the world (watch.open's), the window, the loop and the controls.
 --- opts: dir, script, ticks, fixed, shots = { [tick] = path }, record, replay, config, stats,
@@ -480,6 +486,9 @@ end
 
 --- framegate-play's entry: the arguments of `framegate play` (framegate.commands.play).
 function M.main(...)
+  if select(1, ...) == "netplay" then -- `framegate netplay ... --window` lands here
+    return require("framegate.commands.netplay").run(select(2, ...))
+  end
   local options = require "framegate.options"
   local cmd = require "framegate.commands.play"
   local args, code = options.parse("play", cmd, { ... })

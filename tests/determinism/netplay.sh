@@ -3,49 +3,106 @@
 # Two framegate processes play the sample duel over ENet on 127.0.0.1, each behind the link shim
 # (LATENCY ms one way, so the round trip is twice that, LOSS percent lost), ten times faster than
 # real time. Their hashes after every tick must equal each other's and those of the same scripts
-# played in one world without a network; the host's recording must replay and verify. With KILL
-# set, the joiner is killed mid-match: the host must report the disconnect and its recording of
-# the ticks so far must replay.
-#   netplay.sh CLI SAMPLES LATENCY LOSS [KILL]
+# played in one world without a network; the host's recording must replay and verify. CASE:
+#   kill      the joiner is killed mid-match: the host reports the disconnect and its recording
+#             of the ticks so far replays;
+#   rejoin    the joiner's connection drops for 2 s of match time (it reconnects): the match goes
+#             on to the end, the same as without the outage;
+#   late      the joiner's connection drops for 7 s, past the 5 s timeout: the host reports the
+#             disconnect, its recording so far replays, and the joiner, back, reports the host gone;
+#   spectate  a third process spectates: its hashes and its recording are the players';
+#   delay     both players change their input delay three times mid-match (--delay-at), and the
+#             local run gives the input the same ticks.
+#   netplay.sh CLI SAMPLES LATENCY LOSS [CASE]
 set -u
-cli=$1 samples=$2 latency=$3 loss=$4 kill=${5:-}
+cli=$1 samples=$2 latency=$3 loss=$4 case=${5:-}
 ticks=3600
 dir=$(mktemp -d)
-host_pid= join_pid=
-trap 'kill $host_pid $join_pid 2>/dev/null; rm -rf "$dir"' EXIT
+host_pid= join_pid= spec_pid=
+trap 'kill $host_pid $join_pid $spec_pid 2>/dev/null; rm -rf "$dir"' EXIT
 common=(--input "$samples/duel/netplay.txt" --ticks $ticks --speed 10 --timeout 60
         --latency "$latency" --jitter $((latency / 10)) --loss "$loss" --quiet)
+join_extra=() both=()
+case $case in
+  rejoin) join_extra=(--outage 1200:2000) ;;
+  late) join_extra=(--outage 1200:7000) ;;
+  spectate) both=(--spectators 1) ;;
+  delay) both=(--delay-at 600:5 --delay-at 1800:0 --delay-at 2400:3) ;;
+esac
+fail() { echo "$*"; exit 1; }
 
-"$cli" netplay host 0 "$samples/duel" "${common[@]}" --port-file "$dir/port" \
+"$cli" netplay host 0 "$samples/duel" "${common[@]}" "${both[@]}" --port-file "$dir/port" \
   --hashes "$dir/host.txt" --record "$dir/host.fgr" >"$dir/host.out" 2>&1 &
 host_pid=$!
 for _ in $(seq 100); do [ -s "$dir/port" ] && break; sleep 0.1; done
-[ -s "$dir/port" ] || { cat "$dir/host.out"; echo "the host never listened"; exit 1; }
-"$cli" netplay join "127.0.0.1:$(cat "$dir/port")" "$samples/duel" "${common[@]}" \
+[ -s "$dir/port" ] || { cat "$dir/host.out"; fail "the host never listened"; }
+address=127.0.0.1:$(cat "$dir/port")
+"$cli" netplay join "$address" "$samples/duel" "${common[@]}" "${both[@]}" "${join_extra[@]}" \
   --hashes "$dir/join.txt" >"$dir/join.out" 2>&1 &
 join_pid=$!
-if [ -n "$kill" ]; then
+if [ "$case" = spectate ]; then
+  "$cli" netplay spectate "$address" "$samples/duel" --ticks $ticks --speed 10 --timeout 60 \
+    --latency "$latency" --loss "$loss" --quiet "${both[@]}" --hashes "$dir/spec.txt" \
+    --record "$dir/spec.fgr" >"$dir/spec.out" 2>&1 &
+  spec_pid=$!
+fi
+
+# The host stops on a disconnect; the recording of the ticks it confirmed replays.
+host_disconnected() {
+  wait $host_pid; local rc=$?
+  cat "$dir/host.out"
+  [ $rc = 1 ] || fail "the host exited with $rc, expected 1"
+  grep -q "player 2 disconnected" "$dir/host.out" || fail "no disconnect reported"
+  "$cli" replay "$dir/host.fgr" || fail "the recording so far does not replay"
+  n=$(grep -c . "$dir/host.txt")
+  [ "$n" -gt 100 ] && [ "$n" -lt $ticks ] || fail "$n ticks confirmed: not mid-match"
+}
+if [ "$case" = kill ]; then
   sleep 2
   kill -9 $join_pid
   wait $join_pid 2>/dev/null
-  wait $host_pid; rc=$?
-  cat "$dir/host.out"
-  [ $rc = 1 ] || { echo "the host exited with $rc, expected 1"; exit 1; }
-  grep -q "player 2 disconnected" "$dir/host.out" || { echo "no disconnect reported"; exit 1; }
-  "$cli" replay "$dir/host.fgr" || { echo "the recording so far does not replay"; exit 1; }
-  n=$(grep -c . "$dir/host.txt")
-  [ "$n" -gt 100 ] && [ "$n" -lt $ticks ] || { echo "$n ticks confirmed: not mid-match"; exit 1; }
+  host_disconnected
   echo "killed mid-match: the host reported it at tick $n and its recording replays"
+  exit 0
+fi
+if [ "$case" = late ]; then
+  host_disconnected
+  wait $join_pid; jrc=$?
+  cat "$dir/join.out"
+  [ $jrc = 1 ] || fail "the joiner exited with $jrc, expected 1"
+  grep -q "outage: connection dropped" "$dir/join.out" || fail "the joiner had no outage"
+  grep -q "player 1 disconnected" "$dir/join.out" || fail "the joiner did not report the host gone"
+  echo "back after the timeout: the host reported the disconnect at tick $n, its recording replays"
   exit 0
 fi
 wait $join_pid; jrc=$?
 wait $host_pid; hrc=$?
 cat "$dir/host.out" "$dir/join.out"
-[ $hrc = 0 ] && [ $jrc = 0 ] || { echo "exit codes: host $hrc, join $jrc"; exit 1; }
+[ $hrc = 0 ] && [ $jrc = 0 ] || fail "exit codes: host $hrc, join $jrc"
 "$cli" netplay local "$samples/duel" --input "$samples/duel/netplay.txt" --ticks $ticks \
-  --hashes "$dir/local.txt" || exit 1
-[ "$(grep -c . "$dir/host.txt")" = $ticks ] || { echo "the host did not hash every tick"; exit 1; }
-cmp "$dir/host.txt" "$dir/join.txt" || { echo "the two processes' hashes differ"; exit 1; }
-cmp "$dir/host.txt" "$dir/local.txt" || { echo "the processes' hashes differ from the local run"; exit 1; }
-"$cli" replay "$dir/host.fgr" || { echo "the recording does not replay"; exit 1; }
+  "${both[@]}" --hashes "$dir/local.txt" || exit 1
+[ "$(grep -c . "$dir/host.txt")" = $ticks ] || fail "the host did not hash every tick"
+cmp "$dir/host.txt" "$dir/join.txt" || fail "the two processes' hashes differ"
+cmp "$dir/host.txt" "$dir/local.txt" || fail "the processes' hashes differ from the local run"
+"$cli" replay "$dir/host.fgr" || fail "the recording does not replay"
+case $case in
+  rejoin)
+    grep -q "outage: connection dropped" "$dir/join.out" || fail "the joiner had no outage"
+    grep -q ", 1 rejoins;" "$dir/host.out" || fail "the host did not see the joiner rejoin"
+    grep -q ", 1 rejoins;" "$dir/join.out" || fail "the joiner did not reconnect"
+    echo "the joiner dropped for 2 s and came back: the match went on to the end, the same" ;;
+  spectate)
+    wait $spec_pid; src=$?
+    cat "$dir/spec.out"
+    [ $src = 0 ] || fail "the spectator exited with $src"
+    cmp "$dir/host.txt" "$dir/spec.txt" || fail "the spectator's hashes differ"
+    "$cli" replay "$dir/spec.fgr" || fail "the spectator's recording does not replay"
+    echo "a spectator saw the same $ticks ticks and recorded them" ;;
+  delay)
+    for d in 5 0 3; do
+      grep -q "input delay $d\$" "$dir/host.out" && grep -q "input delay $d\$" "$dir/join.out" \
+        || fail "no change to input delay $d reported"
+    done
+    echo "input delay changed three times mid-match on both sides: the same as the local run" ;;
+esac
 echo "$ticks ticks at ${latency} ms one way and ${loss}% loss: both processes and the local run agree"

@@ -8,6 +8,11 @@
 ** between two joining nodes go through node 0, which forwards them. Datagrams are sent unreliable
 ** and unsequenced: the session repeats what matters itself. ENet allocates its packets; the
 ** session on top of it allocates nothing per frame.
+**
+** A connection that drops is made again: a joining node reconnects by itself, and node 0 takes a
+** node back from the address it played from (even before its old connection timed out), so a
+** peer whose network went away rejoins the session if it returns within the session's
+** disconnect_us.
 */
 #ifndef FRAMEGATE_ENET_H
 #define FRAMEGATE_ENET_H
@@ -36,6 +41,12 @@ FG_API fg_transport fg_enet_transport(fg_enet *e);
 FG_API uint16_t fg_enet_port(const fg_enet *e);
 /* Nodes connected now (node 0: its peers; the others: 1 once connected to node 0, else 0). */
 FG_API uint32_t fg_enet_connected(const fg_enet *e);
+/* Drops every connection now, as if the network went away (peers see a disconnect); a joining
+** node connects again on its next receive. For tests of rejoining, and a host's "reconnect". */
+FG_API void fg_enet_drop(fg_enet *e);
+/* Connections made again after one was lost (node 0: every node that came back; the others:
+** each reconnection to node 0). */
+FG_API uint32_t fg_enet_rejoins(const fg_enet *e);
 /* Round trip to node 0 as ENet measures it (node 0: the slowest peer), in milliseconds. */
 FG_API uint32_t fg_enet_rtt_ms(const fg_enet *e);
 
