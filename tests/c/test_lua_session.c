@@ -53,6 +53,8 @@ typedef struct node {
     uint32_t cues[TICKS];
     uint64_t speculative_cues, confirmed_ticks;
     fg_tick fed;
+    fg_tick plant_at; /* > 0: after confirming this tick and the 59 after it, the host asks for
+                         a dash on e1 (the first it may start moves e1 for good) */
     fg_session *session;
     script *used; /* the records each confirmed tick ran with (when not NULL) */
 } node;
@@ -70,6 +72,12 @@ static fg_status node_tick(void *ud, fg_world *w, bool again, fg_error *err) {
         return FG_OK;
     }
     n->confirmed_ticks++;
+    /* A host that decides something its peers do not: the planted desync of a spectator. */
+    if (n->plant_at > 0 && t >= n->plant_at && t < n->plant_at + 60) {
+        int dash = fg_ruleset_find_action(fg_world_rules(w, 1), "dash");
+        assert_true(dash >= 0);
+        assert_int_equal(fg_world_request(w, 1, (uint32_t)dash, FG_REQ_SCRIPT, err), FG_OK);
+    }
     if (n->used && t < TICKS)
         for (uint32_t p = 0; p < 2; p++)
             assert_true(fg_session_record(n->session, p, t, &n->used->rec[p][t]));
@@ -462,6 +470,57 @@ static void a_planted_desync_is_named(void **state) {
     free(src);
 }
 
+/* The spectator's host plants the desync (it asks for dashes the players' hosts never ask for):
+** the spectator compares its hashes with the players', stops at the next checkpoint and reports
+** the first divergent tick and the fields against player 1, who reports the same against it. */
+static void a_spectator_finds_a_desync(void **state) {
+    (void)state;
+    fg_link_config lc = link_of(60, 2);
+    fg_session_config base = fg_session_config_default();
+    match m;
+    open_match(&m, 3, &lc, NULL, &base);
+    const fg_tick plant = 1000;
+    m.n[2].plant_at = plant;
+    fg_error err;
+    uint32_t who = 9;
+    fg_status st = FG_OK;
+    while (st == FG_OK && m.frames < TICKS * 2) st = frame(&m, the_script, &err, &who);
+    assert_int_equal(st, FG_EMISMATCH);
+    print_message("first stop: node %u: %s\n", who, err.msg);
+    for (int i = 0; i < 30; i++) frame(&m, the_script, &err, NULL);
+    fg_session *spec = m.n[2].session, *p1 = m.n[0].session;
+    assert_int_equal(fg_session_get_state(spec), FG_SESSION_DESYNCED);
+    assert_int_equal(fg_session_get_state(p1), FG_SESSION_DESYNCED);
+    const fg_session_report *rs = fg_session_get_report(spec), *rp = fg_session_get_report(p1);
+    assert_int_equal(rs->peer, 0);
+    assert_int_equal(rp->peer, 2);
+    /* A dash is decided in the tick after its request; the first divergent tick is in the
+    ** planted stretch, and the checkpoint that caught it the next one. */
+    assert_true(rs->tick >= plant && rs->tick <= plant + 60);
+    assert_int_equal(rp->tick, rs->tick);
+    assert_true(rs->detected_at >= rs->tick && rs->detected_at - rs->tick < (fg_tick)base.hash_every);
+    assert_true(rs->fields_known && rp->fields_known);
+    assert_true(rs->ndiffs > 0);
+    bool e1 = false;
+    for (uint32_t i = 0; i < rs->ndiffs && i < FG_SESSION_MAX_DIFFS; i++)
+        e1 |= strncmp(rs->diffs[i].path, "e1.", 3) == 0 && rs->diffs[i].hashed;
+    assert_true(e1);
+    char text[8192];
+    fg_session_report_format(spec, text, sizeof text);
+    print_message("%s", text);
+    assert_non_null(strstr(text, "desync with player 1"));
+    assert_non_null(strstr(text, "first divergent tick"));
+    fg_session_report_format(p1, text, sizeof text);
+    assert_non_null(strstr(text, "desync with spectator 1"));
+    /* The spectator saw the players' match up to the plant, and in the checkpoint's window up to
+    ** the divergent tick (a request refused earlier may have parted them for a few ticks only). */
+    for (fg_tick t = 0; t < plant; t++) assert_int_equal(m.n[2].hashes[t], the_ref.hashes[t]);
+    for (fg_tick t = rs->detected_at - (fg_tick)base.hash_every + 1; t < rs->tick; t++)
+        assert_int_equal(m.n[2].hashes[t], the_ref.hashes[t]);
+    assert_true(m.n[2].hashes[rs->tick] != the_ref.hashes[rs->tick]);
+    close_match(&m);
+}
+
 /* Nodes that load different rules never start: the hello names both match ids. */
 static void different_rules_refuse_to_play(void **state) {
     (void)state;
@@ -540,6 +599,7 @@ int main(void) {
         cmocka_unit_test(a_cable_pulled_and_plugged_back),
         cmocka_unit_test(a_peer_killed_mid_match),
         cmocka_unit_test(a_planted_desync_is_named),
+        cmocka_unit_test(a_spectator_finds_a_desync),
         cmocka_unit_test(different_rules_refuse_to_play),
         cmocka_unit_test(bad_configurations),
     };
