@@ -70,6 +70,10 @@ end
 
 TestNetplayWindow = {}
 
+function TestNetplayWindow:setUp()
+  lu.skipIf(not require("framegate").enet, "this build has no ENet transport (libenet-dev)")
+end
+
 -- Both players scripted: the window hosts, a headless process joins.
 function TestNetplayWindow:test_the_window_plays_a_headless_process()
   local d = tmpdir()
