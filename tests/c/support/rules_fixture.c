@@ -91,15 +91,19 @@ void fgt_resource(fg_ruleset_builder *b, const char *name, int max, int start) {
 }
 
 fg_ruleset *fgt_build(fg_ruleset_builder *b) {
-    fg_findings f;
+    fg_findings *f = fg_findings_create(NULL);
+    assert_non_null(f);
     fg_error err;
-    fg_ruleset *r = fg_ruleset_build(b, &f, &err);
+    fg_ruleset *r = fg_ruleset_build(b, f, &err);
     fg_ruleset_builder_destroy(b);
     if (!r) {
-        for (uint32_t i = 0; i < f.count; i++)
-            print_error("finding: %s: %s\n", f.items[i].path, f.items[i].msg);
+        for (uint32_t i = 0; i < fg_findings_count(f); i++)
+            print_error("finding: %s: %s\n", fg_findings_get(f, i).path,
+                        fg_findings_get(f, i).message);
+        fg_findings_destroy(f);
         fail_msg("build: %s", err.msg);
     }
+    fg_findings_destroy(f);
     return r;
 }
 
