@@ -748,13 +748,13 @@ int fg_lua_build_rules(lua_State *L, int decl, const char *chunk, uint64_t sourc
     }
     lua_setmetatable(L, -2);
     fg_ruleset_builder *b = guard->b = fg_ruleset_builder_create(name, NULL);
-    if (b) guard->findings = fg_findings_create(NULL);
-    if (!b || !guard->findings) return luaL_error(L, "rules: out of memory");
+    fg_error err;
+    if (!b || fg_findings_create(NULL, &guard->findings, &err) != FG_OK)
+        return luaL_error(L, "rules: out of memory");
     /* The hash of the files' text, so the trace of a reload names exactly what was loaded. */
     fg_ruleset_set_source_hash(b, source_hash);
     read_declaration(&rd, decl, b);
     fg_findings *findings = guard->findings;
-    fg_error err;
     fg_ruleset *r = fg_ruleset_build(b, findings, &err);
     fg_ruleset_builder_destroy(b);
     guard->b = NULL;

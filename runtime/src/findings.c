@@ -24,11 +24,13 @@ struct fg_findings {
     uint32_t count, cap, errors, lost;
 };
 
-fg_findings *fg_findings_create(const fg_allocator *alloc) {
+fg_status fg_findings_create(const fg_allocator *alloc, fg_findings **out, fg_error *err) {
+    if (!out) return fg_error_set(err, FG_EINVAL, "fg_findings_create: out is required");
     fg_allocator a = alloc ? *alloc : fg_allocator_default();
-    fg_findings *f = fg_alloc(&a, sizeof *f);
-    if (f) f->alloc = a;
-    return f;
+    fg_findings *f = *out = fg_alloc(&a, sizeof *f);
+    if (!f) return fg_error_set(err, FG_ENOMEM, "findings: out of memory");
+    f->alloc = a;
+    return FG_OK;
 }
 
 void fg_findings_clear(fg_findings *f) {

@@ -761,11 +761,8 @@ fg_ruleset *fg_ruleset_build(fg_ruleset_builder *b, fg_findings *findings, fg_er
         fg_findings_clear(findings);
         return build(b, findings, err);
     }
-    fg_findings *local = fg_findings_create(&b->alloc);
-    if (!local) {
-        fg_error_set(err, FG_ENOMEM, "rules: out of memory");
-        return NULL;
-    }
+    fg_findings *local;
+    if (fg_findings_create(&b->alloc, &local, err) != FG_OK) return NULL;
     fg_ruleset *r = build(b, local, err);
     fg_findings_destroy(local);
     return r;

@@ -69,7 +69,9 @@ local function build_rules(C)
   action("hitstun", function(a) a.interrupts = true end)
   action("blockstun", function() end)
 
-  local findings = ffi.gc(C.fg_findings_create(nil), C.fg_findings_destroy)
+  local out = ffi.new("fg_findings *[1]")
+  if C.fg_findings_create(nil, out, err) ~= 0 then error("duel: rules: " .. ffi.string(err.msg)) end
+  local findings = ffi.gc(out[0], C.fg_findings_destroy)
   local rules = C.fg_ruleset_build(b, findings, err)
   C.fg_ruleset_builder_destroy(b)
   if rules == nil then

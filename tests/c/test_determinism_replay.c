@@ -182,17 +182,17 @@ static void inputs_only_runs_other_rules_to_the_end(void **state) {
     /* The reference: the recorded world, verified. */
     fg_world *ref = setup(r, rd, no_hooks());
     fg_player *p;
-    assert_int_equal(fg_player_open(&p, ref, rd, NULL, &err), FG_OK);
+    assert_int_equal(fg_player_create(ref, rd, NULL, &p, &err), FG_OK);
     assert_int_equal(fg_player_run(p, &err), FG_OK);
     uint64_t inputs = fg_player_get_status(p)->inputs;
-    fg_player_close(p);
+    fg_player_destroy(p);
     veto v = {0};
     fg_world_hooks h = {&v, always, veto_fireballs};
     fg_world *w = setup(r, rd, h);
     fg_player_options o;
     memset(&o, 0, sizeof o);
     o.inputs_only = true;
-    assert_int_equal(fg_player_open(&p, w, rd, &o, &err), FG_OK);
+    assert_int_equal(fg_player_create(w, rd, &o, &p, &err), FG_OK);
     assert_int_equal(fg_player_run(p, &err), FG_OK);
     const fg_player_status *s = fg_player_get_status(p);
     assert_true(s->done);
@@ -205,10 +205,10 @@ static void inputs_only_runs_other_rules_to_the_end(void **state) {
     /* Without the fireballs the match ends elsewhere. */
     assert_true(fg_world_hash(w) != recorded);
     assert_true(fg_world_hash(ref) == recorded);
-    fg_player_close(p);
+    fg_player_destroy(p);
     fg_world_destroy(w);
     fg_world_destroy(ref);
-    fg_replay_reader_close(rd);
+    fg_replay_reader_destroy(rd);
     free(m.b);
     fg_ruleset_unref(r);
 }

@@ -32,8 +32,7 @@ static fg_ruleset_builder *faulty(const fg_allocator *alloc, int actions) {
 
 static void over_a_thousand_findings_are_all_reported_in_order(void **state) {
     (void)state;
-    fg_findings *f = fg_findings_create(NULL);
-    assert_non_null(f);
+    fg_findings *f = fgt_findings();
     fg_error err;
     fg_ruleset_builder *b = faulty(NULL, ACTIONS);
     assert_null(fg_ruleset_build(b, f, &err));
@@ -73,7 +72,7 @@ static char *long_text(size_t n) {
 
 static void a_10_kb_path_and_message_come_back_whole(void **state) {
     (void)state;
-    fg_findings *f = fg_findings_create(NULL);
+    fg_findings *f = fgt_findings();
     char *path = long_text(10240), *msg = long_text(10300);
     fg_error err;
     assert_int_equal(fg_findings_add(f, FG_SEVERITY_WARNING, path, 7, msg, &err), FG_OK);
@@ -119,7 +118,7 @@ static void a_long_message_from_the_builder_is_not_cut(void **state) {
     m.notation = notation;
     fg_error err;
     assert_int_equal(fg_ruleset_add_motion(b, &m, &err), FG_OK);
-    fg_findings *f = fg_findings_create(NULL);
+    fg_findings *f = fgt_findings();
     assert_null(fg_ruleset_build(b, f, &err));
     fg_ruleset_builder_destroy(b);
     assert_int_equal(fg_findings_count(f), 1);
@@ -141,8 +140,13 @@ static void running_out_of_memory_for_findings_refuses_the_build(void **state) {
         fg_counting_allocator c;
         fg_allocator a = fg_test_counting_allocator(&c);
         c.fail_after = k;
-        fg_findings *f = fg_findings_create(&a);
-        if (!f) continue;
+        fg_findings *f = NULL;
+        fg_error cerr;
+        if (fg_findings_create(&a, &f, &cerr) != FG_OK) {
+            assert_int_equal(cerr.code, FG_ENOMEM);
+            assert_null(f);
+            continue;
+        }
         fg_ruleset_builder *b = faulty(NULL, 8);
         fg_error err;
         memset(&err, 0, sizeof err);
@@ -168,7 +172,8 @@ static void running_out_of_memory_for_findings_refuses_the_build(void **state) {
     fg_counting_allocator c;
     fg_allocator a = fg_test_counting_allocator(&c);
     c.fail_after = 1; /* the list itself, then nothing */
-    fg_findings *f = fg_findings_create(&a);
+    fg_findings *f = NULL;
+    assert_int_equal(fg_findings_create(&a, &f, NULL), FG_OK);
     fg_ruleset_builder *b = fg_ruleset_builder_create("lint", NULL);
     fg_ruleset_add_button(b, "LP", NULL);
     fg_action_def x = fgt_neutral("idle", 0);

@@ -519,7 +519,7 @@ static void a_throw_misses_a_target_in_a_stun(void **state) {
 /* {====================================================================== validation */
 
 static void expect_finding(fg_ruleset_builder *b, const char *path, const char *msg) {
-    fg_findings *f = fg_findings_create(NULL);
+    fg_findings *f = fgt_findings();
     fg_ruleset *r = fg_ruleset_build(b, f, NULL);
     fg_ruleset_builder_destroy(b);
     assert_null(r);

@@ -332,7 +332,7 @@ static void queue_policy_is_checked(void **state) {
     fg_ruleset_builder *b = fgt_fighter_builder(NULL);
     fg_queue_policy q = {.depth = 9, .order = FG_QUEUE_FIFO, .expiry = 601};
     fg_ruleset_set_queue(b, &q);
-    fg_findings *f = fg_findings_create(NULL);
+    fg_findings *f = fgt_findings();
     fg_error err;
     assert_null(fg_ruleset_build(b, f, &err));
     fg_ruleset_builder_destroy(b);

@@ -30,7 +30,7 @@ static fg_ruleset_builder *base(const fg_allocator *alloc) {
 
 /* Builds b, which must fail with exactly one error: path and message. */
 static void expect_error(fg_ruleset_builder *b, const char *path, const char *msg) {
-    fg_findings *f = fg_findings_create(NULL);
+    fg_findings *f = fgt_findings();
     fg_error err;
     memset(&err, 0, sizeof err);
     fg_ruleset *r = fg_ruleset_build(b, f, &err);
@@ -82,7 +82,7 @@ static void window_past_the_end_of_its_action_is_an_error(void **state) {
     fgt_cancel(&a, 4, 12, FG_ON_HIT, 0, "idle");
     fgt_cancel(&a, 4, 14, FG_ON_HIT, 0, "idle");
     fgt_add(b, &a);
-    fg_findings *f = fg_findings_create(NULL);
+    fg_findings *f = fgt_findings();
     assert_null(fg_ruleset_build(b, f, NULL));
     fg_ruleset_builder_destroy(b);
     assert_int_equal(fg_findings_errors(f), 1);
@@ -199,7 +199,7 @@ static void window_open_on_tick_0_into_itself_is_a_cycle(void **state) {
     a = fgt_action("feint_b", 2, 0, 6);
     fgt_cancel(&a, 0, 1, FG_ON_ALWAYS, 0, "feint_a");
     fgt_add(b, &a);
-    fg_findings *f = fg_findings_create(NULL);
+    fg_findings *f = fgt_findings();
     assert_null(fg_ruleset_build(b, f, NULL));
     fg_ruleset_builder_destroy(b);
     assert_int_equal(fg_findings_errors(f), 2);
@@ -269,7 +269,7 @@ static void bad_motion_notation_names_its_column(void **state) {
     fg_action_def a = fgt_action("kick", 5, 2, 10);
     snprintf(a.input, sizeof a.input, "2MK");
     fgt_add(b, &a);
-    fg_findings *f = fg_findings_create(NULL);
+    fg_findings *f = fgt_findings();
     fg_error err;
     assert_null(fg_ruleset_build(b, f, &err));
     fg_ruleset_builder_destroy(b);
@@ -333,7 +333,7 @@ static void every_error_is_reported_not_just_the_first(void **state) {
     fgt_cost(&a, "stamina", 10);
     fgt_marker(&a, 40, "spark");
     fgt_add(b, &a);
-    fg_findings *f = fg_findings_create(NULL);
+    fg_findings *f = fgt_findings();
     fg_error err;
     assert_null(fg_ruleset_build(b, f, &err));
     fg_ruleset_builder_destroy(b);
@@ -358,7 +358,7 @@ static void refused_declaration_fails_the_build_with_its_message(void **state) {
     fg_action_def a = fgt_action("", 1, 1, 1);
     assert_int_equal(fg_ruleset_add_action(b, &a, &err), FG_EINVAL);
     assert_string_equal(err.msg, "actions: name '' must be 1 to 31 characters");
-    fg_findings *f = fg_findings_create(NULL);
+    fg_findings *f = fgt_findings();
     assert_null(fg_ruleset_build(b, f, &err));
     fg_ruleset_builder_destroy(b);
     /* The first refusal is what the build reports. */
@@ -381,7 +381,7 @@ static void motion_lint_warns_without_stopping_the_build(void **state) {
     m.name = "double";
     m.notation = "236236LP";
     fg_ruleset_add_motion(b, &m, NULL);
-    fg_findings *f = fg_findings_create(NULL);
+    fg_findings *f = fgt_findings();
     fg_ruleset *r = fg_ruleset_build(b, f, NULL);
     fg_ruleset_builder_destroy(b);
     assert_non_null(r);

@@ -205,8 +205,9 @@ typedef struct fg_finding {
 ** allocator it is created with (NULL: the default), normally the builder's. */
 typedef struct fg_findings fg_findings;
 
-FG_API fg_findings *fg_findings_create(const fg_allocator *alloc); /* NULL when out of memory */
-FG_API void fg_findings_destroy(fg_findings *f);                   /* NULL is ignored */
+/* FG_ENOMEM (and *out NULL) when out of memory. */
+FG_API fg_status fg_findings_create(const fg_allocator *alloc, fg_findings **out, fg_error *err);
+FG_API void fg_findings_destroy(fg_findings *f); /* NULL is ignored */
 FG_API void fg_findings_clear(fg_findings *f);
 FG_API uint32_t fg_findings_count(const fg_findings *f);
 FG_API uint32_t fg_findings_errors(const fg_findings *f); /* findings of FG_SEVERITY_ERROR */

@@ -90,9 +90,15 @@ void fgt_resource(fg_ruleset_builder *b, const char *name, int max, int start) {
     if (fg_ruleset_add_resource(b, &r, &err) != FG_OK) fail_msg("resource: %s", err.msg);
 }
 
+fg_findings *fgt_findings(void) {
+    fg_findings *f = NULL;
+    fg_error err;
+    if (fg_findings_create(NULL, &f, &err) != FG_OK) fail_msg("%s", err.msg);
+    return f;
+}
+
 fg_ruleset *fgt_build(fg_ruleset_builder *b) {
-    fg_findings *f = fg_findings_create(NULL);
-    assert_non_null(f);
+    fg_findings *f = fgt_findings();
     fg_error err;
     fg_ruleset *r = fg_ruleset_build(b, f, &err);
     fg_ruleset_builder_destroy(b);
