@@ -6,6 +6,8 @@
 #                            rebuild under ASan+UBSan and run every test again
 #   bash tools/dev.sh deps   only install what is missing
 #   bash tools/dev.sh bench  build in Release and run every benchmark (bench --smoke: a tiny run)
+#   bash tools/dev.sh icount instructions per fighter-tick (callgrind) against the baseline;
+#                            icount --update rewrites tests/bench/baseline/icount.txt
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,6 +37,8 @@ need_packages() {
   command -v love >/dev/null        || missing+=(love)
   command -v xvfb-run >/dev/null    || missing+=(xvfb)
   command -v luarocks >/dev/null    || missing+=(luarocks)
+  # callgrind counts the tick's instructions for the CI check against the committed baseline.
+  command -v valgrind >/dev/null    || missing+=(valgrind)
   echo "${missing[@]:-}"
 }
 
@@ -104,8 +108,17 @@ case "${1:-}" in
       ./build/release/framegate lua "$s" "${@:2}"
     done
     ;;
+  icount)
+    deps
+    build ci
+    # The CTest entry knows the build's identity; FG_ICOUNT_UPDATE=1 makes it write the baseline.
+    [ "${2:-}" = --update ] && export FG_ICOUNT_UPDATE=1
+    ctest --preset ci -R '^perf\.instructions_per_fighter_tick$' -V | grep -E '^[0-9]+: ' \
+      | grep -vE '^[0-9]+: (Test command|Working Directory|Test timeout)' | sed 's/^[0-9]*: //'
+    exit "${PIPESTATUS[0]}"
+    ;;
   *)
-    sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac
