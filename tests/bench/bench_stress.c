@@ -5,9 +5,9 @@
 ** duels, driven by seeded human-rate input (about 8 edges per second per fighter: motions,
 ** normals, cancels, walking and blocking), with the state hash taken every tick.
 **
-** For N = 2, 100, 1000 and 10000 it prints ns per fighter-tick (median of several runs), ticks
-** per second, calls into Lua per fighter-tick, C heap allocations per tick, Lua garbage per tick
-** and memory per fighter. Then the input buffer and motion matcher alone against a pure-Lua
+** For N = 2, 100, 1000, 3000 and 10000 it prints ns per fighter-tick (median of 5 runs), ticks
+** per second, calls into Lua per fighter-tick, C heap allocations per tick, Lua garbage per tick,
+** memory per fighter and the state hash's share of the tick. Then the input buffer and motion matcher alone against a pure-Lua
 ** implementation of the same job on the same stream (tests/bench/lua_reference_matcher.lua),
 ** the same pipeline at 4x the input rate, and a long run (cost must not grow with past ticks).
 **
@@ -156,6 +156,7 @@ typedef struct result {
     double memory_per_fighter;
     double edges_per_fighter_second;
     double collide_ns_per_entity_tick; /* the collision phase alone, on the run's last state */
+    double hash_share;                 /* fg_world_hash's part of the measured time */
 } result;
 
 static int lp, hp, lk, hk;
@@ -226,6 +227,7 @@ typedef struct play {
     uint32_t *cursor;
     int n;
     uint64_t cues;
+    double hash_ns; /* time spent in fg_world_hash */
 } play;
 
 /* Ticks [from, to) as a host plays them: the tick's input, w:advance(), the cues drained, the
@@ -239,7 +241,9 @@ static void play_ticks(play *p, int32_t from, int32_t to) {
         lua_pushvalue(p->L, p->widx);
         check(p->L, lua_pcall(p->L, 1, 0, 0));
         p->cues += drain_cues(p->w);
+        double h0 = fg_bench_now_ns();
         (void)fg_world_hash(p->w);
+        p->hash_ns += fg_bench_now_ns() - h0;
     }
 }
 
@@ -280,13 +284,14 @@ static result run_rules(const char *rules, int n, int32_t ticks, int rate) {
         edges += streams[i].n;
     }
     lua_getfield(L, widx, "advance"); /* the method, kept on the stack */
-    play p = {L, w, widx, lua_gettop(L), streams, cursor, n, 0};
+    play p = {L, w, widx, lua_gettop(L), streams, cursor, n, 0, 0};
     /* Warm up: a second of play, so every lazy structure exists before measuring. */
     int32_t warm = warm_ticks(ticks);
     play_ticks(&p, 0, warm);
     uint64_t calls0 = lw->rule_calls + lw->hook_calls;
     size_t lua_bytes0 = lc.bytes_allocated;
     p.cues = 0;
+    p.hash_ns = 0;
     double t0 = fg_bench_now_ns();
     stress_measured_ticks(&p, warm, ticks);
     uint64_t cues = p.cues;
@@ -299,6 +304,7 @@ static result run_rules(const char *rules, int n, int32_t ticks, int rate) {
         (double)(lw->rule_calls + lw->hook_calls - calls0) / ((double)n * measured);
     r.lua_bytes_per_tick = (double)(lc.bytes_allocated - lua_bytes0) / measured;
     r.cues_per_tick = (double)cues / measured;
+    r.hash_share = p.hash_ns / ns;
     r.memory_per_fighter = ((double)fg_world_memory(w) + (double)lc.peak) / n;
     r.edges_per_fighter_second = (double)edges / n / ((double)ticks / 60.0);
     r.collide_ns_per_entity_tick = time_collision(w, n);
@@ -535,14 +541,14 @@ int main(int argc, char **argv) {
     }
     bool smoke = fg_bench_smoke(argc, argv);
     bool quick = argc > 1 && strcmp(argv[argc - 1], "--quick") == 0;
-    int sizes[] = {2, 100, 1000, 10000};
-    int nsizes = smoke ? 1 : 4;
+    int sizes[] = {2, 100, 1000, 3000, 10000};
+    int nsizes = smoke ? 1 : 5;
     int runs = smoke ? 1 : quick ? 3 : 5;
     printf("duel stress: the stress fighter (30 motions, 45 actions, 2 layers, Lua rule and hook),\n"
            "paired fighters, seeded human-rate input, state hash every tick; median of %d runs\n\n",
            runs);
-    printf("%7s %12s %12s %12s %12s %12s %12s\n", "fighters", "ns/f-tick", "ticks/s",
-           "Lua calls/ft", "C allocs/t", "Lua B/tick", "bytes/fighter");
+    printf("%7s %12s %12s %12s %12s %12s %12s %8s\n", "fighters", "ns/f-tick", "ticks/s",
+           "Lua calls/ft", "C allocs/t", "Lua B/tick", "bytes/fighter", "hash %");
     for (int si = 0; si < nsizes; si++) {
         int n = smoke ? 4 : sizes[si];
         int32_t ticks = smoke ? 120 : (n >= 10000 ? 180 : n >= 1000 ? 600 : 1800);
@@ -552,9 +558,10 @@ int main(int argc, char **argv) {
         result m = rs[runs / 2];
         double allocs = 0;
         run_c_only(n < 1000 ? n : 1000, smoke ? 120 : 300, &allocs);
-        printf("%7d %12.1f %12.0f %12.3f %12.1f %12.1f %12.0f\n", n, m.ns_per_fighter_tick,
-               1e9 / (m.ns_per_fighter_tick * n), m.lua_calls_per_fighter_tick, allocs,
-               m.lua_bytes_per_tick, m.memory_per_fighter);
+        printf("%7d %12.1f %12.0f %12.3f %12.1f %12.1f %12.0f %8.1f\n", n,
+               m.ns_per_fighter_tick, 1e9 / (m.ns_per_fighter_tick * n),
+               m.lua_calls_per_fighter_tick, allocs, m.lua_bytes_per_tick, m.memory_per_fighter,
+               100 * m.hash_share);
         if (si == 0) printf("        (input: %.1f edges per fighter per second)\n",
                             m.edges_per_fighter_second);
         printf("        (%.2f presentation cues per tick, drained every tick)\n",
