@@ -31,7 +31,7 @@ end
 
 -- {=================================================================== the baseline, by section
 
-local sections, order = {}, {}
+local sections = {}
 do
   local name
   for line in read(BASELINE):gmatch("([^\n]*)\n?") do
@@ -39,7 +39,6 @@ do
     if header then
       name = header
       sections[name] = {}
-      order[#order + 1] = name
     elseif name then
       table.insert(sections[name], line)
     end
@@ -76,7 +75,7 @@ end
 -- Three significant figures at most, thousands with commas.
 local function num(x)
   if type(x) ~= "number" then return tostring(x) end
-  if math.abs(x) >= 100 then return commas(x) end
+  if math.abs(x) >= 100 or x == math.floor(x) then return commas(x) end
   if math.abs(x) >= 10 then return string.format("%.1f", x) end
   if math.abs(x) >= 1 then return string.format("%.2f", x) end
   return string.format("%.3f", x)
@@ -91,6 +90,24 @@ end
 local function pct(x) return string.format("%.1f %%", x) end
 
 local function ratio(x) return string.format("%.2fx", x) end
+
+-- A paragraph or a list item cut into lines of at most 100 columns, as the rest of the docs are
+-- (a list item's following lines indented by two spaces). Table rows are left whole.
+local function wrap(text)
+  if text:match("^|") or text == "" then return text end
+  local indent = text:match("^%- ") and "  " or ""
+  local lines, line = {}, ""
+  for word in text:gmatch("%S+") do
+    if line ~= "" and #line + 1 + #word > 100 then
+      lines[#lines + 1] = line
+      line = indent .. word
+    else
+      line = line == "" and word or line .. " " .. word
+    end
+  end
+  lines[#lines + 1] = line
+  return table.concat(lines, "\n")
+end
 
 -- }===================================================================
 
@@ -122,7 +139,7 @@ end
 
 local function block_stress()
   local out = {}
-  local function put(s) out[#out + 1] = s end
+  local function put(s) out[#out + 1] = wrap(s) end
   local rows = stress_rows()
   local edges = find("bench_stress", "%(input: ([%d.]+) edges per fighter per second%)")
   put(string.format("`bench_stress`: N fighters of the stress fighter, paired in duels, %s edges "
@@ -191,7 +208,7 @@ end
 
 local function block_lua_host()
   local out = {}
-  local function put(s) out[#out + 1] = s end
+  local function put(s) out[#out + 1] = wrap(s) end
   local bindings, ticks, edges, rounds = find("bench_lua_host", "^Lua host path: 1 player, (%d+) "
     .. "bindings, a pressed and a held query per binding per tick, (%d+) ticks, (%d+) edges; "
     .. "median of (%d+) rounds")
@@ -218,7 +235,8 @@ local function block_lua_host()
   local best_fg = math.huge
   for _, r in ipairs(rows) do
     if r.name:match("^framegate") then best_fg = math.min(best_fg, r.ns) end
-    local rel = r.ns <= fastest_lua and string.format("%.2fx faster", fastest_lua / r.ns)
+    local rel = r.ns == fastest_lua and "the reference"
+      or r.ns < fastest_lua and string.format("%.2fx faster", fastest_lua / r.ns)
       or string.format("%.2fx slower", r.ns / fastest_lua)
     put(string.format("| %s | %s | %s |", r.name, commas(r.ns), rel))
   end
@@ -235,7 +253,7 @@ end
 
 local function block_layers()
   local out = {}
-  local function put(s) out[#out + 1] = s end
+  local function put(s) out[#out + 1] = wrap(s) end
   put("| benchmark | figure |")
   put("| --- | --- |")
   local e2 = find("bench_input", "^buffer push%+consume, 2 edges/tick%s+([%d.]+)")
@@ -311,7 +329,7 @@ end
 
 local function block_determinism()
   local out = {}
-  local function put(s) out[#out + 1] = s end
+  local function put(s) out[#out + 1] = wrap(s) end
   local f = function(p) return find("bench_determinism", p) end
   local snap = f("^%s*snapshot%s+(%d+) bytes")
   put(machine())
@@ -359,7 +377,7 @@ end
 
 local function block_locomotion()
   local out = {}
-  local function put(s) out[#out + 1] = s end
+  local function put(s) out[#out + 1] = wrap(s) end
   local f = function(p) return find("bench_locomotion", p) end
   local n, ticks = f("^locomotion: (%d+) entities, (%d+) ticks")
   local mean, best = f("^%s*compute step%s+([%d.]+) ns/entity %(mean%), ([%d.]+) in the best")
@@ -374,7 +392,7 @@ local function block_locomotion()
   local ms, meps = f("^%s*inline tick%s+([%d.]+) ms/tick, ([%d.]+) M entity%-ticks/s")
   put(string.format("| inline tick (gather, compute, read-back, world) | %s ms, %s M "
     .. "entity-ticks/s |", num(ms), num(meps)))
-  local w1, e1, wait1 = f("^%s*1 worker %+ world%s+([%d.]+) ms/tick, ([%d.]+) M entity%-ticks/s.-"
+  local w1, e1, wait1 = f("^%s*1 worker%s+%+ world%s+([%d.]+) ms/tick, ([%d.]+) M entity%-ticks/s.-"
     .. "waited (%d+)%% of the tick")
   put(string.format("| compute on 1 worker | %s ms per tick, %s M entity-ticks/s; the simulation "
     .. "thread waited %s%% of the tick |", num(w1), num(e1), wait1))
