@@ -105,6 +105,7 @@ function M.config(args)
   c.node = c.mode == "host" and 1 or c.mode == "join" and 2 or 2 + c.slot
   c.nodes = 2 + c.spectators
   c.record, c.hashes, c.port_file, c.quiet = args.record, args.hashes, args.port_file, args.quiet
+  c.cues = args.cues
   return c
 end
 
@@ -148,7 +149,7 @@ function M.play_local(c)
   local rec = c.record and w:record(c.record) or nil
   local p = { M.scripted(c.rules, c.seed, c.script, "p1"), M.scripted(c.rules, c.seed, c.script, "p2") }
   local assign = assignment(c)
-  local hashes = {}
+  local hashes, cues = {}, {}
   for t = 0, c.ticks - 1 do
     for i = 1, 2 do
       for _ = 1, #(assign[t] or {}) do
@@ -158,9 +159,25 @@ function M.play_local(c)
     end
     w:advance()
     hashes[t] = w:hash()
+    M.take_cues(w, cues)
   end
   if rec then rec:finish() end
-  return hashes, w
+  M.write_cues(c.cues, cues)
+  return hashes, w, cues
+end
+
+-- The cues presentation emitted since the last call, as `TICK eENTITY NAME` lines.
+function M.take_cues(w, into)
+  for _, cue in ipairs(w:cues()) do
+    into[#into + 1] = ("%d e%d %s"):format(cue.tick, cue.entity, cue.name)
+  end
+end
+
+function M.write_cues(path, cues)
+  if not path then return end
+  local f = assert(io.open(path, "w"))
+  for _, line in ipairs(cues) do f:write(line, "\n") end
+  f:close()
 end
 
 function M.write_hashes(path, hashes, ticks)
@@ -204,6 +221,7 @@ function M.open(c, me)
     n.me = me or M.scripted(c.rules, c.seed, c.script, c.node == 1 and "p1" or "p2")
   end
   n.hashes, n.hashed, n.fed, n.frame, n.last, n.change = {}, 0, -1, 0, {}, 1
+  n.cues = {}
   n.rate = n.world:rate()
   n.code = 0
   if not c.quiet then
@@ -270,6 +288,7 @@ function M.frame(n, now, clock)
   local confirmed = s:stats().confirmed
   for k = n.hashed, confirmed - 1 do n.hashes[k] = s:hash(k) end
   n.hashed = confirmed
+  M.take_cues(n.world, n.cues) -- presentation runs on confirmed ticks only
   if not good and not n.message then
     n.message, n.code = msg, 1
     if s:state() == "desynced" then n.finished_at = n.frame + 2 * n.rate end
@@ -308,6 +327,7 @@ function M.finish(n)
     n.out(("recorded %d ticks to %s"):format(count, files[1]))
   end
   M.write_hashes(c.hashes, n.hashes, st.confirmed)
+  M.write_cues(c.cues, n.cues)
   n.out(("netplay %s: %d ticks confirmed, %d rollbacks, deepest %d, ping %d ms, %d bytes sent, "
     .. "%d rejoins; final hash %s"):format(c.mode, st.confirmed, st.rollbacks, st.deepest,
       st.rtt_us // 1000, st.bytes_sent, n.enet:rejoins(), n.world:hash()))

@@ -3,7 +3,9 @@
 # Two framegate processes play the sample duel over ENet on 127.0.0.1, each behind the link shim
 # (LATENCY ms one way, so the round trip is twice that, LOSS percent lost), ten times faster than
 # real time. Their hashes after every tick must equal each other's and those of the same scripts
-# played in one world without a network; the host's recording must replay and verify. CASE:
+# played in one world without a network, and so must the presentation cues each emitted (each
+# once: presentation runs on confirmed ticks only); the host's recording must replay and verify.
+# CASE:
 #   kill      the joiner is killed mid-match: the host reports the disconnect and its recording
 #             of the ticks so far replays;
 #   rejoin    the joiner's connection drops for 2 s of match time (it reconnects): the match goes
@@ -32,13 +34,13 @@ esac
 fail() { echo "$*"; exit 1; }
 
 "$cli" netplay host 0 "$samples/duel" "${common[@]}" "${both[@]}" --port-file "$dir/port" \
-  --hashes "$dir/host.txt" --record "$dir/host.fgr" >"$dir/host.out" 2>&1 &
+  --hashes "$dir/host.txt" --cues "$dir/host.cues" --record "$dir/host.fgr" >"$dir/host.out" 2>&1 &
 host_pid=$!
 for _ in $(seq 100); do [ -s "$dir/port" ] && break; sleep 0.1; done
 [ -s "$dir/port" ] || { cat "$dir/host.out"; fail "the host never listened"; }
 address=127.0.0.1:$(cat "$dir/port")
 "$cli" netplay join "$address" "$samples/duel" "${common[@]}" "${both[@]}" "${join_extra[@]}" \
-  --hashes "$dir/join.txt" >"$dir/join.out" 2>&1 &
+  --hashes "$dir/join.txt" --cues "$dir/join.cues" >"$dir/join.out" 2>&1 &
 join_pid=$!
 if [ "$case" = spectate ]; then
   "$cli" netplay spectate "$address" "$samples/duel" --ticks $ticks --speed 10 --timeout 60 \
@@ -80,10 +82,14 @@ wait $host_pid; hrc=$?
 cat "$dir/host.out" "$dir/join.out"
 [ $hrc = 0 ] && [ $jrc = 0 ] || fail "exit codes: host $hrc, join $jrc"
 "$cli" netplay local "$samples/duel" --input "$samples/duel/netplay.txt" --ticks $ticks \
-  "${both[@]}" --hashes "$dir/local.txt" || exit 1
+  "${both[@]}" --hashes "$dir/local.txt" --cues "$dir/local.cues" || exit 1
 [ "$(grep -c . "$dir/host.txt")" = $ticks ] || fail "the host did not hash every tick"
 cmp "$dir/host.txt" "$dir/join.txt" || fail "the two processes' hashes differ"
 cmp "$dir/host.txt" "$dir/local.txt" || fail "the processes' hashes differ from the local run"
+# Presentation ran once per confirmed tick on each side: the same cues, each once, as the local run.
+[ "$(grep -c . "$dir/local.cues")" -gt 20 ] || fail "the local run emitted too few cues to compare"
+cmp "$dir/host.cues" "$dir/local.cues" || fail "the host's cues differ from the local run's"
+cmp "$dir/join.cues" "$dir/local.cues" || fail "the joiner's cues differ from the local run's"
 "$cli" replay "$dir/host.fgr" || fail "the recording does not replay"
 case $case in
   rejoin)
