@@ -73,6 +73,12 @@ function M.config(args)
     if not o then return nil, err end
     c.outage = { tick = o[1].tick, ms = o[1].value }
   end
+  c.shots = {}
+  for _, v in ipairs(args.shot or {}) do
+    local tick, path = v:match("^(%d+):(.+)$")
+    if not tick then return nil, ("--shot %s: expected TICK:FILE (e.g. 600:shot.bmp)"):format(v) end
+    c.shots[#c.shots + 1] = { tick = tonumber(tick), path = path }
+  end
   if c.mode == "spectate" then
     if c.spectators < 1 then return nil, "--spectators: a spectator needs at least 1" end
     if c.slot > c.spectators then
@@ -299,8 +305,12 @@ function M.frame(n, now, clock)
       and not (s:report() and s:report().fields_known)
   end
   if s:state() == "finished" then
-    n.finished_at = n.finished_at or n.frame + n.rate // 2 -- answer the peers a little longer
-    if n.frame >= n.finished_at then return false end
+    -- Linger, answering the peers that still wait for an acknowledgement: a joining node for a
+    -- second of the match; node 1, which relays the others' datagrams to each other, until they
+    -- have all left (at most 10 s of the match).
+    local relay = n.c.node == 1
+    n.finished_at = n.finished_at or n.frame + (relay and 10 or 1) * n.rate
+    if n.frame >= n.finished_at or (relay and n.enet:connected() == 0) then return false end
   end
   if n.frame % n.rate == 0 then
     local line = M.status(n)

@@ -175,19 +175,10 @@ function M.session(c, opts)
 end
 
 --- `framegate netplay ... --window` inside framegate-play: c from framegate.netplay.config, args
---- the parsed arguments (--shot, --config, --software).
+--- the parsed arguments (--config, --software).
 function M.main(c, args)
-  local shots = {}
-  for _, v in ipairs(args.shot or {}) do
-    local tick, path = v:match("^(%d+):(.+)$")
-    if not tick then
-      io.stderr:write(("framegate netplay: --shot %s: expected TICK:FILE (e.g. 600:shot.bmp)\n"):format(v))
-      return 2
-    end
-    shots[#shots + 1] = { tick = tonumber(tick), path = path }
-  end
   local ok, code = pcall(M.session, c, { config = args.config, software = args.software,
-                                         shots = shots })
+                                         shots = c.shots })
   if not ok then
     io.stderr:write("framegate netplay: " .. tostring(code) .. "\n")
     return 1

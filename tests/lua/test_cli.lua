@@ -92,6 +92,18 @@ function TestCli:test_usage_errors_are_one_line_with_exit_two()
     { "play", "framegate play: a rules folder (or --replay FILE) is needed (see 'framegate play --help')\n" },
     { "play x --shot 12", "framegate play: --shot 12: expected TICK:FILE (e.g. 60:shot.bmp) "
       .. "(see 'framegate play --help')\n" },
+    { "netplay spectate 127.0.0.1:7000 x --slot 2", "framegate netplay: --slot 2: expected 1..1 "
+      .. "(the match's spectators) (see 'framegate netplay --help')\n" },
+    { "netplay join 127.0.0.1:7000 x --delay-at 600", "framegate netplay: --delay-at 600: "
+      .. "expected TICK:N with N in 0..15 (see 'framegate netplay --help')\n" },
+    { "netplay join 127.0.0.1:7000 x --outage 10:0", "framegate netplay: --outage 10:0: "
+      .. "expected TICK:N with N in 1..600000 (see 'framegate netplay --help')\n" },
+    { "netplay spectate 127.0.0.1:7000 x --input y", "framegate netplay: a spectator has no "
+      .. "input (--input, --delay-at) (see 'framegate netplay --help')\n" },
+    { "netplay host 7000 x --window --shot 5", "framegate netplay: --shot 5: expected TICK:FILE "
+      .. "(e.g. 600:shot.bmp) (see 'framegate netplay --help')\n" },
+    { "netplay host 7000 x --spectators 9", "framegate netplay: --spectators 9: expected an "
+      .. "integer 0..8 (see 'framegate netplay --help')\n" },
   }
   for _, c in ipairs(cases) do
     local out, err, code = run(c[1])
