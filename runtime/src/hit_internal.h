@@ -8,6 +8,7 @@
 #define FG_HIT_INTERNAL_H
 
 #include "framegate/hit.h"
+#include "framegate/vars.h"
 #include "framegate/world.h" /* fg_entity */
 
 /* A box compiled: live on ticks [from, to] of its action, in fixed point, facing right. */
@@ -45,12 +46,13 @@ typedef struct fg_builder_hits {
     uint32_t ngroups;
     char group_names[FG_HIT_GROUPS][FG_HIT_NAME_MAX];
     fg_group_boxes groups[FG_HIT_GROUPS];
+    uint32_t nvars;
+    fg_var_def vars[FG_MAX_VARS]; /* as declared; sorted by name when built */
 } fg_builder_hits;
 
 /* {====================================================================== entity state */
 
 #define FG_HIT_LOG 8 /* targets one entity's running actions remember having hit */
-#define FG_MAX_VARS 8 /* per-entity variables a ruleset may declare */
 
 /* One target an action of this entity hit: one hit per target per action unless the hit
 ** definition allows more, spaced by its interval. */
@@ -58,7 +60,8 @@ typedef struct fg_hit_log {
     uint32_t target; /* entity id, 0: empty */
     uint8_t layer;
     uint8_t count;
-    uint8_t reserved[2];
+    uint8_t def;     /* which of the action's hit (or throw) definitions */
+    uint8_t reserved;
     fg_tick last;
 } fg_hit_log;
 
@@ -79,7 +82,7 @@ typedef struct fg_combat {
     uint8_t grab_layer;   /* the thrower's layer running the throw */
     uint8_t reserved2[3];
     int64_t grab_seq;     /* that throw's action sequence */
-    int32_t vars[FG_MAX_VARS];
+    int32_t vars[FG_MAX_VARS]; /* the ruleset's variables (framegate/vars.h), by id */
     fg_hit_log log[FG_HIT_LOG];
 } fg_combat;
 
@@ -126,6 +129,13 @@ typedef struct fg_collide_space {
     uint64_t dropped;        /* contacts past the capacity, ever (reported, not hashed) */
     uint64_t pairs_tested;   /* narrow-phase pair tests, ever (for the benchmark) */
 } fg_collide_space;
+
+/* A change a request rule proposed, committed by the gate (vars.c). */
+typedef struct fg_var_proposal {
+    uint32_t slot;  /* the entity's */
+    uint8_t var, op;
+    int32_t value;
+} fg_var_proposal;
 
 /* }====================================================================== */
 

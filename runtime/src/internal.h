@@ -180,6 +180,11 @@ struct fg_world {
     uint64_t cues_dropped;
 
     fg_collide_space coll; /* the collision phase's work space, sized at creation */
+    /* Variable changes request rules proposed this tick, committed by the gate (vars.c). */
+    fg_var_proposal *proposals;
+    uint32_t nproposals, cap_proposals;
+    uint32_t rule_entity;  /* the entity whose request rule runs now, 0 outside a rule */
+    uint32_t rule_first;   /* its call's first proposal */
 
     fg_trace_record *trace;
     uint32_t trace_cap, trace_head, trace_count;
@@ -300,6 +305,12 @@ void fg_hit_forget_layer(fg_entity_state *es, uint32_t layer);
 void fg_hit_slide(fg_entity_state *es);
 void fg_hit_settle(const fg_world *w, fg_entity_state *es, fg_tick t);
 void fg_hit_landed(fg_world *w, fg_entity_state *es, fg_tick t);
+/* vars.c */
+void fg_vars_spawn(const fg_ruleset *r, fg_entity_state *es);
+void fg_vars_reload(const fg_ruleset *old, const fg_ruleset *r, fg_entity_state *es);
+void fg_vars_rule_begin(fg_world *w, const fg_entity_state *es);
+void fg_vars_rule_end(fg_world *w, bool failed);
+void fg_vars_commit(fg_world *w, fg_tick t);
 /* throw.c */
 bool fg_throw_throwable(const fg_world *w, const fg_entity_state *tg, fg_tick t);
 void fg_throw_judge(const fg_world *w, fg_contact_rec *c, fg_tick t);

@@ -200,6 +200,12 @@ static fg_status check_entity(checker *c, uint32_t i, const fg_entity_state *e) 
     CHECK(fx_ok(k->push_left), FIELD("e%u.combat.push_left", e->id), k->push_left);
     CHECK(tick_ok(k->throw_invuln_until) && tick_ok(k->tech_until),
           FIELD("e%u.combat ticks", e->id), k->tech_until);
+    /* Variables stay in their declared ranges; the ones a ruleset does not declare hold 0. */
+    for (uint32_t v = 0; v < FG_MAX_VARS; v++) {
+        const fg_var_def *d = now && v < now->nvars ? &now->vars[v] : NULL;
+        CHECK(d ? k->vars[v] >= d->min && k->vars[v] <= d->max : k->vars[v] == 0,
+              FIELD("e%u.combat.vars[%u]", e->id, v), k->vars[v]);
+    }
     for (uint32_t h = 0; h < FG_HIT_LOG; h++) {
         CHECK(k->log[h].target <= c->n, FIELD("e%u.combat.log[%u].target", e->id, h),
               k->log[h].target);
