@@ -272,8 +272,14 @@ static void read_defs(fg_lua_reader *rd, int t, fg_action_def *a, const char *k,
             if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 1 && lua_tointeger(L, -1) <= n)
                 continue;
             char buf[64];
+            if (lua_type(L, -1) == LUA_TSTRING)
+                snprintf(buf, sizeof buf, "field '%.40s'", lua_tostring(L, -1));
+            else
+                fg_lua_describe_value(L, -1, buf, sizeof buf);
             fg_lua_reader_note(rd, "%s beside a list of definitions (a list holds only tables)",
-                               fg_lua_describe_value(L, -1, buf, sizeof buf));
+                               buf);
+            lua_pop(L, 1); /* one note is enough: more would come in the table's own order */
+            break;
         }
         for (lua_Integer i = 1; i <= n; i++) {
             size_t o2 = fg_lua_reader_push(rd, "[%lld]", (long long)i);
