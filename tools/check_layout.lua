@@ -34,6 +34,7 @@ local OWNERS = {
   ["ruleset_hits.c"] = { "fg_combat" },
   ["vars.c"] = { "fg_var", "fg_world_var", "fg_world_propose_var", "fg_ruleset_add_var",
                  "fg_ruleset_var", "fg_ruleset_find_var" },
+  ["findings.c"] = { "fg_severity" },
   ["request.c"] = { "fg_decision", "fg_reason", "fg_phase" },
   ["replication.c"] = { "fg_rep" },
   ["record.c"] = { "fg_recorder", "fg_world_record" },

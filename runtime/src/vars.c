@@ -56,26 +56,24 @@ fg_status fg_ruleset_add_var(fg_ruleset_builder *b, const fg_var_def *v, fg_erro
 }
 
 void fg_vars_finish(fg_ruleset *r, const fg_builder_hits *bh, fg_findings *f) {
-    char path[96], msg[256];
+    char path[96];
     r->nvars = 0;
     for (uint32_t i = 0; i < bh->nvars; i++) {
         const fg_var_def *v = &bh->vars[i];
         bool ok = true;
         if (v->min < -VAR_LIMIT || v->max > VAR_LIMIT) {
             snprintf(path, sizeof path, "vars.%s.%s", v->name, v->min < -VAR_LIMIT ? "min" : "max");
-            snprintf(msg, sizeof msg, "%d, expected -%d..%d", v->min < -VAR_LIMIT ? v->min : v->max,
-                     VAR_LIMIT, VAR_LIMIT);
-            fg_findings_push(f, false, path, msg);
+            fg_findings_addf(f, false, path, "%d, expected -%d..%d",
+                             v->min < -VAR_LIMIT ? v->min : v->max, VAR_LIMIT, VAR_LIMIT);
             ok = false;
         } else if (v->max < v->min) {
             snprintf(path, sizeof path, "vars.%s.max", v->name);
-            snprintf(msg, sizeof msg, "%d is below min (%d)", v->max, v->min);
-            fg_findings_push(f, false, path, msg);
+            fg_findings_addf(f, false, path, "%d is below min (%d)", v->max, v->min);
             ok = false;
         } else if (v->start < v->min || v->start > v->max) {
             snprintf(path, sizeof path, "vars.%s.start", v->name);
-            snprintf(msg, sizeof msg, "%d, expected a value in %d..%d", v->start, v->min, v->max);
-            fg_findings_push(f, false, path, msg);
+            fg_findings_addf(f, false, path, "%d, expected a value in %d..%d", v->start, v->min,
+                             v->max);
             ok = false;
         }
         if (!ok) continue;

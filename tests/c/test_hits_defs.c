@@ -186,15 +186,20 @@ static void a_two_part_kick_survives_rollback_at_every_distance(void **state) {
 /* {====================================================================== validation */
 
 static void expect_finding(fg_ruleset_builder *b, const char *path, const char *msg) {
-    fg_findings f;
-    fg_ruleset *r = fg_ruleset_build(b, &f, NULL);
+    fg_findings *f = NULL;
+    assert_int_equal(fg_findings_create(NULL, &f, NULL), FG_OK);
+    fg_ruleset *r = fg_ruleset_build(b, f, NULL);
     fg_ruleset_builder_destroy(b);
     assert_null(r);
-    for (uint32_t i = 0; i < f.count; i++)
-        if (!strcmp(f.items[i].path, path) && !strcmp(f.items[i].msg, msg)) return;
-    for (uint32_t i = 0; i < f.count; i++)
-        print_message("%s: %s\n", f.items[i].path, f.items[i].msg);
-    fail_msg("no finding %s: %s", path, msg);
+    bool found = false;
+    for (uint32_t i = 0; i < fg_findings_count(f); i++) {
+        fg_finding x = fg_findings_get(f, i);
+        found |= !strcmp(x.path, path) && !strcmp(x.message, msg);
+    }
+    for (uint32_t i = 0; !found && i < fg_findings_count(f); i++)
+        print_message("%s: %s\n", fg_findings_get(f, i).path, fg_findings_get(f, i).message);
+    fg_findings_destroy(f);
+    if (!found) fail_msg("no finding %s: %s", path, msg);
 }
 
 static fg_action_def two_parts(void) {

@@ -145,16 +145,18 @@ static void declaration_mistakes_name_the_path_and_the_value(void **state) {
     v.min = 3;
     v.max = 1;
     assert_int_equal(fg_ruleset_add_var(b, &v, NULL), FG_OK);
-    fg_findings f;
-    assert_null(fg_ruleset_build(b, &f, NULL));
+    fg_findings *f = NULL;
+    assert_int_equal(fg_findings_create(NULL, &f, NULL), FG_OK);
+    assert_null(fg_ruleset_build(b, f, NULL));
     fg_ruleset_builder_destroy(b);
     bool start = false, max = false;
-    for (uint32_t i = 0; i < f.count; i++) {
-        start |= !strcmp(f.items[i].path, "vars.stance.start") &&
-                 !strcmp(f.items[i].msg, "5, expected a value in 0..2");
-        max |= !strcmp(f.items[i].path, "vars.lo.max") &&
-               !strcmp(f.items[i].msg, "1 is below min (3)");
+    for (uint32_t i = 0; i < fg_findings_count(f); i++) {
+        fg_finding x = fg_findings_get(f, i);
+        start |= !strcmp(x.path, "vars.stance.start") &&
+                 !strcmp(x.message, "5, expected a value in 0..2");
+        max |= !strcmp(x.path, "vars.lo.max") && !strcmp(x.message, "1 is below min (3)");
     }
+    fg_findings_destroy(f);
     assert_true(start && max);
 
     b = fgt_fighter_builder(NULL);
