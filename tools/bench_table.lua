@@ -404,12 +404,54 @@ end
 
 -- }===================================================================
 
+-- {=================================================================== docs/netplay.md
+
+local function block_netplay()
+  local out = {}
+  local function put(s) out[#out + 1] = wrap(s) end
+  put(machine())
+  put("")
+  put("| case | re-simulated per frame | CPU per displayed frame: median / 99th / worst | of a "
+    .. "16.7 ms frame (worst) | bytes/s per player (datagrams / with UDP+IPv4 headers) |")
+  put("|---|---|---|---|---|")
+  local lines = sections.bench_session or {}
+  local cases = 0
+  for i, line in ipairs(lines) do
+    local kind, one_way, loss, resim, deepest = line:match("^(%S+)%s+(%d+) ms one way,%s+(%d+)%% "
+      .. "loss: %d+ frames, %d+ rollbacks, ([%d.]+) ticks re%-simulated per frame, deepest (%d+)")
+    if kind then
+      local cpu, bw = lines[i + 1] or "", lines[i + 2] or ""
+      local med, p99, worst = cpu:match("median ([%d.]+) us, mean [%d.]+ us, 99th ([%d.]+) us, "
+        .. "worst ([%d.]+) us")
+      local worst_pct = cpu:match("= [%d.]+%% / [%d.]+%% / ([%d.]+)%%")
+      local bps, wire = bw:match("per player: (%d+) bytes/s of datagrams.-, (%d+) bytes/s with")
+      if not (med and worst_pct and bps) then
+        error(BASELINE .. ": section bench_session: the case `" .. kind .. "` lacks its CPU or "
+          .. "bandwidth line", 0)
+      end
+      local label = kind == "worst"
+        and string.format("%s ms one way, %s%% loss: a rollback of %s ticks every frame", one_way, loss,
+          deepest)
+        or string.format("%d ms round trip, %s%% loss", 2 * tonumber(one_way), loss)
+      put(string.format("| %s | %s ticks (deepest %s) | %s / %s / %s us | %s%% | %s / %s |", label,
+        num(tonumber(resim)), deepest, num(tonumber(med)), num(tonumber(p99)), num(tonumber(worst)),
+        worst_pct, commas(tonumber(bps)), commas(tonumber(wire))))
+      cases = cases + 1
+    end
+  end
+  if cases == 0 then error(BASELINE .. ": section bench_session has no case lines", 0) end
+  return table.concat(out, "\n")
+end
+
+-- }===================================================================
+
 local BLOCKS = {
   { file = "README.md", name = "stress", make = block_stress },
   { file = "README.md", name = "lua_host", make = block_lua_host },
   { file = "README.md", name = "layers", make = block_layers },
   { file = "docs/determinism.md", name = "determinism", make = block_determinism },
   { file = "docs/locomotion.md", name = "locomotion", make = block_locomotion },
+  { file = "docs/netplay.md", name = "netplay", make = block_netplay },
 }
 
 local function escape(s) return (s:gsub("%p", "%%%0")) end
