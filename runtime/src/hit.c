@@ -230,8 +230,9 @@ static void target_side(fg_world *w, const fg_contact_rec *c, fg_tick t) {
                               hit ? FG_TR_HIT : FG_TR_BLOCKED, ticks, t);
     /* Away from the attacker: along its facing when they stand on one spot. */
     int away = tg->x != att->x ? (tg->x > att->x ? 1 : -1) : sign_of((fg_facing)att->facing);
-    fg_fx push = hit ? h->pushback_hit : h->pushback_block;
-    tg->combat.push_left = away * push;
+    /* In the corner the wall keeps the target from sliding: the attacker slides back instead. */
+    fg_fx rest = fg_push_corner(w, tg, away, hit ? h->pushback_hit : h->pushback_block);
+    if (rest) att->combat.push_left = (fg_fx)(-away * rest);
     if (hit && (h->launch_vx || h->launch_vy)) {
         /* vx is along the target's facing in movement; the launch goes away from the attacker. */
         tg->vx = (fg_fx)(away * sign_of((fg_facing)tg->facing) * h->launch_vx);

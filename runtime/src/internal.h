@@ -300,6 +300,10 @@ void fg_hit_forget_layer(fg_entity_state *es, uint32_t layer);
 void fg_hit_slide(fg_entity_state *es);
 void fg_hit_settle(const fg_world *w, fg_entity_state *es, fg_tick t);
 void fg_hit_landed(fg_world *w, fg_entity_state *es, fg_tick t);
+/* push.c */
+fg_fx fg_push_room(const fg_world *w, const fg_entity_state *es, int dir);
+void fg_push_separate(fg_world *w, fg_entity_state *a, fg_entity_state *b, fg_tick t);
+fg_fx fg_push_corner(const fg_world *w, fg_entity_state *tg, int away, fg_fx push);
 /* throw.c */
 bool fg_throw_throwable(const fg_world *w, const fg_entity_state *tg, fg_tick t);
 void fg_throw_judge(const fg_world *w, fg_contact_rec *c, fg_tick t);

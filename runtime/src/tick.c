@@ -12,8 +12,8 @@
 **                then collect the tick's event candidates (timeline markers and the host's animation
 **                reports), decide each against the entity's dispatch ledger, apply the side
 **                effects of accepted ones exactly once (a `range` hit marker: as a contact)
-**   5. movement  velocities from the running actions, gravity, pushback, landing, pushboxes,
-**                facing
+**   5. movement  velocities from the running actions, gravity, pushback, landing, push boxes
+**                (push.c), facing
 **   6. meter     record each entity's phase for the frame meter
 **
 ** Nothing here allocates: candidate and event arrays are sized when the world is created.
@@ -659,19 +659,7 @@ static void move_entity(fg_world *w, fg_entity_state *es, fg_tick t) {
     es->x = clamp_position(es->x);
 }
 
-/* Opponents never overlap closer than min_gap; each gives way by half. Then free fighters on the
-** ground face their opponent. */
-static void separate(fg_world *w, fg_entity_state *a, fg_entity_state *b) {
-    const fg_physics_def *p = &fg_world_rules_of(w, a)->physics;
-    int64_t dx = (int64_t)b->x - a->x;
-    int64_t gap = dx < 0 ? -dx : dx;
-    if (gap >= p->min_gap) return;
-    int64_t push = p->min_gap - gap;
-    int dir = dx > 0 || (dx == 0 && a->id < b->id) ? 1 : -1;
-    a->x -= (fg_fx)(dir * (push / 2));
-    b->x += (fg_fx)(dir * (push - push / 2));
-}
-
+/* Free fighters on the ground face their opponent (push.c keeps them apart first). */
 static void face_opponent(fg_world *w, fg_entity_state *es) {
     fg_entity_state *o = fg_world_entity(w, es->opponent);
     if (!o || o->x == es->x) return;
@@ -744,7 +732,7 @@ fg_status fg_world_advance(fg_world *w, fg_error *err) {
         for (uint32_t s = 0; s < n; s++) move_entity(w, &w->entities[s], t);
         for (uint32_t s = 0; s < n; s++) {
             fg_entity_state *es = &w->entities[s];
-            if (es->opponent > es->id) separate(w, es, &w->entities[es->opponent - 1]);
+            if (es->opponent > es->id) fg_push_separate(w, es, &w->entities[es->opponent - 1], t);
         }
         for (uint32_t s = 0; s < n; s++) {
             face_opponent(w, &w->entities[s]);
