@@ -118,10 +118,8 @@ static void check_reaction(const fg_ruleset *r, fg_findings *f, const char *path
     note(f, p, "'%s' is not an action", name);
 }
 
-static void check_hit(const fg_ruleset *r, const fg_action_def *a, bool boxes, fg_findings *f) {
-    char path[96];
-    const fg_hit_def *h = &a->hit;
-    snprintf(path, sizeof path, "actions.%s.hit", a->name);
+void fg_hits_check_def(const fg_ruleset *r, const char *path, const fg_hit_def *h,
+                       fg_findings *f) {
     const int64_t px = (int64_t)FG_FX(4096);
     const struct bound b[] = {
         {"range", h->range, 0, px},         {"damage", h->damage, 0, 1000000},
@@ -149,6 +147,12 @@ static void check_hit(const fg_ruleset *r, const fg_action_def *a, bool boxes, f
         note(f, p, "%d, a hit that lands %d times needs an interval >= 1 tick", h->interval,
              h->hits);
     }
+}
+
+static void check_hit(const fg_ruleset *r, const fg_action_def *a, bool boxes, fg_findings *f) {
+    char path[96];
+    snprintf(path, sizeof path, "actions.%s.hit", a->name);
+    fg_hits_check_def(r, path, &a->hit, f);
     if (boxes) return;
     bool marker = false;
     for (uint32_t i = 0; i < a->nmarkers; i++)
@@ -246,15 +250,20 @@ void fg_hits_compile(fg_ruleset *r, uint32_t id) {
     h->ninvuln = (uint8_t)a->ninvuln;
     memcpy(h->invuln, a->invuln, sizeof h->invuln[0] * a->ninvuln);
     h->hit = a->hit;
-    if (h->hit.hits < 1) h->hit.hits = 1;
-    if (h->hit.guard == FG_GUARD_HIGH && h->hit.low) h->hit.guard = FG_GUARD_LOW;
-    if (h->hit.guard == FG_GUARD_HIGH && h->hit.overhead) h->hit.guard = FG_GUARD_OVERHEAD;
+    fg_hits_normalise(&h->hit);
+    h->spawn = -1; /* resolved by fg_projectiles_finish, once every action is compiled */
     h->thr = a->throw_def;
     /* The `range` shorthand: its contact is decided on the hit marker's tick; it whiffed once
     ** its last active tick passed. */
     h->marker_hit = a->hit.enabled && !hit_boxes;
     if (h->marker_hit && rt->startup + rt->active - 1 > h->last_hit_tick)
         h->last_hit_tick = rt->startup + rt->active - 1;
+}
+
+void fg_hits_normalise(fg_hit_def *h) {
+    if (h->hits < 1) h->hits = 1;
+    if (h->guard == FG_GUARD_HIGH && h->low) h->guard = FG_GUARD_LOW;
+    if (h->guard == FG_GUARD_HIGH && h->overhead) h->guard = FG_GUARD_OVERHEAD;
 }
 
 static void mark_reaction(fg_ruleset *r, const char *name) {
@@ -303,6 +312,7 @@ void fg_hits_finish(fg_ruleset *r, const fg_builder_hits *bh, fg_findings *f) {
         }
         if (h->thr.enabled) mark_reaction(r, h->thr.reaction);
     }
+    fg_projectiles_finish(r, bh, f);
 }
 
 /* }====================================================================== */
@@ -346,6 +356,14 @@ void fg_hits_hash_action(fg_hasher *hs, const fg_action_rt *rt) {
     for (size_t i = 0; i < sizeof tv / sizeof tv[0]; i++) fg_hash_i64(hs, tv[i]);
     fg_hash_str(hs, t->reaction);
     fg_hash_str(hs, t->tech_input);
+    /* Only an action that spawns adds to the hash: rulesets without projectiles keep theirs
+    ** (replays record it). */
+    if (h->spawn >= 0) {
+        fg_hash_i64(hs, h->spawn);
+        fg_hash_u64(hs, h->spawn_marker);
+        fg_hash_i64(hs, h->spawn_x);
+        fg_hash_i64(hs, h->spawn_y);
+    }
 }
 
 static void hash_group(fg_hasher *hs, const fg_group_boxes *g) {
@@ -365,6 +383,7 @@ void fg_hits_hash(fg_hasher *hs, const fg_ruleset *r) {
     for (uint32_t i = 0; i < c->nscaling; i++) fg_hash_i64(hs, c->scaling[i]);
     hash_group(hs, &r->fighter_boxes);
     for (uint32_t g = 0; g < r->ngroups; g++) hash_group(hs, &r->group_boxes[g]);
+    fg_projectiles_hash(hs, r);
 }
 
 const fg_combat_def *fg_ruleset_combat(const fg_ruleset *r) { return &r->combat; }

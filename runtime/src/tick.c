@@ -8,12 +8,14 @@
 **                rule is asked here), choose neutral states from held directions
 **   3. collide   throws in their tech window; then every live hit and throw box against the hurt
 **                boxes of the entities that may fight (collide.c): the tick's contacts
-**   4. gate      commit the contacts (hit.c: damage, stun, hitstop, pushback, meter, combo),
+**   4. gate      projectiles that met clash (projectile.c); commit the contacts (hit.c: damage,
+**                stun, hitstop, pushback, meter, combo),
 **                then collect the tick's event candidates (timeline markers and the host's animation
 **                reports), decide each against the entity's dispatch ledger, apply the side
-**                effects of accepted ones exactly once (a `range` hit marker: as a contact)
-**   5. movement  velocities from the running actions, gravity, pushback, landing, push boxes
-**                (push.c), facing
+**                effects of accepted ones exactly once (a `range` hit marker: as a contact; a
+**                spawn marker: a projectile)
+**   5. movement  velocities from the running actions, gravity, pushback, landing, projectiles
+**                (projectile.c), push boxes (push.c), facing
 **   6. meter     record each entity's phase for the frame meter
 **
 ** Nothing here allocates: candidate and event arrays are sized when the world is created.
@@ -552,6 +554,7 @@ static void gate_phase(fg_world *w, fg_tick t) {
     w->nevents = 0;
     /* The contacts the collision phase found, judged and committed before the markers: a
     ** marker's event then reports its action's contact of this tick. */
+    fg_projectile_clash(w, t);
     fg_hit_commit(w, t);
     /* Host reports first (they were made before this tick), then this tick's timelines. */
     fg_candidate all[FG_HOST_EVENTS];
@@ -585,6 +588,7 @@ static void gate_phase(fg_world *w, fg_tick t) {
                         is_hit = true;
                 if (is_hit && a->hits.marker_hit && inst->contact == 0)
                     contact = fg_hit_marker(w, es, c->layer, t, &target);
+                fg_projectile_marker(w, es, c->layer, c->stamp.marker, t);
             }
             if (ev) {
                 ev->tick = t;
@@ -603,6 +607,7 @@ static void gate_phase(fg_world *w, fg_tick t) {
                 ev->x = ev->y = 0;
                 ev->damage = 0;
                 ev->combo = 0;
+                ev->projectile = ev->other = 0;
             }
         }
     }
@@ -730,6 +735,7 @@ fg_status fg_world_advance(fg_world *w, fg_error *err) {
         for (uint32_t s = 0; s < n; s++) collect_markers(w, &w->entities[s], t);
         gate_phase(w, t);
         for (uint32_t s = 0; s < n; s++) move_entity(w, &w->entities[s], t);
+        fg_projectile_move(w, t);
         for (uint32_t s = 0; s < n; s++) {
             fg_entity_state *es = &w->entities[s];
             if (es->opponent > es->id) fg_push_separate(w, es, &w->entities[es->opponent - 1], t);
