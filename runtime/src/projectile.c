@@ -226,8 +226,29 @@ static bool may_clash(const fg_world *w, const fg_projectile_state *a,
     return a->team && b->team && a->team != b->team;
 }
 
-/* Pool indexes sorted on (x0, id): a merge sort into the work space (no allocation, stable). */
+static bool before(const fg_projectile_space *s, const fg_projectile_state *ps, uint32_t a,
+                   uint32_t b) {
+    return s->x0[a] < s->x0[b] || (s->x0[a] == s->x0[b] && ps[a].id < ps[b].id);
+}
+
+/* Pool indexes sorted on (x0, id). Projectiles thrown one after another usually come in order
+** already: nearly sorted input takes an insertion sort, anything else a merge sort into the work
+** space (no allocation, stable). */
 static void sort_order(fg_projectile_space *s, const fg_projectile_state *ps, uint32_t n) {
+    uint32_t descents = 0;
+    for (uint32_t i = 1; i < n && descents <= 8; i++)
+        descents += before(s, ps, s->order[i], s->order[i - 1]);
+    if (descents <= 8) {
+        for (uint32_t i = 1; i < n; i++) {
+            uint32_t v = s->order[i], j = i;
+            while (j > 0 && before(s, ps, v, s->order[j - 1])) {
+                s->order[j] = s->order[j - 1];
+                j--;
+            }
+            s->order[j] = v;
+        }
+        return;
+    }
     uint32_t *src = s->order, *dst = s->tmp;
     for (uint32_t width = 1; width < n; width *= 2) {
         for (uint32_t lo = 0; lo < n; lo += 2 * width) {
@@ -235,9 +256,7 @@ static void sort_order(fg_projectile_space *s, const fg_projectile_state *ps, ui
             uint32_t hi = lo + 2 * width < n ? lo + 2 * width : n;
             uint32_t i = lo, j = mid, k = lo;
             while (i < mid && j < hi) {
-                uint32_t a = src[i], b = src[j];
-                bool take_b = s->x0[b] < s->x0[a] || (s->x0[b] == s->x0[a] && ps[b].id < ps[a].id);
-                dst[k++] = take_b ? src[j++] : src[i++];
+                dst[k++] = before(s, ps, src[j], src[i]) ? src[j++] : src[i++];
             }
             while (i < mid) dst[k++] = src[i++];
             while (j < hi) dst[k++] = src[j++];
