@@ -36,6 +36,7 @@ local OWNERS = {
                                "fg_ruleset_find_projectile" },
   ["projectile.c"] = { "fg_world_projectile", "fg_world_projectiles",
                        "fg_world_spawn_projectile" },
+  ["findings.c"] = { "fg_severity" },
   ["request.c"] = { "fg_decision", "fg_reason", "fg_phase" },
   ["replication.c"] = { "fg_rep" },
   ["record.c"] = { "fg_recorder", "fg_world_record" },

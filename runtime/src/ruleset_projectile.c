@@ -56,12 +56,10 @@ fg_projectile_def fg_projectile_def_default(const char *name) {
 
 static void note(fg_findings *f, const char *path, const char *fmt, ...) FG_PRINTF(3, 4);
 static void note(fg_findings *f, const char *path, const char *fmt, ...) {
-    char msg[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    fg_findings_vaddf(f, false, path, fmt, ap);
     va_end(ap);
-    fg_findings_push(f, false, path, msg);
 }
 
 static void check_range(fg_findings *f, const char *path, const char *field, int64_t v,

@@ -441,7 +441,7 @@ function World:synctest(opts) end
 ---@return framegate.Recording
 function World:record(path, opts) end
 ---@param reader framegate.ReplayReader
----@param opts? { fps?: integer, jitter?: integer, seed?: integer }
+---@param opts? { fps?: integer, jitter?: integer, seed?: integer, verify?: boolean } verify = false: feed the recorded input only (a what-if against other rules)
 ---@return framegate.Player
 function World:replay_player(reader, opts) end
 ---@param from_tick? integer
@@ -538,6 +538,10 @@ function Entity:released(action) end
 ---@param t table
 ---@return { tick: integer, dir: integer, pressed: integer, released: integer, held: integer }
 function Entity:poll(t) end
+---The last tick's pressed, released and held masks (bit 1 << handle) and numpad direction, as
+---plain integers: one call per tick, no table.
+---@return integer pressed, integer released, integer held, integer dir
+function Entity:masks() end
 ---Fills t like Entity:input() returns, reusing t and its lists, and returns it.
 ---@param t table
 ---@return { tick: integer, dir: integer, pressed: string[], released: string[], held: string[] }
@@ -644,7 +648,7 @@ function Rules:action(name) end
 ---Pixels: gravity, ground_y, min_gap, stage_min, stage_max.
 ---@return { gravity: number, ground_y: number, min_gap: number, stage_min: number, stage_max: number }
 function Rules:physics() end
----@return { path: string, message: string, warning: boolean }[]
+---@return { path: string, message: string, severity: "error"|"warning", warning: boolean, line?: integer }[]
 function Rules:findings() end
 ---@return { path: string, text: string }[]
 function Rules:sources() end
