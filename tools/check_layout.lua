@@ -36,6 +36,8 @@ local OWNERS = {
                                "fg_ruleset_find_projectile" },
   ["projectile.c"] = { "fg_world_projectile", "fg_world_projectiles",
                        "fg_world_spawn_projectile" },
+  ["vars.c"] = { "fg_var", "fg_world_var", "fg_world_propose_var", "fg_ruleset_add_var",
+                 "fg_ruleset_var", "fg_ruleset_find_var" },
   ["findings.c"] = { "fg_severity" },
   ["request.c"] = { "fg_decision", "fg_reason", "fg_phase" },
   ["replication.c"] = { "fg_rep" },

@@ -19,11 +19,11 @@ static const fg_action_hits *hits_of(const fg_world *w, const fg_instance *inst)
     return &w->versions[inst->version]->rt[inst->action].hits;
 }
 
-/* The hit definition of a contact: the attacker's action's, as it was when the contact was
-** found, or the projectile's. */
+/* The hit definition of a contact: of the attacker's action as it was when the contact was
+** found. */
 static const fg_hit_def *contact_hit(const fg_world *w, const fg_contact_rec *c) {
     if (c->proj) return &fg_projectile_def_of(w, &w->projs[c->proj - 1])->hit;
-    return &w->versions[c->version]->rt[c->action].hits.hit;
+    return &w->versions[c->version]->rt[c->action].hits.hit[c->def];
 }
 
 /* Where the blow comes from: the attacker, or its projectile. */
@@ -141,11 +141,12 @@ static void settle_trades(fg_world *w) {
 
 /* {====================================================================== applying */
 
-void fg_hit_log_add(fg_entity_state *att, uint32_t layer, fg_entity target, fg_tick t) {
+void fg_hit_log_add(fg_entity_state *att, uint32_t layer, uint32_t def, fg_entity target,
+                    fg_tick t) {
     fg_hit_log *slot = NULL, *oldest = &att->combat.log[0];
     for (uint32_t i = 0; i < FG_HIT_LOG; i++) {
         fg_hit_log *e = &att->combat.log[i];
-        if (e->target == target && e->layer == layer) {
+        if (e->target == target && e->layer == layer && e->def == def) {
             slot = e;
             break;
         }
@@ -154,10 +155,11 @@ void fg_hit_log_add(fg_entity_state *att, uint32_t layer, fg_entity target, fg_t
     }
     /* Full: the target hit longest ago is forgotten (deterministically). */
     if (!slot) slot = oldest;
-    if (slot->target != target || slot->layer != layer) {
+    if (slot->target != target || slot->layer != layer || slot->def != def) {
         memset(slot, 0, sizeof *slot);
         slot->target = target;
         slot->layer = (uint8_t)layer;
+        slot->def = (uint8_t)def;
     }
     if (slot->count < UINT8_MAX) slot->count++;
     slot->last = t;
@@ -200,7 +202,7 @@ static void attacker_side(fg_world *w, const fg_contact_rec *c, fg_tick t) {
     fg_instance *inst = &att->layers[c->layer];
     const fg_hit_def *h = contact_hit(w, c);
     if (inst->seq == c->seq) inst->contact = c->contact;
-    fg_hit_log_add(att, c->layer, w->entities[c->target].id, t);
+    fg_hit_log_add(att, c->layer, c->def, w->entities[c->target].id, t);
     gain(att, fg_world_rules_of(w, att), h->meter_gain);
     freeze(att, t, hitstop_of(h, false, c->counter));
 }
@@ -312,7 +314,8 @@ void fg_hit_commit(fg_world *w, fg_tick t) {
         } else if (c->miss) {
             /* A hit that misses still counts as this action's hit on that target: it does not
             ** come back next tick. */
-            fg_hit_log_add(&w->entities[c->attacker], c->layer, w->entities[c->target].id, t);
+            fg_hit_log_add(&w->entities[c->attacker], c->layer, c->def,
+                           w->entities[c->target].id, t);
             trace_miss(w, c, t);
         } else if (c->kind == FG_BOX_HIT) {
             attacker_side(w, c, t);
@@ -335,9 +338,9 @@ uint8_t fg_hit_marker(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick 
     if (!tg) return 0;
     fg_instance *inst = &es->layers[layer];
     const fg_action_hits *h = hits_of(w, inst);
-    if (!fg_collide_allowed(es, layer, &h->hit, tg->id, t)) return 0;
+    if (!fg_collide_allowed(es, layer, 0, &h->hit[0], tg->id, t)) return 0;
     if (fg_collide_invulnerable(w, tg, FG_BOX_HIT, t)) return 0;
-    fg_box reach = {0, INT32_MIN / 2, h->hit.range, INT32_MAX};
+    fg_box reach = {0, INT32_MIN / 2, h->hit[0].range, INT32_MAX};
     fg_rect rr = fg_box_place(reach, es->x, es->y, (fg_facing)es->facing);
     fg_live_box tb[FG_MAX_BOXES * FG_MAX_LAYERS + 1];
     uint32_t nt =
@@ -361,7 +364,7 @@ uint8_t fg_hit_marker(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick 
     c.seq = inst->seq;
     judge_strike(w, &c);
     if (c.miss) {
-        fg_hit_log_add(es, layer, tg->id, t);
+        fg_hit_log_add(es, layer, 0, tg->id, t);
         trace_miss(w, &c, t);
         return 0;
     }

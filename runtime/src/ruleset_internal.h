@@ -116,6 +116,8 @@ struct fg_ruleset {
     fg_group_boxes group_boxes[FG_MAX_GROUPS]; /* defaults per state group, by group id */
     uint32_t nprojectiles;
     fg_projectile_def projectiles[FG_MAX_PROJECTILE_DEFS]; /* normalised: hit.hits >= 1 */
+    uint32_t nvars;
+    fg_var_def vars[FG_MAX_VARS]; /* per-entity variables, sorted by name: id = index */
 };
 
 /* The stamp's occurrence of a marker's appearance in a cycle of its action. */
@@ -153,5 +155,8 @@ void fg_hits_normalise(fg_hit_def *h);
 /* ruleset_projectile.c: projectile kinds and spawns in the validator, compiler and hash. */
 void fg_projectiles_finish(fg_ruleset *r, const fg_builder_hits *bh, fg_findings *f);
 void fg_projectiles_hash(fg_hasher *hs, const fg_ruleset *r);
+/* vars.c: the declared variables checked, sorted and hashed with the ruleset. */
+void fg_vars_finish(fg_ruleset *r, const fg_builder_hits *bh, fg_findings *f);
+void fg_vars_hash(fg_hasher *hs, const fg_ruleset *r);
 
 #endif

@@ -177,6 +177,11 @@ int fg_world_trace_format(const fg_world *w, const fg_trace_record *r, char *buf
             k += snprintf(p + k, left - (size_t)k, " at x %g", (double)r->c / FG_FX_ONE);
         return n + k;
     }
+    case FG_TRACE_VAR: {
+        const char *var = rules && r->code < rules->nvars ? rules->vars[r->code].name : "?";
+        return n + snprintf(p, left, "var %s: %lld -> %lld (%s %lld)", var, (long long)r->a,
+                            (long long)r->b, r->c == FG_VAR_ADD ? "add" : "set", (long long)r->d);
+    }
     default: return n + snprintf(p, left, "record kind %u", r->kind);
     }
 }

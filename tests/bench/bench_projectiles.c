@@ -42,7 +42,7 @@ static fg_ruleset *rules(void) {
     fg_projectile_def d = fg_projectile_def_default("ball");
     d.vx = FG_FX(4);
     d.lifetime = 3600;
-    d.boxes[d.nboxes++] = (fg_box_def){FG_BOX_HIT, 0, 3600, px_box(-8, 40, 16, 16)};
+    d.boxes[d.nboxes++] = (fg_box_def){FG_BOX_HIT, 0, 3600, px_box(-8, 40, 16, 16), 0};
     d.hit.damage = 1;
     fg_ruleset_add_projectile(b, &d, NULL);
     return fgt_build(b);

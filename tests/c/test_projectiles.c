@@ -40,7 +40,7 @@ static fg_ruleset_builder *thrower(int durability) {
     p.vx = FG_FX(10);
     p.lifetime = 80;
     p.durability = durability;
-    p.boxes[p.nboxes++] = (fg_box_def){FG_BOX_HIT, 0, 1000, px_box(-10, 40, 20, 20)};
+    p.boxes[p.nboxes++] = (fg_box_def){FG_BOX_HIT, 0, 1000, px_box(-10, 40, 20, 20), 0};
     p.hit.damage = 50;
     p.hit.hitstop = 0;
     assert_int_equal(fg_ruleset_add_projectile(b, &p, NULL), FG_OK);

@@ -39,7 +39,7 @@ static fg_ruleset *pusher(bool bodies) {
     a = fgt_action("blockstun", 0, 0, 1);
     fgt_add(b, &a);
     a = fgt_action("jab", 3, 2, 6);
-    a.boxes[a.nboxes++] = (fg_box_def){FG_BOX_HIT, 3, 4, px_box(20, 50, 40, 20)};
+    a.boxes[a.nboxes++] = (fg_box_def){FG_BOX_HIT, 3, 4, px_box(20, 50, 40, 20), 0};
     a.hit.enabled = true;
     a.hit.damage = 50;
     a.hit.hitstun = 20;

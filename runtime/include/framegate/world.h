@@ -100,6 +100,8 @@ FG_API const fg_buffer *fg_world_buffer(const fg_world *w, fg_entity e);
 FG_API const fg_ground *fg_world_ground(const fg_world *w, fg_entity e);
 FG_API const fg_action_names *fg_world_action_names(const fg_world *w);
 FG_API fg_facing fg_world_facing(const fg_world *w, fg_entity e);
+/* The entity it fights (hit target, pushbox partner, facing), 0 for none. */
+FG_API fg_entity fg_world_opponent(const fg_world *w, fg_entity e);
 FG_API fg_status fg_world_set_facing(fg_world *w, fg_entity e, fg_facing f, fg_error *err);
 /* Position in fixed point. */
 FG_API void fg_world_position(const fg_world *w, fg_entity e, fg_fx *x, fg_fx *y);
@@ -267,7 +269,9 @@ typedef enum fg_trace_kind {
     FG_TRACE_TRUE = 13,      /* flags mode: a command true this tick, one record each, best
                                 first: a = motion id, b = age, c = action it requests (-1 for
                                 none), d = its completion tick */
-    FG_TRACE_PROJECTILE = 14 /* code = fg_projectile_step, a = projectile id, b = the owner's
+    FG_TRACE_VAR = 14,       /* the gate committed a proposed variable change: code = variable
+                                id, a = before, b = after, c = fg_var_op, d = the value proposed */
+    FG_TRACE_PROJECTILE = 15 /* code = fg_projectile_step, a = projectile id, b = the owner's
                                 spawning action (version in bits 32..47), c = x in 1/65536 px,
                                 d = the other projectile (clash) or the pool's size (refused);
                                 entity = the owner */
