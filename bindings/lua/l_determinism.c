@@ -367,7 +367,7 @@ static fg_status open_take(lua_State *L, int world_idx, fg_lua_world *lw, fg_lua
     if (r->path) {
         char path[1024];
         take_path(r, r->take + 1, path, sizeof path);
-        st = fg_recorder_create(&r->rec, lw->w, path, &o, err);
+        st = fg_recorder_create_file(lw->w, path, &o, &r->rec, err);
         if (st == FG_OK) {
             size_t used = strlen(r->files);
             snprintf(r->files + used, sizeof r->files - used, "%s\n", path);
@@ -378,7 +378,7 @@ static fg_status open_take(lua_State *L, int world_idx, fg_lua_world *lw, fg_lua
             return fg_error_set(err, FG_ESTATE, "recording: the world was edited; an in-memory "
                                 "recording holds one take");
         }
-        st = fg_recorder_open(&r->rec, lw->w, mem_sink, &r->mem, &o, err);
+        st = fg_recorder_create_sink(lw->w, mem_sink, &r->mem, &o, &r->rec, err);
     }
     lua_settop(L, top);
     if (st == FG_OK) r->take++;
@@ -389,7 +389,7 @@ static fg_status finish_take(fg_lua_recording *r, fg_error *err) {
     if (!r->rec) return FG_OK;
     fg_status st = fg_recorder_finish(r->rec, err);
     r->ticks += fg_recorder_ticks(r->rec);
-    fg_recorder_close(r->rec);
+    fg_recorder_destroy(r->rec);
     r->rec = NULL;
     return st;
 }
@@ -425,7 +425,7 @@ fg_status fg_lua_recording_after(lua_State *L, int world_idx, fg_lua_world *lw, 
 void fg_lua_recording_drop(fg_lua_world *lw) {
     fg_lua_recording *r = lw->recording;
     if (!r) return;
-    fg_recorder_close(r->rec);
+    fg_recorder_destroy(r->rec);
     free(r->path);
     free(r->mem.p);
     free(r->meta_text);
@@ -653,7 +653,7 @@ static int world_replay_player(lua_State *L) {
     o.reload = player_reload_fn;
     o.ud = lp;
     fg_error err;
-    if (fg_player_open(&lp->p, lw->w, rd, &o, &err) != FG_OK) return fg_lua_raise(L, &err);
+    if (fg_player_create(lw->w, rd, &o, &lp->p, &err) != FG_OK) return fg_lua_raise(L, &err);
     return 1;
 }
 
@@ -720,7 +720,7 @@ static int player_status(lua_State *L) {
 
 static int player_close(lua_State *L) {
     lua_player *lp = luaL_checkudata(L, 1, PLAYER_T);
-    fg_player_close(lp->p);
+    fg_player_destroy(lp->p);
     lp->p = NULL;
     return 0;
 }

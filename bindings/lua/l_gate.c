@@ -266,14 +266,14 @@ static int dispatcher_new(lua_State *L) {
     push_names(L, names, n);
     lua_setiuservalue(L, -2, 1);
     fg_error err;
-    if (fg_dispatcher_create(&u->a, (uint32_t)channels, (uint32_t)capacity, &u->d, &err) != FG_OK)
+    if (fg_dispatcher_create((uint32_t)channels, (uint32_t)capacity, &u->a, &u->d, &err) != FG_OK)
         return fg_lua_raise(L, &err);
     return 1;
 }
 
 static int dispatcher_gc(lua_State *L) {
     ldispatcher *u = luaL_checkudata(L, 1, DISPATCHER);
-    if (u->d) fg_dispatcher_destroy(&u->a, u->d);
+    if (u->d) fg_dispatcher_destroy(u->d);
     u->d = NULL;
     return 0;
 }
@@ -601,14 +601,14 @@ static int owner_new(lua_State *L) {
     lua_newtable(L); /* marker names seen in committed batches: id -> name */
     lua_setiuservalue(L, -2, 1);
     fg_error err;
-    if (fg_playback_owner_create(&u->a, (uint32_t)queue, &u->o, &err) != FG_OK)
+    if (fg_playback_owner_create((uint32_t)queue, &u->a, &u->o, &err) != FG_OK)
         return fg_lua_raise(L, &err);
     return 1;
 }
 
 static int owner_gc(lua_State *L) {
     lowner *u = luaL_checkudata(L, 1, OWNER);
-    if (u->o) fg_playback_owner_destroy(&u->a, u->o);
+    if (u->o) fg_playback_owner_destroy(u->o);
     u->o = NULL;
     return 0;
 }

@@ -188,7 +188,8 @@ static int l_open(lua_State *L) {
     lreader *lr = new_reader(L);
     fg_error err;
     fg_error_clear(&err);
-    if (fg_replay_reader_open_file(&lr->r, path, &opt, &err) != FG_OK) return fg_lua_raise(L, &err);
+    if (fg_replay_reader_create_file(path, &opt, &lr->r, &err) != FG_OK)
+        return fg_lua_raise(L, &err);
     return 1;
 }
 
@@ -201,7 +202,7 @@ static int l_load(lua_State *L) {
     lua_setiuservalue(L, -2, 1); /* the reader borrows the string's bytes */
     fg_error err;
     fg_error_clear(&err);
-    if (fg_replay_reader_open_memory(&lr->r, bytes, len, &opt, &err) != FG_OK)
+    if (fg_replay_reader_create_memory(bytes, len, &opt, &lr->r, &err) != FG_OK)
         return fg_lua_raise(L, &err);
     return 1;
 }
@@ -281,7 +282,7 @@ static int l_reader_check_ruleset(lua_State *L) {
 
 static int l_reader_close(lua_State *L) {
     lreader *lr = luaL_checkudata(L, 1, READER_MT);
-    fg_replay_reader_close(lr->r);
+    fg_replay_reader_destroy(lr->r);
     lr->r = NULL;
     return 0;
 }
@@ -315,7 +316,7 @@ static int collect(lua_State *L) {
         lua_rawseti(L, -2, i);
     }
     lua_setfield(L, -2, "records");
-    fg_replay_reader_close(lr->r);
+    fg_replay_reader_destroy(lr->r);
     lr->r = NULL;
     lua_remove(L, ud);
     return 1;
@@ -364,7 +365,7 @@ static fg_status mem_sink(void *ud, const void *data, size_t len, fg_error *err)
 }
 
 static void writer_release(lwriter *lw) {
-    fg_replay_writer_close(lw->w);
+    fg_replay_writer_destroy(lw->w);
     lw->w = NULL;
     if (lw->mem) lw->allocf(lw->alloc_ud, lw->mem, lw->cap, 0);
     lw->mem = NULL;
@@ -771,10 +772,10 @@ static lwriter *open_writer(lua_State *L, const char *path, int header_idx, int 
     fg_error_clear(&err);
     fg_status st;
     if (path) {
-        st = fg_replay_writer_create(&lw->w, path, &h, &opt, &err);
+        st = fg_replay_writer_create_file(path, &h, &opt, &lw->w, &err);
     } else {
         lw->to_memory = true;
-        st = fg_replay_writer_open(&lw->w, &h, mem_sink, lw, &opt, &err);
+        st = fg_replay_writer_create_sink(&h, mem_sink, lw, &opt, &lw->w, &err);
     }
     lua_settop(L, ud);
     if (st != FG_OK) fg_lua_raise(L, &err);

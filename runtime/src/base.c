@@ -4,6 +4,7 @@
 ** Everything here is pure: no globals, no clocks.
 */
 #include "framegate/base.h"
+#include "base_internal.h"
 #include "text.h"
 
 #include <stdarg.h>
@@ -107,6 +108,28 @@ void *fg_alloc(const fg_allocator *a, size_t size) {
 
 void fg_free(const fg_allocator *a, void *ptr, size_t size) {
     if (ptr) fg_realloc(a, ptr, size, 0);
+}
+
+/* The header keeps the block after it aligned for any type. */
+typedef union kept_header {
+    fg_allocator alloc;
+    max_align_t align;
+} kept_header;
+
+void *fg_alloc_kept(const fg_allocator *a, size_t size) {
+    fg_allocator keep = a ? *a : fg_allocator_default();
+    if (size > SIZE_MAX - sizeof(kept_header)) return NULL;
+    kept_header *h = fg_alloc(&keep, sizeof *h + size);
+    if (!h) return NULL;
+    h->alloc = keep;
+    return h + 1;
+}
+
+void fg_free_kept(void *ptr, size_t size) {
+    if (!ptr) return;
+    kept_header *h = (kept_header *)ptr - 1;
+    fg_allocator keep = h->alloc;
+    fg_free(&keep, h, sizeof *h + size);
 }
 
 /* }====================================================================== */

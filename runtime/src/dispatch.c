@@ -8,6 +8,7 @@
 ** the rest is zero, so two dispatchers in the same logical state have the same bytes too.
 */
 #include "framegate/gate.h"
+#include "base_internal.h"
 #include "text.h"
 
 #include <inttypes.h>
@@ -70,20 +71,20 @@ fg_status fg_dispatcher_init(fg_dispatcher *d, uint32_t channels, uint32_t capac
     return FG_OK;
 }
 
-fg_status fg_dispatcher_create(const fg_allocator *a, uint32_t channels, uint32_t capacity,
+fg_status fg_dispatcher_create(uint32_t channels, uint32_t capacity, const fg_allocator *a,
                                fg_dispatcher **out, fg_error *err) {
     fg_status st = check_shape(channels, capacity, err);
     if (st != FG_OK) return st;
     size_t size = fg_dispatcher_size(channels, capacity);
-    fg_dispatcher *d = fg_alloc(a, size);
+    fg_dispatcher *d = fg_alloc_kept(a, size);
     if (!d) return fg_error_set(err, FG_ENOMEM, "dispatcher: cannot allocate %zu bytes", size);
     fg_dispatcher_init(d, channels, capacity, NULL);
     *out = d;
     return FG_OK;
 }
 
-void fg_dispatcher_destroy(const fg_allocator *a, fg_dispatcher *d) {
-    if (d) fg_free(a, d, fg_dispatcher_bytes(d));
+void fg_dispatcher_destroy(fg_dispatcher *d) {
+    if (d) fg_free_kept(d, fg_dispatcher_bytes(d));
 }
 
 size_t fg_dispatcher_bytes(const fg_dispatcher *d) {

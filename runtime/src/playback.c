@@ -8,6 +8,7 @@
 ** events: only the live token's batch that starts exactly at the committed cursor is delivered.
 */
 #include "framegate/gate.h"
+#include "base_internal.h"
 #include "text.h"
 
 #include <inttypes.h>
@@ -206,20 +207,20 @@ fg_status fg_playback_owner_init(fg_playback_owner *o, uint32_t queue, fg_error 
     return FG_OK;
 }
 
-fg_status fg_playback_owner_create(const fg_allocator *a, uint32_t queue, fg_playback_owner **out,
+fg_status fg_playback_owner_create(uint32_t queue, const fg_allocator *a, fg_playback_owner **out,
                                    fg_error *err) {
     fg_status st = check_queue(queue, err);
     if (st != FG_OK) return st;
     size_t size = fg_playback_owner_size(queue);
-    fg_playback_owner *o = fg_alloc(a, size);
+    fg_playback_owner *o = fg_alloc_kept(a, size);
     if (!o) return fg_error_set(err, FG_ENOMEM, "playback owner: cannot allocate %zu bytes", size);
     fg_playback_owner_init(o, queue, NULL);
     *out = o;
     return FG_OK;
 }
 
-void fg_playback_owner_destroy(const fg_allocator *a, fg_playback_owner *o) {
-    if (o) fg_free(a, o, fg_playback_owner_bytes(o));
+void fg_playback_owner_destroy(fg_playback_owner *o) {
+    if (o) fg_free_kept(o, fg_playback_owner_bytes(o));
 }
 
 size_t fg_playback_owner_bytes(const fg_playback_owner *o) {

@@ -288,8 +288,8 @@ static fg_status open_common(fg_recorder **out, fg_world *w, const char *path,
     hd.meta = meta;
     fg_replay_write_options wo = {&a, o.chunk_size};
     memset(r, 0, sizeof *r);
-    st = path ? fg_replay_writer_create(&r->writer, path, &hd, &wo, err)
-              : fg_replay_writer_open(&r->writer, &hd, sink, ud, &wo, err);
+    st = path ? fg_replay_writer_create_file(path, &hd, &wo, &r->writer, err)
+              : fg_replay_writer_create_sink(&hd, sink, ud, &wo, &r->writer, err);
     if (st != FG_OK) goto done;
     r->w = w;
     r->alloc = a;
@@ -315,14 +315,14 @@ done:
     return st;
 }
 
-fg_status fg_recorder_open(fg_recorder **out, fg_world *w, fg_replay_sink_fn sink, void *ud,
-                           const fg_record_options *opt, fg_error *err) {
+fg_status fg_recorder_create_sink(fg_world *w, fg_replay_sink_fn sink, void *ud,
+                                  const fg_record_options *opt, fg_recorder **out, fg_error *err) {
     if (!sink) return fg_error_set(err, FG_EINVAL, "recording: a sink is required");
     return open_common(out, w, NULL, sink, ud, opt, err);
 }
 
-fg_status fg_recorder_create(fg_recorder **out, fg_world *w, const char *path,
-                             const fg_record_options *opt, fg_error *err) {
+fg_status fg_recorder_create_file(fg_world *w, const char *path, const fg_record_options *opt,
+                                  fg_recorder **out, fg_error *err) {
     if (!path) return fg_error_set(err, FG_EINVAL, "recording: a path is required");
     return open_common(out, w, path, NULL, NULL, opt, err);
 }
@@ -453,11 +453,11 @@ fg_status fg_recorder_finish(fg_recorder *r, fg_error *err) {
     return FG_OK;
 }
 
-void fg_recorder_close(fg_recorder *r) {
+void fg_recorder_destroy(fg_recorder *r) {
     if (!r) return;
     r->w->watch_boundary = false;
     fg_allocator a = r->alloc;
-    fg_replay_writer_close(r->writer);
+    fg_replay_writer_destroy(r->writer);
     fg_free(&a, r->next_edge, sizeof(fg_edge_id) * r->max_entities);
     fg_free(&a, r, sizeof *r);
 }

@@ -699,8 +699,9 @@ static fg_replay_reader *reader_new(const fg_replay_read_options *opt, const cha
     return r;
 }
 
-fg_status fg_replay_reader_open_memory(fg_replay_reader **out, const void *data, size_t size,
-                                       const fg_replay_read_options *opt, fg_error *err) {
+fg_status fg_replay_reader_create_memory(const void *data, size_t size,
+                                         const fg_replay_read_options *opt, fg_replay_reader **out,
+                                         fg_error *err) {
     if (!out) return fg_error_set(err, FG_EINVAL, "replay reader: out is NULL");
     *out = NULL;
     if (!data && size)
@@ -713,8 +714,8 @@ fg_status fg_replay_reader_open_memory(fg_replay_reader **out, const void *data,
     return reader_open(out, r, err);
 }
 
-fg_status fg_replay_reader_open_file(fg_replay_reader **out, const char *path,
-                                     const fg_replay_read_options *opt, fg_error *err) {
+fg_status fg_replay_reader_create_file(const char *path, const fg_replay_read_options *opt,
+                                       fg_replay_reader **out, fg_error *err) {
     if (!out || !path) {
         if (out) *out = NULL;
         return fg_error_set(err, FG_EINVAL, "replay reader: out and path are required");
@@ -764,7 +765,7 @@ fg_status fg_replay_reader_open_file(fg_replay_reader **out, const char *path,
     return reader_open(out, r, err);
 }
 
-void fg_replay_reader_close(fg_replay_reader *r) {
+void fg_replay_reader_destroy(fg_replay_reader *r) {
     if (r) reader_free(r);
 }
 

@@ -264,8 +264,8 @@ struct fg_player {
     fg_player_status status;
 };
 
-fg_status fg_player_open(fg_player **out, fg_world *w, fg_replay_reader *r,
-                         const fg_player_options *opt, fg_error *err) {
+fg_status fg_player_create(fg_world *w, fg_replay_reader *r, const fg_player_options *opt,
+                           fg_player **out, fg_error *err) {
     fg_player_options o;
     memset(&o, 0, sizeof o);
     if (opt) o = *opt;
@@ -315,7 +315,7 @@ fg_status fg_player_open(fg_player **out, fg_world *w, fg_replay_reader *r,
     return FG_OK;
 }
 
-void fg_player_close(fg_player *p) {
+void fg_player_destroy(fg_player *p) {
     if (!p) return;
     fg_allocator a = p->alloc;
     fg_free(&a, p->inputs.items, sizeof(queued) * QUEUE_CAP * 2);

@@ -308,9 +308,9 @@ static fg_status writer_open(fg_replay_writer **out, const char *name, const fg_
     return FG_OK;
 }
 
-fg_status fg_replay_writer_open(fg_replay_writer **out, const fg_replay_header *h,
-                                fg_replay_sink_fn sink, void *ud,
-                                const fg_replay_write_options *opt, fg_error *err) {
+fg_status fg_replay_writer_create_sink(const fg_replay_header *h, fg_replay_sink_fn sink, void *ud,
+                                       const fg_replay_write_options *opt, fg_replay_writer **out,
+                                       fg_error *err) {
     if (!out || !h || !sink) {
         if (out) *out = NULL;
         return fg_error_set(err, FG_EINVAL, "replay writer: out, header and sink are required");
@@ -318,9 +318,9 @@ fg_status fg_replay_writer_open(fg_replay_writer **out, const fg_replay_header *
     return writer_open(out, "replay writer", h, sink, ud, NULL, opt, err);
 }
 
-fg_status fg_replay_writer_open_stream(fg_replay_writer **out, const fg_replay_header *h,
-                                       FILE *f, const fg_replay_write_options *opt,
-                                       fg_error *err) {
+fg_status fg_replay_writer_create_stream(const fg_replay_header *h, FILE *f,
+                                         const fg_replay_write_options *opt, fg_replay_writer **out,
+                                         fg_error *err) {
     if (!out || !h || !f) {
         if (out) *out = NULL;
         return fg_error_set(err, FG_EINVAL, "replay writer: out, header and stream are required");
@@ -328,9 +328,9 @@ fg_status fg_replay_writer_open_stream(fg_replay_writer **out, const fg_replay_h
     return writer_open(out, "replay writer", h, file_sink, f, NULL, opt, err);
 }
 
-fg_status fg_replay_writer_create(fg_replay_writer **out, const char *path,
-                                  const fg_replay_header *h, const fg_replay_write_options *opt,
-                                  fg_error *err) {
+fg_status fg_replay_writer_create_file(const char *path, const fg_replay_header *h,
+                                       const fg_replay_write_options *opt, fg_replay_writer **out,
+                                       fg_error *err) {
     if (!out || !h || !path) {
         if (out) *out = NULL;
         return fg_error_set(err, FG_EINVAL, "replay writer: out, path and header are required");
@@ -459,7 +459,7 @@ fg_status fg_replay_writer_finish(fg_replay_writer *w, fg_error *err) {
     return FG_OK;
 }
 
-void fg_replay_writer_close(fg_replay_writer *w) {
+void fg_replay_writer_destroy(fg_replay_writer *w) {
     if (!w) return;
     if (w->owned) fclose(w->owned);
     fg_allocator alloc = w->alloc;

@@ -195,13 +195,13 @@ static void a_replay_ending_at_tick_2_40_is_refused_at_once(void **state) {
     h.seed = 1;
     fg_replay_writer *wr;
     fg_error err;
-    assert_int_equal(fg_replay_writer_open(&wr, &h, sink_write, &s, NULL, &err), FG_OK);
+    assert_int_equal(fg_replay_writer_create_sink(&h, sink_write, &s, NULL, &wr, &err), FG_OK);
     const fg_tick marker = 0x123456789AL; /* a tick the writer takes, easy to find */
     assert_int_equal(fg_replay_write_final(wr, marker, 0, &err), FG_EINVAL);
     assert_non_null(strstr(err.msg, "a replay spans at most 16777216 ticks"));
     assert_int_equal(fg_replay_write_final(wr, 0x654321, 0, &err), FG_OK);
     assert_int_equal(fg_replay_writer_finish(wr, &err), FG_OK);
-    fg_replay_writer_close(wr);
+    fg_replay_writer_destroy(wr);
     unsigned char pattern[8];
     for (int i = 0; i < 8; i++) pattern[i] = (unsigned char)(0x654321ull >> (8 * i));
     unsigned char *at = NULL;
@@ -212,7 +212,7 @@ static void a_replay_ending_at_tick_2_40_is_refused_at_once(void **state) {
     fix_crcs(s.b, s.n);
     double t0 = seconds();
     fg_replay_reader *rd = NULL;
-    assert_int_not_equal(fg_replay_reader_open_memory(&rd, s.b, s.n, NULL, &err), FG_OK);
+    assert_int_not_equal(fg_replay_reader_create_memory(s.b, s.n, NULL, &rd, &err), FG_OK);
     assert_null(rd);
     assert_non_null(strstr(err.msg, "1099511627776"));
     assert_non_null(strstr(err.msg, "a replay spans at most"));

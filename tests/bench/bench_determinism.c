@@ -187,7 +187,7 @@ int main(int argc, char **argv) {
     fg_recorder *rec;
     fg_record_options ro;
     memset(&ro, 0, sizeof ro);
-    if (!m.b || fg_recorder_open(&rec, rec_world.w, mem_write, &m, &ro, &err) != FG_OK)
+    if (!m.b || fg_recorder_create_sink(rec_world.w, mem_write, &m, &ro, &rec, &err) != FG_OK)
         die("recorder", &err);
     fg_input_fuzz_init(&fz, 99);
     for (fg_tick t = 0; t < replay_ticks; t++)
@@ -195,7 +195,7 @@ int main(int argc, char **argv) {
             fg_sample_step(&rec_world, &err) != FG_OK || fg_recorder_tick(rec, &err) != FG_OK)
             die("recording", &err);
     if (fg_recorder_finish(rec, &err) != FG_OK) die("recording", &err);
-    fg_recorder_close(rec);
+    fg_recorder_destroy(rec);
     fg_sample_close(&rec_world);
 
     double best = 1e300;
@@ -207,13 +207,13 @@ int main(int argc, char **argv) {
         po.advance = fg_sample_advance;
         po.ud = &p;
         fg_player *pl;
-        if (fg_player_open(&pl, p.w, fg_lua_check_replay_reader(p.L, 2), &po, &err) != FG_OK)
+        if (fg_player_create(p.w, fg_lua_check_replay_reader(p.L, 2), &po, &pl, &err) != FG_OK)
             die("player", &err);
         double t0 = fg_bench_now_ns();
         if (fg_player_run(pl, &err) != FG_OK) die("replay", &err);
         double dt = (fg_bench_now_ns() - t0) * 1e-9;
         if (dt < best) best = dt;
-        fg_player_close(pl);
+        fg_player_destroy(pl);
         fg_sample_close(&p);
     }
 

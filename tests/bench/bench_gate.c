@@ -43,7 +43,7 @@ static fg_dispatch_result decide(fg_dispatcher *d, uint32_t ch, int64_t seq, fg_
 ** callback of the old one. */
 static void bench_mixed(int64_t ticks) {
     fg_dispatcher *d = NULL;
-    fg_dispatcher_create(NULL, 4, 8, &d, NULL);
+    fg_dispatcher_create(4, 8, NULL, &d, NULL);
     int64_t seq[4] = {0, 0, 0, 0};
     uint64_t n = 0, accepted = 0;
     double t0 = now_s();
@@ -66,14 +66,14 @@ static void bench_mixed(int64_t ticks) {
     double secs = now_s() - t0;
     sink += accepted;
     report("mixed (accept, duplicate, stale, begin)", n, secs);
-    fg_dispatcher_destroy(NULL, d);
+    fg_dispatcher_destroy(d);
 }
 
 /* One path at a time: every candidate Accepted, Duplicate, or StaleAction; and the worst lookup,
 ** a marker at the end of a full ledger of 16. */
 static void bench_paths(uint64_t n) {
     fg_dispatcher *d = NULL;
-    fg_dispatcher_create(NULL, 1, 16, &d, NULL);
+    fg_dispatcher_create(1, 16, NULL, &d, NULL);
     fg_dispatcher_begin(d, 0, 2, NULL);
     uint64_t acc = 0;
     double t0 = now_s();
@@ -90,7 +90,7 @@ static void bench_paths(uint64_t n) {
     for (uint64_t i = 0; i < n; i++) acc += decide(d, 0, 2, 114, i + 1);
     report("accepted, 16th marker of a full ledger", n, now_s() - t0);
     sink += acc;
-    fg_dispatcher_destroy(NULL, d);
+    fg_dispatcher_destroy(d);
 }
 
 /* Sample a cycle track every tick and commit the batch, as a playback would. */
@@ -99,7 +99,7 @@ static void bench_playback(int64_t ticks) {
     fg_cycle_track t;
     fg_cycle_track_init(&t, 1000, m, 2, NULL);
     fg_playback_owner *o = NULL;
-    fg_playback_owner_create(NULL, 16, &o, NULL);
+    fg_playback_owner_create(16, NULL, &o, NULL);
     fg_playback_token tok = {2, 7};
     fg_playback_owner_begin(o, tok, 0, NULL);
     fg_track_event ev[8];
@@ -117,7 +117,7 @@ static void bench_playback(int64_t ticks) {
     printf("%-44s %12lld ticks       %8.2f M/s  %6.2f ns/tick\n",
            "cycle track sample + commit + drain", (long long)ticks, (double)ticks / secs / 1e6,
            secs * 1e9 / (double)ticks);
-    fg_playback_owner_destroy(NULL, o);
+    fg_playback_owner_destroy(o);
 }
 
 /* Ledger memory over a long looping action, measured through a counting allocator. */
@@ -125,7 +125,7 @@ static void bench_memory(int64_t ticks) {
     fg_counting_allocator counter;
     fg_allocator a = fg_test_counting_allocator(&counter);
     fg_dispatcher *d = NULL;
-    fg_dispatcher_create(&a, 1, 8, &d, NULL);
+    fg_dispatcher_create(1, 8, &a, &d, NULL);
     fg_dispatcher_begin(d, 0, 1, NULL);
     size_t bytes_before = counter.live_bytes, allocs_before = counter.allocations;
     uint64_t accepted = 0, steps = 0;
@@ -141,7 +141,7 @@ static void bench_memory(int64_t ticks) {
     printf("  bytes before %zu, after %zu, peak %zu; allocations during the run %zu; entries %u\n",
            bytes_before, counter.live_bytes, counter.peak_bytes,
            counter.allocations - allocs_before, fg_dispatcher_ledger_count(d, 0));
-    fg_dispatcher_destroy(&a, d);
+    fg_dispatcher_destroy(d);
 }
 
 int main(int argc, char **argv) {

@@ -89,7 +89,7 @@ static uint64_t write_stream(const stream *s, mem_sink *m) {
     m->n = 0;
     fg_replay_writer *w = NULL;
     fg_error err;
-    if (fg_replay_writer_open(&w, &h, mem_write, m, NULL, &err) != FG_OK) goto fail;
+    if (fg_replay_writer_create_sink(&h, mem_write, m, NULL, &w, &err) != FG_OK) goto fail;
     size_t e = 0;
     for (fg_tick t = 1; t <= s->ticks; t++) {
         while (e < s->nedges && s->edges[e].tick == t)
@@ -102,7 +102,7 @@ static uint64_t write_stream(const stream *s, mem_sink *m) {
         fg_replay_writer_finish(w, &err) != FG_OK)
         goto fail;
     uint64_t n = fg_replay_writer_records(w);
-    fg_replay_writer_close(w);
+    fg_replay_writer_destroy(w);
     return n;
 fail:
     fprintf(stderr, "bench_replay: %s\n", err.msg);
@@ -114,7 +114,7 @@ fail:
 static uint64_t read_all(const mem_sink *m, fg_replay_reader *r) {
     fg_error err;
     bool own = r == NULL;
-    if (own && fg_replay_reader_open_memory(&r, m->b, m->n, NULL, &err) != FG_OK) {
+    if (own && fg_replay_reader_create_memory(m->b, m->n, NULL, &r, &err) != FG_OK) {
         fprintf(stderr, "bench_replay: %s\n", err.msg);
         exit(1);
     }
@@ -129,7 +129,7 @@ static uint64_t read_all(const mem_sink *m, fg_replay_reader *r) {
         sum += (uint64_t)rec.as.input.tick; /* keep the loop honest */
         n++;
     } while (rec.type != FG_REPLAY_END);
-    if (own) fg_replay_reader_close(r);
+    if (own) fg_replay_reader_destroy(r);
     return n + (sum & 0);
 }
 
@@ -160,7 +160,7 @@ int main(int argc, char **argv) {
     }
     fg_replay_reader *r = NULL;
     fg_error err;
-    if (fg_replay_reader_open_memory(&r, m.b, m.n, NULL, &err) != FG_OK) {
+    if (fg_replay_reader_create_memory(m.b, m.n, NULL, &r, &err) != FG_OK) {
         fprintf(stderr, "bench_replay: %s\n", err.msg);
         return 1;
     }
@@ -189,7 +189,7 @@ int main(int argc, char **argv) {
            (double)read / best_i / 1e6, (double)m.n / best_i / 1e6);
     printf("re-simulation budget: reading one fighter-tick costs %.1f ns\n",
            best_r / fighter_ticks * 1e9);
-    fg_replay_reader_close(r);
+    fg_replay_reader_destroy(r);
     free(m.b);
     free(s.edges);
     return 0;

@@ -48,7 +48,7 @@ static uint64_t record(fg_ruleset *r, uint64_t seed, int ticks, uint32_t every, 
     o.checkpoint_every = every;
     fg_recorder *rec;
     fg_error err;
-    if (fg_recorder_open(&rec, w, mem_sink, out, &o, &err) != FG_OK) fail_msg("%s", err.msg);
+    if (fg_recorder_create_sink(w, mem_sink, out, &o, &rec, &err) != FG_OK) fail_msg("%s", err.msg);
     fg_input_fuzz fz;
     fg_input_fuzz_init(&fz, seed);
     for (int t = 0; t < ticks; t++) {
@@ -57,7 +57,7 @@ static uint64_t record(fg_ruleset *r, uint64_t seed, int ticks, uint32_t every, 
         if (fg_recorder_tick(rec, &err) != FG_OK) fail_msg("tick %d: %s", t, err.msg);
     }
     assert_int_equal(fg_recorder_finish(rec, &err), FG_OK);
-    fg_recorder_close(rec);
+    fg_recorder_destroy(rec);
     uint64_t h = fg_world_hash(w);
     fg_world_destroy(w);
     return h;
@@ -78,7 +78,7 @@ static fg_world *setup(fg_ruleset *r, fg_replay_reader *rd, fg_world_hooks hooks
 static fg_replay_reader *open_mem(const mem *m) {
     fg_replay_reader *rd;
     fg_error err;
-    if (fg_replay_reader_open_memory(&rd, m->b, m->n, NULL, &err) != FG_OK)
+    if (fg_replay_reader_create_memory(m->b, m->n, NULL, &rd, &err) != FG_OK)
         fail_msg("%s", err.msg);
     return rd;
 }
@@ -102,7 +102,7 @@ static void replay_matches_at_every_display_rate(void **state) {
         o.jitter_seed = 100 + i;
         fg_player *p;
         fg_error err;
-        assert_int_equal(fg_player_open(&p, w, rd, &o, &err), FG_OK);
+        assert_int_equal(fg_player_create(w, rd, &o, &p, &err), FG_OK);
         if (fg_player_run(p, &err) != FG_OK) fail_msg("%u fps: %s", rates[i], err.msg);
         const fg_player_status *s = fg_player_get_status(p);
         assert_true(s->done);
@@ -111,10 +111,10 @@ static void replay_matches_at_every_display_rate(void **state) {
         if (rates[i]) assert_true(s->frames > 0);
         assert_int_equal(fg_player_step(p, &err), FG_ESTATE);
         assert_non_null(strstr(err.msg, "the replay has ended (tick 1499)"));
-        fg_player_close(p);
+        fg_player_destroy(p);
         fg_world_destroy(w);
     }
-    fg_replay_reader_close(rd);
+    fg_replay_reader_destroy(rd);
     free(m.b);
     fg_ruleset_unref(r);
 }
@@ -152,7 +152,7 @@ static void player_reports_the_first_tick_that_differs(void **state) {
     fg_world *w = setup(r, rd, h);
     fg_player *p;
     fg_error err;
-    assert_int_equal(fg_player_open(&p, w, rd, NULL, &err), FG_OK);
+    assert_int_equal(fg_player_create(w, rd, NULL, &p, &err), FG_OK);
     assert_int_equal(fg_player_run(p, &err), FG_EMISMATCH);
     const fg_player_status *s = fg_player_get_status(p);
     assert_true(s->diverged);
@@ -163,9 +163,9 @@ static void player_reports_the_first_tick_that_differs(void **state) {
     assert_true(strstr(err.msg, "state hash") || strstr(err.msg, "motion command"));
     assert_int_equal(fg_player_step(p, &err), FG_ESTATE);
     assert_non_null(strstr(err.msg, "diverged at tick"));
-    fg_player_close(p);
+    fg_player_destroy(p);
     fg_world_destroy(w);
-    fg_replay_reader_close(rd);
+    fg_replay_reader_destroy(rd);
     free(m.b);
     fg_ruleset_unref(r);
 }
@@ -191,7 +191,7 @@ static void reload_is_recorded_with_its_source_and_replayed(void **state) {
     mem m = mem_new();
     fg_recorder *rec;
     fg_error err;
-    assert_int_equal(fg_recorder_open(&rec, w, mem_sink, &m, NULL, &err), FG_OK);
+    assert_int_equal(fg_recorder_create_sink(w, mem_sink, &m, NULL, &rec, &err), FG_OK);
     fg_input_fuzz fz;
     fg_input_fuzz_init(&fz, 8);
     fg_replay_file file = {fg_replay_str_of("boxer.rules"), fg_replay_str_of("jab damage 45")};
@@ -205,7 +205,7 @@ static void reload_is_recorded_with_its_source_and_replayed(void **state) {
         assert_int_equal(fg_recorder_tick(rec, &err), FG_OK);
     }
     assert_int_equal(fg_recorder_finish(rec, &err), FG_OK);
-    fg_recorder_close(rec);
+    fg_recorder_destroy(rec);
     uint64_t final = fg_world_hash(w);
     fg_world_destroy(w);
 
@@ -228,22 +228,22 @@ static void reload_is_recorded_with_its_source_and_replayed(void **state) {
     o.reload = reload_from_text;
     o.ud = &calls;
     fg_player *p;
-    assert_int_equal(fg_player_open(&p, p1, rd, &o, &err), FG_OK);
+    assert_int_equal(fg_player_create(p1, rd, &o, &p, &err), FG_OK);
     if (fg_player_run(p, &err) != FG_OK) fail_msg("%s", err.msg);
     assert_int_equal(calls, 1);
     assert_int_equal(fg_player_get_status(p)->reloads, 1);
     assert_int_equal(fg_world_hash(p1), final);
-    fg_player_close(p);
+    fg_player_destroy(p);
     fg_world_destroy(p1);
     /* A player that cannot load rules says so at the reload's tick. */
     fg_world *p2 = setup(a, rd, no_hooks());
-    assert_int_equal(fg_player_open(&p, p2, rd, NULL, &err), FG_OK);
+    assert_int_equal(fg_player_create(p2, rd, NULL, &p, &err), FG_OK);
     assert_int_equal(fg_player_run(p, &err), FG_ESTATE);
     assert_non_null(strstr(err.msg, "a hot reload at tick 300"));
     assert_int_equal(fg_world_tick(p2), 300);
-    fg_player_close(p);
+    fg_player_destroy(p);
     fg_world_destroy(p2);
-    fg_replay_reader_close(rd);
+    fg_replay_reader_destroy(rd);
     free(m.b);
     fg_ruleset_unref(a);
     fg_ruleset_unref(b);
@@ -273,7 +273,7 @@ static void recorder_refuses_what_a_replay_cannot_carry(void **state) {
         mem m = mem_new();
         fg_recorder *rec;
         fg_error err;
-        assert_int_equal(fg_recorder_open(&rec, w, mem_sink, &m, NULL, &err), FG_OK);
+        assert_int_equal(fg_recorder_create_sink(w, mem_sink, &m, NULL, &rec, &err), FG_OK);
         for (int t = 0; t < 5; t++) {
             fg_world_advance(w, NULL);
             assert_int_equal(fg_recorder_tick(rec, &err), FG_OK);
@@ -290,7 +290,7 @@ static void recorder_refuses_what_a_replay_cannot_carry(void **state) {
         assert_non_null(strstr(err.msg, "stopped by an earlier error"));
         assert_int_equal(fg_recorder_finish(rec, &err), FG_ESTATE);
         assert_int_equal(m.n, bytes);
-        fg_recorder_close(rec);
+        fg_recorder_destroy(rec);
         fg_world_destroy(w);
         free(m.b);
     }
@@ -308,7 +308,7 @@ static void recorder_refuses_a_world_that_is_not_freshly_set_up(void **state) {
     mem m = mem_new();
     fg_recorder *rec = (fg_recorder *)&m;
     fg_error err;
-    assert_int_equal(fg_recorder_open(&rec, w, mem_sink, &m, NULL, &err), FG_ESTATE);
+    assert_int_equal(fg_recorder_create_sink(w, mem_sink, &m, NULL, &rec, &err), FG_ESTATE);
     assert_null(rec);
     assert_int_equal(m.n, 0);
     assert_non_null(strstr(err.msg, "recording: the state at tick 6 cannot be rebuilt from its "
@@ -318,18 +318,18 @@ static void recorder_refuses_a_world_that_is_not_freshly_set_up(void **state) {
     fg_world *f = fg_det_world(r, 1, NULL, no_hooks());
     fg_world_set_position(f, 2, FG_FX(120), 0, NULL);
     fg_world_set_resource(f, 1, 1, 99, NULL);
-    assert_int_equal(fg_recorder_open(&rec, f, mem_sink, &m, NULL, &err), FG_OK);
+    assert_int_equal(fg_recorder_create_sink(f, mem_sink, &m, NULL, &rec, &err), FG_OK);
     fg_world_advance(f, NULL);
     assert_int_equal(fg_recorder_tick(rec, &err), FG_OK);
     assert_int_equal(fg_recorder_finish(rec, &err), FG_OK);
-    fg_recorder_close(rec);
+    fg_recorder_destroy(rec);
     fg_replay_reader *rd = open_mem(&m);
     fg_world *back = setup(r, rd, no_hooks());
     fg_fx x;
     fg_world_position(back, 2, &x, NULL);
     assert_int_equal(x, FG_FX(120));
     assert_int_equal(fg_world_resource(back, 1, 1), 99);
-    fg_replay_reader_close(rd);
+    fg_replay_reader_destroy(rd);
     fg_world_destroy(back);
     fg_world_destroy(f);
     fg_world_destroy(w);
@@ -365,7 +365,7 @@ static void setup_refuses_the_wrong_rules_and_changes_nothing(void **state) {
     assert_non_null(strstr(err.msg, "the world must be fresh (tick 0, no entity)"));
     assert_int_equal(fg_world_hash(used), h);
     fg_world_destroy(used);
-    fg_replay_reader_close(rd);
+    fg_replay_reader_destroy(rd);
     free(m.b);
     fg_ruleset_unref(r);
     fg_ruleset_unref(other);
@@ -382,24 +382,24 @@ static void cut_and_damaged_replays(void **state) {
     fg_replay_reader *rd;
     fg_error err;
     size_t cut = m.n / 2;
-    assert_int_equal(fg_replay_reader_open_memory(&rd, m.b, cut, &ro, &err), FG_OK);
+    assert_int_equal(fg_replay_reader_create_memory(m.b, cut, &ro, &rd, &err), FG_OK);
     fg_world *w = setup(r, rd, no_hooks());
     fg_player *p;
-    assert_int_equal(fg_player_open(&p, w, rd, NULL, &err), FG_OK);
+    assert_int_equal(fg_player_create(w, rd, NULL, &p, &err), FG_OK);
     assert_int_equal(fg_player_run(p, &err), FG_OK);
     const fg_player_status *s = fg_player_get_status(p);
     assert_true(s->done);
     assert_int_equal(s->last_tick, -1);
     assert_true(s->tick > 60 && s->tick < 600);
     assert_true(s->checkpoints >= 1);
-    fg_player_close(p);
+    fg_player_destroy(p);
     fg_world_destroy(w);
-    fg_replay_reader_close(rd);
+    fg_replay_reader_destroy(rd);
     ro.flags = 0;
-    assert_int_equal(fg_replay_reader_open_memory(&rd, m.b, cut, &ro, &err), FG_EFORMAT);
+    assert_int_equal(fg_replay_reader_create_memory(m.b, cut, &ro, &rd, &err), FG_EFORMAT);
     assert_non_null(strstr(err.msg, "cut.fgr: "));
     m.b[m.n - 40] ^= 0x10;
-    assert_int_equal(fg_replay_reader_open_memory(&rd, m.b, m.n, &ro, &err), FG_EFORMAT);
+    assert_int_equal(fg_replay_reader_create_memory(m.b, m.n, &ro, &rd, &err), FG_EFORMAT);
     assert_non_null(strstr(err.msg, "CRC mismatch"));
     free(m.b);
     fg_ruleset_unref(r);
@@ -412,7 +412,7 @@ static void clamped_time_is_recorded(void **state) {
     fg_world *w = fg_det_world(r, 1, NULL, no_hooks());
     mem m = mem_new();
     fg_recorder *rec;
-    assert_int_equal(fg_recorder_open(&rec, w, mem_sink, &m, NULL, NULL), FG_OK);
+    assert_int_equal(fg_recorder_create_sink(w, mem_sink, &m, NULL, &rec, NULL), FG_OK);
     fg_loop loop;
     fg_loop_init(&loop, NULL, NULL);
     int64_t host = 0, clamped = 0;
@@ -429,16 +429,16 @@ static void clamped_time_is_recorded(void **state) {
         }
     }
     assert_int_equal(fg_recorder_finish(rec, NULL), FG_OK);
-    fg_recorder_close(rec);
+    fg_recorder_destroy(rec);
     fg_replay_reader *rd = open_mem(&m);
     fg_world *back = setup(r, rd, no_hooks());
     fg_player *p;
-    assert_int_equal(fg_player_open(&p, back, rd, NULL, NULL), FG_OK);
+    assert_int_equal(fg_player_create(back, rd, NULL, &p, NULL), FG_OK);
     assert_int_equal(fg_player_run(p, NULL), FG_OK);
     assert_int_equal(fg_player_get_status(p)->clamped_us, 650000);
     assert_int_equal(fg_world_hash(back), fg_world_hash(w));
-    fg_player_close(p);
-    fg_replay_reader_close(rd);
+    fg_player_destroy(p);
+    fg_replay_reader_destroy(rd);
     fg_world_destroy(back);
     fg_world_destroy(w);
     free(m.b);
@@ -456,7 +456,7 @@ static void recording_and_playback_do_not_allocate_per_tick(void **state) {
     memset(&o, 0, sizeof o);
     o.alloc = &alloc;
     fg_recorder *rec;
-    assert_int_equal(fg_recorder_open(&rec, w, mem_sink, &m, &o, NULL), FG_OK);
+    assert_int_equal(fg_recorder_create_sink(w, mem_sink, &m, &o, &rec, NULL), FG_OK);
     fg_input_fuzz fz;
     fg_input_fuzz_init(&fz, 6);
     size_t warm = counter.allocations;
@@ -467,7 +467,7 @@ static void recording_and_playback_do_not_allocate_per_tick(void **state) {
     }
     assert_int_equal(counter.allocations, warm);
     assert_int_equal(fg_recorder_finish(rec, NULL), FG_OK);
-    fg_recorder_close(rec);
+    fg_recorder_destroy(rec);
     fg_replay_reader *rd = open_mem(&m);
     fg_world_config c = fg_world_config_default();
     fg_replay_world_config(rd, &c, NULL);
@@ -480,12 +480,12 @@ static void recording_and_playback_do_not_allocate_per_tick(void **state) {
     po.alloc = &alloc;
     po.fps = 144;
     fg_player *p;
-    assert_int_equal(fg_player_open(&p, back, rd, &po, NULL), FG_OK);
+    assert_int_equal(fg_player_create(back, rd, &po, &p, NULL), FG_OK);
     warm = counter.allocations;
     assert_int_equal(fg_player_run(p, NULL), FG_OK);
     assert_int_equal(counter.allocations, warm);
-    fg_player_close(p);
-    fg_replay_reader_close(rd);
+    fg_player_destroy(p);
+    fg_replay_reader_destroy(rd);
     fg_world_destroy(back);
     fg_world_destroy(w);
     free(m.b);

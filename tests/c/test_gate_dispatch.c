@@ -23,7 +23,7 @@ static fg_event_candidate clip_cand(int64_t seq, fg_marker marker, uint64_t occ,
 static fg_dispatcher *make(uint32_t channels, uint32_t capacity) {
     fg_dispatcher *d = NULL;
     fg_error err;
-    assert_int_equal(fg_dispatcher_create(NULL, channels, capacity, &d, &err), FG_OK);
+    assert_int_equal(fg_dispatcher_create(channels, capacity, NULL, &d, &err), FG_OK);
     return d;
 }
 
@@ -73,7 +73,7 @@ static void cross_fade_clips_share_one_stamp_so_damage_applies_once(void **state
     snprintf(line, sizeof line, "crossfade: action=%d source=%s target=%s effects=%d", 100,
              fg_dispatch_result_name(source), fg_dispatch_result_name(target), effects);
     assert_string_equal(line, "crossfade: action=100 source=Accepted target=Duplicate effects=1");
-    fg_dispatcher_destroy(NULL, d);
+    fg_dispatcher_destroy(d);
 }
 
 /* Rule (seed 000): once action 101 began, a late callback of action 100 is StaleAction and applies
@@ -91,7 +91,7 @@ static void late_callback_after_the_next_action_began_is_stale_and_applies_nothi
              (long long)fg_dispatcher_live(d, 0), 100, fg_dispatch_result_name(r), effects);
     assert_string_equal(line, "stale: active=101 candidate=100 result=StaleAction effects=0");
     assert_int_equal(fg_dispatcher_ledger_count(d, 0), 0);
-    fg_dispatcher_destroy(NULL, d);
+    fg_dispatcher_destroy(d);
 }
 
 /* Rule (seed 000): a looping marker's occurrences 0 and 1 both dispatch; each only once. */
@@ -103,7 +103,7 @@ static void loop_occurrences_0_and_1_both_dispatch_once(void **state) {
     assert_int_equal(run(d, cand(0, 100, FOOTSTEP, 1)), FG_DISPATCH_ACCEPTED);
     assert_int_equal(run(d, cand(0, 100, FOOTSTEP, 0)), FG_DISPATCH_DUPLICATE);
     assert_int_equal(run(d, cand(0, 100, FOOTSTEP, 1)), FG_DISPATCH_DUPLICATE);
-    fg_dispatcher_destroy(NULL, d);
+    fg_dispatcher_destroy(d);
 }
 
 /* Rule (seed 000): deduplication is per action: action 101 may use (damage, 0) again. */
@@ -115,7 +115,7 @@ static void a_new_action_may_use_damage_occurrence_0_again(void **state) {
     begin(d, 0, 101);
     assert_int_equal(run(d, cand(0, 101, DAMAGE, 0)), FG_DISPATCH_ACCEPTED);
     assert_int_equal(run(d, cand(0, 101, DAMAGE, 0)), FG_DISPATCH_DUPLICATE);
-    fg_dispatcher_destroy(NULL, d);
+    fg_dispatcher_destroy(d);
 }
 
 /* Rule: clip name and normalised time take no part in identity; marker and occurrence do. */
@@ -129,7 +129,7 @@ static void clip_and_time_take_no_part_in_identity(void **state) {
     assert_int_equal(run(d, clip_cand(7, DAMAGE, 0, NULL, 0.0f)), FG_DISPATCH_DUPLICATE);
     assert_int_equal(run(d, clip_cand(7, PARRY, 0, "attack-a", 0.5f)), FG_DISPATCH_ACCEPTED);
     assert_int_equal(run(d, clip_cand(7, DAMAGE, 1, "attack-a", 0.5f)), FG_DISPATCH_ACCEPTED);
-    fg_dispatcher_destroy(NULL, d);
+    fg_dispatcher_destroy(d);
 }
 
 /* Rule: channels (upper body, lower body) have their own live sequence and their own ledger. */
@@ -154,7 +154,7 @@ static void channels_keep_independent_live_sequences_and_ledgers(void **state) {
     /* A sequence number used on one channel says nothing about the other. */
     begin(d, 1, 100);
     assert_int_equal(fg_dispatcher_live(d, 0), 101);
-    fg_dispatcher_destroy(NULL, d);
+    fg_dispatcher_destroy(d);
 }
 
 /* Rule: beginning a sequence that is not newer is FG_ESTATE naming channel and both sequences,
@@ -183,7 +183,7 @@ static void begin_that_is_not_newer_is_refused_and_changes_nothing(void **state)
     /* The ledger of 100 survived the refused begins. */
     assert_int_equal(run(d, cand(0, 100, DAMAGE, 0)), FG_DISPATCH_DUPLICATE);
     free(snap);
-    fg_dispatcher_destroy(NULL, d);
+    fg_dispatcher_destroy(d);
 }
 
 /* Rule: a candidate of an action that has not begun, of an unknown channel or with an occurrence
@@ -221,7 +221,7 @@ static void candidate_of_an_action_not_begun_is_refused(void **state) {
     assert_int_equal(run(d, cand(0, 100, DAMAGE, FG_OCCURRENCE_MAX)), FG_DISPATCH_ACCEPTED);
     assert_int_equal(run(d, cand(0, 100, DAMAGE, FG_OCCURRENCE_MAX)), FG_DISPATCH_DUPLICATE);
     free(snap);
-    fg_dispatcher_destroy(NULL, d);
+    fg_dispatcher_destroy(d);
 }
 
 /* Rule: capacity bounds the distinct markers of one action per channel; one more is refused with
@@ -247,7 +247,7 @@ static void full_ledger_refuses_a_new_marker_and_changes_nothing(void **state) {
     begin(d, 0, 101);
     assert_int_equal(run(d, cand(0, 101, PARRY, 0)), FG_DISPATCH_ACCEPTED);
     free(snap);
-    fg_dispatcher_destroy(NULL, d);
+    fg_dispatcher_destroy(d);
 }
 
 /* Rule: occurrences that arrive out of order inside the window each dispatch exactly once, and
@@ -270,7 +270,7 @@ static void out_of_order_occurrences_inside_the_window_each_dispatch_once(void *
         assert_int_equal(run(d, cand(0, 1, FOOTSTEP, o)), FG_DISPATCH_ACCEPTED);
     assert_int_equal(e->closed_below, 11);
     assert_int_equal(e->window, 0);
-    fg_dispatcher_destroy(NULL, d);
+    fg_dispatcher_destroy(d);
 }
 
 /* Rule: an occurrence far ahead slides the window; open occurrences older than the window then
@@ -290,7 +290,7 @@ static void occurrence_older_than_the_window_counts_as_duplicate(void **state) {
     assert_int_equal(run(d, cand(0, 1, FOOTSTEP, 150)), FG_DISPATCH_DUPLICATE);
     assert_int_equal(run(d, cand(0, 1, FOOTSTEP, 200)), FG_DISPATCH_DUPLICATE);
     assert_int_equal(run(d, cand(0, 1, FOOTSTEP, 201)), FG_DISPATCH_ACCEPTED);
-    fg_dispatcher_destroy(NULL, d);
+    fg_dispatcher_destroy(d);
 }
 
 /* Rule: beginning a sequence prunes the entries of the dead one, and the dead sequence stays
@@ -309,7 +309,7 @@ static void begin_prunes_dead_sequences_without_reopening_them(void **state) {
     assert_int_equal(run(d, cand(0, 100, PARRY, 0)), FG_DISPATCH_STALE_ACTION);
     assert_int_equal(run(d, cand(0, 100, FOOTSTEP, 5)), FG_DISPATCH_STALE_ACTION);
     assert_int_equal(fg_dispatcher_ledger_count(d, 0), 0);
-    fg_dispatcher_destroy(NULL, d);
+    fg_dispatcher_destroy(d);
 }
 
 /* Rule: a looping footstep inside ONE action for 1,000,000 ticks (plus a cross-fade duplicate of
@@ -319,10 +319,12 @@ static void looping_footsteps_for_a_million_ticks_keep_memory_flat(void **state)
     fg_counting_allocator counter;
     fg_allocator a = fg_test_counting_allocator(&counter);
     fg_dispatcher *d = NULL;
-    assert_int_equal(fg_dispatcher_create(&a, 2, 8, &d, NULL), FG_OK);
+    assert_int_equal(fg_dispatcher_create(2, 8, &a, &d, NULL), FG_OK);
     size_t bytes = fg_dispatcher_bytes(d);
     size_t live = counter.live_bytes, allocs = counter.allocations;
-    assert_int_equal(live, bytes);
+    /* One block: the dispatcher and the copy of its allocator that destroy frees it with. */
+    assert_int_equal(allocs, 1);
+    assert_true(live >= bytes);
     begin(d, 0, 1);
     uint64_t accepted = 0, duplicates = 0, steps = 0;
     for (int64_t tick = 0; tick < 1000000; tick++) {
@@ -338,11 +340,11 @@ static void looping_footsteps_for_a_million_ticks_keep_memory_flat(void **state)
     assert_int_equal(duplicates, steps);
     assert_int_equal(counter.allocations, allocs);
     assert_int_equal(counter.live_bytes, live);
-    assert_int_equal(counter.peak_bytes, bytes);
+    assert_int_equal(counter.peak_bytes, live);
     assert_int_equal(fg_dispatcher_bytes(d), bytes);
     assert_int_equal(fg_dispatcher_ledger_count(d, 0), 1);
     assert_int_equal(fg_dispatcher_ledger_at(d, 0, 0)->closed_below, steps);
-    fg_dispatcher_destroy(&a, d);
+    fg_dispatcher_destroy(d);
     assert_int_equal(counter.live_bytes, 0);
 }
 
@@ -378,7 +380,7 @@ static void snapshot_restore_accepts_the_event_once_per_timeline(void **state) {
     assert_int_equal(run(d, cand(0, 100, DAMAGE, 0)), FG_DISPATCH_ACCEPTED);
     free(before);
     free(after);
-    fg_dispatcher_destroy(NULL, d);
+    fg_dispatcher_destroy(d);
 }
 
 /* Rule: restore refuses a snapshot of another shape or size, or one whose counts are impossible,
@@ -414,8 +416,8 @@ static void restore_refuses_a_foreign_snapshot_and_changes_nothing(void **state)
     assert_unchanged(d, snap);
     free(bad);
     free(snap);
-    fg_dispatcher_destroy(NULL, other);
-    fg_dispatcher_destroy(NULL, d);
+    fg_dispatcher_destroy(other);
+    fg_dispatcher_destroy(d);
 }
 
 /* Rule: the hash follows every change of state (begin, accept, which channel) and only those:
@@ -456,10 +458,10 @@ static void hash_changes_when_state_changes_and_only_then(void **state) {
     begin(fresh, 0, 101);
     assert_true(hash_of(d) == hash_of(fresh));
     assert_memory_equal(d, fresh, fg_dispatcher_bytes(d));
-    fg_dispatcher_destroy(NULL, fresh);
-    fg_dispatcher_destroy(NULL, mirror);
-    fg_dispatcher_destroy(NULL, twin);
-    fg_dispatcher_destroy(NULL, d);
+    fg_dispatcher_destroy(fresh);
+    fg_dispatcher_destroy(mirror);
+    fg_dispatcher_destroy(twin);
+    fg_dispatcher_destroy(d);
 }
 
 /* Rule: describe writes one field per line in a fixed order, and reports the length it needs. */
@@ -484,7 +486,7 @@ static void describe_writes_one_field_per_line(void **state) {
     assert_int_equal(fg_dispatcher_describe(d, tiny, sizeof tiny), strlen(want));
     assert_string_equal(tiny, "dispatche");
     assert_int_equal(fg_dispatcher_describe(d, NULL, 0), strlen(want));
-    fg_dispatcher_destroy(NULL, d);
+    fg_dispatcher_destroy(d);
 }
 
 /* Rule: classify gives the decision dispatch would give, without recording it. */
@@ -507,7 +509,7 @@ static void classify_decides_without_recording(void **state) {
     assert_int_equal(fg_dispatcher_classify(d, &c, &r, NULL), FG_OK);
     assert_int_equal(r, FG_DISPATCH_STALE_ACTION);
     free(snap);
-    fg_dispatcher_destroy(NULL, d);
+    fg_dispatcher_destroy(d);
 }
 
 /* Rule: results print with the seeds' spellings. */
@@ -525,18 +527,18 @@ static void creation_refuses_bad_shapes_and_failed_allocations(void **state) {
     (void)state;
     fg_dispatcher *d = NULL;
     fg_error err;
-    assert_int_equal(fg_dispatcher_create(NULL, 0, 4, &d, &err), FG_EINVAL);
+    assert_int_equal(fg_dispatcher_create(0, 4, NULL, &d, &err), FG_EINVAL);
     assert_string_equal(err.msg, "dispatcher channels: 0, expected 1 to 65536");
-    assert_int_equal(fg_dispatcher_create(NULL, 1, 0, &d, &err), FG_EINVAL);
+    assert_int_equal(fg_dispatcher_create(1, 0, NULL, &d, &err), FG_EINVAL);
     assert_string_equal(err.msg, "dispatcher capacity: 0, expected 1 to 4096 markers per action");
-    assert_int_equal(fg_dispatcher_create(NULL, 1, 5000, &d, &err), FG_EINVAL);
+    assert_int_equal(fg_dispatcher_create(1, 5000, NULL, &d, &err), FG_EINVAL);
     assert_null(d);
     assert_int_equal(fg_dispatcher_size(0, 1), 0);
     assert_int_equal(fg_dispatcher_size(1, 4097), 0);
     fg_counting_allocator counter;
     fg_allocator a = fg_test_counting_allocator(&counter);
     counter.fail_after = 0;
-    assert_int_equal(fg_dispatcher_create(&a, 1, 4, &d, &err), FG_ENOMEM);
+    assert_int_equal(fg_dispatcher_create(1, 4, &a, &d, &err), FG_ENOMEM);
     assert_string_equal(err.msg, "dispatcher: cannot allocate 128 bytes");
     assert_null(d);
     assert_int_equal(counter.live_bytes, 0);

@@ -57,7 +57,7 @@ static void format_pending(const fg_playback_owner *o, char *buf, size_t size) {
 static fg_playback_owner *owner(uint32_t queue, fg_playback_token tok, fg_tick cursor) {
     fg_playback_owner *o = NULL;
     fg_error err;
-    assert_int_equal(fg_playback_owner_create(NULL, queue, &o, &err), FG_OK);
+    assert_int_equal(fg_playback_owner_create(queue, NULL, &o, &err), FG_OK);
     if (fg_playback_owner_begin(o, tok, cursor, &err) != FG_OK) fail_msg("%s", err.msg);
     return o;
 }
@@ -100,7 +100,7 @@ static void seed_result_line_across_the_loop_point(void **state) {
              fg_commit_result_name(retry), (long long)fg_playback_owner_cursor(o));
     assert_string_equal(line, "RESULT range=920..1080 events=FootRight@950>FootLeft@1050 "
                               "first=Committed retry=AlreadyCommitted cursor=1080");
-    fg_playback_owner_destroy(NULL, o);
+    fg_playback_owner_destroy(o);
 }
 
 /* Rule: an interval inside one cycle yields exactly the markers inside it. */
@@ -233,7 +233,7 @@ static void retry_is_idempotent(void **state) {
     sampled older = sample(&t, slot2_gen7, 920, 1000);
     assert_int_equal(commit(o, &older), FG_COMMIT_ALREADY_COMMITTED);
     assert_int_equal(fg_playback_owner_pending(o), 2);
-    fg_playback_owner_destroy(NULL, o);
+    fg_playback_owner_destroy(o);
 }
 
 /* Rule: a batch of a token that is not live (old generation, other slot, ended playback) is
@@ -256,7 +256,7 @@ static void old_generation_is_stale_playback(void **state) {
     assert_false(fg_playback_owner_live(o, NULL));
     assert_int_equal(commit(o, &live), FG_COMMIT_STALE_PLAYBACK);
     assert_int_equal(fg_playback_owner_pending(o), 0);
-    fg_playback_owner_destroy(NULL, o);
+    fg_playback_owner_destroy(o);
 }
 
 /* Rule (seed 001): with 920..1000 missing, 1000..1080 arriving first is CursorGap and changes
@@ -280,7 +280,7 @@ static void cursor_gap_is_refused_and_foot_right_is_not_lost(void **state) {
     sampled overlap = sample(&t, slot2_gen7, 1000, 2000);
     assert_int_equal(commit(o, &overlap), FG_COMMIT_CURSOR_GAP);
     free(before);
-    fg_playback_owner_destroy(NULL, o);
+    fg_playback_owner_destroy(o);
 }
 
 /* Rule: an interval without markers still commits and moves the cursor, so the next batch is not
@@ -306,7 +306,7 @@ static void empty_interval_commits_and_advances_the_cursor(void **state) {
     assert_int_equal(none.batch.count, 0);
     assert_int_equal(commit(o, &none), FG_COMMIT_COMMITTED);
     assert_int_equal(fg_playback_owner_cursor(o), 5000);
-    fg_playback_owner_destroy(NULL, o);
+    fg_playback_owner_destroy(o);
 }
 
 /* Rule (seed 001): a reversed interval is an error naming both ends; a negative from too; nothing
@@ -431,7 +431,7 @@ static void full_delivery_queue_refuses_the_commit_and_changes_nothing(void **st
     assert_int_equal(fg_playback_owner_drain(o, got, 4), 2);
     assert_int_equal(got[1].tick, 2050);
     free(full);
-    fg_playback_owner_destroy(NULL, o);
+    fg_playback_owner_destroy(o);
 }
 
 /* Rule: begin needs a generation newer than the last one begun (FG_ESTATE) and a cursor >= 0;
@@ -458,7 +458,7 @@ static void begin_with_a_generation_that_is_not_newer_is_refused(void **state) {
     assert_true(fg_playback_owner_live(o, &live));
     assert_int_equal(live.generation, 9);
     free(before);
-    fg_playback_owner_destroy(NULL, o);
+    fg_playback_owner_destroy(o);
 }
 
 /* Rule: a malformed batch (reversed, events outside (from, to] or out of order, missing array) is
@@ -491,7 +491,7 @@ static void malformed_batch_is_refused(void **state) {
     assert_string_equal(err.msg, "commit: batch (200, 100] is reversed (expected to >= from)");
     assert_memory_equal(o, before, fg_playback_owner_bytes(o));
     free(before);
-    fg_playback_owner_destroy(NULL, o);
+    fg_playback_owner_destroy(o);
 }
 
 /* Rule: the owner is a plain block: snapshot before a commit, commit, restore, commit again: the
@@ -533,8 +533,8 @@ static void snapshot_restore_delivers_once_per_timeline(void **state) {
     free(bad);
     free(before);
     free(after);
-    fg_playback_owner_destroy(NULL, small);
-    fg_playback_owner_destroy(NULL, o);
+    fg_playback_owner_destroy(small);
+    fg_playback_owner_destroy(o);
 }
 
 /* Rule: the hash follows token, cursor and queue, and refused batches leave it alone. */
@@ -561,7 +561,7 @@ static void hash_changes_when_state_changes_and_only_then(void **state) {
     assert_true(h3 != h2);
     fg_playback_owner_end(o);
     assert_true(hash_of(o) != h3);
-    fg_playback_owner_destroy(NULL, o);
+    fg_playback_owner_destroy(o);
 }
 
 /* Rule: describe writes one field per line in a fixed order. */
@@ -581,7 +581,7 @@ static void describe_writes_one_field_per_line(void **state) {
                        "playback.pending[1] tick 1050 marker 0 occurrence 1\n";
     assert_int_equal(fg_playback_owner_describe(o, buf, sizeof buf), strlen(want));
     assert_string_equal(buf, want);
-    fg_playback_owner_destroy(NULL, o);
+    fg_playback_owner_destroy(o);
 }
 
 /* Rule: sampling, committing and draining a playback for a million ticks allocates nothing and
@@ -591,7 +591,7 @@ static void a_million_ticks_of_playback_do_not_allocate(void **state) {
     fg_counting_allocator counter;
     fg_allocator a = fg_test_counting_allocator(&counter);
     fg_playback_owner *o = NULL;
-    assert_int_equal(fg_playback_owner_create(&a, 4, &o, NULL), FG_OK);
+    assert_int_equal(fg_playback_owner_create(4, &a, &o, NULL), FG_OK);
     size_t allocs = counter.allocations, bytes = counter.live_bytes;
     fg_cycle_track t = run_cycle();
     assert_int_equal(fg_playback_owner_begin(o, slot2_gen7, 0, NULL), FG_OK);
@@ -611,7 +611,7 @@ static void a_million_ticks_of_playback_do_not_allocate(void **state) {
     assert_int_equal(got, 2000); /* two feet per 1000-tick cycle */
     assert_int_equal(counter.allocations, allocs);
     assert_int_equal(counter.live_bytes, bytes);
-    fg_playback_owner_destroy(&a, o);
+    fg_playback_owner_destroy(o);
     assert_int_equal(counter.live_bytes, 0);
 }
 
@@ -625,7 +625,7 @@ static void names_and_queue_limits(void **state) {
     assert_string_equal(fg_commit_result_name((fg_commit_result)4), "?");
     fg_playback_owner *o = NULL;
     fg_error err;
-    assert_int_equal(fg_playback_owner_create(NULL, 0, &o, &err), FG_EINVAL);
+    assert_int_equal(fg_playback_owner_create(0, NULL, &o, &err), FG_EINVAL);
     assert_string_equal(err.msg, "playback owner queue: 0, expected 1 to 65536 events");
     assert_null(o);
     assert_int_equal(fg_playback_owner_size(FG_PLAYBACK_MAX_QUEUE + 1), 0);

@@ -49,7 +49,7 @@ static fg_replay_writer *open_mem(mem_sink *m, const fg_replay_header *h,
                                   const fg_replay_write_options *opt) {
     fg_replay_writer *w = NULL;
     fg_error err = {0};
-    fg_status st = fg_replay_writer_open(&w, h, mem_write, m, opt, &err);
+    fg_status st = fg_replay_writer_create_sink(h, mem_write, m, opt, &w, &err);
     if (st != FG_OK) fail_msg("open: %s", err.msg);
     return w;
 }
@@ -57,7 +57,7 @@ static fg_replay_writer *open_mem(mem_sink *m, const fg_replay_header *h,
 static fg_replay_reader *read_mem(const mem_sink *m) {
     fg_replay_reader *r = NULL;
     fg_error err = {0};
-    if (fg_replay_reader_open_memory(&r, m->b, m->n, NULL, &err) != FG_OK)
+    if (fg_replay_reader_create_memory(m->b, m->n, NULL, &r, &err) != FG_OK)
         fail_msg("read: %s", err.msg);
     return r;
 }
@@ -120,7 +120,7 @@ static void every_record_type_round_trips_field_for_field(void **state) {
     expect_ok(fg_replay_writer_finish(w, &err), &err);
     assert_int_equal(fg_replay_writer_records(w), 9); /* header + 7 + end */
     assert_int_equal(fg_replay_writer_bytes(w), m.n);
-    fg_replay_writer_close(w);
+    fg_replay_writer_destroy(w);
 
     fg_replay_reader *r = read_mem(&m);
     const fg_replay_header *rh = fg_replay_reader_header(r);
@@ -201,7 +201,7 @@ static void every_record_type_round_trips_field_for_field(void **state) {
     assert_true(s->complete);
     assert_int_equal(s->bytes, m.n);
     assert_int_equal(s->version_major, FG_REPLAY_VERSION_MAJOR);
-    fg_replay_reader_close(r);
+    fg_replay_reader_destroy(r);
     free(m.b);
 }
 
@@ -215,7 +215,7 @@ static void file_bytes_follow_the_documented_layout(void **state) {
     fg_error err = {0};
     expect_ok(fg_replay_write_checkpoint(w, 0x0102, 0xa1a2a3a4a5a6a7a8ull, &err), &err);
     expect_ok(fg_replay_writer_finish(w, &err), &err);
-    fg_replay_writer_close(w);
+    fg_replay_writer_destroy(w);
 
     static const uint8_t preamble[84] = {
         0x89, 'F', 'G', 'R', '\r', '\n', 0x1a, '\n', /* magic */
@@ -302,12 +302,12 @@ static void appending_and_iterating_records_allocate_nothing(void **state) {
     expect_ok(fg_replay_writer_finish(w, &err), &err);
     assert_int_equal(counter.allocations, after_open);
     assert_true(m.calls > 20); /* many chunks really went out */
-    fg_replay_writer_close(w);
+    fg_replay_writer_destroy(w);
     assert_int_equal(counter.live_bytes, 0);
 
     fg_replay_read_options ropt = {&alloc, NULL, 0};
     fg_replay_reader *r = NULL;
-    expect_ok(fg_replay_reader_open_memory(&r, m.b, m.n, &ropt, &err), &err);
+    expect_ok(fg_replay_reader_create_memory(m.b, m.n, &ropt, &r, &err), &err);
     size_t after_read_open = counter.allocations;
     fg_replay_record rec;
     uint64_t n = 0;
@@ -320,7 +320,7 @@ static void appending_and_iterating_records_allocate_nothing(void **state) {
     }
     assert_int_equal(counter.allocations, after_read_open);
     assert_int_equal(n, 2 * (fg_replay_reader_stats(r)->records - 1));
-    fg_replay_reader_close(r);
+    fg_replay_reader_destroy(r);
     assert_int_equal(counter.live_bytes, 0);
     free(m.b);
 }
@@ -336,7 +336,7 @@ static void records_come_back_in_order_across_many_small_chunks(void **state) {
     for (uint32_t i = 0; i < 1000; i++)
         expect_ok(fg_replay_write_command(w, (fg_replay_command){i, i / 3, i * 7}, &err), &err);
     expect_ok(fg_replay_writer_finish(w, &err), &err);
-    fg_replay_writer_close(w);
+    fg_replay_writer_destroy(w);
     fg_replay_reader *r = read_mem(&m);
     for (uint32_t i = 0; i < 1000; i++) {
         fg_replay_record rec = next_rec(r);
@@ -347,7 +347,7 @@ static void records_come_back_in_order_across_many_small_chunks(void **state) {
     assert_int_equal(next_rec(r).type, FG_REPLAY_END);
     /* 64-byte chunks hold 3 commands of 17 bytes: 334 chunks of records plus the header's. */
     assert_int_equal(fg_replay_reader_stats(r)->chunks, 1 + 334);
-    fg_replay_reader_close(r);
+    fg_replay_reader_destroy(r);
     free(m.b);
 }
 
@@ -373,7 +373,7 @@ static void reload_larger_than_the_chunk_buffer_is_streamed_whole(void **state) 
     expect_ok(fg_replay_write_input(w, edge(0, 3, 1, 4, 5), &err), &err);
     expect_ok(fg_replay_writer_finish(w, &err), &err);
     assert_int_equal(counter.allocations, allocs);
-    fg_replay_writer_close(w);
+    fg_replay_writer_destroy(w);
 
     fg_replay_reader *r = read_mem(&m);
     assert_int_equal(next_rec(r).type, FG_REPLAY_INPUT);
@@ -386,7 +386,7 @@ static void reload_larger_than_the_chunk_buffer_is_streamed_whole(void **state) 
     assert_int_equal(rec.as.input.kind, FG_EDGE_RELEASE);
     /* header chunk, the input flushed before the reload, the reload's own, the rest */
     assert_int_equal(fg_replay_reader_stats(r)->chunks, 4);
-    fg_replay_reader_close(r);
+    fg_replay_reader_destroy(r);
     free(big);
     free(m.b);
 }
@@ -395,7 +395,7 @@ static void reload_larger_than_the_chunk_buffer_is_streamed_whole(void **state) 
 static uint64_t records_after_header(const mem_sink *m) {
     fg_replay_reader *r = read_mem(m);
     uint64_t n = fg_replay_reader_stats(r)->records - 1;
-    fg_replay_reader_close(r);
+    fg_replay_reader_destroy(r);
     return n;
 }
 
@@ -416,7 +416,7 @@ static void writer_refuses_a_tick_that_goes_back_and_writes_nothing(void **state
     assert_int_equal(fg_replay_writer_records(w), 2);
     expect_ok(fg_replay_write_input(w, edge(1, 42, 0, 4, 5), &err), &err); /* same tick is fine */
     expect_ok(fg_replay_writer_finish(w, &err), &err);
-    fg_replay_writer_close(w);
+    fg_replay_writer_destroy(w);
     assert_int_equal(records_after_header(&m), 3); /* two inputs and the end marker */
     free(m.b);
 }
@@ -433,7 +433,7 @@ static void writer_refuses_a_tick_before_the_start_tick(void **state) {
     assert_string_equal(err.msg,
                         "replay writer: clamp.tick 99 is before the start tick 100");
     assert_int_equal(fg_replay_writer_records(w), 1);
-    fg_replay_writer_close(w);
+    fg_replay_writer_destroy(w);
     free(m.b);
 }
 
@@ -467,7 +467,7 @@ static void writer_refuses_input_fields_out_of_range(void **state) {
     assert_string_equal(err.msg,
                         "replay writer: clamp.clamped_us -1 is negative (expected >= 0)");
     expect_ok(fg_replay_writer_finish(w, &err), &err);
-    fg_replay_writer_close(w);
+    fg_replay_writer_destroy(w);
     assert_int_equal(records_after_header(&m), 1); /* only the end marker */
     free(m.b);
 }
@@ -490,7 +490,7 @@ static void only_the_end_marker_may_follow_the_final_record(void **state) {
     assert_int_equal(fg_replay_write_input(w, edge(0, 12, 0, 4, 5), &err), FG_ESTATE);
     assert_string_equal(err.msg, "replay writer: already finished (the end marker is written)");
     assert_int_equal(fg_replay_writer_finish(w, &err), FG_ESTATE);
-    fg_replay_writer_close(w);
+    fg_replay_writer_destroy(w);
     assert_int_equal(records_after_header(&m), 2);
     free(m.b);
 }
@@ -507,7 +507,7 @@ static void writer_refuses_a_bad_header_before_writing_or_allocating(void **stat
 
     fg_replay_header h = basic_header();
     h.tick_rate = 0;
-    assert_int_equal(fg_replay_writer_open(&w, &h, mem_write, &m, &opt, &err), FG_EINVAL);
+    assert_int_equal(fg_replay_writer_create_sink(&h, mem_write, &m, &opt, &w, &err), FG_EINVAL);
     assert_string_equal(err.msg, "replay writer: header.tick_rate 0 is out of range (expected "
                                  "1..100000)");
     assert_null(w);
@@ -518,28 +518,28 @@ static void writer_refuses_a_bad_header_before_writing_or_allocating(void **stat
     h = basic_header();
     h.nmeta = 3;
     h.meta = meta;
-    assert_int_equal(fg_replay_writer_open(&w, &h, mem_write, &m, &opt, &err), FG_EINVAL);
+    assert_int_equal(fg_replay_writer_create_sink(&h, mem_write, &m, &opt, &w, &err), FG_EINVAL);
     assert_string_equal(err.msg, "replay writer: header.meta[2].key \"name\" repeats meta[0]");
 
     fg_replay_named_hash hashes[] = {{fg_replay_str_of(""), 1}};
     h = basic_header();
     h.nhashes = 1;
     h.hashes = hashes;
-    assert_int_equal(fg_replay_writer_open(&w, &h, mem_write, &m, &opt, &err), FG_EINVAL);
+    assert_int_equal(fg_replay_writer_create_sink(&h, mem_write, &m, &opt, &w, &err), FG_EINVAL);
     assert_string_equal(err.msg, "replay writer: header.hashes[0].name is empty");
 
     fg_replay_meta *many = calloc(1025, sizeof *many);
     h = basic_header();
     h.nmeta = 1025;
     h.meta = many;
-    assert_int_equal(fg_replay_writer_open(&w, &h, mem_write, &m, &opt, &err), FG_EINVAL);
+    assert_int_equal(fg_replay_writer_create_sink(&h, mem_write, &m, &opt, &w, &err), FG_EINVAL);
     assert_string_equal(err.msg, "replay writer: header has 0 hashes and 1025 meta pairs (at most "
                                  "1024 of each)");
     free(many);
 
     h = basic_header();
     opt.chunk_size = 10;
-    assert_int_equal(fg_replay_writer_open(&w, &h, mem_write, &m, &opt, &err), FG_EINVAL);
+    assert_int_equal(fg_replay_writer_create_sink(&h, mem_write, &m, &opt, &w, &err), FG_EINVAL);
     assert_string_equal(err.msg, "replay writer: chunk_size 10 is out of range (expected "
                                  "64..16777216)");
 
@@ -571,7 +571,7 @@ static void writer_refuses_reload_files_with_repeated_or_empty_paths(void **stat
     assert_int_equal(fg_replay_write_reload(w, &rl, &err), FG_EINVAL);
     assert_string_equal(err.msg, "replay writer: reload has 1025 files (at most 1024)");
     assert_int_equal(fg_replay_writer_records(w), 1);
-    fg_replay_writer_close(w);
+    fg_replay_writer_destroy(w);
     free(m.b);
 }
 
@@ -594,7 +594,7 @@ static void a_failing_sink_stops_the_writer_with_its_message(void **state) {
     assert_string_equal(err.msg, "replay writer: an earlier write to the sink failed; the "
                                  "recording is incomplete");
     assert_int_equal(fg_replay_writer_finish(w, &err), FG_ESTATE);
-    fg_replay_writer_close(w);
+    fg_replay_writer_destroy(w);
     free(m.b);
 }
 
@@ -607,15 +607,15 @@ static void ruleset_check_names_the_recorded_and_the_loaded_hash(void **state) {
     fg_replay_writer *w = open_mem(&m, &h, NULL);
     fg_error err = {0};
     expect_ok(fg_replay_writer_finish(w, &err), &err);
-    fg_replay_writer_close(w);
+    fg_replay_writer_destroy(w);
     fg_replay_read_options opt = {NULL, "match.fgr", 0};
     fg_replay_reader *r = NULL;
-    expect_ok(fg_replay_reader_open_memory(&r, m.b, m.n, &opt, &err), &err);
+    expect_ok(fg_replay_reader_create_memory(m.b, m.n, &opt, &r, &err), &err);
     assert_int_equal(fg_replay_check_ruleset(r, 0x00000000deadbeefull, &err), FG_OK);
     assert_int_equal(fg_replay_check_ruleset(r, 0xabcdef0123456789ull, &err), FG_EMISMATCH);
     assert_string_equal(err.msg, "match.fgr: replay was recorded with ruleset 0x00000000deadbeef, "
                                  "loaded ruleset is 0xabcdef0123456789");
-    fg_replay_reader_close(r);
+    fg_replay_reader_destroy(r);
     free(m.b);
 }
 
@@ -629,7 +629,7 @@ static void rewind_restarts_at_the_first_record_after_the_header(void **state) {
     expect_ok(fg_replay_write_checkpoint(w, 1, 11, &err), &err);
     expect_ok(fg_replay_write_checkpoint(w, 2, 22, &err), &err);
     expect_ok(fg_replay_writer_finish(w, &err), &err);
-    fg_replay_writer_close(w);
+    fg_replay_writer_destroy(w);
     fg_replay_reader *r = read_mem(&m);
     assert_int_equal(next_rec(r).as.checkpoint.hash, 11);
     assert_int_equal(next_rec(r).as.checkpoint.hash, 22);
@@ -637,7 +637,7 @@ static void rewind_restarts_at_the_first_record_after_the_header(void **state) {
     fg_replay_record rec = next_rec(r);
     assert_int_equal(rec.as.checkpoint.hash, 11);
     assert_int_equal(rec.index, 1);
-    fg_replay_reader_close(r);
+    fg_replay_reader_destroy(r);
     free(m.b);
 }
 
@@ -653,7 +653,7 @@ static void peek_shows_the_next_record_without_taking_it(void **state) {
     expect_ok(fg_replay_write_input(w, edge(1, 1, 0, 5, 5), &err), &err);
     expect_ok(fg_replay_write_input(w, edge(0, 3, 1, 4, 5), &err), &err);
     expect_ok(fg_replay_writer_finish(w, &err), &err);
-    fg_replay_writer_close(w);
+    fg_replay_writer_destroy(w);
     fg_replay_reader *r = read_mem(&m);
     fg_replay_record ahead;
     int per_tick[4] = {0};
@@ -671,7 +671,7 @@ static void peek_shows_the_next_record_without_taking_it(void **state) {
     assert_int_equal(per_tick[3], 1);
     expect_ok(fg_replay_peek(r, &ahead, &err), &err);
     assert_int_equal(ahead.type, FG_REPLAY_END);
-    fg_replay_reader_close(r);
+    fg_replay_reader_destroy(r);
     free(m.b);
 }
 
@@ -685,34 +685,34 @@ static void files_round_trip_and_a_missing_file_names_its_path(void **state) {
     fg_replay_header h = basic_header();
     fg_replay_writer *w = NULL;
     fg_error err = {0};
-    expect_ok(fg_replay_writer_create(&w, path, &h, NULL, &err), &err);
+    expect_ok(fg_replay_writer_create_file(path, &h, NULL, &w, &err), &err);
     expect_ok(fg_replay_write_input(w, edge(3, 5, 0, 6, 2), &err), &err);
     expect_ok(fg_replay_write_final(w, 6, 77, &err), &err);
     expect_ok(fg_replay_writer_finish(w, &err), &err);
-    fg_replay_writer_close(w);
+    fg_replay_writer_destroy(w);
 
     fg_replay_reader *r = NULL;
-    expect_ok(fg_replay_reader_open_file(&r, path, NULL, &err), &err);
+    expect_ok(fg_replay_reader_create_file(path, NULL, &r, &err), &err);
     assert_string_equal(fg_replay_reader_name(r), path);
     fg_replay_record rec = next_rec(r);
     assert_int_equal(rec.as.input.entity, 3);
     assert_int_equal(rec.as.input.action, 6);
     assert_int_equal(fg_replay_reader_stats(r)->final_hash, 77);
-    fg_replay_reader_close(r);
+    fg_replay_reader_destroy(r);
     remove(path);
 
-    assert_int_equal(fg_replay_reader_open_file(&r, path, NULL, &err), FG_EIO);
+    assert_int_equal(fg_replay_reader_create_file(path, NULL, &r, &err), FG_EIO);
     char want[256];
     snprintf(want, sizeof want, "%s: cannot open: No such file or directory", path);
     assert_string_equal(err.msg, want);
     assert_null(r);
     /* A directory opens on some systems; reading it must fail cleanly, not size it by ftell. */
-    assert_int_equal(fg_replay_reader_open_file(&r, ".", NULL, &err), FG_EIO);
+    assert_int_equal(fg_replay_reader_create_file(".", NULL, &r, &err), FG_EIO);
     assert_string_equal(err.msg, ".: cannot read: Is a directory");
 
     /* A bad header does not create or truncate the file. */
     h.tick_rate = 0;
-    assert_int_equal(fg_replay_writer_create(&w, path, &h, NULL, &err), FG_EINVAL);
+    assert_int_equal(fg_replay_writer_create_file(path, &h, NULL, &w, &err), FG_EINVAL);
     FILE *f = fopen(path, "rb");
     assert_null(f);
 }
@@ -747,14 +747,14 @@ static void stream_writer_writes_the_same_bytes_as_a_sink(void **state) {
     fg_error err = {0};
     expect_ok(fg_replay_write_command(w, (fg_replay_command){1, 2, 3}, &err), &err);
     expect_ok(fg_replay_writer_finish(w, &err), &err);
-    fg_replay_writer_close(w);
+    fg_replay_writer_destroy(w);
 
     FILE *f = tmpfile();
     assert_non_null(f);
-    expect_ok(fg_replay_writer_open_stream(&w, &h, f, NULL, &err), &err);
+    expect_ok(fg_replay_writer_create_stream(&h, f, NULL, &w, &err), &err);
     expect_ok(fg_replay_write_command(w, (fg_replay_command){1, 2, 3}, &err), &err);
     expect_ok(fg_replay_writer_finish(w, &err), &err);
-    fg_replay_writer_close(w);
+    fg_replay_writer_destroy(w);
     long size = ftell(f);
     assert_int_equal(size, (long)m.n);
     uint8_t *got = malloc(m.n);

@@ -173,7 +173,7 @@ static void sample(mem_sink *m, bool finish) {
     fg_replay_write_options opt = {NULL, 64};
     fg_replay_writer *w = NULL;
     fg_error err = {0};
-    assert_int_equal(fg_replay_writer_open(&w, &h, mem_write, m, &opt, &err), FG_OK);
+    assert_int_equal(fg_replay_writer_create_sink(&h, mem_write, m, &opt, &w, &err), FG_OK);
     for (int t = 0; t < 10; t++) {
         fg_replay_input in = {0, t, t * 16667, (uint8_t)(t % 2), 4, 5, 0};
         assert_int_equal(fg_replay_write_input(w, in, &err), FG_OK);
@@ -185,7 +185,7 @@ static void sample(mem_sink *m, bool finish) {
     assert_int_equal(fg_replay_write_final(w, 12, 0xdef, &err), FG_OK);
     if (finish) assert_int_equal(fg_replay_writer_finish(w, &err), FG_OK);
     else assert_int_equal(fg_replay_writer_flush(w, &err), FG_OK);
-    fg_replay_writer_close(w);
+    fg_replay_writer_destroy(w);
 }
 
 /* Opens with a counting allocator and closes again; checks that nothing stays allocated. */
@@ -194,9 +194,9 @@ static fg_status try_open(const uint8_t *data, size_t n, uint32_t flags, fg_erro
     fg_allocator a = fg_test_counting_allocator(&c);
     fg_replay_read_options opt = {&a, "replay", flags};
     fg_replay_reader *r = (fg_replay_reader *)&c; /* must come back NULL on failure */
-    fg_status st = fg_replay_reader_open_memory(&r, data, n, &opt, err);
+    fg_status st = fg_replay_reader_create_memory(data, n, &opt, &r, err);
     if (st != FG_OK) assert_null(r);
-    fg_replay_reader_close(r);
+    fg_replay_reader_destroy(r);
     assert_int_equal(c.live_bytes, 0);
     return st;
 }
@@ -213,7 +213,7 @@ static fg_replay_reader *open_ok(const uint8_t *data, size_t n, uint32_t flags) 
     fg_error err = {0};
     fg_replay_reader *r = NULL;
     fg_replay_read_options opt = {NULL, NULL, flags};
-    if (fg_replay_reader_open_memory(&r, data, n, &opt, &err) != FG_OK)
+    if (fg_replay_reader_create_memory(data, n, &opt, &r, &err) != FG_OK)
         fail_msg("open: %s", err.msg);
     return r;
 }
@@ -272,7 +272,7 @@ static void unknown_record_types_are_skipped_and_counted(void **state) {
     assert_int_equal(s->skipped_bytes, 13 + 15 + 13);
     assert_int_equal(s->records, 7);
     assert_int_equal(s->version_minor, 3);
-    fg_replay_reader_close(r);
+    fg_replay_reader_destroy(r);
 }
 
 /* Rule: a record a newer writer made longer (fixed fields appended, tail fields appended) is read
@@ -345,7 +345,7 @@ static void longer_records_from_a_newer_writer_read_as_their_known_prefix(void *
     assert_int_equal(next_rec(r).type, FG_REPLAY_END);
     assert_int_equal(fg_replay_reader_stats(r)->skipped_bytes, 8 + 3 + 6 + 4 + 4 + 5);
     assert_int_equal(fg_replay_reader_stats(r)->unknown, 0);
-    fg_replay_reader_close(r);
+    fg_replay_reader_destroy(r);
 }
 
 /* Rule: a record an older writer made shorter gets the documented defaults for the fields it
@@ -394,7 +394,7 @@ static void shorter_records_from_an_older_writer_get_the_documented_defaults(voi
     assert_int_equal(x.as.reload.tick, 3);
     assert_int_equal(x.as.reload.old_hash, 0);
     assert_int_equal(x.as.reload.nfiles, 0);
-    fg_replay_reader_close(r);
+    fg_replay_reader_destroy(r);
 }
 
 /* Rule: a newer minor version opens; a newer major version is refused, naming both versions,
@@ -410,7 +410,7 @@ static void newer_major_versions_are_refused_and_newer_minors_read(void **state)
     set32(b.b + 80, fg_crc32(0, b.b, 80));
     fg_replay_reader *r = open_ok(b.b, b.n, 0);
     assert_int_equal(fg_replay_reader_stats(r)->version_minor, 7);
-    fg_replay_reader_close(r);
+    fg_replay_reader_destroy(r);
     b.b[8] = 2;
     set32(b.b + 80, fg_crc32(0, b.b, 80));
     expect_error(b.b, b.n, FG_EMISMATCH,
@@ -662,7 +662,7 @@ static void a_missing_end_marker_is_an_error_unless_read_partially(void **state)
     assert_false(s->complete);
     assert_true(s->has_final);
     assert_int_equal(s->valid_bytes, m.n);
-    fg_replay_reader_close(r);
+    fg_replay_reader_destroy(r);
 
     /* Cut inside chunk 3 (two inputs each from byte 154): chunks 1 and 2 are recovered. */
     r = open_ok(m.b, 300, FG_REPLAY_READ_PARTIAL);
@@ -673,7 +673,7 @@ static void a_missing_end_marker_is_an_error_unless_read_partially(void **state)
     } while (x.type != FG_REPLAY_END);
     assert_int_equal(inputs, 4);
     assert_int_equal(fg_replay_reader_stats(r)->valid_bytes, 294);
-    fg_replay_reader_close(r);
+    fg_replay_reader_destroy(r);
 
     /* Partial reading still refuses damage. */
     m.b[154 + 20] ^= 1;
@@ -820,7 +820,7 @@ static void absurd_counts_are_refused_before_allocating(void **state) {
     fg_replay_read_options opt = {&a, NULL, 0};
     fg_replay_reader *r = NULL;
     fg_error err = {0};
-    assert_int_equal(fg_replay_reader_open_memory(&r, b.b, b.n, &opt, &err), FG_EFORMAT);
+    assert_int_equal(fg_replay_reader_create_memory(b.b, b.n, &opt, &r, &err), FG_EFORMAT);
     assert_string_equal(err.msg, "replay: header.meta at byte 143: 4294967295 entries do not fit "
                                  "(at most 1024, 0 bytes left)");
     assert_true(c.peak_bytes < 4096 + sizeof(fg_replay_stats));

@@ -111,7 +111,7 @@ static void reencode(fg_replay_reader *r) {
     fg_replay_writer *w = NULL;
     const fg_replay_header *h = fg_replay_reader_header(r);
     fg_replay_write_options opt = {NULL, FG_REPLAY_CHUNK_MIN};
-    check(fg_replay_writer_open(&w, h, grow_write, &g, &opt, &err) == FG_OK);
+    check(fg_replay_writer_create_sink(h, grow_write, &g, &opt, &w, &err) == FG_OK);
     fg_replay_record rec;
     fg_replay_reader_rewind(r);
     do {
@@ -119,10 +119,10 @@ static void reencode(fg_replay_reader *r) {
         check(write_record(w, &rec, &err) == FG_OK);
     } while (rec.type != FG_REPLAY_END);
     check(fg_replay_writer_finish(w, &err) == FG_OK);
-    fg_replay_writer_close(w);
+    fg_replay_writer_destroy(w);
 
     fg_replay_reader *back = NULL;
-    check(fg_replay_reader_open_memory(&back, g.b, g.n, NULL, &err) == FG_OK);
+    check(fg_replay_reader_create_memory(g.b, g.n, NULL, &back, &err) == FG_OK);
     const fg_replay_header *bh = fg_replay_reader_header(back);
     check(bh->tick_rate == h->tick_rate && bh->seed == h->seed &&
           bh->start_tick == h->start_tick && bh->ruleset_hash == h->ruleset_hash &&
@@ -142,7 +142,7 @@ static void reencode(fg_replay_reader *r) {
         check(same_record(&a, &b));
     } while (a.type != FG_REPLAY_END);
     check(fg_replay_reader_stats(back)->complete);
-    fg_replay_reader_close(back);
+    fg_replay_reader_destroy(back);
     free(g.b);
 }
 
@@ -175,7 +175,7 @@ static void run(const uint8_t *data, size_t size) {
         fg_replay_reader *r = NULL;
         fg_error err;
         fg_error_clear(&err);
-        if (fg_replay_reader_open_memory(&r, data, size, &opt, &err) != FG_OK) {
+        if (fg_replay_reader_create_memory(data, size, &opt, &r, &err) != FG_OK) {
             check(r == NULL && err.msg[0] != '\0');
             continue;
         }
@@ -201,7 +201,7 @@ static void run(const uint8_t *data, size_t size) {
         }
         fg_replay_check_ruleset(r, 0, &err);
         reencode(r);
-        fg_replay_reader_close(r);
+        fg_replay_reader_destroy(r);
     }
 }
 

@@ -38,7 +38,7 @@ static int begin(probe *p, int64_t seq) {
 int main(void) {
     fg_error err;
     probe p = {NULL, 0};
-    if (fg_dispatcher_create(NULL, 1, 4, &p.d, &err) != FG_OK) {
+    if (fg_dispatcher_create(1, 4, NULL, &p.d, &err) != FG_OK) {
         fprintf(stderr, "probe: %s\n", err.msg);
         return 1;
     }
@@ -54,6 +54,6 @@ int main(void) {
     fg_dispatch_result late = hit(&q, 100, "attack-a", 0.62f);
     printf("stale: active=%lld candidate=%d result=%s effects=%d\n",
            (long long)fg_dispatcher_live(q.d, 0), 100, fg_dispatch_result_name(late), q.effects);
-    fg_dispatcher_destroy(NULL, p.d);
+    fg_dispatcher_destroy(p.d);
     return 0;
 }

@@ -23,7 +23,7 @@ int main(void) {
     fg_track_batch batch;
     fg_commit_result first, retry;
     if (fg_cycle_track_init(&track, 1000, markers, 2, &err) != FG_OK ||
-        fg_playback_owner_create(NULL, 8, &owner, &err) != FG_OK ||
+        fg_playback_owner_create(8, NULL, &owner, &err) != FG_OK ||
         fg_playback_owner_begin(owner, token, 920, &err) != FG_OK ||
         fg_cycle_track_sample(&track, token, 920, 1080, out, 8, &batch, &err) != FG_OK ||
         fg_playback_owner_commit(owner, &batch, &first, &err) != FG_OK ||
@@ -42,6 +42,6 @@ int main(void) {
     printf("RESULT range=%lld..%lld events=%s first=%s retry=%s cursor=%lld\n",
            (long long)batch.from, (long long)batch.to, events, fg_commit_result_name(first),
            fg_commit_result_name(retry), (long long)fg_playback_owner_cursor(owner));
-    fg_playback_owner_destroy(NULL, owner);
+    fg_playback_owner_destroy(owner);
     return 0;
 }

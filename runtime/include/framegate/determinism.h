@@ -180,11 +180,13 @@ typedef struct fg_recorder fg_recorder;
 ** hashes, the setup (spawns, resources, buffer capacity) and the starting state hash. The
 ** recorder checks that a fresh world built from that setup has the same hash, and refuses
 ** otherwise ("recording: the state at tick 0 cannot be rebuilt from its setup: ..."). */
-FG_API fg_status fg_recorder_open(fg_recorder **out, fg_world *w, fg_replay_sink_fn sink, void *ud,
-                                  const fg_record_options *opt, fg_error *err);
+FG_API fg_status fg_recorder_create_sink(fg_world *w, fg_replay_sink_fn sink, void *ud,
+                                         const fg_record_options *opt, fg_recorder **out,
+                                         fg_error *err);
 /* The same, writing the file at path (created or truncated; only once the checks passed). */
-FG_API fg_status fg_recorder_create(fg_recorder **out, fg_world *w, const char *path,
-                                    const fg_record_options *opt, fg_error *err);
+FG_API fg_status fg_recorder_create_file(fg_world *w, const char *path,
+                                         const fg_record_options *opt, fg_recorder **out,
+                                         fg_error *err);
 
 /* Call after each fg_world_advance: writes the edges the tick consumed and the motion commands it
 ** produced, and a checkpoint every checkpoint_every ticks. Refuses, naming the tick, what a
@@ -201,9 +203,9 @@ FG_API fg_status fg_world_record_reload(fg_recorder *r, uint32_t slot, const fg_
 FG_API fg_status fg_recorder_clamp(fg_recorder *r, int64_t clamped_us, fg_error *err);
 /* Writes the final hash (of the world now) and the end marker. */
 FG_API fg_status fg_recorder_finish(fg_recorder *r, fg_error *err);
-/* Frees the recorder (a file it created is closed; an unfinished recording is cut short). Close
-** it before destroying its world. */
-FG_API void fg_recorder_close(fg_recorder *r);
+/* Frees the recorder (a file it created is closed; an unfinished recording is cut short).
+** Destroy it before its world. */
+FG_API void fg_recorder_destroy(fg_recorder *r);
 /* Ticks recorded so far. */
 FG_API fg_tick fg_recorder_ticks(const fg_recorder *r);
 /* Whether the world changed since the last tick in a way input records cannot carry (edits,
@@ -269,8 +271,8 @@ typedef struct fg_player_status {
 typedef struct fg_player fg_player;
 
 /* Plays a replay into a world set up with fg_replay_setup. The reader must stay open. */
-FG_API fg_status fg_player_open(fg_player **out, fg_world *w, fg_replay_reader *r,
-                                const fg_player_options *opt, fg_error *err);
+FG_API fg_status fg_player_create(fg_world *w, fg_replay_reader *r, const fg_player_options *opt,
+                                  fg_player **out, fg_error *err);
 /* Runs the next tick: pushes its input, applies its reloads, advances (through the host loop with
 ** fps), then checks its commands and checkpoint. FG_EMISMATCH names the tick and what differs:
 ** "replay.fgr: tick 60: state hash 0x... differs from the recorded checkpoint 0x..." or "tick 41:
@@ -279,7 +281,7 @@ FG_API fg_status fg_player_step(fg_player *p, fg_error *err);
 /* Runs to the end. */
 FG_API fg_status fg_player_run(fg_player *p, fg_error *err);
 FG_API const fg_player_status *fg_player_get_status(const fg_player *p);
-FG_API void fg_player_close(fg_player *p);
+FG_API void fg_player_destroy(fg_player *p);
 
 /* }====================================================================== */
 

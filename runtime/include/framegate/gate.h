@@ -130,10 +130,11 @@ FG_API size_t fg_dispatcher_size(uint32_t channels, uint32_t capacity);
 ** live action. */
 FG_API fg_status fg_dispatcher_init(fg_dispatcher *d, uint32_t channels, uint32_t capacity,
                                     fg_error *err);
-/* Allocates (a may be NULL: the default allocator) and initialises. */
-FG_API fg_status fg_dispatcher_create(const fg_allocator *a, uint32_t channels, uint32_t capacity,
+/* Allocates (a may be NULL: the default allocator) and initialises. The dispatcher keeps a copy
+** of the allocator, so fg_dispatcher_destroy takes it alone (NULL is ignored). */
+FG_API fg_status fg_dispatcher_create(uint32_t channels, uint32_t capacity, const fg_allocator *a,
                                       fg_dispatcher **out, fg_error *err);
-FG_API void fg_dispatcher_destroy(const fg_allocator *a, fg_dispatcher *d);
+FG_API void fg_dispatcher_destroy(fg_dispatcher *d);
 /* Size of the block, fixed at creation: what a snapshot copies. */
 FG_API size_t fg_dispatcher_bytes(const fg_dispatcher *d);
 /* Checks a dispatcher snapshot of that shape (the invariants fg_dispatcher_restore relies on)
@@ -280,9 +281,11 @@ typedef struct fg_playback_owner {
 ** 1..FG_PLAYBACK_MAX_QUEUE. */
 FG_API size_t fg_playback_owner_size(uint32_t queue);
 FG_API fg_status fg_playback_owner_init(fg_playback_owner *o, uint32_t queue, fg_error *err);
-FG_API fg_status fg_playback_owner_create(const fg_allocator *a, uint32_t queue,
+/* Allocates (a may be NULL: the default allocator) and initialises; the owner keeps a copy of the
+** allocator for fg_playback_owner_destroy (NULL is ignored). */
+FG_API fg_status fg_playback_owner_create(uint32_t queue, const fg_allocator *a,
                                           fg_playback_owner **out, fg_error *err);
-FG_API void fg_playback_owner_destroy(const fg_allocator *a, fg_playback_owner *o);
+FG_API void fg_playback_owner_destroy(fg_playback_owner *o);
 FG_API size_t fg_playback_owner_bytes(const fg_playback_owner *o);
 FG_API fg_status fg_playback_owner_restore(fg_playback_owner *o, const void *snapshot, size_t size,
                                            fg_error *err);

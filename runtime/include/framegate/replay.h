@@ -184,17 +184,17 @@ typedef struct fg_replay_writer fg_replay_writer;
 /* Validates the header, allocates the writer and its chunk buffer, and writes the file header,
 ** the record table and the header chunk through the sink. opt may be NULL. On failure *out is
 ** NULL and nothing was allocated. */
-FG_API fg_status fg_replay_writer_open(fg_replay_writer **out, const fg_replay_header *h,
-                                       fg_replay_sink_fn sink, void *ud,
-                                       const fg_replay_write_options *opt, fg_error *err);
+FG_API fg_status fg_replay_writer_create_sink(const fg_replay_header *h, fg_replay_sink_fn sink,
+                                              void *ud, const fg_replay_write_options *opt,
+                                              fg_replay_writer **out, fg_error *err);
 /* Writes to a stream the caller opened (binary mode) and closes. */
-FG_API fg_status fg_replay_writer_open_stream(fg_replay_writer **out, const fg_replay_header *h,
-                                              FILE *f, const fg_replay_write_options *opt,
-                                              fg_error *err);
+FG_API fg_status fg_replay_writer_create_stream(const fg_replay_header *h, FILE *f,
+                                                const fg_replay_write_options *opt,
+                                                fg_replay_writer **out, fg_error *err);
 /* Creates (truncates) the file at path; the writer closes it. */
-FG_API fg_status fg_replay_writer_create(fg_replay_writer **out, const char *path,
-                                         const fg_replay_header *h,
-                                         const fg_replay_write_options *opt, fg_error *err);
+FG_API fg_status fg_replay_writer_create_file(const char *path, const fg_replay_header *h,
+                                              const fg_replay_write_options *opt,
+                                              fg_replay_writer **out, fg_error *err);
 
 /* Appending: each validates its record (ranges; ticks never go back and never precede the
 ** header's start tick; nothing after the final record but the end marker) and changes nothing
@@ -222,7 +222,7 @@ FG_API fg_status fg_replay_writer_flush(fg_replay_writer *w, fg_error *err);
 FG_API fg_status fg_replay_writer_finish(fg_replay_writer *w, fg_error *err);
 /* Frees the writer (and closes a file it created). Writes nothing: buffered records that were
 ** not flushed are dropped. NULL is ignored. */
-FG_API void fg_replay_writer_close(fg_replay_writer *w);
+FG_API void fg_replay_writer_destroy(fg_replay_writer *w);
 
 FG_API uint64_t fg_replay_writer_records(const fg_replay_writer *w); /* header included */
 FG_API uint64_t fg_replay_writer_bytes(const fg_replay_writer *w);   /* handed to the sink */
@@ -261,15 +261,15 @@ typedef struct fg_replay_stats {
 typedef struct fg_replay_reader fg_replay_reader;
 
 /* Opens a replay held in memory. The reader borrows data: keep it alive and unchanged until
-** fg_replay_reader_close. The whole file is checked here; on failure *out is NULL, err names
+** fg_replay_reader_destroy. The whole file is checked here; on failure *out is NULL, err names
 ** the first problem with its byte offset, and nothing stays allocated. opt may be NULL. */
-FG_API fg_status fg_replay_reader_open_memory(fg_replay_reader **out, const void *data,
-                                              size_t size, const fg_replay_read_options *opt,
-                                              fg_error *err);
-/* Reads the file at path into memory the reader owns, then as fg_replay_reader_open_memory. */
-FG_API fg_status fg_replay_reader_open_file(fg_replay_reader **out, const char *path,
-                                            const fg_replay_read_options *opt, fg_error *err);
-FG_API void fg_replay_reader_close(fg_replay_reader *r); /* NULL is ignored */
+FG_API fg_status fg_replay_reader_create_memory(const void *data, size_t size,
+                                                const fg_replay_read_options *opt,
+                                                fg_replay_reader **out, fg_error *err);
+/* Reads the file at path into memory the reader owns, then as fg_replay_reader_create_memory. */
+FG_API fg_status fg_replay_reader_create_file(const char *path, const fg_replay_read_options *opt,
+                                              fg_replay_reader **out, fg_error *err);
+FG_API void fg_replay_reader_destroy(fg_replay_reader *r); /* NULL is ignored */
 
 FG_API const char *fg_replay_reader_name(const fg_replay_reader *r);
 FG_API const fg_replay_header *fg_replay_reader_header(const fg_replay_reader *r);
