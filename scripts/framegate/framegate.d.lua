@@ -424,7 +424,7 @@ function World:synctest(opts) end
 ---@return framegate.Recording
 function World:record(path, opts) end
 ---@param reader framegate.ReplayReader
----@param opts? { fps?: integer, jitter?: integer, seed?: integer }
+---@param opts? { fps?: integer, jitter?: integer, seed?: integer, verify?: boolean } verify = false: feed the recorded input only (a what-if against other rules)
 ---@return framegate.Player
 function World:replay_player(reader, opts) end
 ---@param from_tick? integer
@@ -524,6 +524,10 @@ function Entity:released(action) end
 ---@param t table
 ---@return { tick: integer, dir: integer, pressed: integer, released: integer, held: integer }
 function Entity:poll(t) end
+---The last tick's pressed, released and held masks (bit 1 << handle) and numpad direction, as
+---plain integers: one call per tick, no table.
+---@return integer pressed, integer released, integer held, integer dir
+function Entity:masks() end
 ---Fills t like Entity:input() returns, reusing t and its lists, and returns it.
 ---@param t table
 ---@return { tick: integer, dir: integer, pressed: string[], released: string[], held: string[] }
@@ -633,7 +637,7 @@ function Rules:physics() end
 ---The stage a world with these rules starts with.
 ---@return framegate.Stage
 function Rules:stage() end
----@return { path: string, message: string, warning: boolean }[]
+---@return { path: string, message: string, severity: "error"|"warning", warning: boolean, line?: integer }[]
 function Rules:findings() end
 ---@return { path: string, text: string }[]
 function Rules:sources() end
