@@ -378,7 +378,7 @@ static void read_declaration(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) 
                                          "resources", "motions", "actions", "physics",
                                          "request", "on_event", "on_reload", "replicated",
                                          "jump",    "boxes",    "combat",   "commands",
-                                         "queue",   "stage",    NULL};
+                                         "queue",   "stage",    "vars",     NULL};
     fg_lua_reader_pop(rd, 0);
     fg_lua_reader_only(rd, idx, fields);
     fg_error err;
@@ -482,6 +482,7 @@ static void read_declaration(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) 
     }
     lua_pop(L, 1);
     fg_lua_read_ruleset_hits(rd, idx, b);
+    fg_lua_read_ruleset_vars(rd, idx, b);
     if (fg_lua_reader_get(rd, idx, "physics")) {
         size_t old = fg_lua_reader_push(rd, "physics");
         fg_lua_reader_table(rd, -1, "{ gravity =, ground =, min_gap =, stage = { min, max } }");
@@ -715,6 +716,11 @@ static int rules_action(lua_State *L) {
 static int rules_stage(lua_State *L) {
     fg_lua_push_stage(L, fg_ruleset_stage(fg_lua_check_rules(L, 1)->rules));
     return 1;
+}
+
+/* rules:vars() -> { name = { min =, max =, start =, flag = } } as declared. */
+static int rules_vars(lua_State *L) {
+    return fg_lua_push_rules_vars(L, fg_lua_check_rules(L, 1)->rules);
 }
 
 /* rules:physics() -> {gravity=, ground_y=, min_gap=, stage_min=, stage_max=} in pixels. */
@@ -1007,6 +1013,7 @@ void fg_lua_open_rules(lua_State *L) {
         {"name", rules_name},       {"hash", rules_hash},         {"actions", rules_actions},
         {"action", rules_action},   {"findings", rules_findings}, {"sources", rules_sources},
         {"replication", rules_replication}, {"physics", rules_physics}, {"stage", rules_stage},
+        {"vars", rules_vars},
         {NULL, NULL},
     };
     static const luaL_Reg meta[] = {
