@@ -130,6 +130,7 @@ typedef struct fg_action_def {
     int32_t landing_recovery;  /* ... for this many ticks (0 = the landing action's length) */
     bool has_gravity;          /* while it runs, `gravity` replaces the ruleset's */
     fg_fx gravity;
+    fg_spawn_def spawn; /* a projectile it spawns on a marker (framegate/hit.h) */
     bool followup;      /* a chain's next step (target combo, rekka): it starts only through a
                            cancel window, and its input asks for it only where the running (or
                            last queued) action has a window into it, so several actions may
