@@ -58,6 +58,7 @@ function M.config(args)
     { "jitter", "--jitter", 0, 0, 5000 }, { "loss", "--loss", 0, 0, 100 },
     { "spectators", "--spectators", args.mode == "spectate" and 1 or 0, 0, 8 },
     { "slot", "--slot", 1, 1, 8 },
+    { "disconnect", "--disconnect", 5000, 100, 600000 },
   }
   for _, o in ipairs(ints) do
     local v, err = options.int(args, o[2], o[3], o[4], o[5])
@@ -222,7 +223,8 @@ function M.open(c, me)
   n.world = det.match(c.rules, c.seed)
   n.rec = c.record and n.world:record(c.record) or nil
   n.session = fg.session { world = n.world, transport = n.transport, node = c.node,
-                           spectators = c.spectators, ticks = c.ticks, delay = c.delay }
+                           spectators = c.spectators, ticks = c.ticks, delay = c.delay,
+                           disconnect_ms = c.disconnect }
   if c.mode ~= "spectate" then
     n.me = me or M.scripted(c.rules, c.seed, c.script, c.node == 1 and "p1" or "p2")
   end

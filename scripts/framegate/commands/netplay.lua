@@ -41,6 +41,8 @@ function M.options(p)
   p:option("--loss", "Link shim: percent of what this node sends that is lost.")
   p:option("--outage", "Drop the connection once tick TICK is confirmed and stay silent for MS "
     .. "milliseconds of match time, then reconnect (TICK:MS; tests rejoining).")
+  p:option("--disconnect", "A peer silent for this many milliseconds of match time is "
+    .. "disconnected, 100..600000 (default 5000).")
   p:option("--speed", "Run this many times faster than real time, 1..20 (default 1).")
   p:option("--timeout", "Give up after this many seconds of real time (default 120).")
   p:flag("--window", "Play in the playtest window (framegate-play, needs SDL2): the keyboard "
