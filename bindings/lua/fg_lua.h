@@ -317,8 +317,9 @@ int fg_lua_field_error(lua_State *L, const char *field, const char *fmt, ...) FG
 ** combat rules. */
 void fg_lua_read_action_hits(fg_lua_reader *rd, int t, fg_action_def *a);
 void fg_lua_read_ruleset_hits(fg_lua_reader *rd, int idx, fg_ruleset_builder *b);
-/* l_vars.c: the declaration's `vars`. */
+/* l_vars.c: the declaration's `vars`; a cancel window's `when = { stance = 2 }`. */
 void fg_lua_read_ruleset_vars(fg_lua_reader *rd, int idx, fg_ruleset_builder *b);
+void fg_lua_read_window_when(fg_lua_reader *rd, int t, fg_cancel_def *c);
 /* The same, back as tables (rules:action). [-0, +0, m] */
 void fg_lua_push_action_hits(lua_State *L, const fg_action_def *a);
 /* gaps = { 12, 12, 8 } of the motion table t into def->gaps (l_motion.c). */
