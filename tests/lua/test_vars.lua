@@ -246,8 +246,8 @@ function TestVars:test_mistakes_in_the_declaration_name_the_field()
     actions.poke.cancels[1].when = when
     return fails(function() fg.world { rules = declaration { actions = actions } } end)
   end
-  lu.assertStrContains(with_window { stamina = 1 },
-    "actions.poke.cancels[1].when.stamina: 'stamina' is not a variable of 'stances' (vars: armed, charge, count, parried, stance)")
+  lu.assertStrContains(with_window { stamina = 1 }, "actions.poke.cancels[1].when.stamina: "
+    .. "'stamina' is not a variable of 'stances' (vars: armed, charge, count, parried, stance)")
   lu.assertStrContains(with_window { charge = { min = 5, max = 3 } },
     "actions.poke.cancels[1].when.charge: min 5 is above max 3")
   lu.assertStrContains(with_window { stance = 1, charge = 2 },
