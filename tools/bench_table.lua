@@ -404,12 +404,51 @@ end
 
 -- }===================================================================
 
+-- {=================================================================== docs/netplay.md
+
+local function block_netplay()
+  local out = {}
+  local function put(s) out[#out + 1] = wrap(s) end
+  put(machine())
+  put("")
+  put("| case | re-simulated per frame | CPU per displayed frame: median / 99th / worst | of a 16.7 "
+    .. "ms frame (worst) | bytes/s per player (datagrams / with UDP+IPv4 headers) |")
+  put("|---|---|---|---|---|")
+  local names = { ["150ms"] = "150 ms round trip, 2% loss", worst = "8 ticks each way: an 8-tick "
+    .. "rollback every frame" }
+  local lines, rows = sections.bench_session or {}, 0
+  for i, line in ipairs(lines) do
+    local case, resim, deepest = line:match("^(%S+)%s+%d+ ms one way.-([%d.]+) ticks re%-simulated "
+      .. "per frame, deepest (%d+)")
+    if case and names[case] then
+      local cpu, per = lines[i + 1] or "", lines[i + 2] or ""
+      local med, p99, worst = cpu:match("median ([%d.]+) us, mean [%d.]+ us, 99th ([%d.]+) us, "
+        .. "worst ([%d.]+) us")
+      local worst_pct = cpu:match("= [%d.]+%% / [%d.]+%% / ([%d.]+)%%")
+      local bps, udp = per:match("per player: (%d+) bytes/s of datagrams.-, (%d+) bytes/s with")
+      if not (med and worst_pct and bps) then
+        error(BASELINE .. ": section bench_session: case " .. case .. " lacks its CPU or bytes "
+          .. "line", 0)
+      end
+      put(string.format("| %s | %s ticks (deepest %s) | %s / %s / %s µs | %s%% | %s / %s |",
+        names[case], resim, deepest, med, p99, worst, worst_pct, commas(tonumber(bps)),
+        commas(tonumber(udp))))
+      rows = rows + 1
+    end
+  end
+  if rows ~= 2 then error(BASELINE .. ": section bench_session: expected its two cases", 0) end
+  return table.concat(out, "\n")
+end
+
+-- }===================================================================
+
 local BLOCKS = {
   { file = "README.md", name = "stress", make = block_stress },
   { file = "README.md", name = "lua_host", make = block_lua_host },
   { file = "README.md", name = "layers", make = block_layers },
   { file = "docs/determinism.md", name = "determinism", make = block_determinism },
   { file = "docs/locomotion.md", name = "locomotion", make = block_locomotion },
+  { file = "docs/netplay.md", name = "netplay", make = block_netplay },
 }
 
 local function escape(s) return (s:gsub("%p", "%%%0")) end
