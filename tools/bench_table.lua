@@ -131,8 +131,17 @@ local function stress_rows()
     local ns, tps, calls, allocs, garbage, mem, hash = find("bench_stress",
       "^%s*" .. n .. "%s+([%d.]+)%s+([%d.]+)%s+([%d.]+)%s+([%d.]+)%s+([%d.]+)%s+([%d.]+)%s+([%d.]+)%s*$")
     local icount = find("icount", "^instructions per fighter%-tick: ([%d,]+) %(" .. n .. " fighters")
+    local ihash
+    for i, line in ipairs(sections.icount) do
+      if line:match("%(" .. n .. " fighters") then
+        ihash = tonumber((sections.icount[i + 1] or ""):match("^state hash: ([%d.]+) %%"))
+      end
+    end
+    if not ihash then
+      error(BASELINE .. ": section icount has no `state hash:` line after " .. n .. " fighters", 0)
+    end
     rows[#rows + 1] = { n = n, ns = ns, tps = tps, calls = calls, allocs = allocs,
-                        garbage = garbage, mem = mem, hash = hash, icount = icount }
+                        garbage = garbage, mem = mem, hash = hash, icount = icount, ihash = ihash }
   end
   return rows
 end
@@ -148,13 +157,13 @@ local function block_stress()
     .. "shorter run of the same pipeline (`tools/icount.lua`). %s", num(edges), machine()))
   put("")
   put("| fighters | ns per fighter-tick | instructions per fighter-tick | ticks per second | "
-    .. "state hash, share of the tick | Lua calls per fighter-tick | C allocations per tick | "
-    .. "Lua garbage per tick | bytes per fighter |")
+    .. "state hash: share of the time / of the instructions | Lua calls per fighter-tick | "
+    .. "C allocations per tick | Lua garbage per tick | bytes per fighter |")
   put("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
   for _, r in ipairs(rows) do
-    put(string.format("| %s | %s | %s | %s | %s | %s | %s | %s | %s |", commas(r.n), num(r.ns),
-      commas(r.icount), commas(r.tps), pct(r.hash), num(r.calls), num(r.allocs),
-      bytes(r.garbage), commas(r.mem)))
+    put(string.format("| %s | %s | %s | %s | %s / %s | %s | %s | %s | %s |", commas(r.n),
+      num(r.ns), commas(r.icount), commas(r.tps), pct(r.hash), pct(r.ihash), num(r.calls),
+      num(r.allocs), bytes(r.garbage), commas(r.mem)))
   end
   put("")
   local nb, boxed, ranged, rel, coll = find("bench_stress", "^hits as boxes, (%d+) fighters: "
@@ -193,12 +202,16 @@ local function block_stress()
   local by = {}
   for _, r in ipairs(rows) do by[r.n] = r end
   put("")
+  local function verdict(x) return x <= 20 and "met" or "missed" end
   put(string.format("Targets: at most 250 ns per fighter-tick from 100 to 10,000 fighters (here "
     .. "%s to %s: %s) with max/min at most 1.3 (here %.2f: %s); the state hash at most 20 %% of "
-    .. "the tick at 1,000 and 10,000 fighters (here %s and %s: %s).", num(lo), num(hi),
-    hi <= 250 and "met" or "missed", hi / lo, hi / lo <= 1.3 and "met" or "missed",
-    pct(by[1000].hash), pct(by[10000].hash),
-    (by[1000].hash <= 20 and by[10000].hash <= 20) and "met" or "missed"))
+    .. "the tick at 1,000 fighters (here %s of the time, %s; %s of the instructions, %s) and at "
+    .. "10,000 (%s of the time, %s; %s of the instructions, %s). The time share is timed around "
+    .. "each hash and moves with the load; the instruction share (callgrind, shorter run) does not.",
+    num(lo), num(hi), hi <= 250 and "met" or "missed", hi / lo,
+    hi / lo <= 1.3 and "met" or "missed", pct(by[1000].hash), verdict(by[1000].hash),
+    pct(by[1000].ihash), verdict(by[1000].ihash), pct(by[10000].hash), verdict(by[10000].hash),
+    pct(by[10000].ihash), verdict(by[10000].ihash)))
   return table.concat(out, "\n")
 end
 
