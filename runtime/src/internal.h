@@ -2,7 +2,8 @@
 /*
 ** internal.h: the world's private state (struct fg_world, its arena header, entities, queues and
 ** per-tick work space) and the helpers shared by the files that run a world: world.c,
-** world_input.c, tick.c, request.c, trace.c and the determinism tools. Not installed.
+** world_input.c, tick.c, request.c, trace.c, world_access.c. Not installed. The determinism
+** tools see the world through world_access.h only.
 **
 ** The compiled ruleset form lives in ruleset_internal.h, which the compiler includes alone.
 */
@@ -10,6 +11,7 @@
 #define FG_INTERNAL_H
 
 #include "ruleset_internal.h"
+#include "world_access.h"
 #include "framegate/behavior.h"
 #include "framegate/gate.h"
 #include "framegate/request.h"
@@ -18,8 +20,6 @@
 /* {====================================================================== world state */
 
 #define FG_MAX_VERSIONS FG_WORLD_MAX_VERSIONS /* ruleset versions a world keeps (reloads) */
-#define FG_MAX_RULE_SLOTS 8   /* rulesets (characters) side by side */
-#define FG_PENDING_REQUESTS 8 /* script/AI requests waiting for the next tick */
 
 typedef struct fg_queued {
     uint16_t action; /* FG_NO_ACTION: empty */
@@ -29,12 +29,6 @@ typedef struct fg_queued {
     int32_t limit;   /* ticks it may wait */
     fg_tick made;
 } fg_queued;
-
-typedef struct fg_pending_request {
-    uint16_t action;
-    uint8_t source;
-    uint8_t reserved;
-} fg_pending_request;
 
 /* One entity. Plain data inside the world's arena. */
 typedef struct fg_entity_state {
@@ -120,17 +114,6 @@ typedef struct fg_world_state {
     uint16_t slot_version[FG_MAX_RULE_SLOTS]; /* the ruleset version each slot uses now */
 } fg_world_state;
 
-/* A gate candidate of the current tick. */
-typedef struct fg_candidate {
-    uint32_t slot;  /* entity slot */
-    uint8_t layer;
-    uint8_t from_host; /* reported by the host's animation system */
-    uint16_t action;
-    uint16_t marker_index; /* index in the action's markers, for hit data */
-    fg_event_stamp stamp;
-} fg_candidate;
-
-#define FG_HOST_EVENTS 64 /* animation events a host may report between two ticks */
 #define FG_COMMANDS_PER_TICK 4 /* motion commands one entity can act on per tick */
 
 struct fg_world {
