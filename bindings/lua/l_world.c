@@ -127,6 +127,8 @@ static fg_status hook_request(void *ud, fg_world *w, const fg_decision *d, fg_ve
     fg_lua_push_rule_view(L, lw->self, d->entity);
     fg_lua_push_request_view(L, lw->self, d);
     fg_status st = fg_lua_call_rule(L, w, "request rule", 2, 1, err);
+    const char *full = st != FG_OK ? fg_lua_full_error(L, err) : NULL;
+    if (full && full != err->msg) fg_world_trace_hook_error(w, full);
     if (st == FG_OK && !fg_lua_read_verdict(L, -1, out, err)) st = FG_ERULE;
     lua_settop(L, top);
     return st;
@@ -202,6 +204,8 @@ static int l_world(lua_State *L) {
     c.max_entities = (uint32_t)fg_lua_range_field(L, 1, "entities", c.max_entities, 0, UINT32_MAX);
     c.buffer_capacity = (uint32_t)fg_lua_range_field(L, 1, "buffer", c.buffer_capacity, 0, UINT32_MAX);
     c.trace_capacity = (uint32_t)fg_lua_range_field(L, 1, "trace", c.trace_capacity, 0, UINT32_MAX);
+    c.trace_text_bytes = (uint32_t)fg_lua_range_field(L, 1, "trace_text", c.trace_text_bytes, 0,
+                                                      FG_TRACE_TEXT_MAX);
     c.motion_bytes = (uint32_t)fg_lua_range_field(L, 1, "motion_bytes", 0, 0, UINT32_MAX);
     int rules_idx = 0;
     if (lua_getfield(L, 1, "rules") != LUA_TNIL) {
@@ -469,6 +473,21 @@ static int world_restore(lua_State *L) {
     return 0;
 }
 
+void fg_lua_push_trace_line(lua_State *L, const fg_world *w, const fg_trace_record *r) {
+    char line[512];
+    int n = fg_world_trace_format(w, r, line, sizeof line);
+    if (n < 0) n = 0;
+    if ((size_t)n < sizeof line) {
+        lua_pushlstring(L, line, (size_t)n);
+        return;
+    }
+    /* A rule error's whole message: format again into a buffer of the size it needs. */
+    luaL_Buffer b;
+    char *p = luaL_buffinitsize(L, &b, (size_t)n + 1);
+    fg_world_trace_format(w, r, p, (size_t)n + 1);
+    luaL_pushresultsize(&b, (size_t)n);
+}
+
 /* world:trace([from_tick]) -> list of {tick=, entity=, kind=, text=}. [-2, +1, m] */
 static int world_trace(lua_State *L) {
     fg_lua_world *lw = fg_lua_check_world(L, 1);
@@ -476,7 +495,6 @@ static int world_trace(lua_State *L) {
     static const char *const kinds[] = {"input", "jump", "contact"};
     lua_newtable(L);
     lua_Integer k = 0;
-    char line[512];
     for (uint32_t i = 0; i < fg_world_trace_count(lw->w); i++) {
         const fg_trace_record *r = fg_world_trace_at(lw->w, i);
         if (r->tick < from) continue;
@@ -489,8 +507,7 @@ static int world_trace(lua_State *L) {
         lua_setfield(L, -2, "kind");
         lua_pushinteger(L, r->code);
         lua_setfield(L, -2, "code");
-        fg_world_trace_format(lw->w, r, line, sizeof line);
-        lua_pushstring(L, line);
+        fg_lua_push_trace_line(L, lw->w, r);
         lua_setfield(L, -2, "text");
         lua_rawseti(L, -2, ++k);
     }

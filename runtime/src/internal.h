@@ -167,6 +167,16 @@ struct fg_world {
     fg_trace_record *trace;
     uint32_t trace_cap, trace_head, trace_count;
     uint64_t trace_dropped;
+    /* The records' text (trace.c): a byte ring of trace_text_cap bytes. trace_text_head counts
+    ** every byte ever written, so a record's text is intact while head - text_at <= cap. */
+    char *trace_text;
+    uint32_t trace_text_cap;
+    uint64_t trace_text_head;
+    /* A failing request hook's whole message (fg_world_trace_hook_error), waiting for the rule
+    ** error record request.c makes next. */
+    bool hook_text;
+    uint64_t hook_text_at;
+    uint32_t hook_text_len;
 
     /* Host actions between ticks that a replay of input edges cannot reproduce, counted so a
     ** recorder or a sync test notices them (determinism.h). Not authoritative, not hashed.
@@ -239,6 +249,9 @@ static inline fg_decide_ctx fg_world_ctx(const fg_world *w, const fg_entity_stat
 fg_status fg_world_no_entity(const fg_world *w, fg_entity e, fg_error *err);
 fg_trace_record *fg_world_trace_push(fg_world *w, fg_tick tick, fg_entity e, fg_trace_kind kind,
                                      int code);
+/* trace.c: a rule error record for a failed request hook: its whole text when the hook handed
+** it over (fg_world_trace_hook_error), else msg. */
+void fg_world_trace_rule_error(fg_world *w, fg_tick tick, fg_entity e, const char *msg);
 void fg_world_trace4(fg_world *w, fg_tick tick, fg_entity e, fg_trace_kind kind, int code,
                      int64_t a, int64_t b, int64_t c, int64_t d);
 /* tick.c: starts an action on a layer (a new sequence, tick 0; duration <= 0: its own). */

@@ -364,17 +364,10 @@ static void copy_text(char *dst, size_t size, const char *src) {
     dst[n] = '\0';
 }
 
-/* A rule's error in the few bytes a decision holds: its first line, the file named without its
-** folders ("rules.lua:12: ..."; a deep checkout's path would push the reason out), and when it is
-** still too long, cut at a word with "...". */
+/* A rule's error in the few bytes a decision holds: its first line (rule files are named relative
+** to their ruleset's folder, "chars/ryu.lua:12: ...", so a deep checkout adds nothing), and when
+** it is still too long, cut at a word with "..."; the trace keeps the whole message. */
 static void copy_rule_error(char *dst, size_t size, const char *msg) {
-    const char *colon = strstr(msg, ": ");
-    if (colon) {
-        const char *slash = NULL;
-        for (const char *p = msg; p < colon; p++)
-            if (*p == '/') slash = p;
-        if (slash) msg = slash + 1;
-    }
     size_t len = strcspn(msg, "\n");
     if (len < size) {
         memcpy(dst, msg, len);
@@ -401,12 +394,12 @@ fg_decision fg_request_merge_rule(fg_world *w, fg_entity_state *es, fg_decision 
     memset(&v, 0, sizeof v);
     fg_error err;
     err.msg[0] = '\0';
+    w->hook_text = false; /* only this call's message may reach the record */
     if (w->hooks.request(w->hooks.ud, w, &d, &v, &err) != FG_OK) {
         d.kind = FG_DECIDE_REJECTED;
         d.reason = FG_R_RULE_ERROR;
         copy_rule_error(d.rule_text, sizeof d.rule_text, err.msg);
-        fg_trace_record *r = fg_world_trace_push(w, d.tick, es->id, FG_TRACE_RULE_ERROR, 0);
-        if (r) copy_text(r->text, sizeof r->text, err.msg);
+        fg_world_trace_rule_error(w, d.tick, es->id, err.msg);
         return d;
     }
     copy_text(d.rule_text, sizeof d.rule_text, v.text);

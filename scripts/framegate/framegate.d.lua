@@ -182,7 +182,7 @@ function framegate.loop(opts) end
 
 -- {---------------------------------------------------------------------- worlds
 
----@param opts { rules?: string|framegate.Declaration|framegate.Rules, rate?: integer, seed?: integer, entities?: integer, buffer?: integer, trace?: integer, buttons?: string[], jump?: table }
+---@param opts { rules?: string|framegate.Declaration|framegate.Rules, rate?: integer, seed?: integer, entities?: integer, buffer?: integer, trace?: integer, trace_text?: integer, buttons?: string[], jump?: table }
 ---@return framegate.World
 function framegate.world(opts) end
 
