@@ -6,6 +6,8 @@
 #                            rebuild under ASan+UBSan and run every test again
 #   bash tools/dev.sh deps   only install what is missing
 #   bash tools/dev.sh bench  build in Release and run every benchmark (bench --smoke: a tiny run)
+#   bash tools/dev.sh icount instructions per fighter-tick (callgrind) against the baseline;
+#                            icount --update rewrites tests/bench/baseline/icount.txt
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,6 +37,8 @@ need_packages() {
   command -v love >/dev/null        || missing+=(love)
   command -v xvfb-run >/dev/null    || missing+=(xvfb)
   command -v luarocks >/dev/null    || missing+=(luarocks)
+  # callgrind counts the tick's instructions for the CI check against the committed baseline.
+  command -v valgrind >/dev/null    || missing+=(valgrind)
   echo "${missing[@]:-}"
 }
 
@@ -68,6 +72,43 @@ build() { # preset: configure and build quietly; show the log only when somethin
   grep -E 'warning:' "$log" >&2 || true
 }
 
+# Every benchmark in name order (C programs from build/release/tests, Lua ones through the CLI),
+# then the stress pipeline's instruction counts under callgrind, each under an "== name" line.
+# Paths are relative and the machine is described first, so the output can be committed.
+run_benchmarks() {
+  echo "== machine"
+  echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+  echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //') x $(getconf _NPROCESSORS_ONLN)"
+  echo "compiler: $(cc --version | head -n1), release preset"
+  echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  local found=0 b s n
+  for b in build/release/tests/bench_*; do
+    [ -x "$b" ] && [ -f "$b" ] || continue
+    found=1
+    echo "== $(basename "$b")"
+    "$b" "$@"
+  done
+  [ "$found" = 1 ] || { echo "framegate: no benchmark was built in build/release/tests" >&2; return 1; }
+  for s in tests/bench/bench_*.lua; do
+    echo "== $(basename "$s" .lua)"
+    ./build/release/framegate lua "$s" "$@"
+  done
+  echo "== icount"
+  if ! command -v valgrind >/dev/null; then
+    echo "valgrind is missing: no instruction counts (Debian package valgrind)"
+  else
+    # Fighters and ticks per size: a few hundred thousand fighter-ticks at most under callgrind.
+    for n in 2:1800 100:600 1000:300 3000:150 10000:90; do
+      [ "${1:-}" = --smoke ] && n=4:60
+      lua5.4 tools/icount.lua build/release/tests/bench_stress --build Release \
+        --fighters "${n%%:*}" --ticks "${n##*:}" | head -n1
+      [ "${1:-}" = --smoke ] && break
+    done
+  fi
+  echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
 case "${1:-}" in
   deps) deps ;;
   run)
@@ -89,23 +130,27 @@ case "${1:-}" in
   bench)
     deps
     build release
-    # CTest places the benchmark programs beside the tests; run every one, in name order.
-    found=0
-    for b in build/release/tests/bench_*; do
-      [ -x "$b" ] && [ -f "$b" ] || continue
-      found=1
-      echo "== $(basename "$b")"
-      "$b" "${@:2}"
-    done
-    [ "$found" = 1 ] || { echo "framegate: no benchmark was built in build/release/tests" >&2; exit 1; }
-    # The Lua benchmarks run through the command line's Lua host.
-    for s in tests/bench/bench_*.lua; do
-      echo "== $(basename "$s" .lua)"
-      ./build/release/framegate lua "$s" "${@:2}"
-    done
+    if [ "${2:-}" = --smoke ]; then
+      run_benchmarks --smoke
+    else
+      # The full run is the committed baseline; the README's and docs' figures are generated from
+      # it (tools/bench_table.lua; CTest lint.bench_table fails when they differ).
+      run_benchmarks | tee build/release/bench.txt
+      cp build/release/bench.txt tests/bench/baseline/bench.txt
+      lua5.4 tools/bench_table.lua --write
+    fi
+    ;;
+  icount)
+    deps
+    build ci
+    # The CTest entry knows the build's identity; FG_ICOUNT_UPDATE=1 makes it write the baseline.
+    [ "${2:-}" = --update ] && export FG_ICOUNT_UPDATE=1
+    ctest --preset ci -R '^perf\.instructions_per_fighter_tick$' -V | grep -E '^[0-9]+: ' \
+      | grep -vE '^[0-9]+: (Test command|Working Directory|Test timeout)' | sed 's/^[0-9]*: //'
+    exit "${PIPESTATUS[0]}"
     ;;
   *)
-    sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

@@ -66,6 +66,13 @@ fg_lua_world *fg_lua_check_world(lua_State *L, int idx);
 void fg_lua_push_entity(lua_State *L, int world_idx, fg_entity id);
 /* Checks an Entity userdata; *w receives its (open) world. [-0, +0, v] */
 fg_entity fg_lua_check_entity(lua_State *L, int idx, fg_world **w);
+/* The same checks for `self` (index 1) of a method of the World or Entity class: fg_lua_class and
+** fg_lua_add_methods give every method its class's metatable as upvalue 1, so the check compares
+** two values instead of looking the class up by name; anything else takes the checks above and
+** their messages. Only for methods of that class (another class's upvalue would vouch for the
+** wrong type). [-0, +0, v] */
+fg_lua_world *fg_lua_self_world(lua_State *L);
+fg_entity fg_lua_self_entity(lua_State *L, fg_world **w);
 int fg_lua_check_action(lua_State *L, fg_world *w, int idx);
 void fg_lua_open_queries(lua_State *L);
 /* One tick as a Lua host runs it: the request rule inside, the presentation hooks after (once per

@@ -29,7 +29,7 @@ static int entity_action_id(lua_State *L) {
 ** `released`. */
 static int push_in_mask(lua_State *L, int released) {
     fg_world *w;
-    fg_entity e = fg_lua_check_entity(L, 1, &w);
+    fg_entity e = fg_lua_self_entity(L, &w);
     uint32_t bit = 1u << fg_lua_check_action(L, w, 2);
     const fg_tick_input *in = fg_world_last_input(w, e);
     lua_pushboolean(L, ((released ? in->released : in->pressed) & bit) != 0);
@@ -46,7 +46,7 @@ static int entity_released(lua_State *L) { return push_in_mask(L, 1); }
 ** (bit `1 << handle`), so one call answers every binding. */
 static int entity_poll(lua_State *L) {
     fg_world *w;
-    fg_entity e = fg_lua_check_entity(L, 1, &w);
+    fg_entity e = fg_lua_self_entity(L, &w);
     luaL_checktype(L, 2, LUA_TTABLE);
     const fg_tick_input *in = fg_world_last_input(w, e);
     lua_settop(L, 2);
@@ -61,6 +61,19 @@ static int entity_poll(lua_State *L) {
     lua_pushinteger(L, in->held);
     lua_setfield(L, 2, "held");
     return 1;
+}
+
+/* e:masks() -> pressed, released, held, dir: the last tick's masks (bit `1 << handle`) and
+** numpad direction as plain integers, so a poll costs one call and no table at all. */
+static int entity_masks(lua_State *L) {
+    fg_world *w;
+    fg_entity e = fg_lua_self_entity(L, &w);
+    const fg_tick_input *in = fg_world_last_input(w, e);
+    lua_pushinteger(L, in->pressed);
+    lua_pushinteger(L, in->released);
+    lua_pushinteger(L, in->held);
+    lua_pushinteger(L, in->dir);
+    return 4;
 }
 
 /* Fills the list t[field] (made once, then reused) with the names in mask, and clears the rest
@@ -108,7 +121,7 @@ void fg_lua_open_queries(lua_State *L) {
     static const luaL_Reg world_fns[] = {{"action_id", world_action_id}, {NULL, NULL}};
     static const luaL_Reg entity_fns[] = {
         {"action_id", entity_action_id}, {"pressed", entity_pressed},
-        {"released", entity_released},   {"poll", entity_poll},
+        {"released", entity_released},   {"poll", entity_poll},  {"masks", entity_masks},
         {"input_into", entity_input_into}, {NULL, NULL},
     };
     fg_lua_add_methods(L, FG_LUA_WORLD_T, world_fns);

@@ -34,6 +34,28 @@ fg_entity fg_lua_check_entity(lua_State *L, int idx, fg_world **w) {
     return le->id;
 }
 
+/* Whether the userdata at index 1 has the metatable held in upvalue 1 (see fg_lua_self_world). */
+static void *self_udata(lua_State *L) {
+    void *p = lua_touserdata(L, 1);
+    if (!p || !lua_getmetatable(L, 1)) return NULL;
+    bool same = lua_rawequal(L, -1, lua_upvalueindex(1));
+    lua_pop(L, 1);
+    return same ? p : NULL;
+}
+
+fg_lua_world *fg_lua_self_world(lua_State *L) {
+    fg_lua_world *lw = self_udata(L);
+    if (!lw || !lw->w) return fg_lua_check_world(L, 1);
+    return lw;
+}
+
+fg_entity fg_lua_self_entity(lua_State *L, fg_world **w) {
+    lua_entity *le = self_udata(L);
+    if (!le || !le->lw->w) return fg_lua_check_entity(L, 1, w);
+    *w = le->lw->w;
+    return le->id;
+}
+
 void fg_lua_push_entity(lua_State *L, int world_idx, fg_entity id) {
     world_idx = lua_absindex(L, world_idx);
     fg_lua_world *lw = luaL_checkudata(L, world_idx, FG_LUA_WORLD_T);
@@ -47,8 +69,14 @@ void fg_lua_push_entity(lua_State *L, int world_idx, fg_entity id) {
 
 /* An action given by handle (the integer w:action_id returns, the C action id) or by name. */
 int fg_lua_check_action(lua_State *L, fg_world *w, int idx) {
+    int isint;
+    lua_Integer h = lua_tointegerx(L, idx, &isint);
+    if (isint && lua_type(L, idx) == LUA_TNUMBER) { /* a handle: the path polled every tick */
+        uint32_t n = fg_world_action_names(w)->count;
+        if (h >= 0 && (lua_Unsigned)h < n) return (int)h;
+    }
     if (lua_type(L, idx) == LUA_TNUMBER) {
-        lua_Integer h = luaL_checkinteger(L, idx);
+        h = luaL_checkinteger(L, idx);
         uint32_t n = fg_world_action_names(w)->count;
         if (h < 0 || (lua_Unsigned)h >= n)
             return luaL_argerror(L, idx, lua_pushfstring(L, "action handle %I is not one of this "
@@ -139,13 +167,11 @@ static fg_status hook_request(void *ud, fg_world *w, const fg_decision *d, fg_ve
 static void present(lua_State *L, fg_lua_world *lw, int world_idx) {
     fg_world *w = lw->w;
     fg_tick t = fg_world_tick(w) - 1;
+    if (t < lw->presented) return;
+    lw->presented = t + 1;
+    if (fg_world_event_count(w) == 0) return; /* most ticks: nothing to present */
     push_world_store(L, world_idx, "committed");
     int committed = lua_gettop(L);
-    if (t < lw->presented) {
-        lua_pop(L, 1);
-        return;
-    }
-    lw->presented = t + 1;
     for (uint32_t i = 0; i < fg_world_event_count(w); i++) {
         const fg_event *ev = fg_world_event_at(w, i);
         /* Markers are counted by name, contacts by kind ("hit", "throw"). */
@@ -369,9 +395,8 @@ static int world_entity(lua_State *L) {
     return 1;
 }
 
-fg_status fg_lua_world_step(lua_State *L, int world_idx, bool again, fg_error *err) {
-    world_idx = lua_absindex(L, world_idx);
-    fg_lua_world *lw = fg_lua_check_world(L, world_idx);
+/* fg_lua_world_step on a World already checked. */
+static fg_status step(lua_State *L, fg_lua_world *lw, int world_idx, bool again, fg_error *err) {
     fg_status st = FG_OK;
     if (lw->recording && !again) st = fg_lua_recording_before(L, world_idx, lw, err);
     if (st != FG_OK) return st;
@@ -387,15 +412,20 @@ fg_status fg_lua_world_step(lua_State *L, int world_idx, bool again, fg_error *e
     return st;
 }
 
+fg_status fg_lua_world_step(lua_State *L, int world_idx, bool again, fg_error *err) {
+    world_idx = lua_absindex(L, world_idx);
+    return step(L, fg_lua_check_world(L, world_idx), world_idx, again, err);
+}
+
 /* world:advance([n]) runs n ticks (default 1); returns the next tick. [-2, +1, v] */
 static int world_advance(lua_State *L) {
-    fg_lua_world *lw = fg_lua_check_world(L, 1);
-    lua_Integer n = luaL_optinteger(L, 2, 1);
+    fg_lua_world *lw = fg_lua_self_world(L);
+    lua_Integer n = lua_isnoneornil(L, 2) ? 1 : luaL_checkinteger(L, 2);
     luaL_argcheck(L, n >= 0, 2, "tick count must be >= 0");
     lua_settop(L, 2);
     fg_error err;
     for (lua_Integer i = 0; i < n; i++)
-        if (fg_lua_world_step(L, 1, false, &err) != FG_OK) return fg_lua_raise(L, &err);
+        if (step(L, lw, 1, false, &err) != FG_OK) return fg_lua_raise(L, &err);
     lua_pushinteger(L, fg_world_tick(lw->w));
     return 1;
 }
@@ -541,7 +571,7 @@ static int push_result(lua_State *L, fg_status st, const fg_error *err) {
 /* entity:press(action, time_us) */
 static int entity_press(lua_State *L) {
     fg_world *w;
-    fg_entity e = fg_lua_check_entity(L, 1, &w);
+    fg_entity e = fg_lua_self_entity(L, &w);
     int a = fg_lua_check_action(L, w, 2);
     fg_error err;
     return push_result(L, fg_world_press(w, e, a, check_time(L, 3), FG_SOURCE_SCRIPT, &err), &err);
@@ -549,7 +579,7 @@ static int entity_press(lua_State *L) {
 
 static int entity_release(lua_State *L) {
     fg_world *w;
-    fg_entity e = fg_lua_check_entity(L, 1, &w);
+    fg_entity e = fg_lua_self_entity(L, &w);
     int a = fg_lua_check_action(L, w, 2);
     fg_error err;
     return push_result(L, fg_world_release(w, e, a, check_time(L, 3), FG_SOURCE_SCRIPT, &err),
@@ -559,7 +589,7 @@ static int entity_release(lua_State *L) {
 /* entity:dir(numpad, time_us) */
 static int entity_dir(lua_State *L) {
     fg_world *w;
-    fg_entity e = fg_lua_check_entity(L, 1, &w);
+    fg_entity e = fg_lua_self_entity(L, &w);
     lua_Integer d = luaL_checkinteger(L, 2);
     luaL_argcheck(L, d >= 1 && d <= 9, 2, "numpad direction 1..9 expected");
     fg_error err;
@@ -578,7 +608,7 @@ static int entity_contact(lua_State *L) {
 
 static int entity_held(lua_State *L) {
     fg_world *w;
-    fg_entity e = fg_lua_check_entity(L, 1, &w);
+    fg_entity e = fg_lua_self_entity(L, &w);
     int a = fg_lua_check_action(L, w, 2);
     lua_pushboolean(L, fg_buffer_held(fg_world_buffer(w, e), a));
     return 1;
@@ -586,7 +616,7 @@ static int entity_held(lua_State *L) {
 
 static int entity_held_for(lua_State *L) {
     fg_world *w;
-    fg_entity e = fg_lua_check_entity(L, 1, &w);
+    fg_entity e = fg_lua_self_entity(L, &w);
     int a = fg_lua_check_action(L, w, 2);
     lua_pushinteger(L, fg_buffer_held_for(fg_world_buffer(w, e), a));
     return 1;

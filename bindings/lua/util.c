@@ -22,7 +22,8 @@ void fg_lua_class(lua_State *L, const char *tname, const luaL_Reg *methods, cons
     if (meta) luaL_setfuncs(L, meta, 0);
     if (methods) {
         lua_newtable(L);
-        luaL_setfuncs(L, methods, 0);
+        lua_pushvalue(L, -2); /* the metatable, upvalue 1 of every method (fg_lua_self_world) */
+        luaL_setfuncs(L, methods, 1);
         lua_setfield(L, -2, "__index");
     }
     lua_pop(L, 1);
@@ -32,7 +33,8 @@ void fg_lua_class(lua_State *L, const char *tname, const luaL_Reg *methods, cons
 void fg_lua_add_methods(lua_State *L, const char *tname, const luaL_Reg *methods) {
     luaL_getmetatable(L, tname);
     lua_getfield(L, -1, "__index");
-    luaL_setfuncs(L, methods, 0);
+    lua_pushvalue(L, -2);
+    luaL_setfuncs(L, methods, 1);
     lua_pop(L, 2);
 }
 

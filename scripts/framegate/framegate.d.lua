@@ -510,6 +510,10 @@ function Entity:released(action) end
 ---@param t table
 ---@return { tick: integer, dir: integer, pressed: integer, released: integer, held: integer }
 function Entity:poll(t) end
+---The last tick's pressed, released and held masks (bit 1 << handle) and numpad direction, as
+---plain integers: one call per tick, no table.
+---@return integer pressed, integer released, integer held, integer dir
+function Entity:masks() end
 ---Fills t like Entity:input() returns, reusing t and its lists, and returns it.
 ---@param t table
 ---@return { tick: integer, dir: integer, pressed: string[], released: string[], held: string[] }

@@ -83,6 +83,14 @@ typedef struct costs {
 
 #define BLOCK 16
 
+/* A tick as a host plays it: the world advances, then the presentation layer takes the tick's
+** cues. A queue never drained fills up, and every later hook call takes its error path. */
+static fg_status step(fg_sample *s, fg_error *err) {
+    fg_status st = fg_sample_step(s, err);
+    fg_world_cues_clear(s->w);
+    return st;
+}
+
 static double median_of(double *v, long n) { return fg_bench_median(v, (int)n); }
 
 static costs measure(long blocks, long rollbacks, uint32_t activity) {
@@ -93,7 +101,7 @@ static costs measure(long blocks, long rollbacks, uint32_t activity) {
     fg_input_fuzz_init(&fz, 42);
     fz.activity = activity;
     for (int t = 0; t < 600; t++)
-        if (fg_input_fuzz_tick(&fz, s.w, &err) != FG_OK || fg_sample_step(&s, &err) != FG_OK)
+        if (fg_input_fuzz_tick(&fz, s.w, &err) != FG_OK || step(&s, &err) != FG_OK)
             die("warm-up", &err);
     size_t cap = fg_world_snapshot_capacity(s.w);
     void *snap = malloc(cap);
@@ -106,7 +114,7 @@ static costs measure(long blocks, long rollbacks, uint32_t activity) {
         double t0 = fg_bench_now_ns();
         for (int k = 0; k < BLOCK; k++) {
             fg_input_fuzz_tick(&fz, s.w, &err);
-            if (fg_sample_step(&s, &err) != FG_OK) die("tick", &err);
+            if (step(&s, &err) != FG_OK) die("tick", &err);
         }
         double t1 = fg_bench_now_ns();
         for (int k = 0; k < BLOCK; k++) sink ^= fg_world_hash(s.w);
@@ -129,15 +137,15 @@ static costs measure(long blocks, long rollbacks, uint32_t activity) {
         fg_input_fuzz at = fz;
         for (int k = 0; k < 8; k++) {
             fg_input_fuzz_tick(&fz, s.w, &err);
-            fg_sample_step(&s, &err);
+            step(&s, &err);
         }
         uint64_t first = fg_world_hash(s.w);
         double t0 = fg_bench_now_ns();
-        fg_world_restore(s.w, snap, size, NULL);
+        if (fg_world_restore(s.w, snap, size, &err) != FG_OK) die("rollback: restore", &err);
         fz = at;
         for (int k = 0; k < 8; k++) {
             fg_input_fuzz_tick(&fz, s.w, &err);
-            if (fg_sample_step(&s, &err) != FG_OK) die("rollback", &err);
+            if (step(&s, &err) != FG_OK) die("rollback", &err);
         }
         rb[r] = fg_bench_now_ns() - t0;
         if (fg_world_hash(s.w) != first) die("rollback: the re-simulation differs", NULL);

@@ -5,6 +5,8 @@
 -- the game asks "pressed this tick?" and "held?" of every binding. Contenders:
 --   framegate, handles     w:action_id once, then e:pressed(h) and e:held(h)
 --   framegate, poll        e:poll(t) once per tick, then bit tests on t.pressed and t.held
+--   framegate, masks       e:masks() once per tick (pressed, released, held as integers), then
+--                          bit tests
 --   framegate, names       e:input() and e:held(name), the name-based API
 --   pure-Lua buffer        a minimal input buffer written here for the comparison
 -- Every contender sees the same edge stream; the order of contenders rotates each round and the
@@ -138,6 +140,27 @@ contenders[#contenders + 1] = { name = "framegate, poll", run = function(stream)
     w:advance()
     p:poll(rec)
     local pressed, held = rec.pressed, rec.held
+    for i = 1, n do
+      local bit = bits[i]
+      if pressed & bit ~= 0 then answers = answers + 1 end
+      if held & bit ~= 0 then answers = answers + 1 end
+    end
+  end
+  local dt = os.clock() - t0
+  w:close()
+  return dt, answers
+end }
+
+contenders[#contenders + 1] = { name = "framegate, masks", run = function(stream)
+  local w, p, hs = framegate_player()
+  local bits = {}
+  for i = 1, #hs do bits[i] = 1 << hs[i] end
+  local n, answers = #hs, 0
+  local t0 = os.clock()
+  for t = 1, #stream do
+    push_edges(p, hs, stream[t])
+    w:advance()
+    local pressed, _, held = p:masks()
     for i = 1, n do
       local bit = bits[i]
       if pressed & bit ~= 0 then answers = answers + 1 end

@@ -5,13 +5,14 @@
 ** duels, driven by seeded human-rate input (about 8 edges per second per fighter: motions,
 ** normals, cancels, walking and blocking), with the state hash taken every tick.
 **
-** For N = 2, 100, 1000 and 10000 it prints ns per fighter-tick (median of several runs), ticks
-** per second, calls into Lua per fighter-tick, C heap allocations per tick, Lua garbage per tick
-** and memory per fighter. Then the input buffer and motion matcher alone against a pure-Lua
+** For N = 2, 100, 1000, 3000 and 10000 it prints ns per fighter-tick (median of 5 runs), ticks
+** per second, calls into Lua per fighter-tick, C heap allocations per tick, Lua garbage per tick,
+** memory per fighter and the state hash's share of the tick. Then the input buffer and motion matcher alone against a pure-Lua
 ** implementation of the same job on the same stream (tests/bench/lua_reference_matcher.lua),
 ** the same pipeline at 4x the input rate, and a long run (cost must not grow with past ticks).
 **
 **   build/release/tests/bench_stress [--smoke] [--quick]
+**   bench_stress --icount FIGHTERS TICKS   one run, for tools/icount.lua (callgrind)
 */
 #include <stdio.h>
 #include <string.h>
@@ -155,6 +156,7 @@ typedef struct result {
     double memory_per_fighter;
     double edges_per_fighter_second;
     double collide_ns_per_entity_tick; /* the collision phase alone, on the run's last state */
+    double hash_share;                 /* fg_world_hash's part of the measured time */
 } result;
 
 static int lp, hp, lk, hk;
@@ -212,6 +214,47 @@ static double time_collision(fg_world *w, int n) {
     return (fg_bench_now_ns() - t0) / ((double)reps * n);
 }
 
+/* A second of play warms a world up (every lazy structure exists before measuring); a short run
+** warms up for half its ticks. */
+static int32_t warm_ticks(int32_t ticks) { return ticks < 120 ? ticks / 2 : 60; }
+
+/* One run's moving parts: the Lua world, its streams and where each stream is. */
+typedef struct play {
+    lua_State *L;
+    fg_world *w;
+    int widx, advance; /* stack slots of the world and its advance method */
+    stream *streams;
+    uint32_t *cursor;
+    int n;
+    uint64_t cues;
+    double hash_ns; /* time spent in fg_world_hash */
+} play;
+
+/* Ticks [from, to) as a host plays them: the tick's input, w:advance(), the cues drained, the
+** state hash taken. */
+static void play_ticks(play *p, int32_t from, int32_t to) {
+    for (int32_t t = from; t < to; t++) {
+        for (int i = 0; i < p->n; i++)
+            push_events(p->w, (fg_entity)i + 1, &p->streams[i], &p->cursor[i], t,
+                        i % 2 ? FG_FACING_LEFT : FG_FACING_RIGHT);
+        lua_pushvalue(p->L, p->advance);
+        lua_pushvalue(p->L, p->widx);
+        check(p->L, lua_pcall(p->L, 1, 0, 0));
+        p->cues += drain_cues(p->w);
+        double h0 = fg_bench_now_ns();
+        (void)fg_world_hash(p->w);
+        p->hash_ns += fg_bench_now_ns() - h0;
+    }
+}
+
+/* The measured ticks, kept out of line under their own name: tools/icount.lua counts the
+** instructions executed inside this function only (callgrind --toggle-collect). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+void stress_measured_ticks(play *p, int32_t from, int32_t to);
+void stress_measured_ticks(play *p, int32_t from, int32_t to) { play_ticks(p, from, to); }
+
 /* One run of the full pipeline in a world created by the Lua bindings (rule and hook in Lua). */
 static result run_rules(const char *rules, int n, int32_t ticks, int rate) {
     lua_counter lc;
@@ -241,34 +284,17 @@ static result run_rules(const char *rules, int n, int32_t ticks, int rate) {
         edges += streams[i].n;
     }
     lua_getfield(L, widx, "advance"); /* the method, kept on the stack */
-    int advance = lua_gettop(L);
+    play p = {L, w, widx, lua_gettop(L), streams, cursor, n, 0, 0};
     /* Warm up: a second of play, so every lazy structure exists before measuring. */
-    int32_t warm = 60;
-    uint64_t cues = 0;
-    for (int32_t t = 0; t < warm; t++) {
-        for (int i = 0; i < n; i++)
-            push_events(w, (fg_entity)i + 1, &streams[i], &cursor[i], t,
-                        i % 2 ? FG_FACING_LEFT : FG_FACING_RIGHT);
-        lua_pushvalue(L, advance);
-        lua_pushvalue(L, widx);
-        check(L, lua_pcall(L, 1, 0, 0));
-        cues += drain_cues(w);
-        (void)fg_world_hash(w);
-    }
+    int32_t warm = warm_ticks(ticks);
+    play_ticks(&p, 0, warm);
     uint64_t calls0 = lw->rule_calls + lw->hook_calls;
     size_t lua_bytes0 = lc.bytes_allocated;
-    cues = 0;
+    p.cues = 0;
+    p.hash_ns = 0;
     double t0 = fg_bench_now_ns();
-    for (int32_t t = warm; t < ticks; t++) {
-        for (int i = 0; i < n; i++)
-            push_events(w, (fg_entity)i + 1, &streams[i], &cursor[i], t,
-                        i % 2 ? FG_FACING_LEFT : FG_FACING_RIGHT);
-        lua_pushvalue(L, advance);
-        lua_pushvalue(L, widx);
-        check(L, lua_pcall(L, 1, 0, 0));
-        cues += drain_cues(w);
-        (void)fg_world_hash(w);
-    }
+    stress_measured_ticks(&p, warm, ticks);
+    uint64_t cues = p.cues;
     double ns = fg_bench_now_ns() - t0;
     int32_t measured = ticks - warm;
     result r;
@@ -278,6 +304,7 @@ static result run_rules(const char *rules, int n, int32_t ticks, int rate) {
         (double)(lw->rule_calls + lw->hook_calls - calls0) / ((double)n * measured);
     r.lua_bytes_per_tick = (double)(lc.bytes_allocated - lua_bytes0) / measured;
     r.cues_per_tick = (double)cues / measured;
+    r.hash_share = p.hash_ns / ns;
     r.memory_per_fighter = ((double)fg_world_memory(w) + (double)lc.peak) / n;
     r.edges_per_fighter_second = (double)edges / n / ((double)ticks / 60.0);
     r.collide_ns_per_entity_tick = time_collision(w, n);
@@ -480,7 +507,22 @@ static int cmp_result(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+/* One run for tools/icount.lua: N fighters, TICKS ticks (the first 60, or half when shorter,
+** warm up), and how many fighter-ticks stress_measured_ticks played. */
+static int icount_run(int argc, char **argv) {
+    int n = argc > 2 ? atoi(argv[2]) : 0, ticks = argc > 3 ? atoi(argv[3]) : 0;
+    if (n < 2 || n > 100000 || ticks < 2 || ticks > 100000) {
+        fprintf(stderr, "usage: bench_stress --icount FIGHTERS TICKS (2-100000 each)\n");
+        return 2;
+    }
+    run_pipeline(n, ticks, 1);
+    int32_t warm = warm_ticks(ticks);
+    printf("measured fighter-ticks: %lld\n", (long long)n * (ticks - warm));
+    return 0;
+}
+
 int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "--icount") == 0) return icount_run(argc, argv);
     if (getenv("FG_BENCH_PROFILE_PIPE")) { /* one run of the pipeline, for profilers */
         result r = run_pipeline(atoi(getenv("FG_BENCH_PROFILE_PIPE")), 600, 1);
         printf("%.1f ns per fighter-tick\n", r.ns_per_fighter_tick);
@@ -499,14 +541,14 @@ int main(int argc, char **argv) {
     }
     bool smoke = fg_bench_smoke(argc, argv);
     bool quick = argc > 1 && strcmp(argv[argc - 1], "--quick") == 0;
-    int sizes[] = {2, 100, 1000, 10000};
-    int nsizes = smoke ? 1 : 4;
+    int sizes[] = {2, 100, 1000, 3000, 10000};
+    int nsizes = smoke ? 1 : 5;
     int runs = smoke ? 1 : quick ? 3 : 5;
     printf("duel stress: the stress fighter (30 motions, 45 actions, 2 layers, Lua rule and hook),\n"
            "paired fighters, seeded human-rate input, state hash every tick; median of %d runs\n\n",
            runs);
-    printf("%7s %12s %12s %12s %12s %12s %12s\n", "fighters", "ns/f-tick", "ticks/s",
-           "Lua calls/ft", "C allocs/t", "Lua B/tick", "bytes/fighter");
+    printf("%7s %12s %12s %12s %12s %12s %12s %8s\n", "fighters", "ns/f-tick", "ticks/s",
+           "Lua calls/ft", "C allocs/t", "Lua B/tick", "bytes/fighter", "hash %");
     for (int si = 0; si < nsizes; si++) {
         int n = smoke ? 4 : sizes[si];
         int32_t ticks = smoke ? 120 : (n >= 10000 ? 180 : n >= 1000 ? 600 : 1800);
@@ -516,9 +558,10 @@ int main(int argc, char **argv) {
         result m = rs[runs / 2];
         double allocs = 0;
         run_c_only(n < 1000 ? n : 1000, smoke ? 120 : 300, &allocs);
-        printf("%7d %12.1f %12.0f %12.3f %12.1f %12.1f %12.0f\n", n, m.ns_per_fighter_tick,
-               1e9 / (m.ns_per_fighter_tick * n), m.lua_calls_per_fighter_tick, allocs,
-               m.lua_bytes_per_tick, m.memory_per_fighter);
+        printf("%7d %12.1f %12.0f %12.3f %12.1f %12.1f %12.0f %8.1f\n", n,
+               m.ns_per_fighter_tick, 1e9 / (m.ns_per_fighter_tick * n),
+               m.lua_calls_per_fighter_tick, allocs, m.lua_bytes_per_tick, m.memory_per_fighter,
+               100 * m.hash_share);
         if (si == 0) printf("        (input: %.1f edges per fighter per second)\n",
                             m.edges_per_fighter_second);
         printf("        (%.2f presentation cues per tick, drained every tick)\n",

@@ -309,6 +309,33 @@ static void full_fifo_queue_refuses_the_newest(void **state) {
     fgt_duel_free(&d);
 }
 
+/* A snapshot taken right after the last reasons of the list (a full queue) restores: a rollback
+** must never meet a decision its own snapshot check refuses. */
+static void snapshot_after_a_full_queue_restores(void **state) {
+    (void)state;
+    fg_ruleset_builder *b = fgt_fighter_builder(NULL);
+    fg_queue_policy one = {.depth = 1, .order = FG_QUEUE_FIFO, .expiry = 0};
+    fg_ruleset_set_queue(b, &one);
+    fgt_duel d = fgt_duel_new(fgt_build(b), NEAR, NULL, NULL);
+    fgt_set_meter(&d, d.p1, 100);
+    fgt_request(&d, d.p1, "jab");
+    request_at(&d, d.p1, 1, "fireball");
+    assert_int_equal(request_at(&d, d.p1, 2, "shoryuken")->reason, FG_R_QUEUE_FULL);
+    size_t size = fg_world_snapshot_size(d.w);
+    unsigned char *snap = malloc(size);
+    assert_non_null(snap);
+    assert_int_equal(fg_world_save(d.w, snap, size, NULL), FG_OK);
+    fgt_run(&d, 10);
+    uint64_t first = fg_world_hash(d.w);
+    fg_error err = {0};
+    assert_int_equal(fg_world_restore(d.w, snap, size, &err), FG_OK);
+    assert_string_equal(err.msg, "");
+    fgt_run(&d, 10);
+    assert_int_equal(fg_world_hash(d.w), first);
+    free(snap);
+    fgt_duel_free(&d);
+}
+
 /* An expiry bounds every wait, counted from the request, hitstop included. */
 static void queue_expiry_ends_a_long_wait(void **state) {
     (void)state;
@@ -950,6 +977,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(cancel_window_opens_on_its_first_and_last_tick_only_for_its_contact),
         cmocka_unit_test(closed_window_says_why_in_words),
+        cmocka_unit_test(snapshot_after_a_full_queue_restores),
         cmocka_unit_test(cancel_through_a_tag_after_hitstop_lands_on_the_tick_after_the_freeze),
         cmocka_unit_test(request_within_buffer_waits_and_one_tick_earlier_is_refused),
         cmocka_unit_test(queued_request_expires_when_its_window_never_opens),

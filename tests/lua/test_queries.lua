@@ -1,6 +1,6 @@
 -- SPDX-License-Identifier: MIT
 -- test_queries.lua: action handles and the allocation-free per-tick queries of an entity
--- (pressed, held, released, poll, input_into) agree with e:input() and allocate nothing.
+-- (pressed, held, released, poll, masks, input_into) agree with e:input() and allocate nothing.
 local lu = require "luaunit"
 local fg = require "framegate"
 
@@ -64,6 +64,8 @@ function TestQueries:test_queries_agree_with_input_on_a_scripted_stream()
     p:poll(rec)
     p:input_into(into)
     lu.assertEquals(into, want)
+    local pressed, released, held, dir = p:masks()
+    lu.assertEquals({ pressed, released, held, dir }, { rec.pressed, rec.released, rec.held, rec.dir })
     lu.assertEquals(rec.tick, want.tick)
     lu.assertEquals(rec.dir, want.dir)
     for _, name in ipairs(names) do
@@ -120,7 +122,8 @@ function TestQueries:test_a_loop_of_queries_allocates_no_lua_memory()
     end
     p:poll(rec)
     p:input_into(into)
-    return n
+    local pressed, _, held = p:masks()
+    return n + (pressed & 1) + (held & 1)
   end
   for t = 0, 59 do
     feed(t)
@@ -161,11 +164,19 @@ function TestQueries:test_bad_handles_and_names_are_reported()
   lu.assertErrorMsgContains("string expected, got number", w.action_id, w, 3)
   lu.assertErrorMsgContains("table expected", p.poll, p)
   lu.assertErrorMsgContains("table expected", p.input_into, p, 1)
+  -- Methods check self by their class's metatable; anything else gets the usual message.
+  lu.assertErrorMsgContains("framegate.Entity expected, got framegate.World", p.masks, w)
+  lu.assertErrorMsgContains("framegate.Entity expected, got table", p.held, {}, 0)
+  lu.assertErrorMsgContains("framegate.Entity expected, got no value", p.pressed)
+  lu.assertErrorMsgContains("framegate.World expected, got framegate.Entity", w.advance, p)
+  lu.assertErrorMsgContains("framegate.World expected, got FILE*", w.advance, io.stdout)
   local ok, err = pcall(function() return p:pressed("nope") end)
   lu.assertFalse(ok)
   lu.assertStrContains(err, "test_queries.lua:")
   w:close()
   lu.assertErrorMsgContains("closed world", p.pressed, p, 0)
+  lu.assertErrorMsgContains("closed world", p.masks, p)
+  lu.assertErrorMsgContains("closed world", w.advance, w)
 end
 
 os.exit(lu.LuaUnit.run())
