@@ -364,10 +364,19 @@ static void copy_text(char *dst, size_t size, const char *src) {
     dst[n] = '\0';
 }
 
-/* A rule's error in the few bytes a decision holds: its first line (rule files are named relative
-** to their ruleset's folder, "chars/ryu.lua:12: ...", so a deep checkout adds nothing), and when
-** it is still too long, cut at a word with "..."; the trace keeps the whole message. */
+/* A rule's error in the few bytes a decision holds: its first line, and when it is still too
+** long, cut at a word with "..."; the trace keeps the whole message. Rule files are named relative
+** to their ruleset's folder ("chars/ryu.lua:12: ..."), which stays; a file named by an absolute
+** or shortened path ("/home/.../host.lua:12", "...ders/host.lua:12": a function the host passed
+** in) is named by its last part, so a deep checkout does not push the reason out. */
 static void copy_rule_error(char *dst, size_t size, const char *msg) {
+    const char *colon = strstr(msg, ": ");
+    if (colon && (msg[0] == '/' || strncmp(msg, "...", 3) == 0)) {
+        const char *slash = NULL;
+        for (const char *p = msg; p < colon; p++)
+            if (*p == '/') slash = p;
+        if (slash) msg = slash + 1;
+    }
     size_t len = strcspn(msg, "\n");
     if (len < size) {
         memcpy(dst, msg, len);
