@@ -32,6 +32,7 @@ local OWNERS = {
   ["collide.c"] = { "fg_box", "fg_guard", "fg_knockdown", "fg_miss", "fg_rect", "fg_throw_step" },
   ["ruleset.c"] = { "fg_action_def", "fg_action_has_tag", "fg_contact", "fg_physics", "fg_queue" },
   ["ruleset_hits.c"] = { "fg_combat" },
+  ["findings.c"] = { "fg_severity" },
   ["request.c"] = { "fg_decision", "fg_reason", "fg_phase" },
   ["replication.c"] = { "fg_rep" },
   ["record.c"] = { "fg_recorder", "fg_world_record" },

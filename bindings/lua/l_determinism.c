@@ -630,8 +630,9 @@ static fg_status player_reload_fn(void *ud, fg_world *w, uint32_t slot,
     return st;
 }
 
-/* w:replay_player(reader [, {fps = 0, jitter = 0, seed = 1}]) -> Player. The world must be set
-** up from the replay (fg.replay.world does both). */
+/* w:replay_player(reader [, {fps = 0, jitter = 0, seed = 1, verify = true}]) -> Player. The world
+** must be set up from the replay (fg.replay.world does both). verify = false feeds the recorded
+** input only (fg_player_options.inputs_only): the world may run other rules. */
 static int world_replay_player(lua_State *L) {
     fg_lua_world *lw = fg_lua_check_world(L, 1);
     fg_replay_reader *rd = fg_lua_check_replay_reader(L, 2);
@@ -641,6 +642,7 @@ static int world_replay_player(lua_State *L) {
         o.fps = (uint32_t)fg_lua_range_field(L, 3, "fps", 0, 0, UINT32_MAX);
         o.jitter_pct = (uint32_t)fg_lua_range_field(L, 3, "jitter", 0, 0, UINT32_MAX);
         o.jitter_seed = (uint64_t)fg_lua_opt_int_field(L, 3, "seed", 1);
+        o.inputs_only = !fg_lua_opt_bool_field(L, 3, "verify", 1);
     }
     lua_player *lp = lua_newuserdatauv(L, sizeof *lp, 2);
     memset(lp, 0, sizeof *lp);

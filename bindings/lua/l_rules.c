@@ -39,8 +39,9 @@ static bool about_shaky_action(fg_lua_reader *rd, const char *path) {
 }
 
 /* Pushes "CHUNK: invalid ruleset 'NAME':" and one "\n  finding" line per noted finding, then
-** the extra lines of the builder's findings (`more`, may be NULL). */
-static void push_invalid(fg_lua_reader *rd, const fg_findings *more) {
+** the extra lines of the builder's findings (`more`, may be NULL) and an error of the build no
+** finding holds (`built_err`, may be NULL: memory ran out). */
+static void push_invalid(fg_lua_reader *rd, const fg_findings *more, const char *built_err) {
     lua_State *L = rd->L;
     luaL_Buffer buf;
     luaL_buffinit(L, &buf);
@@ -60,26 +61,25 @@ static void push_invalid(fg_lua_reader *rd, const fg_findings *more) {
     /* One finding per line, "  path: message": errors, then the lint warnings found on the way
     ** (`framegate check` lists every finding from these lines). */
     for (int pass = 0; more && pass < 2; pass++)
-        for (uint32_t i = 0; i < more->count; i++) {
-            const fg_finding *x = &more->items[i];
-            if (x->warning != (pass == 1) || about_shaky_action(rd, x->path)) continue;
+        for (uint32_t i = 0; i < fg_findings_count(more); i++) {
+            fg_finding x = fg_findings_get(more, i);
+            bool warning = x.severity == FG_SEVERITY_WARNING;
+            if (warning != (pass == 1) || about_shaky_action(rd, x.path)) continue;
             luaL_addstring(&buf, "\n  ");
-            luaL_addstring(&buf, x->path);
+            luaL_addstring(&buf, x.path);
             luaL_addstring(&buf, ": ");
-            if (x->warning && strncmp(x->msg, "warning", 7) != 0)
+            if (warning && strncmp(x.message, "warning", 7) != 0)
                 luaL_addstring(&buf, "warning: ");
-            luaL_addstring(&buf, x->msg);
+            luaL_addstring(&buf, x.message);
         }
-    if (more && more->dropped) {
-        lua_pushfstring(L, "\n  %s: %d more findings than the validator keeps (%d); fix these "
-                        "and check again", rd->name ? rd->name : "rules", (int)more->dropped,
-                        (int)(sizeof more->items / sizeof more->items[0]));
-        luaL_addvalue(&buf);
+    if (built_err) {
+        luaL_addstring(&buf, "\n  ");
+        luaL_addstring(&buf, built_err);
     }
     luaL_pushresult(&buf);
 }
 
-static void summary(fg_lua_reader *rd) { push_invalid(rd, NULL); }
+static void summary(fg_lua_reader *rd) { push_invalid(rd, NULL, NULL); }
 
 /* }====================================================================== */
 
@@ -689,20 +689,35 @@ static int rules_physics(lua_State *L) {
     return 1;
 }
 
-/* Pushes the findings of a build as a list of {path=, message=, warning=}. */
+/* Pushes the findings of a build as a list of {path=, message=, severity=, warning=}. */
 static void push_findings(lua_State *L, const fg_findings *f) {
-    lua_createtable(L, (int)f->count, 0);
-    for (uint32_t i = 0; i < f->count; i++) {
-        lua_createtable(L, 0, 3);
-        lua_pushstring(L, f->items[i].path);
+    uint32_t n = fg_findings_count(f);
+    lua_createtable(L, (int)n, 0);
+    for (uint32_t i = 0; i < n; i++) {
+        fg_finding x = fg_findings_get(f, i);
+        lua_createtable(L, 0, 5);
+        lua_pushstring(L, x.path);
         lua_setfield(L, -2, "path");
-        lua_pushstring(L, f->items[i].msg);
+        lua_pushstring(L, x.message);
         lua_setfield(L, -2, "message");
-        lua_pushboolean(L, f->items[i].warning);
+        lua_pushstring(L, fg_severity_name(x.severity));
+        lua_setfield(L, -2, "severity");
+        lua_pushboolean(L, x.severity == FG_SEVERITY_WARNING);
         lua_setfield(L, -2, "warning");
-        lua_rawseti(L, -2, i + 1);
+        if (x.line > 0) {
+            lua_pushinteger(L, x.line);
+            lua_setfield(L, -2, "line");
+        }
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
     }
 }
+
+/* What a build holds while the declaration is read and the result translated: freed by the
+** guard's __gc if anything raises on the way. */
+typedef struct build_guard {
+    fg_ruleset_builder *b;
+    fg_findings *findings;
+} build_guard;
 
 int fg_lua_build_rules(lua_State *L, int decl, const char *chunk, uint64_t source_hash) {
     decl = lua_absindex(L, decl);
@@ -722,30 +737,32 @@ int fg_lua_build_rules(lua_State *L, int decl, const char *chunk, uint64_t sourc
     char name[FG_NAME_MAX] = "rules";
     fg_lua_read_name(&rd, decl, "name", name, sizeof name);
     rd.name = name;
-    fg_ruleset_builder *b = fg_ruleset_builder_create(name, NULL);
-    if (!b) return luaL_error(L, "rules: out of memory");
-    /* The hash of the files' text, so the trace of a reload names exactly what was loaded. */
-    fg_ruleset_set_source_hash(b, source_hash);
-    /* The builder must not leak if reading raises: a guard userdata frees it when collected. */
-    fg_ruleset_builder **guard = lua_newuserdatauv(L, sizeof *guard, 0);
-    *guard = b;
+    /* The builder and the findings must not leak if reading raises: a guard userdata frees
+    ** them when collected. */
+    build_guard *guard = lua_newuserdatauv(L, sizeof *guard, 0);
+    memset(guard, 0, sizeof *guard);
     int guard_idx = lua_gettop(L);
     if (luaL_newmetatable(L, "framegate.BuilderGuard")) {
         lua_pushcfunction(L, builder_guard_close);
         lua_setfield(L, -2, "__gc");
     }
     lua_setmetatable(L, -2);
-    read_declaration(&rd, decl, b);
-    fg_findings findings;
+    fg_ruleset_builder *b = guard->b = fg_ruleset_builder_create(name, NULL);
     fg_error err;
-    fg_ruleset *r = fg_ruleset_build(b, &findings, &err);
+    if (!b || fg_findings_create(NULL, &guard->findings, &err) != FG_OK)
+        return luaL_error(L, "rules: out of memory");
+    /* The hash of the files' text, so the trace of a reload names exactly what was loaded. */
+    fg_ruleset_set_source_hash(b, source_hash);
+    read_declaration(&rd, decl, b);
+    fg_findings *findings = guard->findings;
+    fg_ruleset *r = fg_ruleset_build(b, findings, &err);
     fg_ruleset_builder_destroy(b);
-    *guard = NULL;
+    guard->b = NULL;
     /* What could not be read refuses the ruleset too; the validator's findings on the rest
     ** follow, so one load lists everything. */
     if (!r || lua_rawlen(L, rd.notes) > 0) {
         if (r) fg_ruleset_unref(r);
-        push_invalid(&rd, &findings);
+        push_invalid(&rd, findings, !r && fg_findings_errors(findings) == 0 ? err.msg : NULL);
         return lua_error(L);
     }
     fg_lua_rules *lr = lua_newuserdatauv(L, sizeof *lr, 1);
@@ -763,11 +780,13 @@ int fg_lua_build_rules(lua_State *L, int decl, const char *chunk, uint64_t sourc
                               chunk ? ": " : "", *h, luaL_typename(L, -1));
         lua_setfield(L, -2, *h);
     }
-    push_findings(L, &findings);
+    push_findings(L, findings);
     lua_setfield(L, -2, "findings");
     fg_lua_plain_copy(L, decl); /* read later by the host, outside any budget */
     lua_setfield(L, -2, "declaration");
     lua_setiuservalue(L, -2, 1);
+    fg_findings_destroy(guard->findings);
+    guard->findings = NULL;
     lua_remove(L, guard_idx);
     lua_remove(L, rd.extra);
     lua_remove(L, rd.notes);
@@ -776,10 +795,12 @@ int fg_lua_build_rules(lua_State *L, int decl, const char *chunk, uint64_t sourc
 }
 
 static int builder_guard_close(lua_State *L) {
-    fg_ruleset_builder **guard = lua_touserdata(L, 1);
-    if (guard && *guard) {
-        fg_ruleset_builder_destroy(*guard);
-        *guard = NULL;
+    build_guard *guard = lua_touserdata(L, 1);
+    if (guard) {
+        fg_ruleset_builder_destroy(guard->b);
+        fg_findings_destroy(guard->findings);
+        guard->b = NULL;
+        guard->findings = NULL;
     }
     return 0;
 }

@@ -232,22 +232,10 @@ fg_status fg_ruleset_builder_refuse(fg_ruleset_builder *b, fg_error *err, fg_sta
 static void finding(fg_findings *f, bool warning, const char *path, const char *fmt, ...)
     FG_PRINTF(4, 5);
 static void finding(fg_findings *f, bool warning, const char *path, const char *fmt, ...) {
-    if (!warning) f->errors++;
-    if (f->count == sizeof f->items / sizeof f->items[0]) {
-        f->dropped++;
-        return;
-    }
-    fg_finding *x = &f->items[f->count++];
-    x->warning = warning;
-    snprintf(x->path, sizeof x->path, "%s", path);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(x->msg, sizeof x->msg, fmt, ap);
+    fg_findings_vaddf(f, warning, path, fmt, ap);
     va_end(ap);
-}
-
-void fg_findings_push(fg_findings *f, bool warning, const char *path, const char *msg) {
-    finding(f, warning, path, "%s", msg);
 }
 
 static int cmp_action_def(const void *a, const void *b) {
@@ -713,7 +701,7 @@ static void compile_motions(fg_ruleset *r, const fg_ruleset_builder *b, fg_findi
         fg_free(&r->alloc, paths, sizeof *paths * (cap ? cap : 1));
         return;
     }
-    if (f->errors == 0 &&
+    if (fg_findings_errors(f) == 0 &&
         fg_motion_set_compile_with(&mb, defs, n, &opts, &r->alloc, &r->motion_set, &err) != FG_OK)
         finding(f, false, "motions", "%s", err.msg);
     fg_free(&r->alloc, defs, sizeof *defs * (cap ? cap : 1));
@@ -749,10 +737,38 @@ static void compile_motions(fg_ruleset *r, const fg_ruleset_builder *b, fg_findi
     }
 }
 
+/* Refuses a build: err gets the first error finding (or the lack of memory), r is freed. */
+static fg_ruleset *refuse_build(fg_ruleset *r, const fg_findings *f, fg_error *err) {
+    if (fg_findings_lost(f) > 0)
+        fg_error_set(err, FG_ENOMEM, "rules: out of memory recording the validator's findings "
+                     "(%u not stored)", fg_findings_lost(f));
+    else
+        for (uint32_t i = 0; i < fg_findings_count(f); i++) {
+            fg_finding x = fg_findings_get(f, i);
+            if (x.severity != FG_SEVERITY_ERROR) continue;
+            fg_error_set(err, FG_EINVAL, "%s: %s", x.path, x.message);
+            break;
+        }
+    if (r) free_ruleset(r);
+    return NULL;
+}
+
+/* The build proper, into a list the caller owns or build's own. */
+static fg_ruleset *build(fg_ruleset_builder *b, fg_findings *f, fg_error *err);
+
 fg_ruleset *fg_ruleset_build(fg_ruleset_builder *b, fg_findings *findings, fg_error *err) {
-    fg_findings local;
-    fg_findings *f = findings ? findings : &local;
-    memset(f, 0, sizeof *f);
+    if (findings) {
+        fg_findings_clear(findings);
+        return build(b, findings, err);
+    }
+    fg_findings *local;
+    if (fg_findings_create(&b->alloc, &local, err) != FG_OK) return NULL;
+    fg_ruleset *r = build(b, local, err);
+    fg_findings_destroy(local);
+    return r;
+}
+
+static fg_ruleset *build(fg_ruleset_builder *b, fg_findings *f, fg_error *err) {
     if (b->failed) {
         finding(f, false, "rules", "%s", b->first_error.msg);
         if (err) *err = b->first_error;
@@ -855,7 +871,7 @@ fg_ruleset *fg_ruleset_build(fg_ruleset_builder *b, fg_findings *findings, fg_er
     check_resources(r, f);
     check_queue(&r->queue, f);
     for (uint32_t i = 0; i < r->nactions; i++) check_action(r, &r->defs[i], f);
-    bool clean = f->errors == 0;
+    bool clean = fg_findings_errors(f) == 0;
     if (clean) {
         for (uint32_t i = 0; i < r->nactions; i++) compile_action(r, i);
         check_followups(r, f);
@@ -918,15 +934,7 @@ fg_ruleset *fg_ruleset_build(fg_ruleset_builder *b, fg_findings *findings, fg_er
     /* With other errors the set is not compiled, but each notation is still checked alone, so
     ** one load reports a bad motion beside everything else. */
     if (!clean) compile_motions(r, b, f, true);
-    if (f->errors > 0) {
-        for (uint32_t i = 0; i < f->count; i++)
-            if (!f->items[i].warning) {
-                fg_error_set(err, FG_EINVAL, "%s: %s", f->items[i].path, f->items[i].msg);
-                break;
-            }
-        free_ruleset(r);
-        return NULL;
-    }
+    if (fg_findings_errors(f) > 0 || fg_findings_lost(f) > 0) return refuse_build(r, f, err);
     r->hash = content_hash(r);
     return r;
 }

@@ -73,12 +73,10 @@ fg_status fg_ruleset_add_default_box(fg_ruleset_builder *b, const char *group, f
 
 static void note(fg_findings *f, const char *path, const char *fmt, ...) FG_PRINTF(3, 4);
 static void note(fg_findings *f, const char *path, const char *fmt, ...) {
-    char msg[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    fg_findings_vaddf(f, false, path, fmt, ap);
     va_end(ap);
-    fg_findings_push(f, false, path, msg);
 }
 
 /* A tick range of an action: inside it, in order. */

@@ -15,6 +15,8 @@
 #include "framegate/request.h"
 #include "hit_internal.h"
 
+#include <stdarg.h>
+
 #define FG_MAX_ACTIONS 256
 #define FG_ACTION_WORDS (FG_MAX_ACTIONS / 64)
 #define FG_MAX_GROUPS 8
@@ -128,7 +130,12 @@ static inline const fg_action_rt *fg_rt_of(const fg_ruleset *r, uint32_t action)
 fg_builder_hits *fg_ruleset_builder_hits(fg_ruleset_builder *b);
 fg_status fg_ruleset_builder_refuse(fg_ruleset_builder *b, fg_error *err, fg_status code,
                                     const char *msg);
-void fg_findings_push(fg_findings *f, bool warning, const char *path, const char *msg);
+/* findings.c: adding a finding formatted in place, whatever its length (memory running out
+** counts it as lost, see fg_findings_lost). */
+void fg_findings_vaddf(fg_findings *f, bool warning, const char *path, const char *fmt,
+                       va_list ap);
+void fg_findings_addf(fg_findings *f, bool warning, const char *path, const char *fmt, ...)
+    FG_PRINTF(4, 5);
 /* ruleset_hits.c: boxes and hit data in the validator, the compiler and the content hash.
 ** `duration` is the action's length, or -1 when its phases are invalid. */
 void fg_hits_check(const fg_ruleset *r, const fg_action_def *a, int32_t duration,

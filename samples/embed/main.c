@@ -51,11 +51,20 @@ static fg_ruleset *build_rules(void) {
     fg_action_def block = fg_action_def_default("blockstun");
     fg_ruleset_add_action(b, &block, NULL);
 
-    fg_findings findings;
+    /* Every finding, each whole: err alone holds only the first. */
+    fg_findings *findings = NULL;
     fg_error err;
-    fg_ruleset *r = fg_ruleset_build(b, &findings, &err);
+    fg_ruleset *r = fg_findings_create(NULL, &findings, &err) == FG_OK
+                        ? fg_ruleset_build(b, findings, &err)
+                        : NULL;
     fg_ruleset_builder_destroy(b);
-    if (!r) fprintf(stderr, "rules: %s\n", err.msg);
+    if (!r && fg_findings_count(findings) == 0) fprintf(stderr, "rules: %s\n", err.msg);
+    for (uint32_t i = 0; i < fg_findings_count(findings); i++) {
+        fg_finding x = fg_findings_get(findings, i);
+        fprintf(stderr, "rules: %s: %s%s\n", x.path,
+                x.severity == FG_SEVERITY_WARNING ? "warning: " : "", x.message);
+    }
+    fg_findings_destroy(findings);
     return r;
 }
 

@@ -69,10 +69,20 @@ local function build_rules(C)
   action("hitstun", function(a) a.interrupts = true end)
   action("blockstun", function() end)
 
-  local findings = ffi.new("fg_findings")
+  local out = ffi.new("fg_findings *[1]")
+  if C.fg_findings_create(nil, out, err) ~= 0 then error("duel: rules: " .. ffi.string(err.msg)) end
+  local findings = ffi.gc(out[0], C.fg_findings_destroy)
   local rules = C.fg_ruleset_build(b, findings, err)
   C.fg_ruleset_builder_destroy(b)
-  if rules == nil then error("duel: rules: " .. ffi.string(err.msg)) end
+  if rules == nil then
+    -- Every finding, whole: err holds only the first.
+    local lines = {}
+    for i = 0, C.fg_findings_count(findings) - 1 do
+      local x = C.fg_findings_get(findings, i)
+      lines[#lines + 1] = ffi.string(x.path) .. ": " .. ffi.string(x.message)
+    end
+    error("duel: rules: " .. (#lines > 0 and table.concat(lines, "\n  ") or ffi.string(err.msg)))
+  end
   return rules
 end
 

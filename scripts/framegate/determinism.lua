@@ -105,36 +105,4 @@ function M.reference_diff(file, rules)
   end
 end
 
--- The what-if of a replay: its recorded inputs against other rules. Plays the replay with the
--- rules it was recorded with (verified as it goes), `chunk` ticks at a time; after each stretch
--- world:what_if re-runs the stretch's input from its first tick against `new_rules` and compares
--- the request decisions. Returns the first stretch's report with differences ({ from, to,
--- differences, lines, complete }), a report with differences = 0 when none differs, or nil and a
--- message when the recorded rules themselves do not replay.
-function M.what_if(file, recorded, new_rules, chunk)
-  -- Short stretches: the world's input buffer must still hold every edge of the stretch.
-  chunk = chunk or 12
-  local reader = fg.replay.open(file)
-  local w = fg.replay.world(reader, recorded)
-  local p = w:replay_player(reader)
-  local start = w:tick()
-  while true do
-    local snap, from = w:save(), w:tick()
-    local ok, msg = true, nil
-    for _ = 1, chunk do
-      ok, msg = p:step()
-      if not ok or p:status().done then break end
-    end
-    if not ok then return nil, msg end
-    if w:tick() > from then
-      local okw, report = pcall(w.what_if, w, { from = snap, rules = new_rules })
-      if not okw then return nil, report end
-      if report.differences > 0 then return report end
-    end
-    if p:status().done or w:tick() == from then
-      return { from = start, to = w:tick(), differences = 0, lines = {}, complete = true }
-    end
-  end
-end
-
 return M

@@ -413,7 +413,7 @@ function World:synctest(opts) end
 ---@return framegate.Recording
 function World:record(path, opts) end
 ---@param reader framegate.ReplayReader
----@param opts? { fps?: integer, jitter?: integer, seed?: integer }
+---@param opts? { fps?: integer, jitter?: integer, seed?: integer, verify?: boolean } verify = false: feed the recorded input only (a what-if against other rules)
 ---@return framegate.Player
 function World:replay_player(reader, opts) end
 ---@param from_tick? integer
@@ -620,7 +620,7 @@ function Rules:action(name) end
 ---Pixels: gravity, ground_y, min_gap, stage_min, stage_max.
 ---@return { gravity: number, ground_y: number, min_gap: number, stage_min: number, stage_max: number }
 function Rules:physics() end
----@return { path: string, message: string, warning: boolean }[]
+---@return { path: string, message: string, severity: "error"|"warning", warning: boolean, line?: integer }[]
 function Rules:findings() end
 ---@return { path: string, text: string }[]
 function Rules:sources() end

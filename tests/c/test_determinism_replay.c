@@ -170,6 +170,49 @@ static void player_reports_the_first_tick_that_differs(void **state) {
     fg_ruleset_unref(r);
 }
 
+/* The same diverging world fed the recorded input only (a what-if): nothing is verified, every
+** edge goes in on its tick and the replay runs to its end with the world's own outcome. */
+static void inputs_only_runs_other_rules_to_the_end(void **state) {
+    (void)state;
+    fg_ruleset *r = fg_det_rules(20);
+    mem m = mem_new();
+    uint64_t recorded = record(r, 21, 1500, 60, &m);
+    fg_replay_reader *rd = open_mem(&m);
+    fg_error err;
+    /* The reference: the recorded world, verified. */
+    fg_world *ref = setup(r, rd, no_hooks());
+    fg_player *p;
+    assert_int_equal(fg_player_create(ref, rd, NULL, &p, &err), FG_OK);
+    assert_int_equal(fg_player_run(p, &err), FG_OK);
+    uint64_t inputs = fg_player_get_status(p)->inputs;
+    fg_player_destroy(p);
+    veto v = {0};
+    fg_world_hooks h = {&v, always, veto_fireballs};
+    fg_world *w = setup(r, rd, h);
+    fg_player_options o;
+    memset(&o, 0, sizeof o);
+    o.inputs_only = true;
+    assert_int_equal(fg_player_create(w, rd, &o, &p, &err), FG_OK);
+    assert_int_equal(fg_player_run(p, &err), FG_OK);
+    const fg_player_status *s = fg_player_get_status(p);
+    assert_true(s->done);
+    assert_false(s->diverged);
+    assert_int_equal(s->checkpoints, 0);
+    assert_int_equal(s->commands, 0);
+    assert_int_equal(s->inputs, inputs);
+    assert_int_equal(fg_world_tick(w), fg_world_tick(ref));
+    assert_true(v.calls > 0);
+    /* Without the fireballs the match ends elsewhere. */
+    assert_true(fg_world_hash(w) != recorded);
+    assert_true(fg_world_hash(ref) == recorded);
+    fg_player_destroy(p);
+    fg_world_destroy(w);
+    fg_world_destroy(ref);
+    fg_replay_reader_destroy(rd);
+    free(m.b);
+    fg_ruleset_unref(r);
+}
+
 /* A hot reload: recorded with its tick, both hashes and the new source; replayed by loading it. */
 static fg_status reload_from_text(void *ud, fg_world *w, uint32_t slot,
                                   const fg_replay_reload *rec, fg_error *err) {
@@ -495,6 +538,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(replay_matches_at_every_display_rate),
         cmocka_unit_test(player_reports_the_first_tick_that_differs),
+        cmocka_unit_test(inputs_only_runs_other_rules_to_the_end),
         cmocka_unit_test(reload_is_recorded_with_its_source_and_replayed),
         cmocka_unit_test(recorder_refuses_what_a_replay_cannot_carry),
         cmocka_unit_test(recorder_refuses_a_world_that_is_not_freshly_set_up),

@@ -519,15 +519,18 @@ static void a_throw_misses_a_target_in_a_stun(void **state) {
 /* {====================================================================== validation */
 
 static void expect_finding(fg_ruleset_builder *b, const char *path, const char *msg) {
-    fg_findings f;
-    fg_ruleset *r = fg_ruleset_build(b, &f, NULL);
+    fg_findings *f = fgt_findings();
+    fg_ruleset *r = fg_ruleset_build(b, f, NULL);
     fg_ruleset_builder_destroy(b);
     assert_null(r);
-    for (uint32_t i = 0; i < f.count; i++)
-        if (!strcmp(f.items[i].path, path) && !strcmp(f.items[i].msg, msg)) return;
-    for (uint32_t i = 0; i < f.count; i++)
-        print_message("%s: %s\n", f.items[i].path, f.items[i].msg);
-    fail_msg("no finding %s: %s", path, msg);
+    bool found = false;
+    for (uint32_t i = 0; i < fg_findings_count(f) && !found; i++)
+        found = !strcmp(fg_findings_get(f, i).path, path) &&
+                !strcmp(fg_findings_get(f, i).message, msg);
+    for (uint32_t i = 0; i < fg_findings_count(f) && !found; i++)
+        print_message("%s: %s\n", fg_findings_get(f, i).path, fg_findings_get(f, i).message);
+    fg_findings_destroy(f);
+    if (!found) fail_msg("no finding %s: %s", path, msg);
 }
 
 static void box_mistakes_name_the_path_and_the_value(void **state) {

@@ -359,15 +359,16 @@ static void queue_policy_is_checked(void **state) {
     fg_ruleset_builder *b = fgt_fighter_builder(NULL);
     fg_queue_policy q = {.depth = 9, .order = FG_QUEUE_FIFO, .expiry = 601};
     fg_ruleset_set_queue(b, &q);
-    fg_findings f;
+    fg_findings *f = fgt_findings();
     fg_error err;
-    assert_null(fg_ruleset_build(b, &f, &err));
+    assert_null(fg_ruleset_build(b, f, &err));
     fg_ruleset_builder_destroy(b);
-    assert_int_equal(f.errors, 2);
-    assert_string_equal(f.items[0].path, "queue.depth");
-    assert_string_equal(f.items[0].msg, "9, expected 1..4 requests per layer");
-    assert_string_equal(f.items[1].path, "queue.expiry");
-    assert_string_equal(f.items[1].msg, "601, expected 0..600 ticks (0 = no expiry)");
+    assert_int_equal(fg_findings_errors(f), 2);
+    assert_string_equal(fg_findings_get(f, 0).path, "queue.depth");
+    assert_string_equal(fg_findings_get(f, 0).message, "9, expected 1..4 requests per layer");
+    assert_string_equal(fg_findings_get(f, 1).path, "queue.expiry");
+    assert_string_equal(fg_findings_get(f, 1).message, "601, expected 0..600 ticks (0 = no expiry)");
+    fg_findings_destroy(f);
 }
 
 /* }====================================================================== */

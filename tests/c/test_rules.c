@@ -30,30 +30,31 @@ static fg_ruleset_builder *base(const fg_allocator *alloc) {
 
 /* Builds b, which must fail with exactly one error: path and message. */
 static void expect_error(fg_ruleset_builder *b, const char *path, const char *msg) {
-    fg_findings f;
+    fg_findings *f = fgt_findings();
     fg_error err;
     memset(&err, 0, sizeof err);
-    fg_ruleset *r = fg_ruleset_build(b, &f, &err);
+    fg_ruleset *r = fg_ruleset_build(b, f, &err);
     fg_ruleset_builder_destroy(b);
     if (r) {
         fg_ruleset_unref(r);
         fail_msg("built, expected %s: %s", path, msg);
     }
-    if (f.errors != 1) {
-        for (uint32_t i = 0; i < f.count; i++)
-            print_error("  %s: %s\n", f.items[i].path, f.items[i].msg);
-        fail_msg("%u errors, expected 1", f.errors);
+    if (fg_findings_errors(f) != 1) {
+        for (uint32_t i = 0; i < fg_findings_count(f); i++)
+            print_error("  %s: %s\n", fg_findings_get(f, i).path, fg_findings_get(f, i).message);
+        fail_msg("%u errors, expected 1", fg_findings_errors(f));
     }
-    const fg_finding *x = NULL;
-    for (uint32_t i = 0; i < f.count; i++)
-        if (!f.items[i].warning) x = &f.items[i];
-    assert_non_null(x);
-    assert_string_equal(x->path, path);
-    assert_string_equal(x->msg, msg);
+    fg_finding x = {FG_SEVERITY_WARNING, 0, NULL, NULL};
+    for (uint32_t i = 0; i < fg_findings_count(f); i++)
+        if (fg_findings_get(f, i).severity == FG_SEVERITY_ERROR) x = fg_findings_get(f, i);
+    assert_non_null(x.path);
+    assert_string_equal(x.path, path);
+    assert_string_equal(x.message, msg);
     char whole[512];
     snprintf(whole, sizeof whole, "%s: %s", path, msg);
     assert_string_equal(err.msg, whole);
     assert_int_equal(err.code, FG_EINVAL);
+    fg_findings_destroy(f);
 }
 
 static fg_action_def *find(fg_action_def *defs, int n, const char *name) {
@@ -81,12 +82,13 @@ static void window_past_the_end_of_its_action_is_an_error(void **state) {
     fgt_cancel(&a, 4, 12, FG_ON_HIT, 0, "idle");
     fgt_cancel(&a, 4, 14, FG_ON_HIT, 0, "idle");
     fgt_add(b, &a);
-    fg_findings f;
-    assert_null(fg_ruleset_build(b, &f, NULL));
+    fg_findings *f = fgt_findings();
+    assert_null(fg_ruleset_build(b, f, NULL));
     fg_ruleset_builder_destroy(b);
-    assert_int_equal(f.errors, 1);
-    assert_string_equal(f.items[0].path, "actions.jab.cancels[2].to");
-    assert_string_equal(f.items[0].msg, "14 is past the end of jab (13 ticks)");
+    assert_int_equal(fg_findings_errors(f), 1);
+    assert_string_equal(fg_findings_get(f, 0).path, "actions.jab.cancels[2].to");
+    assert_string_equal(fg_findings_get(f, 0).message, "14 is past the end of jab (13 ticks)");
+    fg_findings_destroy(f);
 }
 
 static void window_ending_before_it_starts_or_before_tick_0_is_an_error(void **state) {
@@ -197,12 +199,12 @@ static void window_open_on_tick_0_into_itself_is_a_cycle(void **state) {
     a = fgt_action("feint_b", 2, 0, 6);
     fgt_cancel(&a, 0, 1, FG_ON_ALWAYS, 0, "feint_a");
     fgt_add(b, &a);
-    fg_findings f;
-    assert_null(fg_ruleset_build(b, &f, NULL));
+    fg_findings *f = fgt_findings();
+    assert_null(fg_ruleset_build(b, f, NULL));
     fg_ruleset_builder_destroy(b);
-    assert_int_equal(f.errors, 2);
-    assert_string_equal(f.items[0].path, "actions.feint_a.cancels");
-    assert_string_equal(f.items[1].path, "actions.feint_b.cancels");
+    assert_int_equal(fg_findings_errors(f), 2);
+    assert_string_equal(fg_findings_get(f, 0).path, "actions.feint_a.cancels");
+    assert_string_equal(fg_findings_get(f, 1).path, "actions.feint_b.cancels");
 
     /* A window into itself that opens after tick 0 is a legal loop (a rapid jab). */
     b = base(NULL);
@@ -211,6 +213,7 @@ static void window_open_on_tick_0_into_itself_is_a_cycle(void **state) {
     fgt_add(b, &a);
     fg_ruleset *r = fgt_build(b);
     fg_ruleset_unref(r);
+    fg_findings_destroy(f);
 }
 
 static void body_layer_without_a_neutral_state_is_an_error(void **state) {
@@ -266,14 +269,15 @@ static void bad_motion_notation_names_its_column(void **state) {
     fg_action_def a = fgt_action("kick", 5, 2, 10);
     snprintf(a.input, sizeof a.input, "2MK");
     fgt_add(b, &a);
-    fg_findings f;
+    fg_findings *f = fgt_findings();
     fg_error err;
-    assert_null(fg_ruleset_build(b, &f, &err));
+    assert_null(fg_ruleset_build(b, f, &err));
     fg_ruleset_builder_destroy(b);
-    assert_int_equal(f.errors, 1);
-    assert_string_equal(f.items[0].path, "actions.kick.input");
-    assert_non_null(strstr(f.items[0].msg, "column 2"));
-    assert_non_null(strstr(f.items[0].msg, "MK"));
+    assert_int_equal(fg_findings_errors(f), 1);
+    assert_string_equal(fg_findings_get(f, 0).path, "actions.kick.input");
+    assert_non_null(strstr(fg_findings_get(f, 0).message, "column 2"));
+    assert_non_null(strstr(fg_findings_get(f, 0).message, "MK"));
+    fg_findings_destroy(f);
 }
 
 static void negative_frame_counts_and_empty_actions_are_errors(void **state) {
@@ -329,18 +333,19 @@ static void every_error_is_reported_not_just_the_first(void **state) {
     fgt_cost(&a, "stamina", 10);
     fgt_marker(&a, 40, "spark");
     fgt_add(b, &a);
-    fg_findings f;
+    fg_findings *f = fgt_findings();
     fg_error err;
-    assert_null(fg_ruleset_build(b, &f, &err));
+    assert_null(fg_ruleset_build(b, f, &err));
     fg_ruleset_builder_destroy(b);
-    assert_int_equal(f.errors, 3);
-    assert_int_equal(f.count, 3);
-    assert_string_equal(f.items[0].path, "actions.strong.cancels[1].to");
-    assert_string_equal(f.items[1].path, "actions.strong.markers[1].tick");
-    assert_string_equal(f.items[2].path, "actions.strong.cost.stamina");
+    assert_int_equal(fg_findings_errors(f), 3);
+    assert_int_equal(fg_findings_count(f), 3);
+    assert_string_equal(fg_findings_get(f, 0).path, "actions.strong.cancels[1].to");
+    assert_string_equal(fg_findings_get(f, 1).path, "actions.strong.markers[1].tick");
+    assert_string_equal(fg_findings_get(f, 2).path, "actions.strong.cost.stamina");
     /* err holds the first. */
     assert_string_equal(err.msg, "actions.strong.cancels[1].to: 30 is past the end of strong (26 "
                                  "ticks)");
+    fg_findings_destroy(f);
 }
 
 static void refused_declaration_fails_the_build_with_its_message(void **state) {
@@ -353,12 +358,13 @@ static void refused_declaration_fails_the_build_with_its_message(void **state) {
     fg_action_def a = fgt_action("", 1, 1, 1);
     assert_int_equal(fg_ruleset_add_action(b, &a, &err), FG_EINVAL);
     assert_string_equal(err.msg, "actions: name '' must be 1 to 31 characters");
-    fg_findings f;
-    assert_null(fg_ruleset_build(b, &f, &err));
+    fg_findings *f = fgt_findings();
+    assert_null(fg_ruleset_build(b, f, &err));
     fg_ruleset_builder_destroy(b);
     /* The first refusal is what the build reports. */
     assert_string_equal(err.msg, "layers: 'body' is declared twice");
-    assert_int_equal(f.errors, 1);
+    assert_int_equal(fg_findings_errors(f), 1);
+    fg_findings_destroy(f);
 }
 
 static void motion_lint_warns_without_stopping_the_build(void **state) {
@@ -375,17 +381,18 @@ static void motion_lint_warns_without_stopping_the_build(void **state) {
     m.name = "double";
     m.notation = "236236LP";
     fg_ruleset_add_motion(b, &m, NULL);
-    fg_findings f;
-    fg_ruleset *r = fg_ruleset_build(b, &f, NULL);
+    fg_findings *f = fgt_findings();
+    fg_ruleset *r = fg_ruleset_build(b, f, NULL);
     fg_ruleset_builder_destroy(b);
     assert_non_null(r);
-    assert_int_equal(f.errors, 0);
-    assert_true(f.count >= 1);
-    assert_true(f.items[0].warning);
-    assert_string_equal(f.items[0].path, "motions");
-    assert_non_null(strstr(f.items[0].msg, "double"));
-    assert_non_null(strstr(f.items[0].msg, "fireball"));
+    assert_int_equal(fg_findings_errors(f), 0);
+    assert_true(fg_findings_count(f) >= 1);
+    assert_true((fg_findings_get(f, 0).severity == FG_SEVERITY_WARNING));
+    assert_string_equal(fg_findings_get(f, 0).path, "motions");
+    assert_non_null(strstr(fg_findings_get(f, 0).message, "double"));
+    assert_non_null(strstr(fg_findings_get(f, 0).message, "fireball"));
     fg_ruleset_unref(r);
+    fg_findings_destroy(f);
 }
 
 /* }====================================================================== */

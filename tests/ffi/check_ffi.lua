@@ -49,10 +49,18 @@ local idle = ffi.new("fg_action_def[1]")
 idle[0] = C.fg_action_def_default("idle")
 idle[0].neutral, idle[0].loop = true, true
 assert(C.fg_ruleset_add_action(b, idle, err) == 0, ffi.string(err.msg))
-local findings = ffi.new("fg_findings")
+local out = ffi.new("fg_findings *[1]")
+assert(C.fg_findings_create(nil, out, err) == 0, ffi.string(err.msg))
+local findings = ffi.gc(out[0], C.fg_findings_destroy)
 local rules = C.fg_ruleset_build(b, findings, err)
 C.fg_ruleset_builder_destroy(b)
 assert(rules ~= nil, ffi.string(err.msg))
+assert(C.fg_findings_count(findings) == 0)
+-- A finding by value through the FFI, its long path whole.
+local long = string.rep("deep/", 2000) .. "rules.lua"
+assert(C.fg_findings_add(findings, C.FG_SEVERITY_WARNING, long, 12, "a note", err) == 0)
+local x = C.fg_findings_get(findings, 0)
+assert(ffi.string(x.path) == long and ffi.string(x.message) == "a note" and x.line == 12)
 local cfg = ffi.new("fg_world_config[1]")
 cfg[0] = C.fg_world_config_default()
 cfg[0].rules = rules

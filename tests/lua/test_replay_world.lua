@@ -304,18 +304,20 @@ function TestCommands:test_replay_command_verifies_and_refuses_the_wrong_rules()
   lu.assertStrContains(out, " 30 fps: ")
   lu.assertStrContains(out, "144 fps: ")
   local f = io.open(tmp .. "-other.lua", "w")
-  f:write((SOURCE:gsub("startup = 4, active = 2", "startup = 5, active = 2", 1)))
+  f:write((SOURCE:gsub("startup = 7, active = 3, recovery = 16",
+    "startup = 7, active = 3, recovery = 20", 1)))
   f:close()
   code, out = run_command("replay", tmp .. "-r.fgr", "--rules", tmp .. "-other.lua")
   lu.assertEquals(code, 1)
   lu.assertStrContains(out, "replay was recorded with ruleset 0x" .. rules:hash())
   lu.assertStrContains(out, "replay with --embedded to use the recorded source")
-  -- Not verified, but a what-if: the recorded inputs against the edited rules, and the first
-  -- decisions the later jab changes.
+  -- Not verified, but a what-if: the recorded inputs run on against the edited rules, and where
+  -- the longer strong keeps e2 busy (tests/lua/test_whatif.lua checks a report in full).
   lu.assertStrContains(out, "what-if " .. tmp .. "-r.fgr: the recorded inputs against " .. tmp
     .. "-other.lua (the replay runs the ruleset embedded in the replay")
-  lu.assertStrMatches(out, ".*first differences in ticks %d+%-%d+ %(%d+; each stretch is re%-run "
-    .. "from the recorded state%):\n  tick %d+: e%d .*")
+  lu.assertStrMatches(out, ".*  ticks 0%-199, the new rules from tick 0 on, run continuously [^\n]*\n"
+    .. "  the fighters first differ after tick %d+ %(recorded %-> what%-if%):\n"
+    .. "    e2 action: idle %-> strong\n.*")
   code, out = run_command("replay", tmp .. "-r.fgr", "--embedded")
   lu.assertEquals(code, 0)
   lu.assertStrContains(out, "the ruleset embedded in the replay")

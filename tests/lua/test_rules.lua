@@ -366,6 +366,33 @@ return fg.ruleset "faulty" {
   lu.assertEquals(lines[#lines], path .. ": not loaded: 10 errors, 0 warnings")
 end
 
+-- Over a thousand faults: every one printed with its line, none lost to a cap (the validator
+-- once kept 64 and said how many it dropped).
+function TestCheckCommand:test_over_a_thousand_faults_print_every_finding()
+  local src = { 'local fg = require "framegate"', 'return fg.ruleset "many" {',
+    '  actions = {', '    idle = { neutral = true },' }
+  for i = 1, 160 do
+    local windows = {}
+    for k = 1, 8 do windows[k] = string.format("{ from = 0, to = %d, into = 'idle' }", 5 + k) end
+    src[#src + 1] = string.format("    a%03d = { startup = 2, active = 2, recovery = 2, "
+      .. "cancels = { %s } },", i, table.concat(windows, ", "))
+  end
+  src[#src + 1] = "  },\n}\n"
+  local path = write_file(table.concat(src, "\n"))
+  local out = buffer()
+  lu.assertFalse(check.check(path, out))
+  os.remove(path)
+  local n = 0
+  for line in out.text:gmatch("[^\n]+") do
+    if line:find(": %d+ is past the end of a%d%d%d %(6 ticks%)$") then n = n + 1 end
+  end
+  lu.assertEquals(n, 1280)
+  lu.assertStrContains(out.text, path .. ":164: actions.a160.cancels[8].to: 13 is past the end "
+    .. "of a160 (6 ticks)\n")
+  lu.assertStrContains(out.text, path .. ": not loaded: 1280 errors, 0 warnings")
+  lu.assertNotStrContains(out.text, "more findings")
+end
+
 -- A bad notation is reported beside other errors (the motions are checked one by one even when
 -- the set as a whole is not compiled).
 function TestCheckCommand:test_a_bad_notation_is_reported_beside_other_errors()

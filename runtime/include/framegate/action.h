@@ -187,23 +187,44 @@ FG_API fg_action_def fg_action_def_default(const char *name);
 FG_API fg_physics_def fg_physics_def_default(void);
 FG_API fg_combat_def fg_combat_def_default(void);
 
-/* One validator finding: `path` names the field ("actions.jab.cancels[1].to"), `msg` says what is
-** wrong with the value and what was expected. */
+/* A finding's weight: an error refuses the ruleset, a warning (lint) is kept beside it. */
+typedef enum fg_severity { FG_SEVERITY_ERROR, FG_SEVERITY_WARNING } fg_severity;
+
+/* One validator finding, read back by value. `path` names the field ("actions.jab.cancels[1].to"),
+** `message` says what is wrong with the value and what was expected; both are whole, whatever
+** their length, and belong to the list (valid until it is cleared or destroyed). `line` is the
+** source line a reader attached (0: unknown; the C builder knows no lines). */
 typedef struct fg_finding {
-    bool warning; /* lint (kept) rather than error (refuses the ruleset) */
-    char path[96];
-    char msg[256];
+    fg_severity severity;
+    uint32_t line;
+    const char *path;
+    const char *message;
 } fg_finding;
 
-typedef struct fg_findings {
-    uint32_t count, errors;
-    fg_finding items[64];
-    uint32_t dropped; /* findings beyond the 64 kept */
-} fg_findings;
+/* A growing list of findings: no cap on their number or their length. Allocated through the
+** allocator it is created with (NULL: the default), normally the builder's. */
+typedef struct fg_findings fg_findings;
+
+/* FG_ENOMEM (and *out NULL) when out of memory. */
+FG_API fg_status fg_findings_create(const fg_allocator *alloc, fg_findings **out, fg_error *err);
+FG_API void fg_findings_destroy(fg_findings *f); /* NULL is ignored */
+FG_API void fg_findings_clear(fg_findings *f);
+FG_API uint32_t fg_findings_count(const fg_findings *f);
+FG_API uint32_t fg_findings_errors(const fg_findings *f); /* findings of FG_SEVERITY_ERROR */
+/* Finding i (0-based); past the end, an error with empty path and message. */
+FG_API fg_finding fg_findings_get(const fg_findings *f, uint32_t i);
+/* Adds a finding (copies path and message). FG_ENOMEM when it cannot be stored: the list then
+** counts it as lost (fg_findings_lost) and fg_ruleset_build refuses rather than report less. */
+FG_API fg_status fg_findings_add(fg_findings *f, fg_severity severity, const char *path,
+                                 uint32_t line, const char *message, fg_error *err);
+FG_API uint32_t fg_findings_lost(const fg_findings *f); /* findings memory ran out for */
+FG_API const char *fg_severity_name(fg_severity s);      /* "error", "warning" */
 
 /* Validates everything and compiles the ruleset. On any error returns NULL, fills `findings`
-** (every problem, not just the first) and err (the first one); the builder may be freed either
-** way. Warnings (lint) do not stop the build. */
+** (cleared first: every problem, not just the first; may be NULL) and err (the first one, which
+** its fixed buffer may shorten: read the findings for the whole text); the builder may be freed
+** either way. Warnings (lint) do not stop the build. Memory running out while findings are
+** recorded refuses the ruleset with FG_ENOMEM. */
 FG_API fg_ruleset *fg_ruleset_build(fg_ruleset_builder *b, fg_findings *findings, fg_error *err);
 
 /* }====================================================================== */

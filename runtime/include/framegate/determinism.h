@@ -249,6 +249,10 @@ typedef struct fg_player_options {
     uint32_t fps;
     uint32_t jitter_pct;
     uint64_t jitter_seed;
+    /* Feed the recorded input and nothing else: commands, checkpoints and the final hash are read
+    ** past unverified and reloads are skipped, so the world may run other rules than the
+    ** recorded ones (a what-if: the recorded inputs against edited rules). */
+    bool inputs_only;
 } fg_player_options;
 
 typedef struct fg_player_status {

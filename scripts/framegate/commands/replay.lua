@@ -7,6 +7,7 @@
 local fg = require "framegate"
 local det = require "framegate.determinism"
 local options = require "framegate.options"
+local whatif = require "framegate.whatif"
 
 local function fail(msg, code)
   io.stderr:write("framegate replay: " .. msg .. "\n")
@@ -24,24 +25,17 @@ local function play(reader, rules, opts)
 end
 
 -- Rules other than the recorded ones cannot verify a replay, but they can say what they change:
--- the recorded inputs re-run against them, the first stretch of ticks whose request decisions
--- differ. Exit code 1 all the same: nothing was verified.
-local function what_if(file, reader, rules, where)
+-- the recorded inputs run on against them from the branch tick (--from, default the start),
+-- compared tick by tick with the recorded run. Exit code 1 all the same: nothing was verified.
+local function what_if(file, reader, rules, where, from)
   local recorded, rwhere = det.replay_rules(reader, file, { embedded = true })
   if not recorded then recorded, rwhere = det.replay_rules(reader, file, {}) end
   if not recorded then return fail("what-if: " .. rwhere) end
-  local report, msg = det.what_if(file, recorded, rules)
+  local report, msg = whatif.run(file, recorded, rules, { from = from })
   if not report then return fail("what-if: " .. msg) end
   print(string.format("what-if %s: the recorded inputs against %s (the replay runs %s)", file,
     where, rwhere))
-  if report.differences == 0 then
-    print(string.format("  no decision differs in ticks %d-%d", report.from, report.to - 1))
-    return 1
-  end
-  print(string.format("  first differences in ticks %d-%d (%d; each stretch is re-run from the "
-    .. "recorded state)%s:", report.from, report.to - 1, report.differences,
-    report.complete and "" or ", some input of the stretch was no longer stored"))
-  for _, l in ipairs(report.lines) do print("  " .. l) end
+  for _, l in ipairs(whatif.format(report)) do print(l) end
   return 1
 end
 
@@ -52,7 +46,10 @@ local M = {
 function M.options(p)
   p:argument("replay", "The replay file (.fgr).")
   p:option("--rules", "Re-simulate with this ruleset instead of the recorded path; rules other "
-    .. "than the recorded ones report a what-if: the first decisions they change.")
+    .. "than the recorded ones report a what-if: the recorded inputs run on against them, and "
+    .. "the decisions and the outcome they change.")
+  p:option("--from", "With --rules: the tick the what-if's rules take over at (default: the "
+    .. "replay's first tick).")
   p:flag("--embedded", "Re-simulate with the ruleset source embedded in the replay.")
   p:option("--fps", "Also play it through the host loop at these display rates, e.g. "
     .. "30,60,120,144,240.")
@@ -67,7 +64,11 @@ function M.main(args)
   end
   local jitter, e1 = options.int(opts, "--jitter", 30, 0, 90)
   local seed, e2 = options.int(opts, "--seed", 1, 0, math.maxinteger)
-  if not (jitter and seed) then return options.usage_error("replay", e1 or e2) end
+  local from, e3 = options.int(opts, "--from", nil, 0, math.maxinteger)
+  if not (jitter and seed) or e3 then return options.usage_error("replay", e1 or e2 or e3) end
+  if from and not opts.rules then
+    return options.usage_error("replay", "--from is the branch tick of a what-if: it needs --rules")
+  end
   local rates = {}
   for r in (opts.fps or ""):gmatch("[^,]+") do
     local n = math.tointeger(tonumber(r))
@@ -84,7 +85,7 @@ function M.main(args)
   local same, ok = reader:check_ruleset(math.tointeger(tonumber(rules:hash(), 16)))
   if not same then
     fail(ok .. " (" .. where .. "); replay with --embedded to use the recorded source")
-    if opts.rules then return what_if(file, reader, rules, where) end
+    if opts.rules then return what_if(file, reader, rules, where, from) end
     return 1
   end
   if header.runtime_version ~= fg.version then

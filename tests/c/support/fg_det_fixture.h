@@ -87,13 +87,17 @@ static inline fg_ruleset *fg_det_rules(int32_t jab_damage) {
     p.stage_min = FG_FX(-400);
     p.stage_max = FG_FX(400);
     fg_ruleset_set_physics(b, &p);
-    fg_findings findings;
-    fg_ruleset *r = fg_ruleset_build(b, &findings, &err);
+    fg_findings *findings = NULL;
+    fg_ruleset *r = fg_findings_create(NULL, &findings, &err) == FG_OK
+                        ? fg_ruleset_build(b, findings, &err)
+                        : NULL;
     if (!r) {
         fprintf(stderr, "fixture rules: %s\n", err.msg);
-        for (uint32_t i = 0; i < findings.count; i++)
-            fprintf(stderr, "  %s: %s\n", findings.items[i].path, findings.items[i].msg);
+        for (uint32_t i = 0; i < fg_findings_count(findings); i++)
+            fprintf(stderr, "  %s: %s\n", fg_findings_get(findings, i).path,
+                    fg_findings_get(findings, i).message);
     }
+    fg_findings_destroy(findings);
     fg_ruleset_builder_destroy(b);
     return r;
 }

@@ -90,16 +90,26 @@ void fgt_resource(fg_ruleset_builder *b, const char *name, int max, int start) {
     if (fg_ruleset_add_resource(b, &r, &err) != FG_OK) fail_msg("resource: %s", err.msg);
 }
 
-fg_ruleset *fgt_build(fg_ruleset_builder *b) {
-    fg_findings f;
+fg_findings *fgt_findings(void) {
+    fg_findings *f = NULL;
     fg_error err;
-    fg_ruleset *r = fg_ruleset_build(b, &f, &err);
+    if (fg_findings_create(NULL, &f, &err) != FG_OK) fail_msg("%s", err.msg);
+    return f;
+}
+
+fg_ruleset *fgt_build(fg_ruleset_builder *b) {
+    fg_findings *f = fgt_findings();
+    fg_error err;
+    fg_ruleset *r = fg_ruleset_build(b, f, &err);
     fg_ruleset_builder_destroy(b);
     if (!r) {
-        for (uint32_t i = 0; i < f.count; i++)
-            print_error("finding: %s: %s\n", f.items[i].path, f.items[i].msg);
+        for (uint32_t i = 0; i < fg_findings_count(f); i++)
+            print_error("finding: %s: %s\n", fg_findings_get(f, i).path,
+                        fg_findings_get(f, i).message);
+        fg_findings_destroy(f);
         fail_msg("build: %s", err.msg);
     }
+    fg_findings_destroy(f);
     return r;
 }
 

@@ -43,6 +43,8 @@ void fgt_hit(fg_action_def *a, int tick, int range, int damage, int hitstop, int
 void fgt_add(fg_ruleset_builder *b, const fg_action_def *a);
 void fgt_resource(fg_ruleset_builder *b, const char *name, int max, int start);
 /* Builds, fails the test with every finding if the build fails, and frees the builder. */
+/* An empty findings list (asserts it could be made); fg_findings_destroy frees it. */
+fg_findings *fgt_findings(void);
 fg_ruleset *fgt_build(fg_ruleset_builder *b);
 
 /* The builder of the test fighter, for a test that adds to it before building. */
