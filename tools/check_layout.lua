@@ -32,6 +32,8 @@ local OWNERS = {
   ["collide.c"] = { "fg_box", "fg_guard", "fg_knockdown", "fg_miss", "fg_rect", "fg_throw_step" },
   ["ruleset.c"] = { "fg_action_def", "fg_action_has_tag", "fg_contact", "fg_physics", "fg_queue" },
   ["ruleset_hits.c"] = { "fg_combat" },
+  ["vars.c"] = { "fg_var", "fg_world_var", "fg_world_propose_var", "fg_ruleset_add_var",
+                 "fg_ruleset_var", "fg_ruleset_find_var" },
   ["findings.c"] = { "fg_severity" },
   ["request.c"] = { "fg_decision", "fg_reason", "fg_phase" },
   ["replication.c"] = { "fg_rep" },

@@ -94,6 +94,10 @@ fg_status fg_lua_world_replace_rules(lua_State *L, int world_idx, uint32_t slot,
 void fg_lua_open_play(lua_State *L);
 /* l_combat.c: p:combat(), p:boxes(), p:team(), p:owner(). */
 void fg_lua_open_combat(lua_State *L);
+/* l_vars.c: fg.set, fg.add (proposals from a request rule), p:var(), p:vars(). */
+void fg_lua_open_vars(lua_State *L);
+/* rules:vars(): the declared variables. [-0, +1, m] */
+int fg_lua_push_rules_vars(lua_State *L, const fg_ruleset *r);
 
 /* Read-only views (l_view.c). They read the world when indexed. push_view makes a new one (for
 ** entity:view()); the rule views are the world's reusable ones, re-pointed for each call, so a
@@ -102,6 +106,9 @@ void fg_lua_push_view(lua_State *L, int world_idx, fg_entity e);
 void fg_lua_push_rule_view(lua_State *L, int world_idx, fg_entity e);
 void fg_lua_push_request_view(lua_State *L, int world_idx, const fg_decision *d);
 void fg_lua_open_view(lua_State *L);
+/* Checks that idx is an entity view (a rule's `me`) of an open world; *w receives the world.
+** [-0, +0, v] */
+fg_entity fg_lua_check_view_entity(lua_State *L, int idx, fg_world **w);
 /* An event table for a presentation hook. [-0, +1, m] */
 void fg_lua_push_event(lua_State *L, const fg_world *w, const fg_event *ev);
 /* Sets (lw != NULL) or clears the world and entity fg.cue emits for. [-0, +0, m] */
@@ -315,6 +322,8 @@ int fg_lua_field_error(lua_State *L, const char *field, const char *fmt, ...) FG
 ** combat rules. */
 void fg_lua_read_action_hits(fg_lua_reader *rd, int t, fg_action_def *a);
 void fg_lua_read_ruleset_hits(fg_lua_reader *rd, int idx, fg_ruleset_builder *b);
+/* l_vars.c: the declaration's `vars`. */
+void fg_lua_read_ruleset_vars(fg_lua_reader *rd, int idx, fg_ruleset_builder *b);
 /* The same, back as tables (rules:action). [-0, +0, m] */
 void fg_lua_push_action_hits(lua_State *L, const fg_action_def *a);
 /* gaps = { 12, 12, 8 } of the motion table t into def->gaps (l_motion.c). */

@@ -828,8 +828,8 @@ static const char *trace_kind_name(int k) {
     static const char *const names[] = {"input",      "jump",  "contact", "decision",
                                         "transition", "hit",   "command", "rule_error",
                                         "event",      "cue",   "reload",  "miss",
-                                        "throw",      "true"};
-    return k >= 0 && k < 14 ? names[k] : "other";
+                                        "throw",      "true",  "var"};
+    return k >= 0 && k < 15 ? names[k] : "other";
 }
 
 /* w:trace_records([from_tick]) -> { {tick=, entity=, kind=, code=, a=, b=, c=, d=, text=,

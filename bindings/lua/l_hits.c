@@ -4,13 +4,16 @@
 ** the ruleset's default `boxes` and `combat` rules. It only translates into the builder's
 ** structs (framegate/hit.h); the validator checks the values against the action.
 **
-**   boxes   = { { "hit", from = 3, to = 4, x = 20, y = 50, w = 40, h = 20 }, ... }
+**   boxes   = { { "hit", from = 3, to = 4, x = 20, y = 50, w = 40, h = 20, hit = 2 }, ... }
 **   hit     = { damage =, chip =, hitstun =, blockstun =, hitstop =, hitstop_target =,
 **               guard = "high"|"low"|"overhead"|"unblockable", pushback = { hit =, block = },
 **               counter = { damage =, hitstun =, hitstop = }, hits =, interval =, priority =,
 **               juggle =, reaction =, air_reaction =, launch = { vx =, vy = },
 **               knockdown = "soft"|"hard", meter =, meter_target =, range = }
 **   throw   = { damage =, tech_window =, tech =, reaction =, stun =, launch =, knockdown = }
+**
+** A move whose hits differ lists its definitions, `hit = { { ... }, { ... } }` (and `throw`
+** likewise); each box names the one it uses by position (`hit = 2`, `throw = 2`, default 1).
 */
 #include "fg_lua.h"
 
@@ -142,10 +145,11 @@ static fg_box read_rect(fg_lua_reader *rd, int t) {
 
 static const char *const kinds[] = {"hurt", "hit", "push", "throw", NULL};
 
-/* { "hit", from =, to =, x =, y =, w =, h = } or { kind = "hit", ... } */
+/* { "hit", from =, to =, x =, y =, w =, h =, hit = } or { kind = "hit", ... } */
 static void read_box(fg_lua_reader *rd, fg_box_def *d, int32_t duration) {
     lua_State *L = rd->L;
-    static const char *const fields[] = {"kind", "from", "to", "x", "y", "w", "h", NULL};
+    static const char *const fields[] = {"kind", "from", "to", "x", "y", "w", "h", "hit",
+                                         "throw", NULL};
     char kind[16] = "";
     if (lua_rawgeti(L, -1, 1) == LUA_TSTRING)
         snprintf(kind, sizeof kind, "%s", lua_tostring(L, -1));
@@ -169,6 +173,22 @@ static void read_box(fg_lua_reader *rd, fg_box_def *d, int32_t duration) {
     d->to = (int32_t)fg_lua_read_int(rd, -1, "to", has_from ? d->from : duration - 1, -1000000,
                                      1000000);
     d->box = read_rect(rd, -1);
+    /* Which definition, by position (the validator says when there is no such one). Only a hit
+    ** box picks a hit definition, only a throw box a throw definition. */
+    static const char *const picks[] = {"hit", "throw"};
+    const fg_box_kind picker[] = {FG_BOX_HIT, FG_BOX_THROW};
+    for (int i = 0; i < 2; i++) {
+        bool present = fg_lua_reader_get(rd, -1, picks[i]);
+        lua_pop(L, 1);
+        if (present && d->kind != picker[i]) {
+            size_t old = fg_lua_reader_push(rd, ".%s", picks[i]);
+            fg_lua_reader_note(rd, "a %s box picks no %s definition (a %s box does)",
+                               kinds[d->kind], picks[i], picks[i]);
+            fg_lua_reader_pop(rd, old);
+        } else if (present) {
+            d->def = (uint32_t)fg_lua_read_int(rd, -1, picks[i], 1, 1, 255) - 1;
+        }
+    }
 }
 
 static void read_boxes(fg_lua_reader *rd, int t, fg_action_def *a) {
@@ -224,20 +244,62 @@ static void read_invulnerable(fg_lua_reader *rd, int t, fg_action_def *a) {
     lua_pop(L, 1);
 }
 
+typedef void (*def_reader)(fg_lua_reader *rd, fg_action_def *a, uint32_t i);
+static void hit_at(fg_lua_reader *rd, fg_action_def *a, uint32_t i) {
+    read_hit_fields(rd, &a->hits[i]);
+}
+static void throw_at(fg_lua_reader *rd, fg_action_def *a, uint32_t i) {
+    read_throw_fields(rd, &a->throws[i]);
+}
+
+/* `hit = { damage = ... }` (one definition) or `hit = { { ... }, { ... } }` (several). */
+static void read_defs(fg_lua_reader *rd, int t, fg_action_def *a, const char *k, uint32_t max,
+                      def_reader fn, const char *what) {
+    lua_State *L = rd->L;
+    if (!sub_table(rd, t, k, what)) return;
+    size_t old = fg_lua_reader_push(rd, ".%s", k);
+    bool list = lua_rawgeti(L, -1, 1) == LUA_TTABLE;
+    lua_pop(L, 1);
+    if (!list) {
+        fn(rd, a, 0);
+    } else {
+        lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+        if (n > (lua_Integer)max)
+            fg_lua_reader_fail(rd, "%lld definitions, at most %u", (long long)n, max);
+        lua_pushnil(L);
+        while (lua_next(L, -2)) {
+            lua_pop(L, 1);
+            if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 1 && lua_tointeger(L, -1) <= n)
+                continue;
+            char buf[64];
+            if (lua_type(L, -1) == LUA_TSTRING)
+                snprintf(buf, sizeof buf, "field '%.40s'", lua_tostring(L, -1));
+            else
+                fg_lua_describe_value(L, -1, buf, sizeof buf);
+            fg_lua_reader_note(rd, "%s beside a list of definitions (a list holds only tables)",
+                               buf);
+            lua_pop(L, 1); /* one note is enough: more would come in the table's own order */
+            break;
+        }
+        for (lua_Integer i = 1; i <= n; i++) {
+            size_t o2 = fg_lua_reader_push(rd, "[%lld]", (long long)i);
+            lua_rawgeti(L, -1, i);
+            fg_lua_reader_table(rd, -1, what);
+            fn(rd, a, (uint32_t)i - 1);
+            lua_pop(L, 1);
+            fg_lua_reader_pop(rd, o2);
+        }
+    }
+    fg_lua_reader_pop(rd, old);
+    lua_pop(L, 1);
+}
+
 void fg_lua_read_action_hits(fg_lua_reader *rd, int t, fg_action_def *a) {
     t = lua_absindex(rd->L, t);
-    if (sub_table(rd, t, "hit", "{ damage =, hitstun =, blockstun =, hitstop =, ... }")) {
-        size_t old = fg_lua_reader_push(rd, ".hit");
-        read_hit_fields(rd, &a->hit);
-        fg_lua_reader_pop(rd, old);
-        lua_pop(rd->L, 1);
-    }
-    if (sub_table(rd, t, "throw", "{ damage =, tech_window =, reaction =, ... }")) {
-        size_t old = fg_lua_reader_push(rd, ".throw");
-        read_throw_fields(rd, &a->throw_def);
-        fg_lua_reader_pop(rd, old);
-        lua_pop(rd->L, 1);
-    }
+    read_defs(rd, t, a, "hit", FG_MAX_HIT_DEFS, hit_at,
+              "{ damage =, hitstun =, blockstun =, hitstop =, ... } or a list of them");
+    read_defs(rd, t, a, "throw", FG_MAX_THROW_DEFS, throw_at,
+              "{ damage =, tech_window =, reaction =, ... } or a list of them");
     read_boxes(rd, t, a);
     read_invulnerable(rd, t, a);
 }
@@ -384,23 +446,40 @@ static void push_hit(lua_State *L, const fg_hit_def *h) {
     lua_setfield(L, -2, "knockdown");
 }
 
+static void push_throw(lua_State *L, const fg_throw_def *t) {
+    lua_createtable(L, 0, 8);
+    set_int(L, "damage", t->damage);
+    set_int(L, "tech_window", t->tech_window);
+    set_int(L, "stun", t->stun);
+    set_str(L, "tech", t->tech_input);
+    set_str(L, "reaction", t->reaction);
+    lua_pushstring(L, fg_knockdown_name(t->knockdown));
+    lua_setfield(L, -2, "knockdown");
+}
+
 void fg_lua_push_action_hits(lua_State *L, const fg_action_def *a) {
-    if (a->hit.enabled) {
-        push_hit(L, &a->hit);
-        lua_setfield(L, -2, "hit");
+    /* As declared: one table, or a list when there are several. */
+    uint32_t nh = 0, nt = 0;
+    while (nh < FG_MAX_HIT_DEFS && a->hits[nh].enabled) nh++;
+    while (nt < FG_MAX_THROW_DEFS && a->throws[nt].enabled) nt++;
+    if (nh == 1) push_hit(L, &a->hit);
+    if (nh > 1) {
+        lua_createtable(L, (int)nh, 0);
+        for (uint32_t i = 0; i < nh; i++) {
+            push_hit(L, &a->hits[i]);
+            lua_rawseti(L, -2, (lua_Integer)i + 1);
+        }
     }
-    if (a->throw_def.enabled) {
-        const fg_throw_def *t = &a->throw_def;
-        lua_createtable(L, 0, 8);
-        set_int(L, "damage", t->damage);
-        set_int(L, "tech_window", t->tech_window);
-        set_int(L, "stun", t->stun);
-        set_str(L, "tech", t->tech_input);
-        set_str(L, "reaction", t->reaction);
-        lua_pushstring(L, fg_knockdown_name(t->knockdown));
-        lua_setfield(L, -2, "knockdown");
-        lua_setfield(L, -2, "throw");
+    if (nh) lua_setfield(L, -2, "hit");
+    if (nt == 1) push_throw(L, &a->throw_def);
+    if (nt > 1) {
+        lua_createtable(L, (int)nt, 0);
+        for (uint32_t i = 0; i < nt; i++) {
+            push_throw(L, &a->throws[i]);
+            lua_rawseti(L, -2, (lua_Integer)i + 1);
+        }
     }
+    if (nt) lua_setfield(L, -2, "throw");
     lua_createtable(L, (int)a->nboxes, 0);
     for (uint32_t i = 0; i < a->nboxes; i++) {
         const fg_box_def *b = &a->boxes[i];
@@ -413,6 +492,7 @@ void fg_lua_push_action_hits(lua_State *L, const fg_action_def *a) {
         set_num(L, "y", b->box.y);
         set_num(L, "w", b->box.w);
         set_num(L, "h", b->box.h);
+        if (b->def > 0) set_int(L, b->kind == FG_BOX_THROW ? "throw" : "hit", b->def + 1);
         lua_rawseti(L, -2, (lua_Integer)i + 1);
     }
     lua_setfield(L, -2, "boxes");

@@ -366,7 +366,7 @@ static void read_declaration(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) 
                                          "resources", "motions", "actions", "physics",
                                          "request", "on_event", "on_reload", "replicated",
                                          "jump",    "boxes",    "combat",   "commands",
-                                         "queue",   NULL};
+                                         "queue",   "vars",     NULL};
     fg_lua_reader_pop(rd, 0);
     fg_lua_reader_only(rd, idx, fields);
     fg_error err;
@@ -470,6 +470,7 @@ static void read_declaration(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) 
     }
     lua_pop(L, 1);
     fg_lua_read_ruleset_hits(rd, idx, b);
+    fg_lua_read_ruleset_vars(rd, idx, b);
     if (fg_lua_reader_get(rd, idx, "physics")) {
         size_t old = fg_lua_reader_push(rd, "physics");
         fg_lua_reader_table(rd, -1, "{ gravity =, ground =, min_gap =, stage = { min, max } }");
@@ -673,6 +674,11 @@ static int rules_action(lua_State *L) {
     lua_setfield(L, -2, "id");
     fg_lua_push_action_hits(L, a);
     return 1;
+}
+
+/* rules:vars() -> { name = { min =, max =, start =, flag = } } as declared. */
+static int rules_vars(lua_State *L) {
+    return fg_lua_push_rules_vars(L, fg_lua_check_rules(L, 1)->rules);
 }
 
 /* rules:physics() -> {gravity=, ground_y=, min_gap=, stage_min=, stage_max=} in pixels. */
@@ -965,6 +971,7 @@ void fg_lua_open_rules(lua_State *L) {
         {"name", rules_name},       {"hash", rules_hash},         {"actions", rules_actions},
         {"action", rules_action},   {"findings", rules_findings}, {"sources", rules_sources},
         {"replication", rules_replication}, {"physics", rules_physics},
+        {"vars", rules_vars},
         {NULL, NULL},
     };
     static const luaL_Reg meta[] = {

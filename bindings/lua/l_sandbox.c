@@ -933,7 +933,7 @@ static int global_assign(lua_State *L) {
 /* The names of the module rules may use: building a ruleset, verdicts, cues and pure helpers.
 ** The rest (worlds, files, replays) is the host's. */
 static const char *const rules_api[] = {
-    "ruleset", "default", "accept", "reject", "queue", "cue",
+    "ruleset", "default", "accept", "reject", "queue", "cue", "set", "add",
     "version", "ms", "us_of_tick", "tick_of_us", "relative", NULL,
 };
 

@@ -7,6 +7,9 @@
 ** because each world keeps one view of each kind and re-points it for every call. Writing to a
 ** view is an error naming the field; pairs() walks the fields in sorted order, like everything a
 ** rule may iterate.
+**
+** `me.vars` reads the entity's variables; `fg.set(me, name, value)` and `fg.add(me, name, n)`
+** propose changes to them from a request rule (the gate commits them at the end of the tick).
 */
 #include "fg_lua.h"
 
@@ -19,7 +22,8 @@ typedef enum view_kind {
     VIEW_RESOURCES = 1, /* me.resources.meter: the amount now */
     VIEW_REQUEST = 2,
     VIEW_MAXIMA = 3,    /* me.max.meter: the declared maximum */
-    VIEW_TAGS = 4       /* me.tags.special: whether the body's action has the tag */
+    VIEW_TAGS = 4,      /* me.tags.special: whether the body's action has the tag */
+    VIEW_VARS = 5       /* me.vars.stance: the variable's value (a boolean for a flag) */
 } view_kind;
 
 typedef struct view {
@@ -31,11 +35,10 @@ typedef struct view {
 } view;
 
 /* Field names of each kind, sorted bytewise: the order pairs() walks them in. */
-static const char *const entity_fields[] = {"action",    "airborne", "elapsed", "facing",
-                                            "frozen",    "grounded", "group",   "id",
-                                            "max",       "phase",    "resources", "sequence",
-                                            "tags",      "tick",     "x",       "y",
-                                            NULL};
+static const char *const entity_fields[] = {
+    "action", "airborne", "combo",     "combo_damage", "elapsed",  "facing",   "frozen", "grounded",
+    "group",  "id",       "juggle",    "juggle_limit", "launched", "max",      "opponent", "phase",
+    "resources", "sequence", "tags",   "tick",         "vars",     "x",        "y",      NULL};
 static const char *const request_fields[] = {"action", "default", "layer",  "reason",
                                              "source", "text",    "tick",   NULL};
 
@@ -58,6 +61,43 @@ static int sub_view(lua_State *L, int self, int uv, const view *v) {
     return 1;
 }
 
+static view *new_view(lua_State *L, int world_idx, view_kind kind);
+
+/* me.opponent: an entity view of the fighter's opponent (nil without one), made on first use and
+** kept in user value 6. */
+static int opponent_view(lua_State *L, int self, const view *v) {
+    fg_entity o = fg_world_opponent(v->w, v->e);
+    if (!o) {
+        lua_pushnil(L);
+        return 1;
+    }
+    if (lua_getiuservalue(L, self, 6) != LUA_TUSERDATA) {
+        lua_pop(L, 1);
+        lua_getiuservalue(L, self, 1); /* the world */
+        new_view(L, -1, VIEW_ENTITY);
+        lua_remove(L, -2);
+        lua_pushvalue(L, -1);
+        lua_setiuservalue(L, self, 6);
+    }
+    view *ov = lua_touserdata(L, -1);
+    ov->lw = v->lw;
+    ov->e = o;
+    return 1;
+}
+
+/* The combo and juggle fields: the counts of hits this entity has taken. */
+static int combat_field(lua_State *L, const view *v, const char *k) {
+    fg_combat_view c;
+    if (fg_world_combat(v->w, v->e, &c, NULL) != FG_OK) return 0;
+    if (!strcmp(k, "combo")) lua_pushinteger(L, c.combo);
+    else if (!strcmp(k, "combo_damage")) lua_pushinteger(L, c.combo_damage);
+    else if (!strcmp(k, "juggle")) lua_pushinteger(L, c.juggle);
+    else if (!strcmp(k, "juggle_limit")) lua_pushinteger(L, c.juggle_limit);
+    else if (!strcmp(k, "launched")) lua_pushboolean(L, c.launched);
+    else return 0;
+    return 1;
+}
+
 /* Pushes the value of an entity field, or returns 0 when there is no such field. */
 static int entity_field(lua_State *L, int self, const view *v, const char *k) {
     const fg_world *w = v->w;
@@ -74,6 +114,15 @@ static int entity_field(lua_State *L, int self, const view *v, const char *k) {
             lua_pushboolean(L, a && !strcmp(a->group, "airborne"));
             return 1;
         }
+        break;
+    case 'c':
+    case 'j':
+    case 'l': return combat_field(L, v, k);
+    case 'o':
+        if (!strcmp(k, "opponent")) return opponent_view(L, self, v);
+        break;
+    case 'v':
+        if (!strcmp(k, "vars")) return sub_view(L, self, 5, v);
         break;
     case 'e':
         if (!strcmp(k, "elapsed")) {
@@ -175,6 +224,16 @@ static const char *next_tag(const view *v, const char *key) {
     return best;
 }
 
+static int var_field(lua_State *L, const view *v, const char *k) {
+    const fg_ruleset *r = fg_world_rules(v->w, v->e);
+    int id = r ? fg_ruleset_find_var(r, k) : -1;
+    if (id < 0) return 0;
+    int32_t value = fg_world_var(v->w, v->e, (uint32_t)id);
+    if (fg_ruleset_var(r, (uint32_t)id)->flag) lua_pushboolean(L, value != 0);
+    else lua_pushinteger(L, value);
+    return 1;
+}
+
 static int request_field(lua_State *L, const view *v, const char *k) {
     const fg_ruleset *r = fg_world_rules(v->w, v->d.entity);
     const fg_decision *d = &v->d;
@@ -208,6 +267,7 @@ static int view_field(lua_State *L, int self, const view *v, const char *k) {
     case VIEW_MAXIMA: return resource_field(L, v, k);
     case VIEW_REQUEST: return request_field(L, v, k);
     case VIEW_TAGS: return tag_field(L, v, k);
+    case VIEW_VARS: return var_field(L, v, k);
     }
     return 0;
 }
@@ -251,6 +311,17 @@ static const char *next_name(lua_State *L, const view *v, const char *key, int *
         *index = (int)i;
         return i < n ? fg_ruleset_resource(r, i)->name : NULL; /* ids follow sorted names */
     }
+    if (v->kind == VIEW_VARS) {
+        const fg_ruleset *r = fg_world_rules(v->w, v->e);
+        uint32_t n = r ? fg_ruleset_var_count(r) : 0, i = 0;
+        if (key) {
+            int at = r ? fg_ruleset_find_var(r, key) : -1;
+            if (at < 0) luaL_error(L, "framegate: '%s' is not a field of this view", key);
+            i = (uint32_t)at + 1;
+        }
+        *index = (int)i;
+        return i < n ? fg_ruleset_var(r, i)->name : NULL; /* ids follow sorted names */
+    }
     const char *const *names = v->kind == VIEW_ENTITY ? entity_fields : request_fields;
     int i = 0;
     if (key) {
@@ -285,17 +356,19 @@ static int view_pairs(lua_State *L) {
 
 static int view_tostring(lua_State *L) {
     view *v = check_view(L, 1);
-    static const char *const kinds[] = {"entity", "resources", "request", "maxima", "tags"};
+    static const char *const kinds[] = {"entity", "resources", "request", "maxima", "tags",
+                                        "vars"};
     lua_pushfstring(L, "framegate.View (%s of entity %d)", kinds[v->kind],
                     (int)(v->kind == VIEW_REQUEST ? v->d.entity : v->e));
     return 1;
 }
 
-/* A new view; an entity view carries its resources, maxima and tags views in user values 2-4,
-** and user value 1 keeps the world alive. [-0, +1, m] */
+/* A new view; an entity view carries its resources, maxima, tags and vars views in user values
+** 2-5 (6: its opponent's view, once asked for), and user value 1 keeps the world alive.
+** [-0, +1, m] */
 static view *new_view(lua_State *L, int world_idx, view_kind kind) {
     world_idx = lua_absindex(L, world_idx);
-    view *v = lua_newuserdatauv(L, sizeof *v, kind == VIEW_ENTITY ? 4 : 1);
+    view *v = lua_newuserdatauv(L, sizeof *v, kind == VIEW_ENTITY ? 6 : 1);
     memset(v, 0, sizeof *v);
     v->kind = kind;
     v->lw = fg_lua_check_world(L, world_idx);
@@ -309,6 +382,8 @@ static view *new_view(lua_State *L, int world_idx, view_kind kind) {
         lua_setiuservalue(L, -2, 3);
         new_view(L, world_idx, VIEW_TAGS);
         lua_setiuservalue(L, -2, 4);
+        new_view(L, world_idx, VIEW_VARS);
+        lua_setiuservalue(L, -2, 5);
     }
     return v;
 }
@@ -328,6 +403,14 @@ static view *cached_view(lua_State *L, int world_idx, view_kind kind) {
     lua_setfield(L, -3, keys[kind]);
     lua_remove(L, -2);
     return v;
+}
+
+fg_entity fg_lua_check_view_entity(lua_State *L, int idx, fg_world **w) {
+    view *v = live_view(L, idx);
+    if (v->kind != VIEW_ENTITY)
+        luaL_argerror(L, idx, "expected the rule's entity view (me)");
+    *w = v->lw->w;
+    return v->e;
 }
 
 void fg_lua_push_rule_view(lua_State *L, int world_idx, fg_entity e) {

@@ -910,4 +910,5 @@ void fg_lua_open_world(lua_State *L) {
     fg_lua_open_queries(L);
     fg_lua_open_play(L);
     fg_lua_open_combat(L);
+    fg_lua_open_vars(L);
 }

@@ -30,6 +30,7 @@
 #include "framegate/hit.h"
 #include "framegate/behavior.h"
 #include "framegate/world.h"
+#include "framegate/vars.h"
 #include "framegate/replay.h"
 #include "framegate/locomotion.h"
 #include "framegate/replication.h"

@@ -162,11 +162,11 @@ static bool may_interact(const fg_entity_state *a, const fg_entity_state *b) {
     return a->combat.team && b->combat.team && a->combat.team != b->combat.team;
 }
 
-bool fg_collide_allowed(const fg_entity_state *att, uint32_t layer, const fg_hit_def *hit,
-                        fg_entity target, fg_tick t) {
+bool fg_collide_allowed(const fg_entity_state *att, uint32_t layer, uint32_t def,
+                        const fg_hit_def *hit, fg_entity target, fg_tick t) {
     for (uint32_t i = 0; i < FG_HIT_LOG; i++) {
         const fg_hit_log *e = &att->combat.log[i];
-        if (e->target != target || e->layer != layer) continue;
+        if (e->target != target || e->layer != layer || e->def != def) continue;
         int32_t hits = hit && hit->hits > 1 ? hit->hits : 1;
         if (e->count >= hits) return false;
         return t - e->last >= (hit ? hit->interval : 0);
@@ -187,8 +187,9 @@ static bool first_pair(const fg_world *w, fg_entity_state *att, fg_entity_state 
     for (uint32_t i = 0; i < nh; i++) {
         const fg_instance *inst = &att->layers[hb[i].layer];
         const fg_action_hits *h = &w->versions[inst->version]->rt[inst->action].hits;
-        if (!fg_collide_allowed(att, hb[i].layer, kind == FG_BOX_HIT ? &h->hit : NULL, tg->id, t))
-            continue;
+        uint32_t def = h->boxes[hb[i].index].def;
+        const fg_hit_def *hit = kind == FG_BOX_HIT ? &h->hit[def] : NULL;
+        if (!fg_collide_allowed(att, hb[i].layer, def, hit, tg->id, t)) continue;
         for (uint32_t j = 0; j < nt; j++) {
             fg_rect o;
             if (!fg_rect_overlap(hb[i].rect, tb[j].rect, &o)) continue;
@@ -198,9 +199,10 @@ static bool first_pair(const fg_world *w, fg_entity_state *att, fg_entity_state 
             out->kind = (uint8_t)kind;
             out->hit_box = hb[i].index;
             out->hurt_box = tb[j].index;
+            out->def = (uint8_t)def;
             out->px = (fg_fx)(((int64_t)o.x0 + o.x1) / 2);
             out->py = (fg_fx)(((int64_t)o.y0 + o.y1) / 2);
-            out->priority = kind == FG_BOX_HIT ? h->hit.priority : 0;
+            out->priority = hit ? hit->priority : 0;
             out->action = inst->action;
             out->version = inst->version;
             out->seq = inst->seq;

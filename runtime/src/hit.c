@@ -19,9 +19,10 @@ static const fg_action_hits *hits_of(const fg_world *w, const fg_instance *inst)
     return &w->versions[inst->version]->rt[inst->action].hits;
 }
 
-/* The attacker's action of a contact, as it was when the contact was found. */
-static const fg_action_hits *contact_hits(const fg_world *w, const fg_contact_rec *c) {
-    return &w->versions[c->version]->rt[c->action].hits;
+/* The hit definition of a contact: of the attacker's action as it was when the contact was
+** found. */
+static const fg_hit_def *contact_hit(const fg_world *w, const fg_contact_rec *c) {
+    return &w->versions[c->version]->rt[c->action].hits.hit[c->def];
 }
 
 /* {====================================================================== judging a contact */
@@ -78,7 +79,7 @@ static int32_t scaled(int32_t damage, int32_t percent) {
 /* Decides a strike against the state before this tick's hits. */
 static void judge_strike(const fg_world *w, fg_contact_rec *c) {
     const fg_entity_state *att = &w->entities[c->attacker], *tg = &w->entities[c->target];
-    const fg_hit_def *hit = &contact_hits(w, c)->hit;
+    const fg_hit_def *hit = contact_hit(w, c);
     c->miss = 0;
     c->counter = 0;
     c->juggle_used = tg->combat.juggle;
@@ -131,11 +132,12 @@ static void settle_trades(fg_world *w) {
 
 /* {====================================================================== applying */
 
-void fg_hit_log_add(fg_entity_state *att, uint32_t layer, fg_entity target, fg_tick t) {
+void fg_hit_log_add(fg_entity_state *att, uint32_t layer, uint32_t def, fg_entity target,
+                    fg_tick t) {
     fg_hit_log *slot = NULL, *oldest = &att->combat.log[0];
     for (uint32_t i = 0; i < FG_HIT_LOG; i++) {
         fg_hit_log *e = &att->combat.log[i];
-        if (e->target == target && e->layer == layer) {
+        if (e->target == target && e->layer == layer && e->def == def) {
             slot = e;
             break;
         }
@@ -144,10 +146,11 @@ void fg_hit_log_add(fg_entity_state *att, uint32_t layer, fg_entity target, fg_t
     }
     /* Full: the target hit longest ago is forgotten (deterministically). */
     if (!slot) slot = oldest;
-    if (slot->target != target || slot->layer != layer) {
+    if (slot->target != target || slot->layer != layer || slot->def != def) {
         memset(slot, 0, sizeof *slot);
         slot->target = target;
         slot->layer = (uint8_t)layer;
+        slot->def = (uint8_t)def;
     }
     if (slot->count < UINT8_MAX) slot->count++;
     slot->last = t;
@@ -184,9 +187,9 @@ static int32_t hitstop_of(const fg_hit_def *h, bool target, bool counter) {
 static void attacker_side(fg_world *w, const fg_contact_rec *c, fg_tick t) {
     fg_entity_state *att = &w->entities[c->attacker];
     fg_instance *inst = &att->layers[c->layer];
-    const fg_hit_def *h = &contact_hits(w, c)->hit;
+    const fg_hit_def *h = contact_hit(w, c);
     if (inst->seq == c->seq) inst->contact = c->contact;
-    fg_hit_log_add(att, c->layer, w->entities[c->target].id, t);
+    fg_hit_log_add(att, c->layer, c->def, w->entities[c->target].id, t);
     gain(att, fg_world_rules_of(w, att), h->meter_gain);
     freeze(att, t, hitstop_of(h, false, c->counter));
 }
@@ -200,7 +203,7 @@ static uint16_t reaction_in(const fg_ruleset *tr, const char *name, uint16_t fal
 
 static void target_side(fg_world *w, const fg_contact_rec *c, fg_tick t) {
     fg_entity_state *att = &w->entities[c->attacker], *tg = &w->entities[c->target];
-    const fg_hit_def *h = &contact_hits(w, c)->hit;
+    const fg_hit_def *h = contact_hit(w, c);
     const fg_ruleset *tr = fg_world_rules_of(w, tg);
     uint32_t tversion = w->state->slot_version[tg->rules_slot];
     bool hit = c->contact == FG_ON_HIT;
@@ -287,7 +290,8 @@ void fg_hit_commit(fg_world *w, fg_tick t) {
         if (c->miss) {
             /* A hit that misses still counts as this action's hit on that target: it does not
             ** come back next tick. */
-            fg_hit_log_add(&w->entities[c->attacker], c->layer, w->entities[c->target].id, t);
+            fg_hit_log_add(&w->entities[c->attacker], c->layer, c->def,
+                           w->entities[c->target].id, t);
             trace_miss(w, c, t);
         } else if (c->kind == FG_BOX_HIT) {
             attacker_side(w, c, t);
@@ -309,9 +313,9 @@ uint8_t fg_hit_marker(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick 
     if (!tg) return 0;
     fg_instance *inst = &es->layers[layer];
     const fg_action_hits *h = hits_of(w, inst);
-    if (!fg_collide_allowed(es, layer, &h->hit, tg->id, t)) return 0;
+    if (!fg_collide_allowed(es, layer, 0, &h->hit[0], tg->id, t)) return 0;
     if (fg_collide_invulnerable(w, tg, FG_BOX_HIT, t)) return 0;
-    fg_box reach = {0, INT32_MIN / 2, h->hit.range, INT32_MAX};
+    fg_box reach = {0, INT32_MIN / 2, h->hit[0].range, INT32_MAX};
     fg_rect rr = fg_box_place(reach, es->x, es->y, (fg_facing)es->facing);
     fg_live_box tb[FG_MAX_BOXES * FG_MAX_LAYERS + 1];
     uint32_t nt =
@@ -335,7 +339,7 @@ uint8_t fg_hit_marker(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick 
     c.seq = inst->seq;
     judge_strike(w, &c);
     if (c.miss) {
-        fg_hit_log_add(es, layer, tg->id, t);
+        fg_hit_log_add(es, layer, 0, tg->id, t);
         trace_miss(w, &c, t);
         return 0;
     }

@@ -8,12 +8,14 @@
 #define FG_HIT_INTERNAL_H
 
 #include "framegate/hit.h"
+#include "framegate/vars.h"
 #include "framegate/world.h" /* fg_entity */
 
 /* A box compiled: live on ticks [from, to] of its action, in fixed point, facing right. */
 typedef struct fg_box_rt {
     int32_t from, to;
     uint8_t kind; /* fg_box_kind */
+    uint8_t def;  /* its hit or throw definition */
     fg_box box;
 } fg_box_rt;
 
@@ -25,10 +27,11 @@ typedef struct fg_action_hits {
     uint8_t marker_hit; /* the `range` shorthand: the hit connects on the hit marker's tick */
     int32_t last_hit_tick; /* the last tick a hit (or throw) box is live: past it, a whiff */
     uint8_t is_reaction; /* a hit reaction (hitstun, or named by a hit): the target is in a combo */
+    uint8_t nhit, nthr;  /* hit and throw definitions in use */
     fg_box_rt boxes[FG_MAX_BOXES];
     fg_invuln_def invuln[FG_MAX_INVULN];
-    fg_hit_def hit;     /* normalised: guard from low/overhead, hits >= 1 */
-    fg_throw_def thr;
+    fg_hit_def hit[FG_MAX_HIT_DEFS]; /* normalised: guard from low/overhead, hits >= 1 */
+    fg_throw_def thr[FG_MAX_THROW_DEFS];
 } fg_action_hits;
 
 /* Default hurt and push boxes of a state group (or the whole fighter). */
@@ -45,12 +48,13 @@ typedef struct fg_builder_hits {
     uint32_t ngroups;
     char group_names[FG_HIT_GROUPS][FG_HIT_NAME_MAX];
     fg_group_boxes groups[FG_HIT_GROUPS];
+    uint32_t nvars;
+    fg_var_def vars[FG_MAX_VARS]; /* as declared; sorted by name when built */
 } fg_builder_hits;
 
 /* {====================================================================== entity state */
 
 #define FG_HIT_LOG 8 /* targets one entity's running actions remember having hit */
-#define FG_MAX_VARS 8 /* per-entity variables a ruleset may declare */
 
 /* One target an action of this entity hit: one hit per target per action unless the hit
 ** definition allows more, spaced by its interval. */
@@ -58,7 +62,8 @@ typedef struct fg_hit_log {
     uint32_t target; /* entity id, 0: empty */
     uint8_t layer;
     uint8_t count;
-    uint8_t reserved[2];
+    uint8_t def;     /* which of the action's hit (or throw) definitions */
+    uint8_t reserved;
     fg_tick last;
 } fg_hit_log;
 
@@ -77,9 +82,10 @@ typedef struct fg_combat {
     fg_tick tech_until;  /* a grabbed entity may tech until this tick (exclusive) */
     uint32_t grabbed_by; /* the thrower holding it, 0 = none */
     uint8_t grab_layer;   /* the thrower's layer running the throw */
-    uint8_t reserved2[3];
+    uint8_t grab_def;     /* the throw definition that grabbed */
+    uint8_t reserved2[2];
     int64_t grab_seq;     /* that throw's action sequence */
-    int32_t vars[FG_MAX_VARS];
+    int32_t vars[FG_MAX_VARS]; /* the ruleset's variables (framegate/vars.h), by id */
     fg_hit_log log[FG_HIT_LOG];
 } fg_combat;
 
@@ -102,6 +108,7 @@ typedef struct fg_contact_rec {
     uint8_t layer;             /* the attacker's layer whose action hit */
     uint8_t kind;              /* FG_BOX_HIT or FG_BOX_THROW */
     uint8_t hit_box, hurt_box; /* indexes: in the action's boxes; hurt: 0xFF = a default box */
+    uint8_t def;               /* the hit (or throw) definition of the hit box */
     fg_fx px, py;              /* the contact point: the centre of the boxes' overlap */
     int32_t priority;
     /* Judged by the gate against the state before this tick's hits: */
@@ -126,6 +133,13 @@ typedef struct fg_collide_space {
     uint64_t dropped;        /* contacts past the capacity, ever (reported, not hashed) */
     uint64_t pairs_tested;   /* narrow-phase pair tests, ever (for the benchmark) */
 } fg_collide_space;
+
+/* A change a request rule proposed, committed by the gate (vars.c). */
+typedef struct fg_var_proposal {
+    uint32_t slot;  /* the entity's */
+    uint8_t var, op;
+    int32_t value;
+} fg_var_proposal;
 
 /* }====================================================================== */
 

@@ -163,6 +163,11 @@ struct fg_world {
     uint64_t cues_dropped;
 
     fg_collide_space coll; /* the collision phase's work space, sized at creation */
+    /* Variable changes request rules proposed this tick, committed by the gate (vars.c). */
+    fg_var_proposal *proposals;
+    uint32_t nproposals, cap_proposals;
+    uint32_t rule_entity;  /* the entity whose request rule runs now, 0 outside a rule */
+    uint32_t rule_first;   /* its call's first proposal */
 
     fg_trace_record *trace;
     uint32_t trace_cap, trace_head, trace_count;
@@ -284,18 +289,27 @@ uint32_t fg_collide_boxes(const fg_world *w, const fg_entity_state *es, fg_box_k
                           fg_tick t, bool drawn, fg_live_box *out, uint32_t max);
 bool fg_collide_invulnerable(const fg_world *w, const fg_entity_state *es, fg_box_kind against,
                              fg_tick t);
-bool fg_collide_allowed(const fg_entity_state *att, uint32_t layer, const fg_hit_def *hit,
-                        fg_entity target, fg_tick t);
+/* Whether definition `def` of the action on `layer` may still hit `target` now (one hit per
+** target per definition, or `hit->hits` spaced by its interval). */
+bool fg_collide_allowed(const fg_entity_state *att, uint32_t layer, uint32_t def,
+                        const fg_hit_def *hit, fg_entity target, fg_tick t);
 void fg_collide_find(fg_world *w, fg_tick t);
 /* hit.c */
 void fg_hit_commit(fg_world *w, fg_tick t);
 uint8_t fg_hit_marker(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick t,
                       fg_entity *target);
-void fg_hit_log_add(fg_entity_state *att, uint32_t layer, fg_entity target, fg_tick t);
+void fg_hit_log_add(fg_entity_state *att, uint32_t layer, uint32_t def, fg_entity target,
+                    fg_tick t);
 void fg_hit_forget_layer(fg_entity_state *es, uint32_t layer);
 void fg_hit_slide(fg_entity_state *es);
 void fg_hit_settle(const fg_world *w, fg_entity_state *es, fg_tick t);
 void fg_hit_landed(fg_world *w, fg_entity_state *es, fg_tick t);
+/* vars.c */
+void fg_vars_spawn(const fg_ruleset *r, fg_entity_state *es);
+void fg_vars_reload(const fg_ruleset *old, const fg_ruleset *r, fg_entity_state *es);
+void fg_vars_rule_begin(fg_world *w, const fg_entity_state *es);
+void fg_vars_rule_end(fg_world *w, bool failed);
+void fg_vars_commit(fg_world *w, fg_tick t);
 /* throw.c */
 bool fg_throw_throwable(const fg_world *w, const fg_entity_state *tg, fg_tick t);
 void fg_throw_judge(const fg_world *w, fg_contact_rec *c, fg_tick t);

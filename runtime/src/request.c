@@ -404,7 +404,10 @@ fg_decision fg_request_merge_rule(fg_world *w, fg_entity_state *es, fg_decision 
     fg_error err;
     err.msg[0] = '\0';
     w->hook_text = false; /* only this call's message may reach the record */
-    if (w->hooks.request(w->hooks.ud, w, &d, &v, &err) != FG_OK) {
+    fg_vars_rule_begin(w, es);
+    fg_status st = w->hooks.request(w->hooks.ud, w, &d, &v, &err);
+    fg_vars_rule_end(w, st != FG_OK);
+    if (st != FG_OK) {
         d.kind = FG_DECIDE_REJECTED;
         d.reason = FG_R_RULE_ERROR;
         copy_rule_error(d.rule_text, sizeof d.rule_text, err.msg);

@@ -609,6 +609,7 @@ static uint64_t content_hash(const fg_ruleset *r) {
         fg_hits_hash_action(&hs, rt);
     }
     fg_hits_hash(&hs, r);
+    fg_vars_hash(&hs, r);
     fg_hash_u64(&hs, r->motion_set ? fg_motion_set_hash(r->motion_set) : 0);
     /* Added to the hash only where they differ from what rulesets had before they existed, so
     ** the hash of every ruleset that does not use them stays what it was. */
@@ -922,6 +923,7 @@ static fg_ruleset *build(fg_ruleset_builder *b, fg_findings *f, fg_error *err) {
         r->blockstun = bs < 0 ? FG_NO_ACTION : (uint16_t)bs;
         compile_motions(r, b, f, false);
         fg_hits_finish(r, &b->hits, f);
+        fg_vars_finish(r, &b->hits, f);
         for (uint32_t i = 0; i < r->nactions; i++)
             if (r->rt[i].hit.enabled && (hs < 0 || bs < 0)) {
                 char path[96];

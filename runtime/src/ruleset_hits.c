@@ -116,10 +116,37 @@ static void check_reaction(const fg_ruleset *r, fg_findings *f, const char *path
     note(f, p, "'%s' is not an action", name);
 }
 
-static void check_hit(const fg_ruleset *r, const fg_action_def *a, bool boxes, fg_findings *f) {
+/* Definitions in use: enabled from the first, without a gap (a gap is a finding). */
+static uint32_t defs_in_use(const fg_action_def *a, bool throws, fg_findings *f) {
+    uint32_t max = throws ? FG_MAX_THROW_DEFS : FG_MAX_HIT_DEFS, n = 0;
+    for (uint32_t i = 0; i < max; i++) {
+        bool on = throws ? a->throws[i].enabled : a->hits[i].enabled;
+        if (!on) continue;
+        if (n < i) {
+            char path[96];
+            snprintf(path, sizeof path, "actions.%s.%s[%u]", a->name, throws ? "throw" : "hit",
+                     n + 1);
+            note(f, path, "missing: %s[%u] is declared, definitions are numbered from 1 without "
+                 "a gap", throws ? "throw" : "hit", i + 1);
+        }
+        n = i + 1;
+    }
+    return n;
+}
+
+/* The path of definition i: "actions.kick.hit" when it is the only one, else "...hit[2]". */
+static void def_path(char *path, size_t size, const fg_action_def *a, const char *what,
+                     uint32_t i, uint32_t n) {
+    if (n > 1) snprintf(path, size, "actions.%s.%s[%u]", a->name, what, i + 1);
+    else snprintf(path, size, "actions.%s.%s", a->name, what);
+}
+
+/* `boxes`: hit boxes use this definition; `any`: the action has hit boxes. */
+static void check_hit(const fg_ruleset *r, const fg_action_def *a, uint32_t def, uint32_t ndefs,
+                      bool boxes, bool any, fg_findings *f) {
     char path[96];
-    const fg_hit_def *h = &a->hit;
-    snprintf(path, sizeof path, "actions.%s.hit", a->name);
+    const fg_hit_def *h = &a->hits[def];
+    def_path(path, sizeof path, a, "hit", def, ndefs);
     const int64_t px = (int64_t)FG_FX(4096);
     const struct bound b[] = {
         {"range", h->range, 0, px},         {"damage", h->damage, 0, 1000000},
@@ -148,6 +175,10 @@ static void check_hit(const fg_ruleset *r, const fg_action_def *a, bool boxes, f
              h->hits);
     }
     if (boxes) return;
+    if (any) {
+        note(f, path, "no hit box uses it (a box's hit = %u)", def + 1);
+        return;
+    }
     bool marker = false;
     for (uint32_t i = 0; i < a->nmarkers; i++)
         marker |= !strcmp(a->markers[i].name, "hit") || !strcmp(a->markers[i].name, "damage");
@@ -156,11 +187,11 @@ static void check_hit(const fg_ruleset *r, const fg_action_def *a, bool boxes, f
              "range connects");
 }
 
-static void check_throw(const fg_ruleset *r, const fg_action_def *a, bool boxes,
-                        fg_findings *f) {
+static void check_throw(const fg_ruleset *r, const fg_action_def *a, uint32_t def, uint32_t ndefs,
+                        bool boxes, fg_findings *f) {
     char path[96];
-    const fg_throw_def *t = &a->throw_def;
-    snprintf(path, sizeof path, "actions.%s.throw", a->name);
+    const fg_throw_def *t = &a->throws[def];
+    def_path(path, sizeof path, a, "throw", def, ndefs);
     const int64_t px = (int64_t)FG_FX(4096);
     const struct bound b[] = {
         {"damage", t->damage, 0, 1000000}, {"tech_window", t->tech_window, 0, MAX_TICKS},
@@ -170,14 +201,17 @@ static void check_throw(const fg_ruleset *r, const fg_action_def *a, bool boxes,
     check_bounds(f, path, b, sizeof b / sizeof b[0]);
     check_reaction(r, f, path, "reaction", t->reaction);
     check_reaction(r, f, path, "tech", t->tech_input);
-    if (!boxes)
+    if (!boxes && ndefs > 1)
+        note(f, path, "no throw box uses it (a box's throw = %u)", def + 1);
+    else if (!boxes)
         note(f, path, "needs a throw box (boxes = { { kind = \"throw\", ... } })");
 }
 
 void fg_hits_check(const fg_ruleset *r, const fg_action_def *a, int32_t duration,
                    fg_findings *f) {
     char path[96];
-    bool hit_boxes = false, throw_boxes = false;
+    bool hit_boxes[FG_MAX_HIT_DEFS] = {false}, throw_boxes[FG_MAX_THROW_DEFS] = {false};
+    uint32_t nhit = defs_in_use(a, false, f), nthr = defs_in_use(a, true, f);
     if (a->nboxes > FG_MAX_BOXES || a->ninvuln > FG_MAX_INVULN) {
         snprintf(path, sizeof path, "actions.%s.boxes", a->name);
         note(f, path, "%u boxes and %u invulnerable ranges, expected at most %d and %d",
@@ -199,22 +233,43 @@ void fg_hits_check(const fg_ruleset *r, const fg_action_def *a, int32_t duration
                  (double)(b->box.w < 0 ? b->box.w : b->box.h) / FG_FX_ONE);
         }
         if (b->kind == FG_BOX_HIT) {
-            hit_boxes = true;
             if (!a->hit.enabled)
                 note(f, path, "a hit box needs a hit definition (actions.%s.hit)", a->name);
+            else if (b->def >= nhit) {
+                snprintf(p, sizeof p, "%s.hit", path);
+                note(f, p, "%u, %s has %u hit definition%s (actions.%s.hit)", b->def + 1, a->name,
+                     nhit, nhit == 1 ? "" : "s", a->name);
+            } else {
+                hit_boxes[b->def] = true;
+            }
         }
         if (b->kind == FG_BOX_THROW) {
-            throw_boxes = true;
             if (!a->throw_def.enabled)
                 note(f, path, "a throw box needs a throw definition (actions.%s.throw)", a->name);
+            else if (b->def >= nthr) {
+                snprintf(p, sizeof p, "%s.throw", path);
+                note(f, p, "%u, %s has %u throw definition%s (actions.%s.throw)", b->def + 1,
+                     a->name, nthr, nthr == 1 ? "" : "s", a->name);
+            } else {
+                throw_boxes[b->def] = true;
+            }
+        }
+        if ((b->kind == FG_BOX_HURT || b->kind == FG_BOX_PUSH) && b->def != 0) {
+            snprintf(p, sizeof p, "%s.def", path);
+            note(f, p, "%u, a %s box has no definition to pick", b->def + 1,
+                 fg_box_kind_name(b->kind));
         }
     }
     for (uint32_t i = 0; i < a->ninvuln; i++) {
         snprintf(path, sizeof path, "actions.%s.invulnerable[%u]", a->name, i + 1);
         check_range(f, path, a->name, a->invuln[i].from, a->invuln[i].to, duration);
     }
-    if (a->hit.enabled) check_hit(r, a, hit_boxes, f);
-    if (a->throw_def.enabled) check_throw(r, a, throw_boxes, f);
+    bool any_hit_box = false;
+    for (uint32_t i = 0; i < FG_MAX_HIT_DEFS; i++) any_hit_box |= hit_boxes[i];
+    for (uint32_t i = 0; i < nhit; i++)
+        if (a->hits[i].enabled) check_hit(r, a, i, nhit, hit_boxes[i], any_hit_box, f);
+    for (uint32_t i = 0; i < nthr; i++)
+        if (a->throws[i].enabled) check_throw(r, a, i, nthr, throw_boxes[i], f);
 }
 
 /* }====================================================================== */
@@ -234,6 +289,7 @@ void fg_hits_compile(fg_ruleset *r, uint32_t id) {
         h->boxes[i].from = b->from;
         h->boxes[i].to = b->to;
         h->boxes[i].kind = (uint8_t)b->kind;
+        h->boxes[i].def = (uint8_t)b->def;
         h->boxes[i].box = b->box;
         h->own |= (uint8_t)(1u << b->kind);
         if (b->kind == FG_BOX_HIT || b->kind == FG_BOX_THROW) {
@@ -243,11 +299,19 @@ void fg_hits_compile(fg_ruleset *r, uint32_t id) {
     }
     h->ninvuln = (uint8_t)a->ninvuln;
     memcpy(h->invuln, a->invuln, sizeof h->invuln[0] * a->ninvuln);
-    h->hit = a->hit;
-    if (h->hit.hits < 1) h->hit.hits = 1;
-    if (h->hit.guard == FG_GUARD_HIGH && h->hit.low) h->hit.guard = FG_GUARD_LOW;
-    if (h->hit.guard == FG_GUARD_HIGH && h->hit.overhead) h->hit.guard = FG_GUARD_OVERHEAD;
-    h->thr = a->throw_def;
+    /* The first is normalised even when the action has no hit (the content hash reads it). */
+    for (uint32_t i = 0; i < FG_MAX_HIT_DEFS && (i == 0 || a->hits[i].enabled); i++) {
+        fg_hit_def *d = &h->hit[i];
+        *d = a->hits[i];
+        if (d->hits < 1) d->hits = 1;
+        if (d->guard == FG_GUARD_HIGH && d->low) d->guard = FG_GUARD_LOW;
+        if (d->guard == FG_GUARD_HIGH && d->overhead) d->guard = FG_GUARD_OVERHEAD;
+        if (d->enabled) h->nhit = (uint8_t)(i + 1);
+    }
+    for (uint32_t i = 0; i < FG_MAX_THROW_DEFS && a->throws[i].enabled; i++) {
+        h->thr[i] = a->throws[i];
+        h->nthr = (uint8_t)(i + 1);
+    }
     /* The `range` shorthand: its contact is decided on the hit marker's tick; it whiffed once
     ** its last active tick passed. */
     h->marker_hit = a->hit.enabled && !hit_boxes;
@@ -295,11 +359,11 @@ void fg_hits_finish(fg_ruleset *r, const fg_builder_hits *bh, fg_findings *f) {
     if (r->hitstun != FG_NO_ACTION) r->rt[r->hitstun].hits.is_reaction = 1;
     for (uint32_t i = 0; i < r->nactions; i++) {
         const fg_action_hits *h = &r->rt[i].hits;
-        if (h->hit.enabled) {
-            mark_reaction(r, h->hit.reaction);
-            mark_reaction(r, h->hit.air_reaction);
+        for (uint32_t k = 0; k < h->nhit; k++) {
+            mark_reaction(r, h->hit[k].reaction);
+            mark_reaction(r, h->hit[k].air_reaction);
         }
-        if (h->thr.enabled) mark_reaction(r, h->thr.reaction);
+        for (uint32_t k = 0; k < h->nthr; k++) mark_reaction(r, h->thr[k].reaction);
     }
 }
 
@@ -314,10 +378,33 @@ static void hash_box(fg_hasher *hs, fg_box b) {
     fg_hash_i64(hs, b.h);
 }
 
+static void hash_hit(fg_hasher *hs, const fg_hit_def *d, bool whole) {
+    if (whole) {
+        const int64_t first[] = {d->range, d->damage, d->hitstop, d->hitstun, d->blockstun,
+                                 d->meter_gain};
+        for (size_t i = 0; i < sizeof first / sizeof first[0]; i++) fg_hash_i64(hs, first[i]);
+    }
+    const int64_t hv[] = {d->chip, d->hitstop_target, d->meter_target, d->guard,
+                          d->pushback_hit, d->pushback_block, d->counter_damage,
+                          d->counter_hitstun, d->counter_hitstop, d->hits, d->interval,
+                          d->priority, d->juggle, d->launch_vx, d->launch_vy, d->knockdown};
+    for (size_t i = 0; i < sizeof hv / sizeof hv[0]; i++) fg_hash_i64(hs, hv[i]);
+    fg_hash_str(hs, d->reaction);
+    fg_hash_str(hs, d->air_reaction);
+}
+
+static void hash_throw(fg_hasher *hs, const fg_throw_def *t) {
+    const int64_t tv[] = {t->damage, t->tech_window, t->stun, t->launch_vx, t->launch_vy,
+                          t->knockdown};
+    for (size_t i = 0; i < sizeof tv / sizeof tv[0]; i++) fg_hash_i64(hs, tv[i]);
+    fg_hash_str(hs, t->reaction);
+    fg_hash_str(hs, t->tech_input);
+}
+
 void fg_hits_hash_action(fg_hasher *hs, const fg_action_rt *rt) {
     const fg_action_hits *h = &rt->hits;
     fg_hash_u64(hs, (uint64_t)h->nboxes | (uint64_t)h->ninvuln << 8 |
-                        (uint64_t)h->is_reaction << 16 | (uint64_t)h->thr.enabled << 24);
+                        (uint64_t)h->is_reaction << 16 | (uint64_t)(h->nthr > 0) << 24);
     for (uint32_t i = 0; i < h->nboxes; i++) {
         fg_hash_u64(hs, h->boxes[i].kind);
         fg_hash_i64(hs, h->boxes[i].from);
@@ -330,20 +417,15 @@ void fg_hits_hash_action(fg_hasher *hs, const fg_action_rt *rt) {
         fg_hash_i64(hs, v->to);
         fg_hash_u64(hs, (uint64_t)v->strike | (uint64_t)v->thrown << 1);
     }
-    const fg_hit_def *d = &h->hit;
-    const int64_t hv[] = {d->chip, d->hitstop_target, d->meter_target, d->guard,
-                          d->pushback_hit, d->pushback_block, d->counter_damage,
-                          d->counter_hitstun, d->counter_hitstop, d->hits, d->interval,
-                          d->priority, d->juggle, d->launch_vx, d->launch_vy, d->knockdown};
-    for (size_t i = 0; i < sizeof hv / sizeof hv[0]; i++) fg_hash_i64(hs, hv[i]);
-    fg_hash_str(hs, d->reaction);
-    fg_hash_str(hs, d->air_reaction);
-    const fg_throw_def *t = &h->thr;
-    const int64_t tv[] = {t->damage, t->tech_window, t->stun, t->launch_vx, t->launch_vy,
-                          t->knockdown};
-    for (size_t i = 0; i < sizeof tv / sizeof tv[0]; i++) fg_hash_i64(hs, tv[i]);
-    fg_hash_str(hs, t->reaction);
-    fg_hash_str(hs, t->tech_input);
+    hash_hit(hs, &h->hit[0], false);
+    hash_throw(hs, &h->thr[0]);
+    /* Only a move with several definitions hashes the others (and which box uses which): the
+    ** hash of every other ruleset stays what it was. */
+    if (h->nhit <= 1 && h->nthr <= 1) return;
+    fg_hash_u64(hs, (uint64_t)h->nhit | (uint64_t)h->nthr << 8);
+    for (uint32_t i = 0; i < h->nboxes; i++) fg_hash_u64(hs, h->boxes[i].def);
+    for (uint32_t i = 1; i < h->nhit; i++) hash_hit(hs, &h->hit[i], true);
+    for (uint32_t i = 1; i < h->nthr; i++) hash_throw(hs, &h->thr[i]);
 }
 
 static void hash_group(fg_hasher *hs, const fg_group_boxes *g) {

@@ -114,6 +114,8 @@ struct fg_ruleset {
     fg_combat_def combat;
     fg_group_boxes fighter_boxes;              /* defaults of the whole fighter */
     fg_group_boxes group_boxes[FG_MAX_GROUPS]; /* defaults per state group, by group id */
+    uint32_t nvars;
+    fg_var_def vars[FG_MAX_VARS]; /* per-entity variables, sorted by name: id = index */
 };
 
 /* The stamp's occurrence of a marker's appearance in a cycle of its action. */
@@ -144,5 +146,8 @@ void fg_hits_compile(fg_ruleset *r, uint32_t id);
 void fg_hits_finish(fg_ruleset *r, const fg_builder_hits *bh, fg_findings *f);
 void fg_hits_hash_action(fg_hasher *hs, const fg_action_rt *rt);
 void fg_hits_hash(fg_hasher *hs, const fg_ruleset *r);
+/* vars.c: the declared variables checked, sorted and hashed with the ruleset. */
+void fg_vars_finish(fg_ruleset *r, const fg_builder_hits *bh, fg_findings *f);
+void fg_vars_hash(fg_hasher *hs, const fg_ruleset *r);
 
 #endif

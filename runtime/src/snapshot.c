@@ -196,16 +196,25 @@ static fg_status check_entity(checker *c, uint32_t i, const fg_entity_state *e) 
     const fg_combat *k = &e->combat;
     CHECK(k->owner <= c->n && k->grabbed_by <= c->n, FIELD("e%u.combat.owner", e->id), k->owner);
     CHECK(k->grab_layer < FG_MAX_LAYERS, FIELD("e%u.combat.grab_layer", e->id), k->grab_layer);
+    CHECK(k->grab_def < FG_MAX_THROW_DEFS, FIELD("e%u.combat.grab_def", e->id), k->grab_def);
     CHECK(k->launched <= 1, FIELD("e%u.combat.launched", e->id), k->launched);
     CHECK(k->knockdown <= FG_KNOCKDOWN_HARD, FIELD("e%u.combat.knockdown", e->id), k->knockdown);
     CHECK(fx_ok(k->push_left), FIELD("e%u.combat.push_left", e->id), k->push_left);
     CHECK(tick_ok(k->throw_invuln_until) && tick_ok(k->tech_until),
           FIELD("e%u.combat ticks", e->id), k->tech_until);
+    /* Variables stay in their declared ranges; the ones a ruleset does not declare hold 0. */
+    for (uint32_t v = 0; v < FG_MAX_VARS; v++) {
+        const fg_var_def *d = now && v < now->nvars ? &now->vars[v] : NULL;
+        CHECK(d ? k->vars[v] >= d->min && k->vars[v] <= d->max : k->vars[v] == 0,
+              FIELD("e%u.combat.vars[%u]", e->id, v), k->vars[v]);
+    }
     for (uint32_t h = 0; h < FG_HIT_LOG; h++) {
         CHECK(k->log[h].target <= c->n, FIELD("e%u.combat.log[%u].target", e->id, h),
               k->log[h].target);
         CHECK(k->log[h].layer < FG_MAX_LAYERS, FIELD("e%u.combat.log[%u].layer", e->id, h),
               k->log[h].layer);
+        CHECK(k->log[h].def < FG_MAX_HIT_DEFS, FIELD("e%u.combat.log[%u].def", e->id, h),
+              k->log[h].def);
         CHECK(tick_ok(k->log[h].last), FIELD("e%u.combat.log[%u].last", e->id, h),
               k->log[h].last);
     }

@@ -239,6 +239,7 @@ static void diff_combat(walk *k, uint32_t e, const fg_combat *a, const fg_combat
     CMP(k, true, fmt_i, a->tech_until, b->tech_until, "e%u.combat.tech_until", e);
     CMP(k, true, fmt_i, a->grabbed_by, b->grabbed_by, "e%u.combat.grabbed_by", e);
     CMP(k, true, fmt_i, a->grab_layer, b->grab_layer, "e%u.combat.grab_layer", e);
+    CMP(k, true, fmt_i, a->grab_def, b->grab_def, "e%u.combat.grab_def", e);
     CMP(k, true, fmt_i, a->grab_seq, b->grab_seq, "e%u.combat.grab_seq", e);
     for (int i = 0; i < FG_MAX_VARS; i++)
         CMP(k, true, fmt_i, a->vars[i], b->vars[i], "e%u.combat.vars[%d]", e, i);
@@ -248,6 +249,7 @@ static void diff_combat(walk *k, uint32_t e, const fg_combat *a, const fg_combat
         CMP(k, true, fmt_i, la->target, lb->target, "e%u.combat.log[%d].target", e, i);
         CMP(k, used, fmt_i, la->layer, lb->layer, "e%u.combat.log[%d].layer", e, i);
         CMP(k, used, fmt_i, la->count, lb->count, "e%u.combat.log[%d].count", e, i);
+        CMP(k, used, fmt_i, la->def, lb->def, "e%u.combat.log[%d].def", e, i);
         CMP(k, used, fmt_i, la->last, lb->last, "e%u.combat.log[%d].last", e, i);
     }
 }

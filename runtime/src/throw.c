@@ -29,23 +29,24 @@ void fg_throw_judge(const fg_world *w, fg_contact_rec *c, fg_tick t) {
     c->miss = 0;
     c->counter = 0;
     c->contact = FG_ON_HIT;
-    c->damage = w->versions[c->version]->rt[c->action].hits.thr.damage;
+    c->damage = w->versions[c->version]->rt[c->action].hits.thr[c->def].damage;
 }
 
 /* The grab: the attacker's throw has connected, the target waits in its thrown reaction. */
 void fg_throw_grab(fg_world *w, const fg_contact_rec *c, fg_tick t) {
     fg_entity_state *att = &w->entities[c->attacker], *tg = &w->entities[c->target];
     fg_instance *inst = &att->layers[c->layer];
-    const fg_throw_def *th = &w->versions[c->version]->rt[c->action].hits.thr;
+    const fg_throw_def *th = &w->versions[c->version]->rt[c->action].hits.thr[c->def];
     if (inst->seq == c->seq) inst->contact = FG_ON_HIT;
-    /* One grab per target per action. */
-    fg_hit_log_add(att, c->layer, tg->id, t);
+    /* One grab per target per throw definition. */
+    fg_hit_log_add(att, c->layer, c->def, tg->id, t);
     const fg_ruleset *tr = fg_world_rules_of(w, tg);
     uint32_t tversion = w->state->slot_version[tg->rules_slot];
     int id = th->reaction[0] ? fg_ruleset_find_action(tr, th->reaction) : -1;
     uint16_t react = id >= 0 ? (uint16_t)id : tr->hitstun;
     tg->combat.grabbed_by = att->id;
     tg->combat.grab_layer = c->layer;
+    tg->combat.grab_def = c->def;
     tg->combat.grab_seq = c->seq;
     tg->combat.tech_until = t + 1 + th->tech_window;
     if (react != FG_NO_ACTION)
@@ -79,6 +80,7 @@ static void release(fg_world *w, fg_entity_state *es, fg_tick t) {
     es->combat.tech_until = 0;
     es->combat.grab_seq = 0;
     es->combat.grab_layer = 0;
+    es->combat.grab_def = 0;
     (void)w;
     (void)t;
 }
@@ -127,7 +129,7 @@ void fg_throw_advance(fg_world *w, fg_tick t) {
             continue;
         }
         const fg_ruleset *ar = w->versions[inst->version];
-        const fg_throw_def *th = &ar->rt[inst->action].hits.thr;
+        const fg_throw_def *th = &ar->rt[inst->action].hits.thr[tg->combat.grab_def];
         if (t < tg->combat.tech_until) {
             if (teched(w, tg, th, ar->defs[inst->action].name, t)) tech(w, att, tg, t);
         } else {

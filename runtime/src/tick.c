@@ -553,6 +553,8 @@ static void gate_phase(fg_world *w, fg_tick t) {
     /* The contacts the collision phase found, judged and committed before the markers: a
     ** marker's event then reports its action's contact of this tick. */
     fg_hit_commit(w, t);
+    /* Then the variable changes rules proposed while deciding this tick's requests. */
+    fg_vars_commit(w, t);
     /* Host reports first (they were made before this tick), then this tick's timelines. */
     fg_candidate all[FG_HOST_EVENTS];
     uint32_t nhost = w->nhost_events;

@@ -245,6 +245,11 @@ int fg_world_trace_format(const fg_world *w, const fg_trace_record *r, char *buf
                             name_in(w, (uint32_t)((uint64_t)r->b >> 32), r->b & 0xFFFFFFFF),
                             r->code == FG_THROW_LANDED ? "damage" : "tech window",
                             (long long)r->c);
+    case FG_TRACE_VAR: {
+        const char *var = rules && r->code < rules->nvars ? rules->vars[r->code].name : "?";
+        return n + snprintf(p, left, "var %s: %lld -> %lld (%s %lld)", var, (long long)r->a,
+                            (long long)r->b, r->c == FG_VAR_ADD ? "add" : "set", (long long)r->d);
+    }
     default: return n + snprintf(p, left, "record kind %u", r->kind);
     }
 }

@@ -133,6 +133,9 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
     w->cap_cands = c.max_entities * FG_MAX_LAYERS * FG_MAX_MARKERS;
     w->cands = fg_alloc(&w->alloc, sizeof(fg_candidate) * w->cap_cands);
     bool coll = fg_collide_space_init(&w->coll, &w->alloc, c.max_entities);
+    w->cap_proposals = c.max_entities * FG_VAR_PROPOSALS;
+    w->nproposals = w->rule_entity = w->rule_first = 0;
+    w->proposals = fg_alloc(&w->alloc, sizeof(fg_var_proposal) * w->cap_proposals);
     w->cap_events = w->cap_cands + FG_HOST_EVENTS + w->coll.cap_contacts;
     w->events = fg_alloc(&w->alloc, sizeof(fg_event) * w->cap_events);
     w->commands = fg_alloc(&w->alloc, sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK *
@@ -140,8 +143,8 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
     w->ncommands = fg_alloc(&w->alloc, c.max_entities);
     w->true_commands = fg_alloc(&w->alloc, sizeof(fg_motion_command) * FG_MOTION_MAX_PATTERNS);
     if (!w->arena || !w->maps || !w->devices || !w->meter || (w->trace_cap && !w->trace) ||
-        (w->trace_text_cap && !w->trace_text) ||
-        !w->cands || !w->events || !w->commands || !w->ncommands || !coll || !w->true_commands) {
+        (w->trace_text_cap && !w->trace_text) || !w->cands || !w->events || !w->commands ||
+        !w->ncommands || !coll || !w->true_commands || !w->proposals) {
         fg_world_destroy(w);
         fg_error_set(err, FG_ENOMEM, "world: out of memory (state of %zu bytes)", w->arena_size);
         return NULL;
@@ -186,6 +189,7 @@ void fg_world_destroy(fg_world *w) {
     fg_free(&a, w->ncommands, w->max_entities);
     fg_free(&a, w->true_commands, sizeof(fg_motion_command) * FG_MOTION_MAX_PATTERNS);
     fg_collide_space_free(&w->coll, &a, w->max_entities);
+    fg_free(&a, w->proposals, sizeof(fg_var_proposal) * w->cap_proposals);
     fg_free(&a, w, sizeof *w);
 }
 
@@ -259,6 +263,7 @@ fg_status fg_world_replace_rules(fg_world *w, uint32_t slot, fg_ruleset *r, fg_e
     for (uint32_t i = 0; i < w->state->nentities; i++) {
         fg_entity_state *es = &w->entities[i];
         if (es->rules_slot != slot) continue;
+        fg_vars_reload(old, r, es);
         for (uint32_t l = 0; l < FG_MAX_LAYERS; l++) {
             fg_queued *q = es->queued[l];
             uint32_t kept = 0;
@@ -409,6 +414,7 @@ fg_status fg_world_spawn(fg_world *w, const fg_spawn *s, fg_entity *out, fg_erro
     if (w->state->nslots > 0) {
         const fg_ruleset *r = w->versions[w->state->slot_version[es->rules_slot]];
         for (uint32_t k = 0; k < r->nresources; k++) es->res[k] = r->resources[k].start;
+        fg_vars_spawn(r, es);
         fg_motion_state_init(r->motion_set, fg_world_motion_at(w, slot), w->state->tick - 1);
         fg_world_start_neutral(w, es, w->state->tick, FG_TR_SPAWN);
     }
@@ -425,7 +431,7 @@ size_t fg_world_memory(const fg_world *w) {
            sizeof(fg_candidate) * w->cap_cands +
            sizeof(fg_event) * w->cap_events +
            (sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK + 1) * w->max_entities +
-           fg_collide_space_bytes(w->max_entities);
+           fg_collide_space_bytes(w->max_entities) + sizeof(fg_var_proposal) * w->cap_proposals;
 }
 bool fg_world_entity_exists(const fg_world *w, fg_entity e) { return fg_world_entity(w, e) != NULL; }
 
@@ -439,6 +445,11 @@ const fg_ground *fg_world_ground(const fg_world *w, fg_entity e) {
 }
 
 const fg_action_names *fg_world_action_names(const fg_world *w) { return &w->names; }
+
+fg_entity fg_world_opponent(const fg_world *w, fg_entity e) {
+    const fg_entity_state *es = fg_world_entity(w, e);
+    return es ? es->opponent : 0;
+}
 
 fg_facing fg_world_facing(const fg_world *w, fg_entity e) {
     fg_entity_state *es = fg_world_entity(w, e);

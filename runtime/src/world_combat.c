@@ -98,7 +98,8 @@ void fg_combat_fold(fg_fold *f, const fg_combat *c) {
     fg_fold_u64(f, (uint64_t)(uint32_t)c->push_left | (uint64_t)(uint32_t)c->combo << 32);
     fg_fold_u64(f, (uint64_t)(uint32_t)c->combo_damage | (uint64_t)(uint32_t)c->juggle << 32);
     fg_fold_u64(f, (uint64_t)c->knockdown | (uint64_t)c->launched << 8 |
-                       (uint64_t)c->grab_layer << 16 | (uint64_t)c->grabbed_by << 32);
+                       (uint64_t)c->grab_layer << 16 | (uint64_t)c->grab_def << 24 |
+                       (uint64_t)c->grabbed_by << 32);
     fg_fold_u64(f, (uint64_t)c->throw_invuln_until);
     fg_fold_u64(f, (uint64_t)c->tech_until);
     fg_fold_u64(f, (uint64_t)c->grab_seq);
@@ -108,7 +109,7 @@ void fg_combat_fold(fg_fold *f, const fg_combat *c) {
         const fg_hit_log *l = &c->log[i];
         if (!l->target) continue;
         fg_fold_u64(f, (uint64_t)i | (uint64_t)l->target << 8 | (uint64_t)l->layer << 40 |
-                           (uint64_t)l->count << 48);
+                           (uint64_t)l->count << 48 | (uint64_t)l->def << 56);
         fg_fold_u64(f, (uint64_t)l->last);
     }
 }

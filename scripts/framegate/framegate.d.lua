@@ -31,6 +31,13 @@
 ---@field max table<string, integer> the declared maximum of each resource
 ---@field tags table<string, boolean> whether the body's action has a tag (pairs: its tags, sorted)
 ---@field sequence integer the body action's sequence number (the gate's event stamp)
+---@field vars table<string, integer|boolean> the declared variables (a boolean for a flag)
+---@field combo integer hits taken in the current combo
+---@field combo_damage integer
+---@field juggle integer juggle points spent in the current combo
+---@field juggle_limit integer of its ruleset, 0 = none
+---@field launched boolean in the air from a hit
+---@field opponent? framegate.View the fighter it faces (nil without one): `me.opponent.combo`
 
 ---@class framegate.Request
 ---@field action string
@@ -87,6 +94,7 @@
 ---@field groups? table<string, string[]>
 ---@field layers? string[]
 ---@field resources? table<string, { max: integer, start?: integer, regen?: integer, regen_every?: integer }>
+---@field vars? table<string, integer|boolean|{ min?: integer, max?: integer, start?: integer|boolean, flag?: boolean }> per-entity variables (docs/hits.md)
 ---@field physics? table
 ---@field motions? table<string, string|table>
 ---@field actions table<string, table>
@@ -127,6 +135,22 @@ function framegate.reject(text) end
 ---@param text? string
 ---@return framegate.Verdict
 function framegate.queue(ticks, text) end
+
+---Proposes a value for one of the rule's entity's variables (a boolean for a flag); only inside a
+---request rule. The gate commits it at the end of the tick's contacts; out of range is an error.
+---@param me framegate.View
+---@param name string
+---@param value integer|boolean
+---@return nil
+function framegate.set(me, name, value) end
+
+---Proposes adding n to one of the rule's entity's variables (kept in its range when committed);
+---only inside a request rule.
+---@param me framegate.View
+---@param name string
+---@param n integer
+---@return nil
+function framegate.add(me, name, n) end
 
 ---A presentation cue for the host; only inside on_event.
 ---@param name string
@@ -603,6 +627,13 @@ function Entity:team(team) end
 ---@param owner? framegate.Entity
 ---@return nil
 function Entity:owner(owner) end
+---One declared variable's value (a boolean for a flag).
+---@param name string
+---@return integer|boolean
+function Entity:var(name) end
+---Every declared variable: { name = value }.
+---@return table<string, integer|boolean>
+function Entity:vars() end
 
 ---@class framegate.Rules
 local Rules = {}
@@ -613,13 +644,17 @@ function Rules:hash() end
 ---@return string[]
 function Rules:actions() end
 ---The compiled definition; `hit` (range in pixels, damage, hitstop, hitstun, blockstun, meter,
----low, overhead) when the action hits.
+---low, overhead, ...) when the action hits, a list of them when it has several; `throw` likewise;
+---`boxes` with `hit = n` / `throw = n` on a box that uses another definition than the first.
 ---@param name string
 ---@return table?
 function Rules:action(name) end
 ---Pixels: gravity, ground_y, min_gap, stage_min, stage_max.
 ---@return { gravity: number, ground_y: number, min_gap: number, stage_min: number, stage_max: number }
 function Rules:physics() end
+---The declared variables: { name = { min =, max =, start =, flag = } }.
+---@return table<string, { min: integer, max: integer, start: integer|boolean, flag: boolean }>
+function Rules:vars() end
 ---@return { path: string, message: string, severity: "error"|"warning", warning: boolean, line?: integer }[]
 function Rules:findings() end
 ---@return { path: string, text: string }[]

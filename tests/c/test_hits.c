@@ -19,7 +19,7 @@ static fg_box px_box(int x, int y, int w, int h) {
 }
 
 static void add_box(fg_action_def *a, fg_box_kind kind, int from, int to, fg_box b) {
-    a->boxes[a->nboxes++] = (fg_box_def){kind, from, to, b};
+    a->boxes[a->nboxes++] = (fg_box_def){kind, from, to, b, 0};
 }
 
 static fg_hit_def strike(int damage, int hitstop, int hitstun, int blockstun) {

@@ -114,8 +114,9 @@ function TestSandbox:test_views_iterate_sorted_with_pairs()
   local w, p = world_with("")
   local keys = {}
   for k in pairs(p:view()) do keys[#keys + 1] = k end
-  lu.assertEquals(keys, { "action", "airborne", "elapsed", "facing", "frozen", "grounded", "group",
-    "id", "max", "phase", "resources", "sequence", "tags", "tick", "x", "y" })
+  lu.assertEquals(keys, { "action", "airborne", "combo", "combo_damage", "elapsed", "facing",
+    "frozen", "grounded", "group", "id", "juggle", "juggle_limit", "launched", "max", "opponent",
+    "phase", "resources", "sequence", "tags", "tick", "vars", "x", "y" })
   w:close()
 end
 

@@ -100,8 +100,19 @@ typedef struct fg_action_def {
     int32_t cost[FG_MAX_RESOURCES]; /* indexed like the ruleset's resources */
     char cost_names[FG_MAX_RESOURCES][FG_NAME_MAX]; /* as declared, before ids exist */
     uint32_t ncosts;
-    fg_hit_def hit;          /* what its hit boxes (or its `hit` marker with `range`) do */
-    fg_throw_def throw_def;  /* what its throw boxes do */
+    /* What its hit boxes (or its `hit` marker with `range`) do. A move whose hits differ (a
+    ** two-part kick) has several definitions, hits[0] (= hit), hits[1], ..., each box naming
+    ** its own (fg_box_def.def); the ones in use are enabled, from the first, without a gap.
+    ** Each definition lands once per target per action (or `hits` times). */
+    union {
+        fg_hit_def hit;
+        fg_hit_def hits[FG_MAX_HIT_DEFS];
+    };
+    /* What its throw boxes do: throws[0] (= throw_def), throws[1], as for hits. */
+    union {
+        fg_throw_def throw_def;
+        fg_throw_def throws[FG_MAX_THROW_DEFS];
+    };
     uint32_t nboxes;
     fg_box_def boxes[FG_MAX_BOXES]; /* hurt, hit, push and throw boxes per tick range */
     uint32_t ninvuln;

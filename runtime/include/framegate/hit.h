@@ -24,6 +24,8 @@ extern "C" {
 #define FG_MAX_BOXES 8       /* boxes per action */
 #define FG_MAX_INVULN 4      /* invulnerability ranges per action */
 #define FG_MAX_SCALING 16    /* entries of a damage scaling table */
+#define FG_MAX_HIT_DEFS 4    /* hit definitions per action (a multi-part move) */
+#define FG_MAX_THROW_DEFS 2  /* throw definitions per action */
 
 typedef enum fg_box_kind {
     FG_BOX_HURT = 0,  /* where the fighter can be hit (and thrown) */
@@ -73,11 +75,14 @@ typedef struct fg_box {
     fg_fx x, y, w, h;
 } fg_box;
 
-/* A box of an action, live on ticks [from, to] of it. */
+/* A box of an action, live on ticks [from, to] of it. A hit box strikes with one of the action's
+** hit definitions, a throw box grabs with one of its throw definitions: `def` picks which
+** (0 = the first, `hit` / `throw_def`). */
 typedef struct fg_box_def {
     fg_box_kind kind;
     int32_t from, to;
     fg_box box;
+    uint32_t def;
 } fg_box_def;
 
 /* Ticks [from, to] of an action during which strikes (hit boxes) and/or throws miss. */

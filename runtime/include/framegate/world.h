@@ -100,6 +100,8 @@ FG_API const fg_buffer *fg_world_buffer(const fg_world *w, fg_entity e);
 FG_API const fg_ground *fg_world_ground(const fg_world *w, fg_entity e);
 FG_API const fg_action_names *fg_world_action_names(const fg_world *w);
 FG_API fg_facing fg_world_facing(const fg_world *w, fg_entity e);
+/* The entity it fights (hit target, pushbox partner, facing), 0 for none. */
+FG_API fg_entity fg_world_opponent(const fg_world *w, fg_entity e);
 FG_API fg_status fg_world_set_facing(fg_world *w, fg_entity e, fg_facing f, fg_error *err);
 /* Position in fixed point. */
 FG_API void fg_world_position(const fg_world *w, fg_entity e, fg_fx *x, fg_fx *y);
@@ -264,9 +266,11 @@ typedef enum fg_trace_kind {
     FG_TRACE_THROW = 12,     /* code = fg_throw_step, a = thrower, b = action (version in bits
                                 32..47), c = tech window (grabbed) or damage (landed), d = the
                                 first tick past the window; entity = the target */
-    FG_TRACE_TRUE = 13       /* flags mode: a command true this tick, one record each, best
+    FG_TRACE_TRUE = 13,      /* flags mode: a command true this tick, one record each, best
                                 first: a = motion id, b = age, c = action it requests (-1 for
                                 none), d = its completion tick */
+    FG_TRACE_VAR = 14        /* the gate committed a proposed variable change: code = variable
+                                id, a = before, b = after, c = fg_var_op, d = the value proposed */
 } fg_trace_kind;
 
 /* Why a layer changed action. */

@@ -2,7 +2,9 @@
 /*
 ** fg_det_fixture.h: a small fighter built in C (no Lua) for the determinism suites: buttons LP
 ** and HP, one body layer, health and meter, idle / walk / crouch, a jab (LP) that hits, a
-** fireball (236HP) it cancels into on hit, hitstun and blockstun. Two of them face each other.
+** fireball (236HP) it cancels into on hit, hitstun and blockstun, two variables (stance 0..3 from
+** 1, charge from 12345 in a wide range, so the hash audit's flips of their bytes stay in range).
+** Two of them face each other.
 */
 #ifndef FG_DET_FIXTURE_H
 #define FG_DET_FIXTURE_H
@@ -81,6 +83,17 @@ static inline fg_ruleset *fg_det_rules(int32_t jab_damage) {
     fg_ruleset_add_action(b, &hitstun, &err);
     fg_action_def blockstun = fg_action_def_default("blockstun");
     fg_ruleset_add_action(b, &blockstun, &err);
+
+    fg_var_def stance = fg_var_def_default("stance");
+    stance.min = 0;
+    stance.max = 3;
+    stance.start = 1;
+    fg_ruleset_add_var(b, &stance, &err);
+    fg_var_def charge = fg_var_def_default("charge");
+    charge.min = -1000000000;
+    charge.max = 1000000000;
+    charge.start = 12345;
+    fg_ruleset_add_var(b, &charge, &err);
 
     fg_physics_def p = fg_physics_def_default();
     p.min_gap = FG_FX(40);
