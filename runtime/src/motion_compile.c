@@ -389,7 +389,7 @@ typedef struct scratch {
     sort_item *items;
     cpattern *pats;
     cnode *nodes;
-    fg_motion_finding *finds;
+    lint_list finds;
     index_build *ib;
     size_t nitems, npats_cap, nnodes_cap;
 } scratch;
@@ -398,7 +398,7 @@ static void scratch_free(scratch *sc) {
     fg_free(&sc->alloc, sc->items, sc->nitems * sizeof *sc->items);
     fg_free(&sc->alloc, sc->pats, sc->npats_cap * sizeof *sc->pats);
     fg_free(&sc->alloc, sc->nodes, sc->nnodes_cap * sizeof *sc->nodes);
-    fg_free(&sc->alloc, sc->finds, MAX_FINDINGS * sizeof *sc->finds);
+    fg_free(&sc->alloc, sc->finds.items, sc->finds.cap * sizeof *sc->finds.items);
     fg_free(&sc->alloc, sc->ib, sizeof *sc->ib);
 }
 
@@ -420,10 +420,10 @@ fg_status fg_motion_set_build(const fg_motion_buttons *buttons, const fg_motion_
     sc.alloc = a ? *a : fg_allocator_default();
     sc.nitems = (size_t)(ndefs ? ndefs : 1) * FG_MOTION_MAX_ALTS;
     sc.items = fg_alloc(&sc.alloc, sc.nitems * sizeof *sc.items);
-    sc.finds = fg_alloc(&sc.alloc, MAX_FINDINGS * sizeof *sc.finds);
+    sc.finds.alloc = sc.alloc;
     sc.ib = fg_alloc(&sc.alloc, sizeof *sc.ib);
     fg_status s = FG_OK;
-    if (!sc.items || !sc.finds || !sc.ib)
+    if (!sc.items || !sc.ib)
         s = fg_error_set(err, FG_ENOMEM, "motion set: out of memory");
     /* Checked and parsed in the caller's order, so the first error is the first bad def. A def
     ** with alternatives (`236P|214P`, a 360) gives one pattern per alternative, all under its
@@ -512,9 +512,16 @@ fg_status fg_motion_set_build(const fg_motion_buttons *buttons, const fg_motion_
         ib->first[l] = nentries;
         nentries += ib->count[l];
     }
-    uint32_t nfind = nnotes < MAX_FINDINGS ? nnotes : MAX_FINDINGS;
-    if (nfind) memcpy(sc.finds, notes, nfind * sizeof *notes);
-    fg_motion_lint_patterns(pats, ndefs, (uint8_t)mode, sc.finds, &nfind);
+    for (uint32_t i = 0; i < nnotes; i++) {
+        fg_motion_finding *f = fg_motion_lint_push(&sc.finds);
+        if (f) *f = notes[i];
+    }
+    fg_motion_lint_patterns(pats, ndefs, (uint8_t)mode, &sc.finds);
+    if (sc.finds.oom) {
+        scratch_free(&sc);
+        return fg_error_set(err, FG_ENOMEM, "motion set: out of memory for its lint findings");
+    }
+    uint32_t nfind = sc.finds.count;
     /* One block: the set, patterns, nodes, entries, findings, level ids. */
     size_t o_pat = align8(sizeof(fg_motion_set));
     size_t o_node = align8(o_pat + (size_t)ndefs * sizeof(cpattern));
@@ -555,7 +562,7 @@ fg_status fg_motion_set_build(const fg_motion_buttons *buttons, const fg_motion_
         if (pats[p].final_aux) set->aux_patterns[set->naux_patterns++] = (uint16_t)p;
     if (ndefs) memcpy(set->patterns, pats, (size_t)ndefs * sizeof *pats);
     if (nnodes) memcpy(set->nodes, sc.nodes, (size_t)nnodes * sizeof *sc.nodes);
-    if (nfind) memcpy(set->findings, sc.finds, (size_t)nfind * sizeof *sc.finds);
+    if (nfind) memcpy(set->findings, sc.finds.items, (size_t)nfind * sizeof *sc.finds.items);
     ib->entries = set->entries;
     for_each_entry(set->patterns, ndefs, set->nodes, nnodes, fill_entry, ib);
     for (int l = 0; l < 300; l++)

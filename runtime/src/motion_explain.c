@@ -408,13 +408,31 @@ static bool contradictory(const cpattern *P, int *step) {
     return false;
 }
 
-static void add_finding(fg_motion_finding *out, uint32_t *n, uint8_t kind, uint16_t a, uint16_t b,
-                        const char *fmt, ...) FG_PRINTF(6, 7);
-static void add_finding(fg_motion_finding *out, uint32_t *n, uint8_t kind, uint16_t a, uint16_t b,
-                        const char *fmt, ...) {
-    if (*n >= MAX_FINDINGS) return;
-    fg_motion_finding *f = &out[(*n)++];
+fg_motion_finding *fg_motion_lint_push(lint_list *l) {
+    if (l->count == l->cap) {
+        uint32_t cap = l->cap ? l->cap * 2 : 16;
+        fg_motion_finding *items =
+            cap > l->cap ? fg_realloc(&l->alloc, l->items, sizeof *items * l->cap,
+                                      sizeof *items * cap)
+                         : NULL;
+        if (!items) {
+            l->oom = true;
+            return NULL;
+        }
+        l->items = items;
+        l->cap = cap;
+    }
+    fg_motion_finding *f = &l->items[l->count++];
     memset(f, 0, sizeof *f);
+    return f;
+}
+
+static void add_finding(lint_list *out, uint8_t kind, uint16_t a, uint16_t b, const char *fmt,
+                        ...) FG_PRINTF(5, 6);
+static void add_finding(lint_list *out, uint8_t kind, uint16_t a, uint16_t b, const char *fmt,
+                        ...) {
+    fg_motion_finding *f = fg_motion_lint_push(out);
+    if (!f) return;
     f->kind = kind;
     f->a = a;
     f->b = b;
@@ -431,8 +449,7 @@ static const char *implicit_rule(const cpattern *W, const cpattern *L) {
 }
 
 /* Appends to out[*nout...]: notes read from a .cmd text come first. */
-void fg_motion_lint_patterns(const cpattern *pats, uint32_t np, uint8_t mode,
-                             fg_motion_finding *out, uint32_t *nout) {
+void fg_motion_lint_patterns(const cpattern *pats, uint32_t np, uint8_t mode, lint_list *out) {
     char ta[200], tb[200];
     bool never[FG_MOTION_MAX_PATTERNS] = {false};
     for (uint32_t a = 0; a < np; a++) {
@@ -440,7 +457,7 @@ void fg_motion_lint_patterns(const cpattern *pats, uint32_t np, uint8_t mode,
         if (contradictory(&pats[a], &k)) {
             pattern_title(&pats[a], ta, sizeof ta);
             never[a] = true;
-            add_finding(out, nout, FG_MOTION_LINT_NEVER, (uint16_t)a, FG_MOTION_NONE,
+            add_finding(out, FG_MOTION_LINT_NEVER, (uint16_t)a, FG_MOTION_NONE,
                         "warning: %s can never fire: step %d (%s) needs a direction held that "
                         "its own input excludes",
                         ta, k + 1, pats[a].steps[k].label);
@@ -458,7 +475,7 @@ void fg_motion_lint_patterns(const cpattern *pats, uint32_t np, uint8_t mode,
             pattern_title(B, tb, sizeof tb);
             int cut = cut_short(A, B);
             if (cut >= 0) {
-                add_finding(out, nout, FG_MOTION_LINT_NEVER, (uint16_t)b, (uint16_t)a,
+                add_finding(out, FG_MOTION_LINT_NEVER, (uint16_t)b, (uint16_t)a,
                             "warning: %s can never fire: its step %d (%s) completes %s first, "
                             "which uses the inputs before %s completes. Make %s longer or drop "
                             "it",
@@ -471,7 +488,7 @@ void fg_motion_lint_patterns(const cpattern *pats, uint32_t np, uint8_t mode,
             if (ab && ba) {
                 if (a < b && A->priority == B->priority && A->len == B->len &&
                     A->spec == B->spec) {
-                    add_finding(out, nout, FG_MOTION_LINT_NEVER, (uint16_t)b, (uint16_t)a,
+                    add_finding(out, FG_MOTION_LINT_NEVER, (uint16_t)b, (uint16_t)a,
                                 "warning: %s can never fire: %s accepts the same inputs and wins "
                                 "by name order",
                                 tb, ta);
@@ -480,7 +497,7 @@ void fg_motion_lint_patterns(const cpattern *pats, uint32_t np, uint8_t mode,
                     uint32_t loser = r < 0 ? b : a, winner = r < 0 ? a : b;
                     pattern_title(&pats[loser], ta, sizeof ta);
                     pattern_title(&pats[winner], tb, sizeof tb);
-                    add_finding(out, nout, FG_MOTION_LINT_NEVER, (uint16_t)loser,
+                    add_finding(out, FG_MOTION_LINT_NEVER, (uint16_t)loser,
                                 (uint16_t)winner,
                                 "warning: %s can never fire: %s accepts the same inputs and "
                                 "ranks higher",
@@ -491,20 +508,20 @@ void fg_motion_lint_patterns(const cpattern *pats, uint32_t np, uint8_t mode,
             }
             if (ab) { /* A is contained in B: B's completions complete A too */
                 if (A->priority > B->priority) {
-                    add_finding(out, nout, FG_MOTION_LINT_NEVER, (uint16_t)b, (uint16_t)a,
+                    add_finding(out, FG_MOTION_LINT_NEVER, (uint16_t)b, (uint16_t)a,
                                 "warning: %s can never fire: every input that completes it also "
                                 "completes %s, which has higher priority (%d > %d)",
                                 tb, ta, (int)A->priority, (int)B->priority);
                 } else if (A->priority == B->priority && r < 0) {
                     /* They share B's last input, so the one ranked higher always takes it. */
-                    add_finding(out, nout, FG_MOTION_LINT_NEVER, (uint16_t)b, (uint16_t)a,
+                    add_finding(out, FG_MOTION_LINT_NEVER, (uint16_t)b, (uint16_t)a,
                                 "warning: %s can never fire: every input that completes it also "
                                 "completes %s, which ranks higher by %s. Give %s a higher "
                                 "priority or drop it",
                                 tb, ta, implicit_rule(A, B), B->name);
                     never[b] = true;
                 } else if (A->priority == B->priority) {
-                    add_finding(out, nout, FG_MOTION_LINT_CONTAINED, (uint16_t)a, (uint16_t)b,
+                    add_finding(out, FG_MOTION_LINT_CONTAINED, (uint16_t)a, (uint16_t)b,
                                 "warning: %s is contained in %s: every input that completes %s "
                                 "also completes %s, both with priority %d; %s wins only by %s. "
                                 "Give them explicit priorities",
@@ -523,7 +540,7 @@ void fg_motion_lint_patterns(const cpattern *pats, uint32_t np, uint8_t mode,
             }
             if (w < 0) continue;
             const cpattern *W = r < 0 ? A : B, *L = r < 0 ? B : A;
-            add_finding(out, nout, FG_MOTION_LINT_AMBIGUOUS, (uint16_t)a, (uint16_t)b,
+            add_finding(out, FG_MOTION_LINT_AMBIGUOUS, (uint16_t)a, (uint16_t)b,
                         "warning: %s and %s both complete on %s with priority %d; %s wins only "
                         "by %s. Give the one that should win a higher priority",
                         ta, tb, path, (int)A->priority, W->name, implicit_rule(W, L));

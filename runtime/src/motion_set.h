@@ -19,7 +19,6 @@
 #define BIT(a) (1u << (a))
 #define DBIT(d) ((uint16_t)(1u << (d)))
 #define NO_AUX 0xFFu
-#define MAX_FINDINGS 64
 
 /* {====================================================================== state layout */
 
@@ -231,10 +230,20 @@ static inline int64_t time_limit(int32_t time, const fg_motion_profile *prof) {
     return t < 1 ? 1 : t;
 }
 
-/* motion_explain.c: the findings of a set's patterns in its mode (fg_motion_mode), appended
-** to out[*nout..MAX_FINDINGS). */
-void fg_motion_lint_patterns(const cpattern *pats, uint32_t np, uint8_t mode,
-                             fg_motion_finding *out, uint32_t *nout);
+/* The findings of a set while it is built: they grow as they come, with no cap (memory running
+** out sets oom and the build fails rather than keep fewer). */
+typedef struct lint_list {
+    fg_allocator alloc;
+    fg_motion_finding *items;
+    uint32_t count, cap;
+    bool oom;
+} lint_list;
+
+/* motion_explain.c: a zeroed slot at the end of the list, or NULL (oom set). */
+fg_motion_finding *fg_motion_lint_push(lint_list *l);
+/* motion_explain.c: the findings of a set's patterns in its mode (fg_motion_mode), appended to
+** out. */
+void fg_motion_lint_patterns(const cpattern *pats, uint32_t np, uint8_t mode, lint_list *out);
 
 /* }====================================================================== */
 

@@ -131,6 +131,45 @@ static void a_long_message_from_the_builder_is_not_cut(void **state) {
     fg_findings_destroy(f);
 }
 
+/* The motion lint has no cap either: of 80 motions on one notation, 79 can never fire, each a
+** warning (a motion set once kept 64 and dropped the rest without a word). */
+static void every_motion_lint_warning_is_reported(void **state) {
+    (void)state;
+    fg_ruleset_builder *b = fg_ruleset_builder_create("lint", NULL);
+    fg_ruleset_add_button(b, "LP", NULL);
+    fg_action_def a = fgt_neutral("idle", 0);
+    fgt_add(b, &a);
+    char names[80][8];
+    for (int i = 0; i < 80; i++) {
+        snprintf(names[i], sizeof names[i], "m%02d", i);
+        fg_motion_def m;
+        memset(&m, 0, sizeof m);
+        m.name = names[i];
+        m.notation = "236LP";
+        fg_ruleset_add_motion(b, &m, NULL);
+        a = fgt_action(names[i], 5, 5, 30);
+        fgt_add(b, &a);
+    }
+    fg_findings *f = fgt_findings();
+    fg_error err;
+    fg_ruleset *r = fg_ruleset_build(b, f, &err);
+    fg_ruleset_builder_destroy(b);
+    if (!r) fail_msg("build: %s", err.msg);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < fg_findings_count(f); i++) {
+        fg_finding x = fg_findings_get(f, i);
+        assert_int_equal(x.severity, FG_SEVERITY_WARNING);
+        assert_string_equal(x.path, "motions");
+        char want[16];
+        snprintf(want, sizeof want, "m%02u", n + 1);
+        assert_non_null(strstr(x.message, want));
+        n++;
+    }
+    assert_int_equal(n, 79);
+    fg_ruleset_unref(r);
+    fg_findings_destroy(f);
+}
+
 /* Every allocation of the findings list failed in turn: the build is refused (FG_ENOMEM when a
 ** finding could not be kept), never reports fewer findings as if complete, and frees all. */
 static void running_out_of_memory_for_findings_refuses_the_build(void **state) {
@@ -205,6 +244,7 @@ int main(void) {
         cmocka_unit_test(over_a_thousand_findings_are_all_reported_in_order),
         cmocka_unit_test(a_10_kb_path_and_message_come_back_whole),
         cmocka_unit_test(a_long_message_from_the_builder_is_not_cut),
+        cmocka_unit_test(every_motion_lint_warning_is_reported),
         cmocka_unit_test(running_out_of_memory_for_findings_refuses_the_build),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
