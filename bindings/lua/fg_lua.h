@@ -322,6 +322,15 @@ int fg_lua_field_error(lua_State *L, const char *field, const char *fmt, ...) FG
 ** combat rules. */
 void fg_lua_read_action_hits(fg_lua_reader *rd, int t, fg_action_def *a);
 void fg_lua_read_ruleset_hits(fg_lua_reader *rd, int idx, fg_ruleset_builder *b);
+/* l_hits.c: a hit definition at the top of the stack; a `boxes` list of table t (a box
+** without a kind is of kind `def`; FG_BOX_KINDS: it must say). */
+void fg_lua_read_hit_fields(fg_lua_reader *rd, fg_hit_def *h);
+void fg_lua_read_box_list(fg_lua_reader *rd, int t, fg_box_def *boxes, uint32_t *nboxes,
+                          uint32_t max, int32_t duration, fg_box_kind def);
+/* l_projectile.c: the ruleset's `projectiles`, an action's `spawn`, the world's methods. */
+void fg_lua_read_projectiles(fg_lua_reader *rd, int idx, fg_ruleset_builder *b);
+void fg_lua_read_spawn(fg_lua_reader *rd, int t, fg_action_def *a);
+void fg_lua_open_projectiles(lua_State *L);
 /* l_vars.c: the declaration's `vars`. */
 void fg_lua_read_ruleset_vars(fg_lua_reader *rd, int idx, fg_ruleset_builder *b);
 /* The same, back as tables (rules:action). [-0, +0, m] */

@@ -62,7 +62,7 @@ static void read_launch(fg_lua_reader *rd, int t, fg_fx *vx, fg_fx *vy) {
 
 static const char *const knockdowns[] = {"none", "soft", "hard", NULL};
 
-static void read_hit_fields(fg_lua_reader *rd, fg_hit_def *h) {
+void fg_lua_read_hit_fields(fg_lua_reader *rd, fg_hit_def *h) {
     lua_State *L = rd->L;
     static const char *const fields[] = {
         "damage", "chip", "range", "hitstop", "hitstop_target", "hitstun", "blockstun", "meter",
@@ -146,7 +146,7 @@ static fg_box read_rect(fg_lua_reader *rd, int t) {
 static const char *const kinds[] = {"hurt", "hit", "push", "throw", NULL};
 
 /* { "hit", from =, to =, x =, y =, w =, h =, hit = } or { kind = "hit", ... } */
-static void read_box(fg_lua_reader *rd, fg_box_def *d, int32_t duration) {
+static void read_box(fg_lua_reader *rd, fg_box_def *d, int32_t duration, fg_box_kind def) {
     lua_State *L = rd->L;
     static const char *const fields[] = {"kind", "from", "to", "x", "y", "w", "h", "hit",
                                          "throw", NULL};
@@ -159,6 +159,7 @@ static void read_box(fg_lua_reader *rd, fg_box_def *d, int32_t duration) {
     lua_rawseti(L, -2, 1);
     fg_lua_reader_only(rd, -1, fields);
     if (!kind[0]) fg_lua_read_name(rd, -1, "kind", kind, sizeof kind);
+    if (!kind[0] && def < FG_BOX_KINDS) snprintf(kind, sizeof kind, "%s", kinds[def]);
     d->kind = FG_BOX_KINDS;
     for (int i = 0; kinds[i]; i++)
         if (!strcmp(kind, kinds[i])) d->kind = (fg_box_kind)i;
@@ -191,14 +192,15 @@ static void read_box(fg_lua_reader *rd, fg_box_def *d, int32_t duration) {
     }
 }
 
-static void read_boxes(fg_lua_reader *rd, int t, fg_action_def *a) {
+void fg_lua_read_box_list(fg_lua_reader *rd, int t, fg_box_def *boxes, uint32_t *nboxes,
+                          uint32_t max, int32_t duration, fg_box_kind def) {
     lua_State *L = rd->L;
     if (!sub_table(rd, t, "boxes", "a list of boxes { \"hit\", from =, to =, x =, y =, w =, h = }"))
         return;
     size_t old = fg_lua_reader_push(rd, ".boxes");
     lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
-    if (n > FG_MAX_BOXES)
-        fg_lua_reader_fail(rd, "%lld boxes, at most %d", (long long)n, FG_MAX_BOXES);
+    if (n > (lua_Integer)max)
+        fg_lua_reader_fail(rd, "%lld boxes, at most %u", (long long)n, max);
     for (lua_Integer i = 1; i <= n; i++) {
         size_t o2 = fg_lua_reader_push(rd, "[%lld]", (long long)i);
         lua_rawgeti(L, -1, i);
@@ -211,7 +213,7 @@ static void read_boxes(fg_lua_reader *rd, int t, fg_action_def *a) {
             lua_insert(L, -2);
             lua_rawset(L, -4);
         }
-        read_box(rd, &a->boxes[a->nboxes++], a->duration);
+        read_box(rd, &boxes[(*nboxes)++], duration, def);
         lua_pop(L, 2);
         fg_lua_reader_pop(rd, o2);
     }
@@ -246,7 +248,7 @@ static void read_invulnerable(fg_lua_reader *rd, int t, fg_action_def *a) {
 
 typedef void (*def_reader)(fg_lua_reader *rd, fg_action_def *a, uint32_t i);
 static void hit_at(fg_lua_reader *rd, fg_action_def *a, uint32_t i) {
-    read_hit_fields(rd, &a->hits[i]);
+    fg_lua_read_hit_fields(rd, &a->hits[i]);
 }
 static void throw_at(fg_lua_reader *rd, fg_action_def *a, uint32_t i) {
     read_throw_fields(rd, &a->throws[i]);
@@ -300,8 +302,9 @@ void fg_lua_read_action_hits(fg_lua_reader *rd, int t, fg_action_def *a) {
               "{ damage =, hitstun =, blockstun =, hitstop =, ... } or a list of them");
     read_defs(rd, t, a, "throw", FG_MAX_THROW_DEFS, throw_at,
               "{ damage =, tech_window =, reaction =, ... } or a list of them");
-    read_boxes(rd, t, a);
+    fg_lua_read_box_list(rd, t, a->boxes, &a->nboxes, FG_MAX_BOXES, a->duration, FG_BOX_KINDS);
     read_invulnerable(rd, t, a);
+    fg_lua_read_spawn(rd, t, a);
 }
 
 /* boxes = { hurt = {...}, push = {...}, airborne = { hurt = {...} }, ... } */
@@ -338,6 +341,7 @@ static void read_default_boxes(fg_lua_reader *rd, int t, const char *group, fg_r
 void fg_lua_read_ruleset_hits(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) {
     lua_State *L = rd->L;
     idx = lua_absindex(L, idx);
+    fg_lua_read_projectiles(rd, idx, b);
     if (fg_lua_reader_get(rd, idx, "boxes")) {
         size_t old = fg_lua_reader_push(rd, "boxes");
         fg_lua_reader_table(rd, -1, "{ hurt = { x =, y =, w =, h = }, push =, <group> = {...} }");

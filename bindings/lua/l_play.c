@@ -36,7 +36,8 @@ typedef struct event_record {
 /* Sorted bytewise: the order pairs() walks them in. */
 static const char *const event_fields[] = {
     "action", "combo", "contact", "counter", "damage", "entity", "hit_box", "hurt_box", "kind",
-    "layer", "marker", "miss", "occurrence", "reported", "sequence", "target", "tick", "x", "y",
+    "layer", "marker", "miss", "occurrence", "other", "projectile", "reported", "sequence",
+    "target", "tick", "x", "y",
     NULL};
 
 void fg_lua_push_event(lua_State *L, const fg_world *w, const fg_event *ev) {
@@ -63,7 +64,13 @@ static int event_field(lua_State *L, const event_record *rec, const char *k) {
     } else if (!strcmp(k, "kind"))
         lua_pushstring(L, ev->kind == FG_EVENT_HIT     ? "hit"
                           : ev->kind == FG_EVENT_THROW ? "throw"
+                          : ev->kind == FG_EVENT_CLASH ? "clash"
                                                        : "marker");
+    else if (!strcmp(k, "projectile") || !strcmp(k, "other")) {
+        uint32_t id = k[0] == 'p' ? ev->projectile : ev->other;
+        if (id) lua_pushinteger(L, id);
+        else lua_pushnil(L);
+    }
     else if (contact && (!strcmp(k, "x") || !strcmp(k, "y")))
         lua_pushnumber(L, (lua_Number)(k[0] == 'x' ? ev->x : ev->y) / FG_FX_ONE);
     else if (contact && !strcmp(k, "damage")) lua_pushinteger(L, ev->damage);

@@ -240,7 +240,7 @@ static void read_action(fg_lua_reader *rd, int t, const char *name, fg_action_de
         "startup", "active", "recovery", "duration", "loop", "neutral", "hold", "priority",
         "group", "requires", "layer", "input", "next", "tags", "cancels", "markers", "move",
         "root_motion", "cost", "hit", "interrupts", "forbids", "boxes", "invulnerable",
-        "throw", "followup", NULL};
+        "throw", "followup", "spawn", NULL};
     fg_lua_reader_table(rd, t, "an action table { startup =, active =, recovery = }");
     fg_lua_reader_only(rd, t, fields);
     *a = fg_action_def_default(name);
@@ -366,7 +366,7 @@ static void read_declaration(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) 
                                          "resources", "motions", "actions", "physics",
                                          "request", "on_event", "on_reload", "replicated",
                                          "jump",    "boxes",    "combat",   "commands",
-                                         "queue",   "vars",     NULL};
+                                         "queue",   "vars",     "projectiles", NULL};
     fg_lua_reader_pop(rd, 0);
     fg_lua_reader_only(rd, idx, fields);
     fg_error err;

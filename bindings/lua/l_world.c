@@ -220,7 +220,7 @@ static void push_rules_arg(lua_State *L, int idx) {
     }
 }
 
-/* fg.world{rules=, rate=, seed=, entities=, buffer=, trace=, buttons={...},
+/* fg.world{rules=, rate=, seed=, entities=, buffer=, trace=, projectiles=, buttons={...},
 **          jump={button=, buffer=, coyote=}} -> World. [-1, +1, v] */
 static int l_world(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
@@ -233,6 +233,8 @@ static int l_world(lua_State *L) {
     c.trace_text_bytes = (uint32_t)fg_lua_range_field(L, 1, "trace_text", c.trace_text_bytes, 0,
                                                       FG_TRACE_TEXT_MAX);
     c.motion_bytes = (uint32_t)fg_lua_range_field(L, 1, "motion_bytes", 0, 0, UINT32_MAX);
+    c.max_projectiles =
+        (uint32_t)fg_lua_range_field(L, 1, "projectiles", c.max_projectiles, 0, 65536);
     int rules_idx = 0;
     if (lua_getfield(L, 1, "rules") != LUA_TNIL) {
         push_rules_arg(L, -1);
@@ -910,5 +912,6 @@ void fg_lua_open_world(lua_State *L) {
     fg_lua_open_queries(L);
     fg_lua_open_play(L);
     fg_lua_open_combat(L);
+    fg_lua_open_projectiles(L);
     fg_lua_open_vars(L);
 }

@@ -206,13 +206,16 @@ static bool first_pair(const fg_world *w, fg_entity_state *att, fg_entity_state 
             out->action = inst->action;
             out->version = inst->version;
             out->seq = inst->seq;
+            out->proj = 0;
+            out->skip = 0;
             return true;
         }
     }
     return false;
 }
 
-static void push_contact(fg_collide_space *s, const fg_contact_rec *c) {
+void fg_collide_push(fg_world *w, const fg_contact_rec *c) {
+    fg_collide_space *s = &w->coll;
     if (s->ncontacts == s->cap_contacts) {
         s->dropped++;
         return;
@@ -227,9 +230,9 @@ static void test_pair(fg_world *w, fg_entity_state *a, fg_entity_state *b, fg_ti
     fg_contact_rec c;
     s->pairs_tested++;
     if (first_pair(w, a, b, FG_BOX_HIT, t, &c) || first_pair(w, a, b, FG_BOX_THROW, t, &c))
-        push_contact(s, &c);
+        fg_collide_push(w, &c);
     if (first_pair(w, b, a, FG_BOX_HIT, t, &c) || first_pair(w, b, a, FG_BOX_THROW, t, &c))
-        push_contact(s, &c);
+        fg_collide_push(w, &c);
 }
 
 /* The x extent of everything an entity may collide with this tick: its hit and throw boxes
@@ -264,7 +267,11 @@ static int contact_cmp(const void *pa, const void *pb, const fg_world *w) {
                        {a->attacker, b->attacker}, {a->target, b->target}};
     for (int i = 0; i < 6; i++)
         if (k[i][0] != k[i][1]) return k[i][0] < k[i][1] ? -1 : 1;
-    return (int)a->kind - (int)b->kind;
+    if (a->kind != b->kind) return (int)a->kind - (int)b->kind;
+    /* An entity's own contact first, then its projectiles' in id order. */
+    uint32_t ia = a->proj ? w->projs[a->proj - 1].id : 0;
+    uint32_t ib = b->proj ? w->projs[b->proj - 1].id : 0;
+    return ia < ib ? -1 : ia > ib;
 }
 
 static void sort_contacts(fg_world *w) {
@@ -354,6 +361,7 @@ void fg_collide_find(fg_world *w, fg_tick t) {
     }
     opponents(w, t);
     teams(w, t);
+    fg_projectile_collide(w, t);
     sort_contacts(w);
 }
 

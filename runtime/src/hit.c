@@ -22,7 +22,17 @@ static const fg_action_hits *hits_of(const fg_world *w, const fg_instance *inst)
 /* The hit definition of a contact: of the attacker's action as it was when the contact was
 ** found. */
 static const fg_hit_def *contact_hit(const fg_world *w, const fg_contact_rec *c) {
+    if (c->proj) return &fg_projectile_def_of(w, &w->projs[c->proj - 1])->hit;
     return &w->versions[c->version]->rt[c->action].hits.hit[c->def];
+}
+
+/* Where the blow comes from: the attacker, or its projectile. */
+static fg_fx source_x(const fg_world *w, const fg_contact_rec *c) {
+    return c->proj ? w->projs[c->proj - 1].x : w->entities[c->attacker].x;
+}
+
+static fg_facing source_facing(const fg_world *w, const fg_contact_rec *c) {
+    return (fg_facing)(c->proj ? w->projs[c->proj - 1].facing : w->entities[c->attacker].facing);
 }
 
 /* {====================================================================== judging a contact */
@@ -30,8 +40,7 @@ static const fg_hit_def *contact_hit(const fg_world *w, const fg_contact_rec *c)
 /* Whether the target blocks: on the ground, free (or already blocking), holding away from the
 ** attacker (not from where it faces: a crossup that lands behind it must be blocked the other
 ** way), and at the right height for the hit's guard. */
-static bool blocks(const fg_world *w, const fg_entity_state *att, const fg_entity_state *tg,
-                   fg_guard guard) {
+static bool blocks(const fg_world *w, fg_fx ax, const fg_entity_state *tg, fg_guard guard) {
     if (guard == FG_GUARD_UNBLOCKABLE) return false;
     const fg_instance *body = &tg->layers[0];
     if (body->action != FG_NO_ACTION) {
@@ -43,8 +52,8 @@ static bool blocks(const fg_world *w, const fg_entity_state *att, const fg_entit
     if (tg->combat.launched) return false;
     const fg_buffer *b = fg_world_buffer_at(w, tg->id - 1);
     /* "Away" as a facing: the side the attacker is not on (its own facing when level). */
-    fg_facing toward = att->x > tg->x   ? FG_FACING_RIGHT
-                       : att->x < tg->x ? FG_FACING_LEFT
+    fg_facing toward = ax > tg->x   ? FG_FACING_RIGHT
+                       : ax < tg->x ? FG_FACING_LEFT
                                         : (fg_facing)tg->facing;
     int rel = fg_numpad_relative(b->dir, toward);
     bool back = rel == 4 || rel == 1 || rel == 7;
@@ -83,7 +92,7 @@ static void judge_strike(const fg_world *w, fg_contact_rec *c) {
     c->miss = 0;
     c->counter = 0;
     c->juggle_used = tg->combat.juggle;
-    c->contact = blocks(w, att, tg, hit->guard) ? FG_ON_BLOCK : FG_ON_HIT;
+    c->contact = blocks(w, source_x(w, c), tg, hit->guard) ? FG_ON_BLOCK : FG_ON_HIT;
     if (c->contact == FG_ON_BLOCK) {
         c->damage = hit->chip;
         return;
@@ -113,10 +122,10 @@ static void settle_trades(fg_world *w) {
     fg_collide_space *s = &w->coll;
     for (uint32_t i = 0; i < s->ncontacts; i++) {
         fg_contact_rec *a = &s->contacts[i];
-        if (a->kind != FG_BOX_HIT || a->miss) continue;
+        if (a->kind != FG_BOX_HIT || a->miss || a->proj) continue;
         for (uint32_t j = i + 1; j < s->ncontacts; j++) {
             fg_contact_rec *b = &s->contacts[j];
-            if (b->kind != FG_BOX_HIT || b->miss) continue;
+            if (b->kind != FG_BOX_HIT || b->miss || b->proj) continue;
             if (b->attacker != a->target || b->target != a->attacker) continue;
             a->trade = b->trade = 1;
             bool prio = fg_world_rules_of(w, &w->entities[a->attacker])->combat.trade_priority &&
@@ -185,6 +194,10 @@ static int32_t hitstop_of(const fg_hit_def *h, bool target, bool counter) {
 }
 
 static void attacker_side(fg_world *w, const fg_contact_rec *c, fg_tick t) {
+    if (c->proj) {
+        fg_projectile_landed(w, c);
+        return;
+    }
     fg_entity_state *att = &w->entities[c->attacker];
     fg_instance *inst = &att->layers[c->layer];
     const fg_hit_def *h = contact_hit(w, c);
@@ -232,9 +245,12 @@ static void target_side(fg_world *w, const fg_contact_rec *c, fg_tick t) {
         fg_world_start_action(w, tg, tr->rt[stun].layer, stun, tversion,
                               hit ? FG_TR_HIT : FG_TR_BLOCKED, ticks, t);
     /* Away from the attacker: along its facing when they stand on one spot. */
-    int away = tg->x != att->x ? (tg->x > att->x ? 1 : -1) : sign_of((fg_facing)att->facing);
-    fg_fx push = hit ? h->pushback_hit : h->pushback_block;
-    tg->combat.push_left = away * push;
+    fg_fx ax = source_x(w, c);
+    int away = tg->x != ax ? (tg->x > ax ? 1 : -1) : sign_of(source_facing(w, c));
+    /* In the corner the wall keeps the target from sliding: the attacker slides back instead
+    ** (not the owner of a projectile: it is elsewhere). */
+    fg_fx rest = fg_push_corner(w, tg, away, hit ? h->pushback_hit : h->pushback_block);
+    if (rest && !c->proj) att->combat.push_left = (fg_fx)(-away * rest);
     if (hit && (h->launch_vx || h->launch_vy)) {
         /* vx is along the target's facing in movement; the launch goes away from the attacker. */
         tg->vx = (fg_fx)(away * sign_of((fg_facing)tg->facing) * h->launch_vx);
@@ -270,6 +286,7 @@ static void emit_event(fg_world *w, const fg_contact_rec *c, fg_tick t) {
     ev->y = c->py;
     ev->damage = c->miss ? 0 : c->damage;
     ev->combo = tg->combat.combo;
+    ev->projectile = c->proj ? w->projs[c->proj - 1].id : 0;
 }
 
 static void trace_miss(fg_world *w, const fg_contact_rec *c, fg_tick t) {
@@ -281,13 +298,20 @@ static void trace_miss(fg_world *w, const fg_contact_rec *c, fg_tick t) {
 
 void fg_hit_commit(fg_world *w, fg_tick t) {
     fg_collide_space *s = &w->coll;
-    for (uint32_t i = 0; i < s->ncontacts; i++)
-        if (s->contacts[i].kind == FG_BOX_HIT) judge_strike(w, &s->contacts[i]);
-        else fg_throw_judge(w, &s->contacts[i], t);
+    for (uint32_t i = 0; i < s->ncontacts; i++) {
+        fg_contact_rec *c = &s->contacts[i];
+        /* A projectile's contact costs one of its hits; with none left it does nothing. */
+        if (c->proj && !fg_projectile_take_hit(w, c, t)) c->skip = 1;
+        else if (c->kind == FG_BOX_HIT) judge_strike(w, c);
+        else fg_throw_judge(w, c, t);
+    }
     settle_trades(w);
     for (uint32_t i = 0; i < s->ncontacts; i++) {
         const fg_contact_rec *c = &s->contacts[i];
-        if (c->miss) {
+        if (c->skip) continue;
+        if (c->miss && c->proj) {
+            trace_miss(w, c, t);
+        } else if (c->miss) {
             /* A hit that misses still counts as this action's hit on that target: it does not
             ** come back next tick. */
             fg_hit_log_add(&w->entities[c->attacker], c->layer, c->def,
@@ -299,6 +323,7 @@ void fg_hit_commit(fg_world *w, fg_tick t) {
     }
     for (uint32_t i = 0; i < s->ncontacts; i++) {
         const fg_contact_rec *c = &s->contacts[i];
+        if (c->skip) continue;
         if (!c->miss && c->kind == FG_BOX_HIT) target_side(w, c, t);
         else if (!c->miss) fg_throw_grab(w, c, t);
         emit_event(w, c, t);

@@ -32,6 +32,9 @@ typedef struct fg_action_hits {
     fg_invuln_def invuln[FG_MAX_INVULN];
     fg_hit_def hit[FG_MAX_HIT_DEFS]; /* normalised: guard from low/overhead, hits >= 1 */
     fg_throw_def thr[FG_MAX_THROW_DEFS];
+    int16_t spawn;          /* projectile kind it spawns, -1 = none */
+    uint16_t spawn_marker;  /* on this marker (an id in the ruleset's marker table) */
+    fg_fx spawn_x, spawn_y;
 } fg_action_hits;
 
 /* Default hurt and push boxes of a state group (or the whole fighter). */
@@ -44,6 +47,8 @@ typedef struct fg_group_boxes {
 #define FG_HIT_GROUPS 8
 typedef struct fg_builder_hits {
     fg_combat_def combat;
+    uint32_t nprojectiles;
+    fg_projectile_def projectiles[FG_MAX_PROJECTILE_DEFS];
     fg_group_boxes fighter;
     uint32_t ngroups;
     char group_names[FG_HIT_GROUPS][FG_HIT_NAME_MAX];
@@ -91,6 +96,53 @@ typedef struct fg_combat {
 
 /* }====================================================================== */
 
+/* {====================================================================== projectiles */
+
+/* One projectile in the world's pool: plain integers (the coverage audit flips bytes). */
+typedef struct fg_projectile_state {
+    uint32_t id;          /* 1, 2, ... in spawn order; never reused */
+    uint32_t owner;       /* the entity that spawned it */
+    uint32_t team;        /* the owner's team at the spawn */
+    uint16_t def;         /* its kind in the ruleset version below */
+    uint16_t version;     /* the owner's ruleset version at the spawn */
+    uint16_t action;      /* the action that spawned it (its name in traces; its cancels) */
+    uint8_t layer;        /* that action's layer */
+    uint8_t facing;
+    int32_t hits;         /* hits left; 0: gone at the end of the tick */
+    int32_t durability;   /* clash strength left; 0: gone at the end of the tick */
+    fg_fx x, y, vx, vy;   /* vx along its facing */
+    fg_fx prev_x, prev_y;
+    fg_tick born;
+    fg_tick last_hit;     /* its last hit (the interval between two), -1: none yet */
+    int64_t seq;          /* the spawning action's sequence on that layer */
+} fg_projectile_state;
+
+/* The pool: a header and `cap` records, live ones first in id order (packed). */
+typedef struct fg_projectile_pool {
+    uint32_t count;
+    uint32_t next_id;
+} fg_projectile_pool;
+
+/* Two projectiles whose hit boxes touched this tick (pool indexes). */
+typedef struct fg_clash_rec {
+    uint32_t a, b;
+    fg_fx px, py;
+} fg_clash_rec;
+
+/* The projectile phase's work space, sized when the world is created. */
+typedef struct fg_projectile_space {
+    uint32_t cap;            /* records in the pool */
+    uint32_t *order;         /* pool indexes sorted on x0 this tick */
+    uint32_t *tmp;           /* merge sort scratch */
+    fg_fx *x0, *x1;          /* per pool index: the extent of its live hit boxes */
+    fg_clash_rec *clashes;
+    uint32_t nclashes, cap_clashes;
+    uint64_t refused;        /* spawns refused because the pool was full, ever (not hashed) */
+    uint64_t clashes_dropped;
+} fg_projectile_space;
+
+/* }====================================================================== */
+
 /* {====================================================================== collision work space */
 
 /* One entity in the broad phase: its extent on x over every live box. */
@@ -111,6 +163,8 @@ typedef struct fg_contact_rec {
     uint8_t def;               /* the hit (or throw) definition of the hit box */
     fg_fx px, py;              /* the contact point: the centre of the boxes' overlap */
     int32_t priority;
+    uint32_t proj;             /* a projectile's contact: its pool index + 1; 0 = an entity's */
+    uint8_t skip;              /* a projectile with no hit left: the contact does nothing */
     /* Judged by the gate against the state before this tick's hits: */
     uint8_t contact;           /* FG_ON_HIT, FG_ON_BLOCK */
     uint8_t miss;              /* fg_miss_reason, 0 = it lands */

@@ -163,6 +163,9 @@ struct fg_world {
     uint64_t cues_dropped;
 
     fg_collide_space coll; /* the collision phase's work space, sized at creation */
+    fg_projectile_pool *ppool;  /* in the arena, after the world header (projectile.c) */
+    fg_projectile_state *projs; /* its records */
+    fg_projectile_space pspace; /* the projectile phase's work space, sized at creation */
     /* Variable changes request rules proposed this tick, committed by the gate (vars.c). */
     fg_var_proposal *proposals;
     uint32_t nproposals, cap_proposals;
@@ -304,6 +307,28 @@ void fg_hit_forget_layer(fg_entity_state *es, uint32_t layer);
 void fg_hit_slide(fg_entity_state *es);
 void fg_hit_settle(const fg_world *w, fg_entity_state *es, fg_tick t);
 void fg_hit_landed(fg_world *w, fg_entity_state *es, fg_tick t);
+void fg_collide_push(fg_world *w, const fg_contact_rec *c);
+/* projectile.c */
+size_t fg_projectile_pool_bytes(uint32_t cap);
+void fg_projectile_pool_bind(fg_world *w, unsigned char *at);
+size_t fg_projectile_space_bytes(uint32_t cap);
+bool fg_projectile_space_init(fg_projectile_space *s, fg_allocator *a, uint32_t cap);
+void fg_projectile_space_free(fg_projectile_space *s, fg_allocator *a);
+const fg_projectile_def *fg_projectile_def_of(const fg_world *w, const fg_projectile_state *p);
+void fg_projectile_marker(fg_world *w, fg_entity_state *es, uint32_t layer, uint32_t marker,
+                          fg_tick t);
+void fg_projectile_collide(fg_world *w, fg_tick t);
+void fg_projectile_clash(fg_world *w, fg_tick t);
+bool fg_projectile_take_hit(fg_world *w, const fg_contact_rec *c, fg_tick t);
+void fg_projectile_landed(fg_world *w, const fg_contact_rec *c);
+void fg_projectile_move(fg_world *w, fg_tick t);
+void fg_projectile_fold(const fg_world *w, fg_fold *f);
+fg_status fg_projectile_check(const fg_world *w, const unsigned char *bytes, uint32_t nentities,
+                              fg_error *err);
+/* push.c */
+fg_fx fg_push_room(const fg_world *w, const fg_entity_state *es, int dir);
+void fg_push_separate(fg_world *w, fg_entity_state *a, fg_entity_state *b, fg_tick t);
+fg_fx fg_push_corner(const fg_world *w, fg_entity_state *tg, int away, fg_fx push);
 /* vars.c */
 void fg_vars_spawn(const fg_ruleset *r, fg_entity_state *es);
 void fg_vars_reload(const fg_ruleset *old, const fg_ruleset *r, fg_entity_state *es);

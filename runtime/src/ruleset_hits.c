@@ -142,11 +142,8 @@ static void def_path(char *path, size_t size, const fg_action_def *a, const char
 }
 
 /* `boxes`: hit boxes use this definition; `any`: the action has hit boxes. */
-static void check_hit(const fg_ruleset *r, const fg_action_def *a, uint32_t def, uint32_t ndefs,
-                      bool boxes, bool any, fg_findings *f) {
-    char path[96];
-    const fg_hit_def *h = &a->hits[def];
-    def_path(path, sizeof path, a, "hit", def, ndefs);
+void fg_hits_check_def(const fg_ruleset *r, const char *path, const fg_hit_def *h,
+                       fg_findings *f) {
     const int64_t px = (int64_t)FG_FX(4096);
     const struct bound b[] = {
         {"range", h->range, 0, px},         {"damage", h->damage, 0, 1000000},
@@ -174,6 +171,13 @@ static void check_hit(const fg_ruleset *r, const fg_action_def *a, uint32_t def,
         note(f, p, "%d, a hit that lands %d times needs an interval >= 1 tick", h->interval,
              h->hits);
     }
+}
+
+static void check_hit(const fg_ruleset *r, const fg_action_def *a, uint32_t def, uint32_t ndefs,
+                      bool boxes, bool any, fg_findings *f) {
+    char path[96];
+    def_path(path, sizeof path, a, "hit", def, ndefs);
+    fg_hits_check_def(r, path, &a->hits[def], f);
     if (boxes) return;
     if (any) {
         note(f, path, "no hit box uses it (a box's hit = %u)", def + 1);
@@ -303,20 +307,25 @@ void fg_hits_compile(fg_ruleset *r, uint32_t id) {
     for (uint32_t i = 0; i < FG_MAX_HIT_DEFS && (i == 0 || a->hits[i].enabled); i++) {
         fg_hit_def *d = &h->hit[i];
         *d = a->hits[i];
-        if (d->hits < 1) d->hits = 1;
-        if (d->guard == FG_GUARD_HIGH && d->low) d->guard = FG_GUARD_LOW;
-        if (d->guard == FG_GUARD_HIGH && d->overhead) d->guard = FG_GUARD_OVERHEAD;
+        fg_hits_normalise(d);
         if (d->enabled) h->nhit = (uint8_t)(i + 1);
     }
     for (uint32_t i = 0; i < FG_MAX_THROW_DEFS && a->throws[i].enabled; i++) {
         h->thr[i] = a->throws[i];
         h->nthr = (uint8_t)(i + 1);
     }
+    h->spawn = -1; /* resolved by fg_projectiles_finish, once every action is compiled */
     /* The `range` shorthand: its contact is decided on the hit marker's tick; it whiffed once
     ** its last active tick passed. */
     h->marker_hit = a->hit.enabled && !hit_boxes;
     if (h->marker_hit && rt->startup + rt->active - 1 > h->last_hit_tick)
         h->last_hit_tick = rt->startup + rt->active - 1;
+}
+
+void fg_hits_normalise(fg_hit_def *h) {
+    if (h->hits < 1) h->hits = 1;
+    if (h->guard == FG_GUARD_HIGH && h->low) h->guard = FG_GUARD_LOW;
+    if (h->guard == FG_GUARD_HIGH && h->overhead) h->guard = FG_GUARD_OVERHEAD;
 }
 
 static void mark_reaction(fg_ruleset *r, const char *name) {
@@ -365,6 +374,7 @@ void fg_hits_finish(fg_ruleset *r, const fg_builder_hits *bh, fg_findings *f) {
         }
         for (uint32_t k = 0; k < h->nthr; k++) mark_reaction(r, h->thr[k].reaction);
     }
+    fg_projectiles_finish(r, bh, f);
 }
 
 /* }====================================================================== */
@@ -419,6 +429,14 @@ void fg_hits_hash_action(fg_hasher *hs, const fg_action_rt *rt) {
     }
     hash_hit(hs, &h->hit[0], false);
     hash_throw(hs, &h->thr[0]);
+    /* Only an action that spawns adds to the hash: rulesets without projectiles keep theirs
+    ** (replays record it). */
+    if (h->spawn >= 0) {
+        fg_hash_i64(hs, h->spawn);
+        fg_hash_u64(hs, h->spawn_marker);
+        fg_hash_i64(hs, h->spawn_x);
+        fg_hash_i64(hs, h->spawn_y);
+    }
     /* Only a move with several definitions hashes the others (and which box uses which): the
     ** hash of every other ruleset stays what it was. */
     if (h->nhit <= 1 && h->nthr <= 1) return;
@@ -445,6 +463,7 @@ void fg_hits_hash(fg_hasher *hs, const fg_ruleset *r) {
     for (uint32_t i = 0; i < c->nscaling; i++) fg_hash_i64(hs, c->scaling[i]);
     hash_group(hs, &r->fighter_boxes);
     for (uint32_t g = 0; g < r->ngroups; g++) hash_group(hs, &r->group_boxes[g]);
+    fg_projectiles_hash(hs, r);
 }
 
 const fg_combat_def *fg_ruleset_combat(const fg_ruleset *r) { return &r->combat; }

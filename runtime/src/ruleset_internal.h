@@ -114,6 +114,8 @@ struct fg_ruleset {
     fg_combat_def combat;
     fg_group_boxes fighter_boxes;              /* defaults of the whole fighter */
     fg_group_boxes group_boxes[FG_MAX_GROUPS]; /* defaults per state group, by group id */
+    uint32_t nprojectiles;
+    fg_projectile_def projectiles[FG_MAX_PROJECTILE_DEFS]; /* normalised: hit.hits >= 1 */
     uint32_t nvars;
     fg_var_def vars[FG_MAX_VARS]; /* per-entity variables, sorted by name: id = index */
 };
@@ -146,6 +148,13 @@ void fg_hits_compile(fg_ruleset *r, uint32_t id);
 void fg_hits_finish(fg_ruleset *r, const fg_builder_hits *bh, fg_findings *f);
 void fg_hits_hash_action(fg_hasher *hs, const fg_action_rt *rt);
 void fg_hits_hash(fg_hasher *hs, const fg_ruleset *r);
+/* ruleset_hits.c: the checks of a hit definition (at `path`), and its normal form. */
+void fg_hits_check_def(const fg_ruleset *r, const char *path, const fg_hit_def *h,
+                       fg_findings *f);
+void fg_hits_normalise(fg_hit_def *h);
+/* ruleset_projectile.c: projectile kinds and spawns in the validator, compiler and hash. */
+void fg_projectiles_finish(fg_ruleset *r, const fg_builder_hits *bh, fg_findings *f);
+void fg_projectiles_hash(fg_hasher *hs, const fg_ruleset *r);
 /* vars.c: the declared variables checked, sorted and hashed with the ruleset. */
 void fg_vars_finish(fg_ruleset *r, const fg_builder_hits *bh, fg_findings *f);
 void fg_vars_hash(fg_hasher *hs, const fg_ruleset *r);

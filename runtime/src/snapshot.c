@@ -284,6 +284,8 @@ fg_status fg_snapshot_check(const fg_world *w, const fg_snapshot_header *h, cons
     ck.st = &st;
     fg_status s = check_state(c);
     if (s != FG_OK) return s;
+    s = fg_projectile_check(w, p + ((sizeof(fg_world_state) + 15) & ~(size_t)15), h->entities, err);
+    if (s != FG_OK) return s;
     p += fg_world_snapshot_bytes(w, 0);
     const unsigned char *ents = p, *bufs = ents + sizeof(fg_entity_state) * h->entities;
     const unsigned char *ledgers = bufs + w->buffer_stride * h->entities;

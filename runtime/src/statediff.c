@@ -208,6 +208,47 @@ static void diff_world(walk *k) {
     }
 }
 
+/* The projectile pool, record by record (projectile.c keeps the live ones first, in id order).
+** An unused pool (nothing ever spawned) is not hashed: its fields are reported as not hashed. */
+static void diff_projectiles(walk *k) {
+    size_t at = (sizeof(fg_world_state) + 15) & ~(size_t)15;
+    fg_projectile_pool pa, pb;
+    memcpy(&pa, (const unsigned char *)k->a->st + at, sizeof pa);
+    memcpy(&pb, (const unsigned char *)k->b->st + at, sizeof pb);
+    bool used = !(pa.count == 0 && pa.next_id == 1) || !(pb.count == 0 && pb.next_id == 1);
+    CMP(k, used, fmt_i, pa.count, pb.count, "projectiles.count");
+    CMP(k, used, fmt_i, pa.next_id, pb.next_id, "projectiles.next_id");
+    const unsigned char *ra = (const unsigned char *)k->a->st + at + ((sizeof pa + 15) & ~(size_t)15);
+    const unsigned char *rb = (const unsigned char *)k->b->st + at + ((sizeof pb + 15) & ~(size_t)15);
+    uint32_t n = pa.count > pb.count ? pa.count : pb.count;
+    if (n > k->w->pspace.cap) n = k->w->pspace.cap;
+    for (uint32_t i = 0; i < n; i++) {
+        fg_projectile_state a, b;
+        memcpy(&a, ra + sizeof a * i, sizeof a);
+        memcpy(&b, rb + sizeof b * i, sizeof b);
+        bool h = i < pa.count && i < pb.count; /* a record past a count is not read */
+        CMP(k, h, fmt_i, a.id, b.id, "projectiles[%u].id", i);
+        CMP(k, h, fmt_i, a.owner, b.owner, "projectiles[%u].owner", i);
+        CMP(k, h, fmt_i, a.team, b.team, "projectiles[%u].team", i);
+        CMP(k, h, fmt_i, a.def, b.def, "projectiles[%u].def", i);
+        CMP(k, h, fmt_i, a.version, b.version, "projectiles[%u].version", i);
+        CMP(k, h, fmt_i, a.action, b.action, "projectiles[%u].action", i);
+        CMP(k, h, fmt_i, a.layer, b.layer, "projectiles[%u].layer", i);
+        CMP(k, h, fmt_i, a.facing, b.facing, "projectiles[%u].facing", i);
+        CMP(k, h, fmt_i, a.hits, b.hits, "projectiles[%u].hits", i);
+        CMP(k, h, fmt_i, a.durability, b.durability, "projectiles[%u].durability", i);
+        CMP(k, h, fmt_fx, a.x, b.x, "projectiles[%u].x", i);
+        CMP(k, h, fmt_fx, a.y, b.y, "projectiles[%u].y", i);
+        CMP(k, h, fmt_fx, a.vx, b.vx, "projectiles[%u].vx", i);
+        CMP(k, h, fmt_fx, a.vy, b.vy, "projectiles[%u].vy", i);
+        CMP(k, h, fmt_fx, a.prev_x, b.prev_x, "projectiles[%u].prev_x", i);
+        CMP(k, h, fmt_fx, a.prev_y, b.prev_y, "projectiles[%u].prev_y", i);
+        CMP(k, h, fmt_i, a.born, b.born, "projectiles[%u].born", i);
+        CMP(k, h, fmt_i, a.last_hit, b.last_hit, "projectiles[%u].last_hit", i);
+        CMP(k, h, fmt_i, a.seq, b.seq, "projectiles[%u].seq", i);
+    }
+}
+
 static const char *facing_name(int f) { return f == FG_FACING_LEFT ? "left" : "right"; }
 static void fmt_facing(val v, int64_t f) { snprintf(v, sizeof(val), "%s", facing_name((int)f)); }
 static void fmt_bool(val v, int64_t x) { snprintf(v, sizeof(val), "%s", x ? "true" : "false"); }
@@ -501,6 +542,7 @@ fg_status fg_world_diff(const fg_world *w, const void *a, size_t asize, const vo
     if (st != FG_OK) return st;
     walk k = {w, out, max, 0, &ia, &ib};
     diff_world(&k);
+    diff_projectiles(&k);
     uint32_t n = ia.n < ib.n ? ia.n : ib.n;
     for (uint32_t s = 0; s < n; s++) {
         const fg_entity_state *ea = &ia.ents[s], *eb = &ib.ents[s];

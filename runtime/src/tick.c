@@ -8,12 +8,14 @@
 **                rule is asked here), choose neutral states from held directions
 **   3. collide   throws in their tech window; then every live hit and throw box against the hurt
 **                boxes of the entities that may fight (collide.c): the tick's contacts
-**   4. gate      commit the contacts (hit.c: damage, stun, hitstop, pushback, meter, combo),
+**   4. gate      projectiles that met clash (projectile.c); commit the contacts (hit.c: damage,
+**                stun, hitstop, pushback, meter, combo),
 **                then collect the tick's event candidates (timeline markers and the host's animation
 **                reports), decide each against the entity's dispatch ledger, apply the side
-**                effects of accepted ones exactly once (a `range` hit marker: as a contact)
-**   5. movement  velocities from the running actions, gravity, pushback, landing, pushboxes,
-**                facing
+**                effects of accepted ones exactly once (a `range` hit marker: as a contact; a
+**                spawn marker: a projectile)
+**   5. movement  velocities from the running actions, gravity, pushback, landing, projectiles
+**                (projectile.c), push boxes (push.c), facing
 **   6. meter     record each entity's phase for the frame meter
 **
 ** Nothing here allocates: candidate and event arrays are sized when the world is created.
@@ -552,6 +554,7 @@ static void gate_phase(fg_world *w, fg_tick t) {
     w->nevents = 0;
     /* The contacts the collision phase found, judged and committed before the markers: a
     ** marker's event then reports its action's contact of this tick. */
+    fg_projectile_clash(w, t);
     fg_hit_commit(w, t);
     /* Then the variable changes rules proposed while deciding this tick's requests. */
     fg_vars_commit(w, t);
@@ -587,6 +590,7 @@ static void gate_phase(fg_world *w, fg_tick t) {
                         is_hit = true;
                 if (is_hit && a->hits.marker_hit && inst->contact == 0)
                     contact = fg_hit_marker(w, es, c->layer, t, &target);
+                fg_projectile_marker(w, es, c->layer, c->stamp.marker, t);
             }
             if (ev) {
                 ev->tick = t;
@@ -605,6 +609,7 @@ static void gate_phase(fg_world *w, fg_tick t) {
                 ev->x = ev->y = 0;
                 ev->damage = 0;
                 ev->combo = 0;
+                ev->projectile = ev->other = 0;
             }
         }
     }
@@ -661,19 +666,7 @@ static void move_entity(fg_world *w, fg_entity_state *es, fg_tick t) {
     es->x = clamp_position(es->x);
 }
 
-/* Opponents never overlap closer than min_gap; each gives way by half. Then free fighters on the
-** ground face their opponent. */
-static void separate(fg_world *w, fg_entity_state *a, fg_entity_state *b) {
-    const fg_physics_def *p = &fg_world_rules_of(w, a)->physics;
-    int64_t dx = (int64_t)b->x - a->x;
-    int64_t gap = dx < 0 ? -dx : dx;
-    if (gap >= p->min_gap) return;
-    int64_t push = p->min_gap - gap;
-    int dir = dx > 0 || (dx == 0 && a->id < b->id) ? 1 : -1;
-    a->x -= (fg_fx)(dir * (push / 2));
-    b->x += (fg_fx)(dir * (push - push / 2));
-}
-
+/* Free fighters on the ground face their opponent (push.c keeps them apart first). */
 static void face_opponent(fg_world *w, fg_entity_state *es) {
     fg_entity_state *o = fg_world_entity(w, es->opponent);
     if (!o || o->x == es->x) return;
@@ -744,9 +737,10 @@ fg_status fg_world_advance(fg_world *w, fg_error *err) {
         for (uint32_t s = 0; s < n; s++) collect_markers(w, &w->entities[s], t);
         gate_phase(w, t);
         for (uint32_t s = 0; s < n; s++) move_entity(w, &w->entities[s], t);
+        fg_projectile_move(w, t);
         for (uint32_t s = 0; s < n; s++) {
             fg_entity_state *es = &w->entities[s];
-            if (es->opponent > es->id) separate(w, es, &w->entities[es->opponent - 1]);
+            if (es->opponent > es->id) fg_push_separate(w, es, &w->entities[es->opponent - 1], t);
         }
         for (uint32_t s = 0; s < n; s++) {
             face_opponent(w, &w->entities[s]);

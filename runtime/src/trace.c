@@ -245,6 +245,19 @@ int fg_world_trace_format(const fg_world *w, const fg_trace_record *r, char *buf
                             name_in(w, (uint32_t)((uint64_t)r->b >> 32), r->b & 0xFFFFFFFF),
                             r->code == FG_THROW_LANDED ? "damage" : "tech window",
                             (long long)r->c);
+    case FG_TRACE_PROJECTILE: {
+        int k = snprintf(p, left, "projectile %lld of e%u's %s: %s", (long long)r->a, r->entity,
+                         name_in(w, (uint32_t)((uint64_t)r->b >> 32), r->b & 0xFFFFFFFF),
+                         fg_projectile_step_name((fg_projectile_step)r->code));
+        if (r->code == FG_PROJECTILE_CLASHED && k >= 0 && (size_t)k < left)
+            k += snprintf(p + k, left - (size_t)k, " with projectile %lld", (long long)r->d);
+        else if ((r->code == FG_PROJECTILE_POOL_FULL || r->code == FG_PROJECTILE_AT_LIMIT) &&
+                 k >= 0 && (size_t)k < left)
+            k += snprintf(p + k, left - (size_t)k, ", %lld already", (long long)r->d);
+        else if (k >= 0 && (size_t)k < left)
+            k += snprintf(p + k, left - (size_t)k, " at x %g", (double)r->c / FG_FX_ONE);
+        return n + k;
+    }
     case FG_TRACE_VAR: {
         const char *var = rules && r->code < rules->nvars ? rules->vars[r->code].name : "?";
         return n + snprintf(p, left, "var %s: %lld -> %lld (%s %lld)", var, (long long)r->a,

@@ -44,6 +44,7 @@ fg_world_config fg_world_config_default(void) {
     c.buffer_capacity = 32;
     c.trace_capacity = 4096;
     c.trace_text_bytes = 65536;
+    c.max_projectiles = 64;
     c.allocator = fg_allocator_default();
     c.jump.buffer_ticks = 6;
     c.jump.coyote_ticks = 6;
@@ -57,6 +58,9 @@ static fg_status check_config(const fg_world_config *c, fg_error *err) {
     if (c->max_entities == 0 || c->max_entities > 1000000)
         return fg_error_set(err, FG_EINVAL, "world.max_entities: %u, expected 1..1000000",
                             c->max_entities);
+    if (c->max_projectiles > 65536)
+        return fg_error_set(err, FG_EINVAL, "world.max_projectiles: %u, expected 0..65536",
+                            c->max_projectiles);
     if (c->buffer_capacity == 0 || c->buffer_capacity > 65536)
         return fg_error_set(err, FG_EINVAL,
                             "world.buffer_capacity: %u edges, expected 1..65536", c->buffer_capacity);
@@ -102,7 +106,9 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
     w->jump = c.jump;
     w->hooks = c.hooks;
 
-    size_t off_entities = align16(sizeof(fg_world_state));
+    /* The projectile pool sits in the header section: every snapshot copies it whole. */
+    size_t off_pool = align16(sizeof(fg_world_state));
+    size_t off_entities = off_pool + fg_projectile_pool_bytes(c.max_projectiles);
     size_t off_buffers = off_entities + align16(sizeof(fg_entity_state) * c.max_entities);
     w->buffer_stride = align16(fg_buffer_size(c.buffer_capacity));
     size_t off_ledgers = off_buffers + w->buffer_stride * c.max_entities;
@@ -132,7 +138,8 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
     if (w->trace_text_cap) w->trace_text = fg_alloc(&w->alloc, w->trace_text_cap);
     w->cap_cands = c.max_entities * FG_MAX_LAYERS * FG_MAX_MARKERS;
     w->cands = fg_alloc(&w->alloc, sizeof(fg_candidate) * w->cap_cands);
-    bool coll = fg_collide_space_init(&w->coll, &w->alloc, c.max_entities);
+    bool coll = fg_collide_space_init(&w->coll, &w->alloc, c.max_entities) &&
+                fg_projectile_space_init(&w->pspace, &w->alloc, c.max_projectiles);
     w->cap_proposals = c.max_entities * FG_VAR_PROPOSALS;
     w->nproposals = w->rule_entity = w->rule_first = 0;
     w->proposals = fg_alloc(&w->alloc, sizeof(fg_var_proposal) * w->cap_proposals);
@@ -150,6 +157,8 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
         return NULL;
     }
     w->state = (fg_world_state *)w->arena;
+    fg_projectile_pool_bind(w, w->arena + off_pool);
+    w->ppool->next_id = 1;
     w->entities = (fg_entity_state *)(w->arena + off_entities);
     w->buffers = w->arena + off_buffers;
     w->ledgers = w->arena + off_ledgers;
@@ -160,6 +169,7 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
     fg_hash_u64(&hs, c.max_entities);
     fg_hash_u64(&hs, c.buffer_capacity);
     fg_hash_u64(&hs, c.tick_rate);
+    fg_hash_u64(&hs, c.max_projectiles);
     w->state->layout = fg_hasher_end(&hs);
     w->state->tick = 0;
     w->state->rng = fg_rng_seeded(c.seed);
@@ -189,6 +199,7 @@ void fg_world_destroy(fg_world *w) {
     fg_free(&a, w->ncommands, w->max_entities);
     fg_free(&a, w->true_commands, sizeof(fg_motion_command) * FG_MOTION_MAX_PATTERNS);
     fg_collide_space_free(&w->coll, &a, w->max_entities);
+    fg_projectile_space_free(&w->pspace, &a);
     fg_free(&a, w->proposals, sizeof(fg_var_proposal) * w->cap_proposals);
     fg_free(&a, w, sizeof *w);
 }
@@ -309,6 +320,7 @@ fg_world *fg_world_clone(const fg_world *src, const fg_world_hooks *hooks, fg_er
     c.buffer_capacity = src->buffer_capacity;
     c.trace_capacity = src->trace_cap;
     c.trace_text_bytes = src->trace_cap ? src->trace_text_cap : c.trace_text_bytes;
+    c.max_projectiles = src->pspace.cap;
     c.motion_bytes = (uint32_t)src->motion_stride;
     c.allocator = src->alloc;
     c.rules = src->nversions > 0 ? src->versions[0] : NULL;
@@ -431,7 +443,8 @@ size_t fg_world_memory(const fg_world *w) {
            sizeof(fg_candidate) * w->cap_cands +
            sizeof(fg_event) * w->cap_events +
            (sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK + 1) * w->max_entities +
-           fg_collide_space_bytes(w->max_entities) + sizeof(fg_var_proposal) * w->cap_proposals;
+           fg_collide_space_bytes(w->max_entities) + fg_projectile_space_bytes(w->pspace.cap) +
+           sizeof(fg_var_proposal) * w->cap_proposals;
 }
 bool fg_world_entity_exists(const fg_world *w, fg_entity e) { return fg_world_entity(w, e) != NULL; }
 
@@ -723,17 +736,20 @@ uint64_t fg_world_hash(const fg_world *w) {
             fg_motion_state_hash(fg_world_rules_of(w, es)->motion_set, fg_world_motion_at(w, slot),
                                  &hs);
     }
+    fg_projectile_fold(w, &f);
     fg_hash_fold_end(&hs, &f);
     return fg_hasher_end(&hs);
 }
 
 /* A snapshot is the header below, then the arena's sections for the spawned entities only (the
-** unused slots of a world sized for more are not copied): world state, entity records, input
-** buffers, dispatch ledgers, matcher states. */
-static size_t state_section(void) { return align16(sizeof(fg_world_state)); }
+** unused slots of a world sized for more are not copied): world state (with the projectile
+** pool), entity records, input buffers, dispatch ledgers, matcher states. */
+static size_t state_section(const fg_world *w) {
+    return align16(sizeof(fg_world_state)) + fg_projectile_pool_bytes(w->pspace.cap);
+}
 
 size_t fg_world_snapshot_bytes(const fg_world *w, uint32_t n) {
-    return state_section() + (size_t)n * (sizeof(fg_entity_state) + w->buffer_stride +
+    return state_section(w) + (size_t)n * (sizeof(fg_entity_state) + w->buffer_stride +
                                           w->ledger_stride + w->motion_stride);
 }
 
@@ -754,8 +770,8 @@ static fg_status save_snapshot(const fg_world *w, void *buf, size_t size, bool s
     snapshot_header h = {SNAPSHOT_MAGIC, n, w->state->layout, need - sizeof h, 0};
     unsigned char *p = buf, *body = p + sizeof h;
     p += sizeof h;
-    memcpy(p, w->state, state_section());
-    p += state_section();
+    memcpy(p, w->state, state_section(w));
+    p += state_section(w);
     memcpy(p, w->entities, sizeof(fg_entity_state) * n);
     p += sizeof(fg_entity_state) * n;
     memcpy(p, w->buffers, w->buffer_stride * n);
@@ -800,8 +816,8 @@ static fg_status restore_snapshot(fg_world *w, const void *buf, size_t size, boo
     if (st != FG_OK) return st;
     fg_world_note_edit(w, "restore");
     uint32_t n = h.entities;
-    memcpy(w->state, p, state_section());
-    p += state_section();
+    memcpy(w->state, p, state_section(w));
+    p += state_section(w);
     memcpy(w->entities, p, sizeof(fg_entity_state) * n);
     p += sizeof(fg_entity_state) * n;
     memcpy(w->buffers, p, w->buffer_stride * n);

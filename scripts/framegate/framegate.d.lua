@@ -59,6 +59,27 @@
 ---@field target integer
 ---@field contact "hit"|"block"|"none"
 ---@field reported boolean
+---@field kind "marker"|"hit"|"throw"|"clash"
+---@field projectile? integer contacts and clashes: the projectile's id
+---@field other? integer clashes: the other projectile's id
+
+---@class framegate.Projectile  a live projectile, read after the last tick
+---@field id integer
+---@field owner framegate.Entity
+---@field team integer
+---@field name string its kind in the owner's ruleset
+---@field facing framegate.Facing
+---@field x number
+---@field y number
+---@field vx number
+---@field vy number
+---@field prev_x number
+---@field prev_y number
+---@field age integer ticks since the spawn
+---@field lifetime integer
+---@field hits integer hits left
+---@field durability integer clash strength left
+---@field boxes { kind: "hit", x0: number, y0: number, x1: number, y1: number, index: integer }[]
 
 ---@class framegate.Decision
 ---@field tick integer
@@ -342,6 +363,13 @@ function World:spawn(opts) end
 ---@param id integer
 ---@return framegate.Entity?
 function World:entity(id) end
+---@return framegate.Projectile[]
+function World:projectiles() end
+---@param owner framegate.Entity
+---@param name string a projectile kind of the owner's ruleset
+---@param opts? { x?: number, y?: number, facing?: framegate.Facing }
+---@return integer id
+function World:spawn_projectile(owner, name, opts) end
 ---@param n? integer
 ---@return integer next_tick
 function World:advance(n) end

@@ -243,7 +243,7 @@ local function lerp(a, b, t) return a + (b - a) * t end
 local function build_view(s, alpha)
   local w = s.world
   local v = { tick = w:tick(), physics = s.physics, health_max = s.health_max, entities = {},
-              players = s.players, combo = s.combo }
+              players = s.players, combo = s.combo, projectiles = w:projectiles() }
   for i = 1, #s.cur do
     local cur, prev = s.cur[i], s.prev[i] or s.cur[i]
     local e = {}

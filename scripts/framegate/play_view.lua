@@ -9,7 +9,8 @@
 --
 -- Boxes come from one function, M.boxes(view, entity, state): a list of
 -- { kind = "hurt"|"hit"|"push"|"throw", x0 =, y0 =, x1 =, y1 = } in world pixels, read from the
--- world (entity:boxes()) with stand-ins where the world has none.
+-- world (entity:boxes()) with stand-ins where the world has none; projectiles' hit boxes come
+-- from view.projectiles (w:projectiles()).
 local fg = require "framegate"
 
 local M = {}
@@ -137,6 +138,10 @@ local function draw_stage(win, view, p)
     local all = {}
     for _, e in ipairs(view.entities) do
       for _, b in ipairs(M.boxes(view, e.entity, e)) do all[#all + 1] = b end
+    end
+    -- Projectiles: their hit boxes as the next tick tests them (w:projectiles()).
+    for _, pr in ipairs(view.projectiles or {}) do
+      for _, b in ipairs(pr.boxes) do all[#all + 1] = b end
     end
     for _, kind in ipairs { "push", "hurt", "throw", "hit" } do
       for _, b in ipairs(all) do

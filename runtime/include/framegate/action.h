@@ -120,6 +120,7 @@ typedef struct fg_action_def {
     bool interrupts;    /* starting it ends the actions of every other layer (hit states) */
     uint32_t nforbids;  /* while it runs, other layers may not start actions with these tags */
     char forbids[FG_MAX_TAGS][FG_NAME_MAX];
+    fg_spawn_def spawn; /* a projectile it spawns on a marker (framegate/hit.h) */
     bool followup;      /* a chain's next step (target combo, rekka): it starts only through a
                            cancel window, and its input asks for it only where the running (or
                            last queued) action has a window into it, so several actions may

@@ -146,6 +146,39 @@ typedef struct fg_combat_def {
                                         last entry repeats */
 } fg_combat_def;
 
+/* {====================================================================== projectiles */
+
+#define FG_MAX_PROJECTILE_DEFS 8 /* projectile kinds per ruleset */
+#define FG_PROJECTILE_BOXES 4    /* hit boxes per projectile kind */
+
+/* A projectile kind: what an action's spawn puts in the world. It moves on its own, strikes
+** with its own hit boxes and hit definition, clashes with other projectiles by durability, and is
+** gone after its last hit, at the end of its lifetime, or past a wall of the stage. */
+typedef struct fg_projectile_def {
+    char name[FG_HIT_NAME_MAX];
+    fg_fx vx, vy;         /* per tick; vx along the owner's facing at the spawn, vy upward */
+    int32_t lifetime;     /* ticks it lives (1..3600) */
+    int32_t durability;   /* clash strength against other projectiles (1..255) */
+    int32_t limit;        /* live ones of this kind one owner may have (0 = no limit) */
+    bool opens_cancels;   /* its hit or block counts as the contact of the action that spawned
+                             it (the owner's cancel windows on hit / block), if still running */
+    uint32_t nboxes;
+    fg_box_def boxes[FG_PROJECTILE_BOXES]; /* hit boxes; from/to count the projectile's ticks */
+    fg_hit_def hit;       /* what it does to a target; hit.hits = times it may hit in all,
+                             hit.interval = ticks between two of them */
+} fg_projectile_def;
+
+/* An action's spawn: when the action's marker is committed by the gate (exactly once, like any
+** event), a projectile of the named kind appears at (x, y) from the owner's origin, mirrored by
+** its facing. */
+typedef struct fg_spawn_def {
+    char projectile[FG_HIT_NAME_MAX]; /* "" = the action spawns nothing */
+    char marker[FG_HIT_NAME_MAX];     /* "" = "spawn" */
+    fg_fx x, y;
+} fg_spawn_def;
+
+/* }====================================================================== */
+
 /* A box placed in the world. */
 typedef struct fg_rect {
     fg_fx x0, y0, x1, y1; /* x0 <= x1, y0 <= y1 */

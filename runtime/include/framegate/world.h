@@ -48,6 +48,8 @@ typedef struct fg_world_config {
     uint32_t trace_capacity;  /* trace records kept, default 4096 (0 disables the trace) */
     uint32_t trace_text_bytes; /* bytes of text the trace keeps for rule errors and notes, in a
                                   ring: default 65536, 0 (none) or 256..16 MiB */
+    uint32_t max_projectiles; /* the projectile pool, default 64 (0..65536); a spawn into a
+                                 full pool is refused (framegate/projectile.h) */
     uint32_t motion_bytes;    /* matcher state per entity; 0 = what the rules need plus a
                                  quarter (at least 1 KiB more), so a reload may add patterns */
     fg_allocator allocator;   /* default: malloc/free */
@@ -269,9 +271,25 @@ typedef enum fg_trace_kind {
     FG_TRACE_TRUE = 13,      /* flags mode: a command true this tick, one record each, best
                                 first: a = motion id, b = age, c = action it requests (-1 for
                                 none), d = its completion tick */
-    FG_TRACE_VAR = 14        /* the gate committed a proposed variable change: code = variable
+    FG_TRACE_VAR = 14,       /* the gate committed a proposed variable change: code = variable
                                 id, a = before, b = after, c = fg_var_op, d = the value proposed */
+    FG_TRACE_PROJECTILE = 15 /* code = fg_projectile_step, a = projectile id, b = the owner's
+                                spawning action (version in bits 32..47), c = x in 1/65536 px,
+                                d = the other projectile (clash) or the pool's size (refused);
+                                entity = the owner */
 } fg_trace_kind;
+
+/* What happened to a projectile (FG_TRACE_PROJECTILE records). */
+typedef enum fg_projectile_step {
+    FG_PROJECTILE_SPAWNED = 0,
+    FG_PROJECTILE_POOL_FULL = 1, /* refused: the world's pool is full */
+    FG_PROJECTILE_AT_LIMIT = 2,  /* refused: its owner has `limit` of its kind already */
+    FG_PROJECTILE_CLASHED = 3,   /* met another one; both lost the smaller durability */
+    FG_PROJECTILE_SPENT = 4,     /* gone: no hit or durability left */
+    FG_PROJECTILE_EXPIRED = 5,   /* gone: its lifetime ended */
+    FG_PROJECTILE_LEFT = 6       /* gone: past a wall of the stage */
+} fg_projectile_step;
+FG_API const char *fg_projectile_step_name(fg_projectile_step s);
 
 /* Why a layer changed action. */
 typedef enum fg_transition_reason {
@@ -328,7 +346,8 @@ FG_API int fg_world_trace_format(const fg_world *w, const fg_trace_record *r, ch
 typedef enum fg_event_kind {
     FG_EVENT_MARKER = 0, /* a timeline marker or a host's animation report */
     FG_EVENT_HIT = 1,    /* a hit box touched a hurt box (hit, block, or a miss with a reason) */
-    FG_EVENT_THROW = 2   /* a throw box grabbed a target */
+    FG_EVENT_THROW = 2,  /* a throw box grabbed a target */
+    FG_EVENT_CLASH = 3   /* two projectiles met: entity and target are their owners */
 } fg_event_kind;
 
 #define FG_EVENT_NO_MARKER 0xFFFFFFFFu /* the marker of hit and throw events */
@@ -355,6 +374,8 @@ typedef struct fg_event {
     fg_fx x, y;          /* contacts: the contact point, the centre of the boxes' overlap */
     int32_t damage;      /* contacts: damage dealt (after counter hit and combo scaling) */
     int32_t combo;       /* contacts: the target's combo count after it */
+    uint32_t projectile; /* contacts and clashes: the projectile's id (0: the entity's own) */
+    uint32_t other;      /* clashes: the other projectile's id */
 } fg_event;
 
 /* {====================================================================== combat */
