@@ -124,8 +124,6 @@ void fg_lua_set_cue_target(lua_State *L, fg_lua_world *lw, fg_entity e);
 ** [-(nargs+1), +nresults|0, -] */
 fg_status fg_lua_call_rule(lua_State *L, fg_world *rng, const char *what, int nargs, int nresults,
                            fg_error *err);
-/* l_world.c: pushes a trace record's line (fg_world_trace_format), however long. [-0, +1, m] */
-void fg_lua_push_trace_line(lua_State *L, const fg_world *w, const fg_trace_record *r);
 /* Records a hook's failure in the world's trace, whole (the tick goes on). */
 void fg_lua_report_hook_error(lua_State *L, fg_world *w, fg_entity e, const fg_error *err);
 /* The whole message of the rule call that just failed with err: the registry's full copy when

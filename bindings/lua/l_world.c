@@ -505,21 +505,6 @@ static int world_restore(lua_State *L) {
     return 0;
 }
 
-void fg_lua_push_trace_line(lua_State *L, const fg_world *w, const fg_trace_record *r) {
-    char line[512];
-    int n = fg_world_trace_format(w, r, line, sizeof line);
-    if (n < 0) n = 0;
-    if ((size_t)n < sizeof line) {
-        lua_pushlstring(L, line, (size_t)n);
-        return;
-    }
-    /* A rule error's whole message: format again into a buffer of the size it needs. */
-    luaL_Buffer b;
-    char *p = luaL_buffinitsize(L, &b, (size_t)n + 1);
-    fg_world_trace_format(w, r, p, (size_t)n + 1);
-    luaL_pushresultsize(&b, (size_t)n);
-}
-
 /* world:trace([from_tick]) -> list of {tick=, entity=, kind=, text=}. [-2, +1, m] */
 static int world_trace(lua_State *L) {
     fg_lua_world *lw = fg_lua_check_world(L, 1);
