@@ -15,6 +15,8 @@
 **   fg.entities, fg.max_entities, fg.buffer, fg.motion_bytes, fg.slots   counts and capacities
 **   fg.jump_button    the jump gate's button, or empty when the world has none
 **   fg.jump           "BUFFER COYOTE", the gate's windows in ticks
+**   fg.jump_action    the action the gate starts, or empty
+**   fg.ground         the ground mode: "stage" or "contacts"
 **   fg.e<N>           "x=<fx> y=<fx> facing=right|left contact=0|1 rules=<slot> opponent=<id>"
 **   fg.e<N>.res       "<index>=<value> ..." for resources that differ from their start value
 **   fg.start_hash     the state hash before the first tick, 16 hex digits
@@ -67,7 +69,9 @@ static fg_world_config fresh_config(const fg_world *w) {
     if (button) {
         c.jump_button = button;
         c.jump = jump;
+        c.jump_action = fg_world_jump_action(w)[0] ? fg_world_jump_action(w) : NULL;
     }
+    c.ground = fg_world_ground_mode(w);
     return c;
 }
 
@@ -194,7 +198,7 @@ static fg_status open_common(fg_recorder **out, fg_world *w, const char *path,
     uint32_t n = fg_world_entity_count(w), max_entities = fg_world_max_entities(w);
     uint32_t nfiles = 0;
     for (uint32_t i = 0; i < o.nrules; i++) nfiles += o.rules[i].nfiles;
-    uint32_t nmeta = 9 + 2 * n + o.nrules + 2 * nfiles + o.nmeta;
+    uint32_t nmeta = 11 + 2 * n + o.nrules + 2 * nfiles + o.nmeta;
     uint32_t nhashes = nslots + nfiles;
     size_t pool_size = 512 + (size_t)n * 320 + (size_t)(o.nrules + nfiles) * 96 +
                        (size_t)nslots * 32;
@@ -227,6 +231,8 @@ static fg_status open_common(fg_recorder **out, fg_world *w, const char *path,
     META("fg.motion_bytes", pool_printf(&p, "%u", fg_world_motion_bytes(w)));
     META("fg.slots", pool_printf(&p, "%u", nslots));
     META("fg.jump_button", jump_button ? jump_button : "");
+    META("fg.jump_action", fg_world_jump_action(w));
+    META("fg.ground", fg_ground_mode_name(fg_world_ground_mode(w)));
     META("fg.jump", pool_printf(&p, "%lld %lld", (long long)jump.buffer_ticks,
                                 (long long)jump.coyote_ticks));
     META("fg.start_hash",

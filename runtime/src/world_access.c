@@ -27,6 +27,8 @@ const char *fg_world_jump_button(const fg_world *w, fg_jump_config *jump) {
     return w->jump_action >= 0 ? w->names.names[w->jump_action] : NULL;
 }
 
+const char *fg_world_jump_action(const fg_world *w) { return w->jump_action_name; }
+
 uint32_t fg_world_slot_count(const fg_world *w) { return w->state->nslots; }
 
 uint32_t fg_world_slot_version(const fg_world *w, uint32_t slot) {

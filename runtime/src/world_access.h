@@ -44,6 +44,8 @@ uint32_t fg_world_motion_bytes(const fg_world *w); /* matcher state bytes per en
 fg_allocator fg_world_allocator(const fg_world *w);
 /* The jump gate's windows (as configured, gate or not) and its button name, NULL without one. */
 const char *fg_world_jump_button(const fg_world *w, fg_jump_config *jump);
+/* The action the jump gate starts through the request layer, "" when none. */
+const char *fg_world_jump_action(const fg_world *w);
 /* Rules slots loaded, and the ruleset version each runs now (and that version's ruleset, which
 ** a fresh world may take a reference to). */
 uint32_t fg_world_slot_count(const fg_world *w);
