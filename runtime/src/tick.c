@@ -844,9 +844,12 @@ fg_status fg_world_advance(fg_world *w, fg_error *err) {
             fg_entity_state *es = &w->entities[s];
             if (es->opponent > es->id) fg_push_separate(w, es, &w->entities[es->opponent - 1], t);
         }
-        /* A push can carry a standing fighter off the end of what held it. */
-        for (uint32_t s = 0; s < n; s++)
-            if (w->entities[s].support != FG_SUPPORT_NONE) fg_world_stage_place(w, &w->entities[s]);
+        /* A push can carry a standing fighter off the end of what held it (the floor has no
+        ** end). */
+        if (w->state->stage.nplatforms || w->state->stage.nblocks)
+            for (uint32_t s = 0; s < n; s++)
+                if (w->entities[s].support != FG_SUPPORT_NONE)
+                    fg_world_stage_place(w, &w->entities[s]);
         for (uint32_t s = 0; s < n; s++) {
             face_opponent(w, &w->entities[s]);
             fg_hit_settle(w, &w->entities[s], t);
