@@ -23,6 +23,15 @@ return fg.ruleset "duelist" {
   -- Two juggle points per combo in the air; the combo's later hits do less damage.
   combat = { juggle_limit = 2, scaling = { 100, 100, 80, 70, 60 } },
 
+  -- The hadouken's fireball: 6 px a tick for 90 ticks, one on screen per fighter. Two that meet
+  -- clash (durability 1 each: both vanish). Its hit counts for the hadouken's cancel windows.
+  projectiles = {
+    fireball = { vx = 6, lifetime = 90, durability = 1, limit = 1, opens_cancels = true,
+                 boxes = { { x = -15, y = 40, w = 30, h = 30 } },
+                 hit = { damage = 60, hitstop = 5, hitstun = 18, blockstun = 14, meter = 30,
+                         juggle = 1, pushback = { hit = 8, block = 12 } } },
+  },
+
   motions = {
     hadouken = { "236P", window = 15, priority = 5 },          -- beats the jab its P completes
     shoryuken = { "623P", window = 15, priority = 10 },   -- beats 236P from a forward walk
@@ -54,7 +63,8 @@ return fg.ruleset "duelist" {
             tags = { "normal", "attack" },
             markers = { { tick = 4, marker = "swing" } },
             boxes = { { "hit", from = 4, to = 5, x = 10, y = 40, w = 40, h = 60 } },
-            hit = { damage = 30, hitstop = 6, hitstun = 13, blockstun = 9, meter = 10, juggle = 1 },
+            hit = { damage = 30, hitstop = 6, hitstun = 13, blockstun = 9, meter = 10, juggle = 1,
+                    pushback = { hit = 10, block = 14 } },
             cancels = { { from = 4, to = 12, on = "hit", into = { "special", "super" }, buffer = 4 } } },
     strong = { input = "HP", requires = "grounded", startup = 7, active = 3, recovery = 16,
                tags = { "normal", "attack" },
@@ -68,11 +78,11 @@ return fg.ruleset "duelist" {
               boxes = { { "hit", from = 9, to = 12, x = 10, y = 0, w = 70, h = 20 } },
               hit = { damage = 90, hitstop = 8, hitstun = 30, blockstun = 12, meter = 20,
                       guard = "low" } },
+    -- Throws the fireball (above) when its "spawn" marker comes, 40 px in front.
     hadouken = { requires = "grounded", startup = 13, active = 2, recovery = 31,
                  tags = { "special", "attack" },
-                 boxes = { { "hit", from = 13, to = 14, x = 40, y = 30, w = 340, h = 90 } },
-                 hit = { damage = 60, hitstop = 5, hitstun = 18, blockstun = 14, meter = 30,
-                         juggle = 1 } },
+                 markers = { { tick = 13, marker = "spawn" } },
+                 spawn = { "fireball", x = 40, y = 0 } },
     shoryuken = { requires = "grounded", group = "airborne", startup = 3, active = 10, recovery = 28,
                   cost = { meter = 100 }, tags = { "special", "attack" },
                   move = { { from = 3, to = 3, vx = 1.5, vy = 10 } },
@@ -124,7 +134,9 @@ return fg.ruleset "duelist" {
   -- A box contact is a hit event (ev.kind == "hit", with ev.contact, ev.x, ev.y, ev.damage); a
   -- "swing" marker is the sound of an attack coming out, contact or not.
   on_event = function(_, ev)
-    if ev.kind == "hit" then
+    if ev.kind == "clash" then
+      fg.cue("clash", ev)
+    elseif ev.kind == "hit" then
       fg.cue(ev.contact == "hit" and "hitspark" or ev.contact == "block" and "blockspark" or "whoosh", ev)
     elseif ev.kind == "throw" then
       fg.cue("grab", ev)

@@ -43,6 +43,15 @@ local rounds = {
     p1 = "LP@0", p2 = "LP@0", ticks = 30 },
   { title = "e2's shoryuken starts invulnerable: e1's jab passes through it",
     p1 = "LP@2", p2 = "6@0 2@1 3@2 P@3 5@4", ticks = 50, setup = function() p2:resource("meter", 100) end },
+  -- Stage and projectiles: the corner, and two fireballs that meet.
+  { title = "e2 blocks a jab in the corner: the wall keeps it there, e1 slides back the pushback",
+    p1 = "LP@2", p2 = "4@0 5@30", ticks = 40,
+    setup = function() p1:position(355, 0) p2:position(400, 0) end,
+    after = function() return string.format("e1 x %g, e2 x %g", p1:position(), p2:position()) end },
+  { title = "both throw a hadouken: the fireballs clash and vanish together",
+    p1 = "2@0 3@1 6@2 P@3 5@5", p2 = "2@0 3@1 6@2 P@3 5@5", ticks = 60,
+    setup = function() p1:position(-150, 0) p2:position(150, 0) end,
+    after = function() return #w:projectiles() .. " projectiles left" end },
 }
 
 print("framegate duel: two duelists, " .. w:rate() .. " Hz, rules " .. here_rules)
@@ -68,4 +77,5 @@ for i, round in ipairs(rounds) do
   if #cues > 0 then print("   cues: " .. table.concat(cues, " ")) end
   print(string.format("   health e1 %d  e2 %d   meter e1 %d", p1:resource("health"),
     p2:resource("health"), p1:resource("meter")))
+  if round.after then print("   " .. round.after()) end
 end
