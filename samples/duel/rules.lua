@@ -23,15 +23,6 @@ return fg.ruleset "duelist" {
   -- Two juggle points per combo in the air; the combo's later hits do less damage.
   combat = { juggle_limit = 2, scaling = { 100, 100, 80, 70, 60 } },
 
-  -- The hadouken's fireball: 6 px a tick for 90 ticks, one on screen per fighter. Two that meet
-  -- clash (durability 1 each: both vanish). Its hit counts for the hadouken's cancel windows.
-  projectiles = {
-    fireball = { vx = 6, lifetime = 90, durability = 1, limit = 1, opens_cancels = true,
-                 boxes = { { x = -15, y = 40, w = 30, h = 30 } },
-                 hit = { damage = 60, hitstop = 5, hitstun = 18, blockstun = 14, meter = 30,
-                         juggle = 1, pushback = { hit = 8, block = 12 } } },
-  },
-
   motions = {
     hadouken = { "236P", window = 15, priority = 5 },          -- beats the jab its P completes
     shoryuken = { "623P", window = 15, priority = 10 },   -- beats 236P from a forward walk
@@ -63,14 +54,14 @@ return fg.ruleset "duelist" {
             tags = { "normal", "attack" },
             markers = { { tick = 4, marker = "swing" } },
             boxes = { { "hit", from = 4, to = 5, x = 10, y = 40, w = 40, h = 60 } },
-            hit = { damage = 30, hitstop = 6, hitstun = 13, blockstun = 9, meter = 10, juggle = 1,
-                    pushback = { hit = 10, block = 14 } },
+            hit = { damage = 30, hitstop = 6, hitstun = 13, blockstun = 9, meter = 10, juggle = 1 },
             cancels = { { from = 4, to = 12, on = "hit", into = { "special", "super" }, buffer = 4 } } },
     strong = { input = "HP", requires = "grounded", startup = 7, active = 3, recovery = 16,
                tags = { "normal", "attack" },
                markers = { { tick = 7, marker = "swing" } },
                boxes = { { "hit", from = 7, to = 9, x = 10, y = 50, w = 60, h = 30 } },
-               hit = { damage = 80, hitstop = 9, hitstun = 20, blockstun = 15, meter = 20, juggle = 1 },
+               hit = { damage = 80, hitstop = 9, hitstun = 20, blockstun = 15, meter = 20, juggle = 1,
+                       pushback = { hit = 8, block = 12 } },
                cancels = { { from = 7, to = 16, on = "contact", into = { "special", "super" }, buffer = 6 } } },
     sweep = { input = "sweep", requires = "grounded", startup = 9, active = 4, recovery = 22,
               tags = { "normal", "attack" },
@@ -78,11 +69,11 @@ return fg.ruleset "duelist" {
               boxes = { { "hit", from = 9, to = 12, x = 10, y = 0, w = 70, h = 20 } },
               hit = { damage = 90, hitstop = 8, hitstun = 30, blockstun = 12, meter = 20,
                       guard = "low" } },
-    -- Throws the fireball (above) when its "spawn" marker comes, 40 px in front.
     hadouken = { requires = "grounded", startup = 13, active = 2, recovery = 31,
                  tags = { "special", "attack" },
-                 markers = { { tick = 13, marker = "spawn" } },
-                 spawn = { "fireball", x = 40, y = 0 } },
+                 boxes = { { "hit", from = 13, to = 14, x = 40, y = 30, w = 340, h = 90 } },
+                 hit = { damage = 60, hitstop = 5, hitstun = 18, blockstun = 14, meter = 30,
+                         juggle = 1 } },
     shoryuken = { requires = "grounded", group = "airborne", startup = 3, active = 10, recovery = 28,
                   cost = { meter = 100 }, tags = { "special", "attack" },
                   move = { { from = 3, to = 3, vx = 1.5, vy = 10 } },
@@ -116,10 +107,26 @@ return fg.ruleset "duelist" {
     thrown = { duration = 1, tags = { "stun" }, interrupts = true },
     knockdown = { duration = 1, tags = { "stun" } },
 
+    -- A projectile: the fireball (below) leaves 40 px in front on the "spawn" marker. No input
+    -- asks for it: a host or an AI requests it (p:request("fireball")).
+    fireball = { requires = "grounded", startup = 12, active = 1, recovery = 30,
+                 tags = { "special", "attack" },
+                 markers = { { tick = 12, marker = "spawn" } },
+                 spawn = { "fireball", x = 40, y = 0 } },
+
     -- The upper layer: a taunt that runs while the legs keep walking, and forbids dashing.
     upper_idle = { layer = "upper", neutral = true, loop = true, duration = 1 },
     taunt = { layer = "upper", input = "LK+HK", startup = 10, active = 20, recovery = 10,
               tags = { "emote" }, forbids = { "movement" } },
+  },
+
+  -- The fireball: 6 px a tick for 90 ticks, one on screen per fighter. Two that meet clash
+  -- (durability 1 each: both vanish). Its hit counts for the throwing action's cancel windows.
+  projectiles = {
+    fireball = { vx = 6, lifetime = 90, durability = 1, limit = 1, opens_cancels = true,
+                 boxes = { { x = -15, y = 40, w = 30, h = 30 } },
+                 hit = { damage = 60, hitstop = 5, hitstun = 18, blockstun = 14, meter = 30,
+                         juggle = 1, pushback = { hit = 8, block = 12 } } },
   },
 
   -- A rule the data cannot express: the super needs a full bar, not just its cost.
