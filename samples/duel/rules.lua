@@ -60,8 +60,7 @@ return fg.ruleset "duelist" {
                tags = { "normal", "attack" },
                markers = { { tick = 7, marker = "swing" } },
                boxes = { { "hit", from = 7, to = 9, x = 10, y = 50, w = 60, h = 30 } },
-               hit = { damage = 80, hitstop = 9, hitstun = 20, blockstun = 15, meter = 20, juggle = 1,
-                       pushback = { hit = 8, block = 12 } },
+               hit = { damage = 80, hitstop = 9, hitstun = 20, blockstun = 15, meter = 20, juggle = 1 },
                cancels = { { from = 7, to = 16, on = "contact", into = { "special", "super" }, buffer = 6 } } },
     sweep = { input = "sweep", requires = "grounded", startup = 9, active = 4, recovery = 22,
               tags = { "normal", "attack" },
@@ -84,7 +83,8 @@ return fg.ruleset "duelist" {
               tags = { "super", "attack" }, interrupts = true,
               boxes = { { "hit", from = 5, to = 10, x = 0, y = 0, w = 100, h = 120 } },
               invulnerable = { { from = 0, to = 4, throw = true } },
-              hit = { damage = 250, hitstop = 15, hitstun = 45, blockstun = 25, chip = 25 } },
+              hit = { damage = 250, hitstop = 15, hitstun = 45, blockstun = 25, chip = 25,
+                      pushback = { hit = 20, block = 16 } } },
     -- A launcher whose hit cancels into the jab for a juggle, and a throw the target can tech by
     -- pressing the throw itself within 7 ticks of the grab.
     launcher = { requires = "grounded", startup = 6, active = 3, recovery = 20, tags = { "attack" },

@@ -44,9 +44,9 @@ local rounds = {
   { title = "e2's shoryuken starts invulnerable: e1's jab passes through it",
     p1 = "LP@2", p2 = "6@0 2@1 3@2 P@3 5@4", ticks = 50, setup = function() p2:resource("meter", 100) end },
   -- The corner (samples/duel/fireball.lua shows the fireball).
-  { title = "e2 blocks a strong in the corner: the wall keeps it there, e1 slides back the pushback",
-    p1 = "HP@2", p2 = "4@0 5@40", ticks = 45,
-    setup = function() p1:position(355, 0) p2:position(400, 0) end,
+  { title = "e2 blocks the super in the corner: the wall keeps it there, e1 slides back the pushback",
+    p1 = "2@0 3@1 6@2 2@3 3@4 6@5 P@6 5@8", p2 = "4@0 5@60", ticks = 70,
+    setup = function() p1:resource("meter", 300) p1:position(355, 0) p2:position(400, 0) end,
     after = function() return string.format("e1 x %g, e2 x %g", p1:position(), (p2:position())) end },
 }
 

@@ -246,7 +246,7 @@ function TestProjectiles:test_mistakes_name_their_path_and_value()
     "actions.f.spawn.marker: 'spawn' is not a marker of f")
 end
 
--- The sample duelist: fireballs that clash, one that hits, a strong blocked in the corner, all
+-- The sample duelist: fireballs that clash, one that hits, the super blocked in the corner, all
 -- under the sync test at distance 8 on every tick.
 function TestProjectiles:test_the_duel_sample_under_the_sync_test()
   local samples = os.getenv("FG_SAMPLES") or "samples"
@@ -270,16 +270,17 @@ function TestProjectiles:test_the_duel_sample_under_the_sync_test()
   lu.assertEquals({ clashes, hits }, { 1, 1 })
   lu.assertEquals(p2:resource("health"), 940)
   lu.assertEquals(#w:projectiles(), 0)
-  -- The corner: e2 at the wall blocks a strong, e1 slides back the block's pushback (12).
+  -- The corner: e2 at the wall blocks the super, e1 slides back the block's pushback (16).
+  p1:resource("meter", 300)
   p1:position(355, 0)
   p2:position(400, 0)
-  w:play(p2, "4@0 5@40")
-  w:play(p1, "HP@2")
-  for _ = 1, 45 do
+  w:play(p2, "4@0 5@60")
+  w:play(p1, "2@0 3@1 6@2 2@3 3@4 6@5 P@6 5@8")
+  for _ = 1, 70 do
     local ok, report = st:advance()
     if not ok then lu.fail(report.text) end
   end
-  lu.assertEquals({ p1:position(), (p2:position()) }, { 343, 400 })
+  lu.assertEquals({ p1:position(), (p2:position()) }, { 346, 400 }) -- 362 when the super met e2
 end
 
 os.exit(lu.LuaUnit.run())
