@@ -111,6 +111,10 @@ void fg_lua_open_view(lua_State *L);
 fg_entity fg_lua_check_view_entity(lua_State *L, int idx, fg_world **w);
 /* An event table for a presentation hook. [-0, +1, m] */
 void fg_lua_push_event(lua_State *L, const fg_world *w, const fg_event *ev);
+/* Pushes a decision's text (fg_decision_describe), whole whatever its length. [-0, +1, m] */
+void fg_lua_push_decision_text(lua_State *L, const fg_ruleset *r, const fg_decision *d);
+/* Pushes a trace record's line (fg_world_trace_format), whole whatever its length. [-0, +1, m] */
+void fg_lua_push_trace_line(lua_State *L, const fg_world *w, const fg_trace_record *r);
 /* Sets (lw != NULL) or clears the world and entity fg.cue emits for. [-0, +0, m] */
 void fg_lua_set_cue_target(lua_State *L, fg_lua_world *lw, fg_entity e);
 /* Calls the rule or hook below nargs arguments, protected, under the sandbox's budgets (an

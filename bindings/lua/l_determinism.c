@@ -839,7 +839,6 @@ static int world_trace_records(lua_State *L) {
     lua_Integer from = luaL_optinteger(L, 2, LUA_MININTEGER);
     lua_newtable(L);
     lua_Integer k = 0;
-    char line[512];
     for (uint32_t i = 0; i < fg_world_trace_count(w); i++) {
         const fg_trace_record *r = fg_world_trace_at(w, i);
         if (r->tick < from) continue;
@@ -870,8 +869,7 @@ static int world_trace_records(lua_State *L) {
             lua_pushstring(L, fg_transition_reason_name((fg_transition_reason)r->code));
             lua_setfield(L, -2, "reason");
         }
-        fg_world_trace_format(w, r, line, sizeof line);
-        lua_pushstring(L, line);
+        fg_lua_push_trace_line(L, w, r);
         lua_setfield(L, -2, "text");
         lua_rawseti(L, -2, ++k);
     }

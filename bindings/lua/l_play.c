@@ -232,6 +232,33 @@ static int world_request(lua_State *L) {
     return 0;
 }
 
+void fg_lua_push_decision_text(lua_State *L, const fg_ruleset *r, const fg_decision *d) {
+    char text[256];
+    int n = fg_decision_describe(r, d, text, sizeof text);
+    if (n < (int)sizeof text) {
+        lua_pushstring(L, n < 0 ? "?" : text);
+        return;
+    }
+    /* A long one (an input many actions share): rendered again in a buffer of its size. */
+    luaL_Buffer b;
+    char *p = luaL_buffinitsize(L, &b, (size_t)n + 1);
+    fg_decision_describe(r, d, p, (size_t)n + 1);
+    luaL_pushresultsize(&b, (size_t)n);
+}
+
+void fg_lua_push_trace_line(lua_State *L, const fg_world *w, const fg_trace_record *r) {
+    char line[512];
+    int n = fg_world_trace_format(w, r, line, sizeof line);
+    if (n < (int)sizeof line) {
+        lua_pushstring(L, n < 0 ? "?" : line);
+        return;
+    }
+    luaL_Buffer b;
+    char *p = luaL_buffinitsize(L, &b, (size_t)n + 1);
+    fg_world_trace_format(w, r, p, (size_t)n + 1);
+    luaL_pushresultsize(&b, (size_t)n);
+}
+
 /* world:evaluate(entity, action) -> kind, text: what a request would get now, changing nothing. */
 static int world_evaluate(lua_State *L) {
     fg_world *w = fg_lua_check_world(L, 1)->w;
@@ -239,10 +266,8 @@ static int world_evaluate(lua_State *L) {
     const fg_ruleset *r = rules_or_error(L, w, e);
     uint32_t a = check_action_name(L, 3, r);
     fg_decision d = fg_world_evaluate(w, e, a, FG_REQ_SCRIPT);
-    char text[256];
-    fg_decision_describe(r, &d, text, sizeof text);
     lua_pushstring(L, fg_decision_kind_name((fg_decision_kind)d.kind));
-    lua_pushstring(L, text);
+    fg_lua_push_decision_text(L, r, &d);
     return 2;
 }
 
@@ -265,9 +290,7 @@ static void push_decision(lua_State *L, const fg_world *w, const fg_decision *d,
     lua_setfield(L, -2, "reason");
     lua_pushstring(L, fg_request_source_name((fg_request_source)d->source));
     lua_setfield(L, -2, "source");
-    char text[256];
-    fg_decision_describe(r, d, text, sizeof text);
-    lua_pushstring(L, text);
+    fg_lua_push_decision_text(L, r, d);
     lua_setfield(L, -2, "text");
 }
 

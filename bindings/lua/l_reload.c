@@ -266,13 +266,14 @@ typedef struct decided {
     fg_entity entity;
     char action[FG_NAME_MAX];
     uint8_t kind, reason;
-    char text[256];
+    int text; /* index of its text (whole, whatever its length) in the texts table */
     bool matched;
 } decided;
 
-/* Pushes a userdata array of the decisions the world's trace holds for ticks [from, to). */
+/* Pushes a userdata array of the decisions the world's trace holds for ticks [from, to); their
+** texts go into the table at `texts`. */
 static decided *collect_decisions(lua_State *L, const fg_world *w, fg_tick from, fg_tick to,
-                                  uint32_t *n) {
+                                  int texts, uint32_t *n) {
     uint32_t count = 0;
     for (uint32_t i = 0; i < fg_world_trace_count(w); i++) {
         const fg_trace_record *r = fg_world_trace_at(w, i);
@@ -291,8 +292,10 @@ static decided *collect_decisions(lua_State *L, const fg_world *w, fg_tick from,
         snprintf(x->action, sizeof x->action, "%s", a ? a->name : "?");
         x->kind = r->decision.kind;
         x->reason = r->decision.reason;
-        if (rules) fg_decision_describe(rules, &r->decision, x->text, sizeof x->text);
-        else snprintf(x->text, sizeof x->text, "%s", fg_decision_kind_name(x->kind));
+        if (rules) fg_lua_push_decision_text(L, rules, &r->decision);
+        else lua_pushstring(L, fg_decision_kind_name((fg_decision_kind)x->kind));
+        x->text = (int)lua_rawlen(L, texts) + 1;
+        lua_rawseti(L, texts, x->text);
         x->matched = false;
     }
     return d;
@@ -330,7 +333,7 @@ static bool replay_edges(fg_world *live, fg_world *shadow, fg_entity e, fg_error
 typedef struct difference {
     fg_tick tick;
     uint32_t order;
-    char text[700];
+    int text; /* index in the texts table */
 } difference;
 
 static int difference_cmp(const void *a, const void *b) {
@@ -339,14 +342,26 @@ static int difference_cmp(const void *a, const void *b) {
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static void add_difference(difference *list, uint32_t *n, fg_tick tick, const char *fmt, ...) {
+/* A line built with lua_pushfstring (so whole, whatever its length), kept in the texts table. */
+static void add_difference(lua_State *L, int texts, difference *list, uint32_t *n, fg_tick tick,
+                           const char *fmt, ...) {
     difference *d = &list[*n];
     d->tick = tick;
     d->order = (*n)++;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(d->text, sizeof d->text, fmt, ap);
+    lua_pushvfstring(L, fmt, ap);
     va_end(ap);
+    d->text = (int)lua_rawlen(L, texts) + 1;
+    lua_rawseti(L, texts, d->text);
+}
+
+/* The text of a decision, from the texts table (valid while the table is on the stack). */
+static const char *text_of(lua_State *L, int texts, int i) {
+    lua_rawgeti(L, texts, i);
+    const char *s = lua_tostring(L, -1);
+    lua_pop(L, 1);
+    return s;
 }
 
 /* world:what_if{ from = snapshot [, rules = path|Rules] [, slot = ] } -> report
@@ -416,8 +431,10 @@ static int world_what_if(lua_State *L) {
     if (st != FG_OK) return fg_lua_raise(L, &err);
 
     uint32_t nl, ns;
-    decided *was = collect_decisions(L, lw->w, from, to, &nl);
-    decided *now = collect_decisions(L, sw->w, from, to, &ns);
+    lua_newtable(L);
+    int texts = lua_gettop(L);
+    decided *was = collect_decisions(L, lw->w, from, to, texts, &nl);
+    decided *now = collect_decisions(L, sw->w, from, to, texts, &ns);
     difference *diff = lua_newuserdatauv(L, sizeof *diff * (ns + nl + 1), 0);
     uint32_t nd = 0;
     /* Decisions are matched in order by (tick, entity, action); what is left unmatched on
@@ -432,29 +449,33 @@ static int world_what_if(lua_State *L) {
         match->matched = d->matched = true;
         if (match->kind == d->kind && match->reason == d->reason) continue;
         if (match->kind != d->kind)
-            add_difference(diff, &nd, d->tick, "tick %lld: e%u %s now %s (was %s)",
-                           (long long)d->tick, d->entity, d->action, d->text, match->text);
+            add_difference(L, texts, diff, &nd, d->tick, "tick %I: e%I %s now %s (was %s)",
+                           (lua_Integer)d->tick, (lua_Integer)d->entity, d->action,
+                           text_of(L, texts, d->text), text_of(L, texts, match->text));
         else
-            add_difference(diff, &nd, d->tick, "tick %lld: e%u %s still %s, now %s (was %s)",
-                           (long long)d->tick, d->entity, d->action,
-                           fg_decision_kind_name((fg_decision_kind)d->kind), d->text, match->text);
+            add_difference(L, texts, diff, &nd, d->tick, "tick %I: e%I %s still %s, now %s (was %s)",
+                           (lua_Integer)d->tick, (lua_Integer)d->entity, d->action,
+                           fg_decision_kind_name((fg_decision_kind)d->kind),
+                           text_of(L, texts, d->text), text_of(L, texts, match->text));
     }
     for (uint32_t i = 0; i < ns; i++)
         if (!now[i].matched)
-            add_difference(diff, &nd, now[i].tick, "tick %lld: e%u %s is now requested: %s (no "
-                           "such request before)", (long long)now[i].tick, now[i].entity,
-                           now[i].action, now[i].text);
+            add_difference(L, texts, diff, &nd, now[i].tick, "tick %I: e%I %s is now requested: "
+                           "%s (no such request before)", (lua_Integer)now[i].tick,
+                           (lua_Integer)now[i].entity, now[i].action,
+                           text_of(L, texts, now[i].text));
     for (uint32_t j = 0; j < nl; j++)
         if (!was[j].matched)
-            add_difference(diff, &nd, was[j].tick, "tick %lld: e%u %s is no longer requested "
-                           "(was %s)", (long long)was[j].tick, was[j].entity, was[j].action,
-                           was[j].text);
+            add_difference(L, texts, diff, &nd, was[j].tick, "tick %I: e%I %s is no longer "
+                           "requested (was %s)", (lua_Integer)was[j].tick,
+                           (lua_Integer)was[j].entity, was[j].action,
+                           text_of(L, texts, was[j].text));
     qsort(diff, nd, sizeof *diff, difference_cmp);
     lua_createtable(L, 0, 8);
     int report = lua_gettop(L);
     lua_createtable(L, (int)nd, 0);
     for (uint32_t i = 0; i < nd; i++) {
-        lua_pushstring(L, diff[i].text);
+        lua_rawgeti(L, texts, diff[i].text);
         lua_rawseti(L, -2, i + 1);
     }
     lua_setfield(L, report, "lines");

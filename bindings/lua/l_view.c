@@ -249,9 +249,7 @@ static int request_field(lua_State *L, const view *v, const char *k) {
     } else if (!strcmp(k, "reason")) {
         lua_pushstring(L, fg_reason_name((fg_reason)d->reason));
     } else if (!strcmp(k, "text")) {
-        char text[256];
-        fg_decision_describe(r, d, text, sizeof text);
-        lua_pushstring(L, text);
+        fg_lua_push_decision_text(L, r, d);
     } else if (!strcmp(k, "layer")) {
         lua_pushstring(L, r ? fg_ruleset_layer_name(r, d->layer) : "?");
     } else {

@@ -508,7 +508,6 @@ static int world_trace(lua_State *L) {
     static const char *const kinds[] = {"input", "jump", "contact"};
     lua_newtable(L);
     lua_Integer k = 0;
-    char line[512];
     for (uint32_t i = 0; i < fg_world_trace_count(lw->w); i++) {
         const fg_trace_record *r = fg_world_trace_at(lw->w, i);
         if (r->tick < from) continue;
@@ -521,8 +520,7 @@ static int world_trace(lua_State *L) {
         lua_setfield(L, -2, "kind");
         lua_pushinteger(L, r->code);
         lua_setfield(L, -2, "code");
-        fg_world_trace_format(lw->w, r, line, sizeof line);
-        lua_pushstring(L, line);
+        fg_lua_push_trace_line(L, lw->w, r);
         lua_setfield(L, -2, "text");
         lua_rawseti(L, -2, ++k);
     }

@@ -79,6 +79,50 @@ return fg.ruleset "orphan" {
     .. "jab2, so it could never start")
 end
 
+-- Five long-named actions on one input: the "none fits" text names all five, whole, in the
+-- decisions, the trace's lines and a what-if line (texts were cut at 255 or 511 bytes).
+function TestChains:test_a_long_none_fits_text_is_never_cut()
+  local lines = { 'local fg = require "framegate"', 'return fg.ruleset "long" {',
+    '  buttons = { "LP" },', '  actions = {', '    idle = { neutral = true, loop = true },',
+    '    dizzy = { group = "dizzy", duration = 40 },' }
+  for k = 1, 5 do
+    lines[#lines + 1] = ('    strike_with_a_longer_name_%d = { input = "LP", requires = '
+      .. '"group_with_a_long_name_%d", duration = 10 },'):format(k, k)
+    lines[#lines + 1] = ('    stance_with_a_long_name_%d = { neutral = true, group = '
+      .. '"group_with_a_long_name_%d" },'):format(k, k)
+  end
+  lines[#lines + 1] = "  },\n}\n"
+  local src = table.concat(lines, "\n")
+  local w, p = world_of(src)
+  w:request(p, "dizzy")
+  w:run(1)
+  local snap = w:save()
+  w:play(p, "LP@0")
+  w:run(3)
+  local want = {}
+  for k = 1, 5 do
+    want[k] = ("strike_with_a_longer_name_%d needs group_with_a_long_name_%d (fighter is dizzy)")
+      :format(k, k)
+  end
+  local whole = "rejected: input LP asks for strike_with_a_longer_name_1, strike_with_a_longer_name_2, "
+    .. "strike_with_a_longer_name_3, strike_with_a_longer_name_4 or strike_with_a_longer_name_5, "
+    .. "and none fits: " .. table.concat(want, "; ")
+  local ds = w:decisions(p)
+  lu.assertEquals(ds[#ds].text, whole)
+  lu.assertTrue(#whole > 500)
+  local line
+  for _, r in ipairs(w:trace()) do
+    if r.text:find("none fits", 1, true) then line = r.text end
+  end
+  lu.assertStrContains(line, whole)
+  -- The what-if of rules where the first strike may start while dizzy: it now fits, and the
+  -- line carries the old text whole.
+  local report = w:what_if { from = snap, rules = fg.rules("chains/rules.lua",
+    (src:gsub('requires = "group_with_a_long_name_1"', 'requires = "dizzy"'))) }
+  lu.assertEquals(report.differences, 1)
+  lu.assertStrContains(report.lines[1], "(was " .. whole .. ")")
+end
+
 function TestChains:test_queue_policy_is_read_and_checked()
   local base = [[
 local fg = require "framegate"
