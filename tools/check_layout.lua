@@ -46,6 +46,8 @@ local OWNERS = {
   ["statediff.c"] = { "fg_state_diff", "fg_world_diff" },
   ["meter.c"] = { "fg_world_meter" },
   ["trace.c"] = { "fg_world_trace", "fg_world_note_error", "fg_transition" },
+  ["stage.c"] = { "fg_platform", "fg_block", "fg_ground_mode" },
+  ["world_stage.c"] = { "fg_world_set_stage", "fg_world_ground_mode", "fg_world_support" },
   ["tick.c"] = { "fg_world_advance", "fg_world_event", "fg_world_cue", "fg_world_cues",
                  "fg_world_push_cue",
                  "fg_world_report_event", "fg_world_marker_name" },

@@ -94,6 +94,8 @@ fg_status fg_lua_world_replace_rules(lua_State *L, int world_idx, uint32_t slot,
 void fg_lua_open_play(lua_State *L);
 /* l_combat.c: p:combat(), p:boxes(), p:team(), p:owner(). */
 void fg_lua_open_combat(lua_State *L);
+/* l_stage.c: w:stage, w:ground_mode, entity:support. */
+void fg_lua_open_stage(lua_State *L);
 /* l_vars.c: fg.set, fg.add (proposals from a request rule), p:var(), p:vars(). */
 void fg_lua_open_vars(lua_State *L);
 /* rules:vars(): the declared variables. [-0, +1, m] */
@@ -336,6 +338,10 @@ void fg_lua_read_ruleset_vars(fg_lua_reader *rd, int idx, fg_ruleset_builder *b)
 void fg_lua_push_action_hits(lua_State *L, const fg_action_def *a);
 /* gaps = { 12, 12, 8 } of the motion table t into def->gaps (l_motion.c). */
 void fg_lua_read_motion_gaps(fg_lua_reader *rd, int t, fg_motion_def *def);
+/* l_stage.c: a stage table (at t) read over *s, which holds the defaults; its checks noted
+** with their path (`stage.platforms[2].w: ...`). The stage back as a table. [-0, +0, v] */
+void fg_lua_read_stage(fg_lua_reader *rd, int t, fg_stage *s);
+void fg_lua_push_stage(lua_State *L, const fg_stage *s);
 /* Fails unless the value at idx is a table ("expected <what>, got ..."). */
 void fg_lua_reader_table(fg_lua_reader *rd, int idx, const char *what);
 

@@ -761,7 +761,15 @@ static int l_replay_world(lua_State *L) {
         lua_setfield(L, -2, "buffer");
         lua_pushinteger(L, c.jump.coyote_ticks);
         lua_setfield(L, -2, "coyote");
+        if (c.jump_action) {
+            lua_pushstring(L, c.jump_action);
+            lua_setfield(L, -2, "action");
+        }
         lua_setfield(L, -2, "jump");
+    }
+    if (c.ground != FG_GROUND_DEFAULT) {
+        lua_pushstring(L, fg_ground_mode_name(c.ground));
+        lua_setfield(L, -2, "ground");
     }
     lua_call(L, 1, 1);
     fg_lua_world *lw = fg_lua_check_world(L, -1);

@@ -163,11 +163,11 @@ static void read_moves(fg_lua_reader *rd, int t, fg_action_def *a) {
         return;
     }
     size_t old = fg_lua_reader_push(rd, ".move");
-    fg_lua_reader_table(rd, -1, "a list of { from =, to =, vx =, vy = }");
+    fg_lua_reader_table(rd, -1, "a list of { from =, to =, vx =, vy =, ax =, ay = }");
     lua_Integer n = luaL_len(L, -1);
     if (n > FG_MAX_MOVES)
         fg_lua_reader_fail(rd, "%lld segments, at most %d", (long long)n, FG_MAX_MOVES);
-    static const char *const fields[] = {"from", "to", "vx", "vy", NULL};
+    static const char *const fields[] = {"from", "to", "vx", "vy", "ax", "ay", NULL};
     for (lua_Integer i = 1; i <= n; i++) {
         lua_geti(L, -1, i);
         size_t o2 = fg_lua_reader_push(rd, "[%lld]", (long long)i);
@@ -176,8 +176,15 @@ static void read_moves(fg_lua_reader *rd, int t, fg_action_def *a) {
         fg_move_def *m = &a->moves[a->nmoves++];
         m->from = (int32_t)fg_lua_read_int(rd, -1, "from", 0, -1000000, 1000000);
         m->to = (int32_t)fg_lua_read_int(rd, -1, "to", m->from, -1000000, 1000000);
+        /* A segment without vx keeps the horizontal speed the body has (a running jump keeps
+        ** its run) and only adds ax to it. */
+        bool has_vx = fg_lua_reader_get(rd, -1, "vx");
+        lua_pop(L, 1);
         m->vx = fg_lua_read_fx(rd, -1, "vx", 0);
         m->vy = fg_lua_read_fx(rd, -1, "vy", 0);
+        m->ax = fg_lua_read_fx(rd, -1, "ax", 0);
+        m->ay = fg_lua_read_fx(rd, -1, "ay", 0);
+        if (!has_vx) m->flags |= FG_MOVE_KEEP_VX;
         fg_lua_reader_pop(rd, o2);
         lua_pop(L, 1);
     }
@@ -240,7 +247,7 @@ static void read_action(fg_lua_reader *rd, int t, const char *name, fg_action_de
         "startup", "active", "recovery", "duration", "loop", "neutral", "hold", "priority",
         "group", "requires", "layer", "input", "next", "tags", "cancels", "markers", "move",
         "root_motion", "cost", "hit", "interrupts", "forbids", "boxes", "invulnerable",
-        "throw", "followup", "spawn", NULL};
+        "throw", "followup", "spawn", "landing", "landing_recovery", "gravity", NULL};
     fg_lua_reader_table(rd, t, "an action table { startup =, active =, recovery = }");
     fg_lua_reader_only(rd, t, fields);
     *a = fg_action_def_default(name);
@@ -291,6 +298,11 @@ static void read_action(fg_lua_reader *rd, int t, const char *name, fg_action_de
         fg_lua_reader_note(rd, "'%s', expected authoritative, suggested or presentation", rm);
         fg_lua_reader_pop(rd, old);
     }
+    fg_lua_read_name(rd, t, "landing", a->landing, sizeof a->landing);
+    a->landing_recovery = (int32_t)fg_lua_read_int(rd, t, "landing_recovery", 0, 0, 600);
+    if (fg_lua_reader_get(rd, t, "gravity")) a->has_gravity = true;
+    lua_pop(rd->L, 1);
+    a->gravity = fg_lua_read_fx(rd, t, "gravity", 0);
     read_cancels(rd, t, a);
     read_markers(rd, t, a);
     read_moves(rd, t, a);
@@ -366,7 +378,8 @@ static void read_declaration(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) 
                                          "resources", "motions", "actions", "physics",
                                          "request", "on_event", "on_reload", "replicated",
                                          "jump",    "boxes",    "combat",   "commands",
-                                         "queue",   "vars",     "projectiles", NULL};
+                                         "queue",   "stage",    "vars",     "projectiles",
+                                         NULL};
     fg_lua_reader_pop(rd, 0);
     fg_lua_reader_only(rd, idx, fields);
     fg_error err;
@@ -497,14 +510,38 @@ static void read_declaration(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) 
     lua_pop(L, 1);
     if (fg_lua_reader_get(rd, idx, "jump")) {
         size_t old = fg_lua_reader_push(rd, "jump");
-        fg_lua_reader_table(rd, -1, "{ button =, buffer =, coyote = }");
-        static const char *const jfields[] = {"button", "buffer", "coyote", NULL};
+        fg_lua_reader_table(rd, -1, "{ button =, buffer =, coyote =, action = }");
+        static const char *const jfields[] = {"button", "buffer", "coyote", "action", NULL};
         fg_lua_reader_only(rd, -1, jfields);
         fg_lua_read_int(rd, -1, "buffer", 0, 0, 600);
         fg_lua_read_int(rd, -1, "coyote", 0, 0, 600);
         char button[FG_IN_NAME_MAX] = "";
         fg_lua_read_name(rd, -1, "button", button, sizeof button);
+        char action[FG_NAME_MAX] = "";
+        fg_lua_read_name(rd, -1, "action", action, sizeof action);
         fg_lua_reader_pop(rd, old);
+    }
+    lua_pop(L, 1);
+    if (fg_lua_reader_get(rd, idx, "stage")) {
+        size_t old = fg_lua_reader_push(rd, "stage");
+        fg_stage s = fg_stage_default();
+        fg_lua_read_stage(rd, lua_gettop(L), &s);
+        fg_ruleset_set_stage(b, &s);
+        fg_lua_reader_pop(rd, old);
+        /* The floor and walls are said once: a stage's, or the physics' older fields. */
+        static const char *const said[] = {"ground", "stage_min", "stage_max", NULL};
+        if (lua_getfield(L, idx, "physics") == LUA_TTABLE) {
+            for (int i = 0; said[i]; i++) {
+                bool given = lua_getfield(L, -1, said[i]) != LUA_TNIL;
+                lua_pop(L, 1);
+                if (!given) continue;
+                size_t o2 = fg_lua_reader_push(rd, "physics.%s", said[i]);
+                fg_lua_reader_note(rd, "the stage gives the floor and walls: say them once "
+                                   "(stage.floor, stage.walls)");
+                fg_lua_reader_pop(rd, o2);
+            }
+        }
+        lua_pop(L, 1);
     }
     lua_pop(L, 1);
     if (fg_lua_reader_get(rd, idx,
@@ -673,6 +710,12 @@ static int rules_action(lua_State *L) {
     lua_pushinteger(L, id);
     lua_setfield(L, -2, "id");
     fg_lua_push_action_hits(L, a);
+    return 1;
+}
+
+/* rules:stage() -> the stage a world with these rules starts with. */
+static int rules_stage(lua_State *L) {
+    fg_lua_push_stage(L, fg_ruleset_stage(fg_lua_check_rules(L, 1)->rules));
     return 1;
 }
 
@@ -970,7 +1013,7 @@ void fg_lua_open_rules(lua_State *L) {
     static const luaL_Reg methods[] = {
         {"name", rules_name},       {"hash", rules_hash},         {"actions", rules_actions},
         {"action", rules_action},   {"findings", rules_findings}, {"sources", rules_sources},
-        {"replication", rules_replication}, {"physics", rules_physics},
+        {"replication", rules_replication}, {"physics", rules_physics}, {"stage", rules_stage},
         {"vars", rules_vars},
         {NULL, NULL},
     };

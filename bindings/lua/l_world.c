@@ -219,7 +219,8 @@ static void push_rules_arg(lua_State *L, int idx) {
 }
 
 /* fg.world{rules=, rate=, seed=, entities=, buffer=, trace=, projectiles=, buttons={...},
-**          jump={button=, buffer=, coyote=}} -> World. [-1, +1, v] */
+**          jump={button=, buffer=, coyote=, action=}, ground="stage"|"contacts"} -> World.
+** [-1, +1, v] */
 static int l_world(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     fg_world_config c = fg_world_config_default();
@@ -271,8 +272,17 @@ static int l_world(lua_State *L) {
         c.jump_button = fg_lua_opt_str_field(L, -1, "button", "jump");
         c.jump.buffer_ticks = fg_lua_opt_int_field(L, -1, "buffer", c.jump.buffer_ticks);
         c.jump.coyote_ticks = fg_lua_opt_int_field(L, -1, "coyote", c.jump.coyote_ticks);
+        c.jump_action = fg_lua_opt_str_field(L, -1, "action", NULL);
     }
     lua_pop(L, 1);
+    const char *ground = fg_lua_opt_str_field(L, 1, "ground", NULL);
+    if (ground && !strcmp(ground, "stage"))
+        c.ground = FG_GROUND_STAGE;
+    else if (ground && !strcmp(ground, "contacts"))
+        c.ground = FG_GROUND_CONTACTS;
+    else if (ground)
+        return fg_lua_field_error(L, "ground", "'%s', expected \"stage\" or \"contacts\"",
+                                  ground);
     fg_lua_world *lw = fg_lua_new_world(L);
     c.hooks = fg_lua_world_hooks(lw);
     fg_error err;
@@ -893,6 +903,7 @@ void fg_lua_open_world(lua_State *L) {
     fg_lua_open_queries(L);
     fg_lua_open_play(L);
     fg_lua_open_combat(L);
+    fg_lua_open_stage(L);
     fg_lua_open_projectiles(L);
     fg_lua_open_vars(L);
 }

@@ -235,7 +235,7 @@ static void target_side(fg_world *w, const fg_contact_rec *c, fg_tick t) {
         if (tg->res[tr->health] < 0) tg->res[tr->health] = 0;
     }
     gain(tg, tr, h->meter_target);
-    bool airborne = tg->combat.launched || tg->y > tr->physics.ground_y;
+    bool airborne = tg->combat.launched || tg->support == FG_SUPPORT_NONE;
     uint16_t stun;
     if (!hit) stun = tr->blockstun;
     else if (airborne && h->air_reaction[0]) stun = reaction_in(tr, h->air_reaction, tr->hitstun);

@@ -43,6 +43,10 @@ typedef struct fg_entity_state {
     uint8_t contact; /* the host's latest contact report: 1 grounded */
     uint8_t rules_slot;
     uint8_t npending;
+    uint8_t support; /* what it stands on after the last movement (FG_SUPPORT_*, stage.h) */
+    uint8_t drop;    /* the one-way platform (index + 1) it is dropping through, 0 = none */
+    uint8_t landed;  /* the last movement ended a fall: the next tick starts with the landing */
+    uint8_t spare;
     fg_fx x, y, vx, vy;
     fg_fx prev_x, prev_y; /* the previous tick's position, for interpolation */
     fg_ground ground;
@@ -118,6 +122,7 @@ typedef struct fg_world_state {
     uint32_t nentities;
     uint32_t nslots;
     uint16_t slot_version[FG_MAX_RULE_SLOTS]; /* the ruleset version each slot uses now */
+    fg_stage stage; /* what the bodies stand on (world_stage.c) */
 } fg_world_state;
 
 /* A gate candidate of the current tick. */
@@ -142,6 +147,9 @@ struct fg_world {
     fg_action_names names;
     int jump_action;
     fg_jump_config jump;
+    fg_ground_mode ground_mode; /* FG_GROUND_STAGE or FG_GROUND_CONTACTS, never DEFAULT */
+    char jump_action_name[FG_NAME_MAX]; /* the action the jump gate starts ("" = none) */
+    int16_t jump_ids[FG_MAX_VERSIONS];  /* that action's id in each ruleset version, or -1 */
     fg_world_hooks hooks;
 
     fg_ruleset *versions[FG_MAX_VERSIONS];
@@ -275,6 +283,14 @@ void fg_combat_fold(fg_fold *f, const fg_combat *c);
 bool fg_collide_space_init(fg_collide_space *s, fg_allocator *a, uint32_t max_entities);
 void fg_collide_space_free(fg_collide_space *s, fg_allocator *a, uint32_t max_entities);
 size_t fg_collide_space_bytes(uint32_t max_entities);
+/* world_stage.c: the jump action's id in a version (jump_ids), set as versions are added; the
+** ground an entity reports this tick (from the stage or the host's contact report); its support
+** recomputed where it stands (spawn, set_position, a new stage); whether it may drop through the
+** platform it stands on now. */
+void fg_world_stage_note_version(fg_world *w, uint32_t version);
+bool fg_world_stage_grounded(const fg_world *w, const fg_entity_state *es);
+void fg_world_stage_place(fg_world *w, fg_entity_state *es);
+bool fg_world_stage_can_drop(const fg_world *w, const fg_entity_state *es);
 /* tick.c: puts each layer in its neutral state (spawn, reload). */
 void fg_world_start_neutral(fg_world *w, fg_entity_state *es, fg_tick tick,
                             fg_transition_reason why);

@@ -40,8 +40,8 @@ void fg_ground_report(fg_ground *g, fg_tick tick, bool grounded) {
     g->last_grounded = tick;
 }
 
-fg_jump_decision fg_jump_try(fg_ground *g, fg_buffer *buf, int jump_action, fg_tick now,
-                             const fg_jump_config *cfg) {
+fg_jump_decision fg_jump_check(const fg_ground *g, const fg_buffer *buf, int jump_action,
+                                fg_tick now, const fg_jump_config *cfg) {
     fg_jump_decision d;
     memset(&d, 0, sizeof d);
     d.tick = now;
@@ -64,11 +64,21 @@ fg_jump_decision fg_jump_try(fg_ground *g, fg_buffer *buf, int jump_action, fg_t
         d.result = FG_JUMP_COYOTE_EXPIRED;
         d.window = cfg->coyote_ticks;
     } else {
-        fg_buffer_consume(buf, press, NULL);
-        g->permission_spent = true;
-        g->left_ground = false;
         d.result = FG_JUMP_OK;
     }
+    return d;
+}
+
+void fg_jump_commit(fg_ground *g, fg_buffer *buf, const fg_jump_decision *d) {
+    fg_buffer_consume(buf, d->press, NULL);
+    g->permission_spent = true;
+    g->left_ground = false;
+}
+
+fg_jump_decision fg_jump_try(fg_ground *g, fg_buffer *buf, int jump_action, fg_tick now,
+                             const fg_jump_config *cfg) {
+    fg_jump_decision d = fg_jump_check(g, buf, jump_action, now, cfg);
+    if (d.result == FG_JUMP_OK) fg_jump_commit(g, buf, &d);
     return d;
 }
 
@@ -79,6 +89,8 @@ const char *fg_jump_result_name(fg_jump_result r) {
     case FG_JUMP_NEVER_GROUNDED: return "never_grounded";
     case FG_JUMP_PERMISSION_SPENT: return "permission_spent";
     case FG_JUMP_COYOTE_EXPIRED: return "coyote_expired";
+    case FG_JUMP_DROP: return "drop";
+    case FG_JUMP_REFUSED: return "refused";
     }
     return "unknown";
 }
@@ -107,6 +119,14 @@ int fg_jump_describe(const fg_jump_decision *d, char *buf, size_t size) {
                         (long long)d->press_tick, (long long)d->last_grounded,
                         (long long)(d->tick - d->last_grounded), (long long)d->window,
                         (long long)d->press_until);
+    case FG_JUMP_DROP:
+        return snprintf(buf, size, "accepted: drop through the platform (down + jump, press at "
+                        "tick %lld)", (long long)d->press_tick);
+    case FG_JUMP_REFUSED:
+        return snprintf(buf, size,
+                        "rejected: jump (press at tick %lld): the jump action was refused (see "
+                        "the request decision); press buffered until tick %lld",
+                        (long long)d->press_tick, (long long)d->press_until);
     }
     return snprintf(buf, size, "unknown jump result");
 }

@@ -470,9 +470,8 @@ void fg_projectile_move(fg_world *w, fg_tick t) {
                 p->x = clamp_fx((int64_t)p->x + (int64_t)sign_of(p->facing) * p->vx);
                 p->y = clamp_fx((int64_t)p->y + p->vy);
             }
-            const fg_entity_state *o = fg_world_entity(w, p->owner);
-            const fg_physics_def *ph = &fg_world_rules_of(w, o)->physics;
-            if (p->x < ph->stage_min || p->x > ph->stage_max) gone = FG_PROJECTILE_LEFT;
+            const fg_stage *s = fg_world_stage(w);
+            if (p->x < s->wall_min || p->x > s->wall_max) gone = FG_PROJECTILE_LEFT;
         }
         if (gone == FG_PROJECTILE_SPAWNED) {
             i++;

@@ -15,8 +15,9 @@
 /* How far an entity can still move toward `dir` (+1 right, -1 left) before the stage's wall
 ** stops its origin. */
 fg_fx fg_push_room(const fg_world *w, const fg_entity_state *es, int dir) {
-    const fg_physics_def *p = &fg_world_rules_of(w, es)->physics;
-    int64_t room = dir > 0 ? (int64_t)p->stage_max - es->x : (int64_t)es->x - p->stage_min;
+    /* The walls are the world's stage's (world_stage.c), whoever set it. */
+    const fg_stage *s = fg_world_stage(w);
+    int64_t room = dir > 0 ? (int64_t)s->wall_max - es->x : (int64_t)es->x - s->wall_min;
     return room < 0 ? 0 : room > INT32_MAX ? INT32_MAX : (fg_fx)room;
 }
 

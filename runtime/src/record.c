@@ -15,6 +15,8 @@
 **   fg.entities, fg.max_entities, fg.buffer, fg.motion_bytes, fg.slots   counts and capacities
 **   fg.jump_button    the jump gate's button, or empty when the world has none
 **   fg.jump           "BUFFER COYOTE", the gate's windows in ticks
+**   fg.jump_action    the action the gate starts, or empty
+**   fg.ground         the ground mode: "stage" or "contacts"
 **   fg.e<N>           "x=<fx> y=<fx> facing=right|left contact=0|1 rules=<slot> opponent=<id>"
 **   fg.e<N>.res       "<index>=<value> ..." for resources that differ from their start value
 **   fg.start_hash     the state hash before the first tick, 16 hex digits
@@ -65,7 +67,9 @@ static fg_world_config fresh_config(const fg_world *w) {
     if (w->jump_action >= 0) {
         c.jump_button = w->names.names[w->jump_action];
         c.jump = w->jump;
+        c.jump_action = w->jump_action_name[0] ? w->jump_action_name : NULL;
     }
+    c.ground = w->ground_mode;
     return c;
 }
 
@@ -185,7 +189,7 @@ static fg_status open_common(fg_recorder **out, fg_world *w, const char *path,
     uint32_t n = w->state->nentities;
     uint32_t nfiles = 0;
     for (uint32_t i = 0; i < o.nrules; i++) nfiles += o.rules[i].nfiles;
-    uint32_t nmeta = 9 + 2 * n + o.nrules + 2 * nfiles + o.nmeta;
+    uint32_t nmeta = 11 + 2 * n + o.nrules + 2 * nfiles + o.nmeta;
     uint32_t nhashes = w->state->nslots + nfiles;
     size_t pool_size = 512 + (size_t)n * 320 + (size_t)(o.nrules + nfiles) * 96 +
                        (size_t)w->state->nslots * 32;
@@ -216,6 +220,8 @@ static fg_status open_common(fg_recorder **out, fg_world *w, const char *path,
     META("fg.motion_bytes", pool_printf(&p, "%zu", w->motion_stride));
     META("fg.slots", pool_printf(&p, "%u", w->state->nslots));
     META("fg.jump_button", w->jump_action >= 0 ? w->names.names[w->jump_action] : "");
+    META("fg.jump_action", w->jump_action_name);
+    META("fg.ground", fg_ground_mode_name(w->ground_mode));
     META("fg.jump", pool_printf(&p, "%lld %lld", (long long)w->jump.buffer_ticks,
                                 (long long)w->jump.coyote_ticks));
     META("fg.start_hash",

@@ -78,6 +78,19 @@ fg_status fg_replay_world_config(const fg_replay_reader *r, fg_world_config *cfg
     cfg->motion_bytes = motion;
     cfg->jump = jc;
     cfg->jump_button = button && *button ? button : NULL;
+    const char *action = meta_get(r, "fg.jump_action");
+    cfg->jump_action = action && *action && cfg->jump_button ? action : NULL;
+    /* Absent in replays older than the stage: the default for the world they describe. */
+    const char *ground = meta_get(r, "fg.ground");
+    if (!ground || !*ground)
+        cfg->ground = FG_GROUND_DEFAULT;
+    else if (!strcmp(ground, "stage"))
+        cfg->ground = FG_GROUND_STAGE;
+    else if (!strcmp(ground, "contacts"))
+        cfg->ground = FG_GROUND_CONTACTS;
+    else
+        return fg_error_set(err, FG_EFORMAT, "%s: metadata fg.ground: '%s', expected 'stage' "
+                            "or 'contacts'", fg_replay_reader_name(r), ground);
     return FG_OK;
 }
 

@@ -26,6 +26,8 @@ struct fg_ruleset_builder {
     fg_action_def *actions;
     fg_motion_rt motions[FG_MAX_MOTIONS];
     fg_physics_def physics;
+    fg_stage stage;
+    bool has_stage;
     fg_queue_policy queue;
     fg_motion_mode command_mode;
     struct {
@@ -211,6 +213,11 @@ fg_status fg_ruleset_add_group(fg_ruleset_builder *b, const char *name, const ch
 
 void fg_ruleset_set_physics(fg_ruleset_builder *b, const fg_physics_def *p) { b->physics = *p; }
 
+void fg_ruleset_set_stage(fg_ruleset_builder *b, const fg_stage *s) {
+    b->stage = *s;
+    b->has_stage = true;
+}
+
 void fg_ruleset_set_queue(fg_ruleset_builder *b, const fg_queue_policy *q) { b->queue = *q; }
 
 void fg_ruleset_set_command_mode(fg_ruleset_builder *b, fg_motion_mode mode) {
@@ -388,6 +395,18 @@ static void check_action(const fg_ruleset *r, const fg_action_def *a, fg_finding
             finding(f, false, path, "ticks %d-%d are outside %s (ticks 0-%d)", a->moves[i].from,
                     a->moves[i].to, n, duration - 1);
         }
+    if (a->landing[0] && find_def(r->defs, r->nactions, a->landing) < 0) {
+        snprintf(path, sizeof path, "actions.%s.landing", n);
+        finding(f, false, path, "'%s' is not an action", a->landing);
+    }
+    if (a->landing_recovery < 0 || a->landing_recovery > 600 ||
+        (a->landing_recovery > 0 && !a->landing[0])) {
+        snprintf(path, sizeof path, "actions.%s.landing_recovery", n);
+        finding(f, false, path, a->landing[0] ? "%d, expected ticks 0-600"
+                                              : "%d ticks, but no landing action to recover in "
+                                                "(landing = \"...\")",
+                a->landing_recovery);
+    }
     for (uint32_t i = 0; i < a->ncosts; i++) {
         snprintf(path, sizeof path, "actions.%s.cost.%s", n, a->cost_names[i]);
         int rid = -1;
@@ -514,6 +533,11 @@ static void compile_action(fg_ruleset *r, uint32_t id) {
     }
     rt->nmoves = (uint8_t)a->nmoves;
     memcpy(rt->moves, a->moves, sizeof rt->moves);
+    int landing = a->landing[0] ? find_def(r->defs, r->nactions, a->landing) : -1;
+    rt->landing = landing < 0 ? FG_NO_ACTION : (uint16_t)landing;
+    rt->landing_recovery = a->landing_recovery;
+    rt->has_gravity = a->has_gravity;
+    rt->gravity = a->has_gravity ? a->gravity : 0;
     for (uint32_t i = 0; i < a->ncosts; i++)
         for (uint32_t k = 0; k < r->nresources; k++)
             if (strcmp(r->resources[k].name, a->cost_names[i]) == 0) rt->cost[k] = a->cost[i];
@@ -621,6 +645,23 @@ static uint64_t content_hash(const fg_ruleset *r) {
         fg_hash_u64(&hs, (uint64_t)r->queue.order);
         fg_hash_i64(&hs, r->queue.expiry);
     }
+    /* Movement data added with the stage: hashed only where used, like the queue above. */
+    for (uint32_t i = 0; i < r->nactions; i++) {
+        const fg_action_rt *rt = &r->rt[i];
+        for (uint32_t m = 0; m < rt->nmoves; m++)
+            if (rt->moves[m].ax || rt->moves[m].ay || rt->moves[m].flags) {
+                fg_hash_u64(&hs, (uint64_t)i << 8 | m);
+                fg_hash_i64(&hs, rt->moves[m].ax);
+                fg_hash_i64(&hs, rt->moves[m].ay);
+                fg_hash_u64(&hs, rt->moves[m].flags);
+            }
+        if (rt->landing != FG_NO_ACTION || rt->has_gravity) {
+            fg_hash_u64(&hs, (uint64_t)i << 32 | rt->landing);
+            fg_hash_i64(&hs, rt->landing_recovery);
+            fg_hash_i64(&hs, rt->has_gravity ? rt->gravity : INT64_MIN);
+        }
+    }
+    if (r->stage.nplatforms || r->stage.nblocks) fg_stage_hash(&r->stage, &hs);
     const fg_physics_def *p = &r->physics;
     fg_hash_i64(&hs, p->gravity);
     fg_hash_i64(&hs, p->ground_y);
@@ -785,6 +826,18 @@ static fg_ruleset *build(fg_ruleset_builder *b, fg_findings *f, fg_error *err) {
     memcpy(r->name, b->name, sizeof r->name);
     r->source_hash = b->source_hash;
     r->physics = b->physics;
+    if (b->has_stage) {
+        /* The stage's floor and walls are the physics' ground and stage limits. */
+        r->stage = b->stage;
+        r->physics.ground_y = b->stage.floor;
+        r->physics.stage_min = b->stage.wall_min;
+        r->physics.stage_max = b->stage.wall_max;
+    } else {
+        r->stage = fg_stage_default();
+        r->stage.floor = b->physics.ground_y;
+        r->stage.wall_min = b->physics.stage_min;
+        r->stage.wall_max = b->physics.stage_max;
+    }
     r->queue = b->queue;
     r->nactions = b->nactions;
     r->nmotions = b->nmotions;
@@ -871,6 +924,9 @@ static fg_ruleset *build(fg_ruleset_builder *b, fg_findings *f, fg_error *err) {
         }
     check_resources(r, f);
     check_queue(&r->queue, f);
+    char spath[96], smsg[160];
+    if (fg_stage_problem(&r->stage, spath, sizeof spath, smsg, sizeof smsg))
+        finding(f, false, spath, "%s", smsg);
     for (uint32_t i = 0; i < r->nactions; i++) check_action(r, &r->defs[i], f);
     bool clean = fg_findings_errors(f) == 0;
     if (clean) {
@@ -889,10 +945,21 @@ static fg_ruleset *build(fg_ruleset_builder *b, fg_findings *f, fg_error *err) {
         fg_free(&r->alloc, seen, r->nactions + 1);
         /* Each layer's neutral: the neutral action without a hold direction, lowest id. Its
         ** neutrals with a hold direction are chained in id order. */
+        /* An airborne neutral (a fall) is never the layer's neutral: the stage puts a fighter in
+        ** it when nothing holds it up. */
+        int air = index_of(r->groups, r->ngroups, "airborne");
+        r->air_neutral = FG_NO_ACTION;
+        for (uint32_t i = 0; i < r->nactions; i++)
+            if (r->rt[i].layer == 0 && r->rt[i].neutral && r->rt[i].hold_dir == 0 &&
+                (int)r->rt[i].group == air) {
+                r->air_neutral = (uint16_t)i;
+                break;
+            }
         for (uint32_t l = 0; l < r->nlayers; l++) {
             r->layer_neutral[l] = FG_NO_ACTION;
             for (uint32_t i = 0; i < r->nactions; i++)
-                if (r->rt[i].layer == l && r->rt[i].neutral && r->rt[i].hold_dir == 0) {
+                if (r->rt[i].layer == l && r->rt[i].neutral && r->rt[i].hold_dir == 0 &&
+                    (int)r->rt[i].group != air) {
                     r->layer_neutral[l] = (uint16_t)i;
                     break;
                 }
@@ -989,6 +1056,7 @@ int fg_ruleset_find_resource(const fg_ruleset *r, const char *name) {
 }
 
 const fg_physics_def *fg_ruleset_physics(const fg_ruleset *r) { return &r->physics; }
+const fg_stage *fg_ruleset_stage(const fg_ruleset *r) { return &r->stage; }
 
 const fg_queue_policy *fg_ruleset_queue(const fg_ruleset *r) { return &r->queue; }
 

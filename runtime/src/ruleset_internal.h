@@ -66,6 +66,10 @@ typedef struct fg_action_rt {
     uint8_t hold_bits;  /* direction bits of hold_dir */
     uint8_t nwindows, nmarkers, nmoves;
     uint8_t root_motion;
+    bool has_gravity;
+    uint16_t landing;         /* FG_NO_ACTION = the layer's neutral */
+    int32_t landing_recovery; /* 0 = the landing action's own length */
+    fg_fx gravity;
     fg_window_rt windows[FG_MAX_CANCELS];
     fg_marker_rt markers[FG_MAX_MARKERS];
     fg_move_def moves[FG_MAX_MOVES];
@@ -106,6 +110,8 @@ struct fg_ruleset {
     ** action's `motion` is such a key, so any number of actions may share a motion. */
     uint16_t *motion_key;
     fg_physics_def physics;
+    fg_stage stage;          /* floor and walls agree with physics */
+    uint16_t air_neutral;    /* layer 0's neutral of group "airborne" (a fall), or FG_NO_ACTION */
     fg_queue_policy queue;
     int health, meter;       /* resource ids of "health" and "meter", or -1 */
     int grounded, airborne;  /* group ids, or -1 */

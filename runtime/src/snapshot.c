@@ -88,6 +88,12 @@ static fg_status check_state(checker *c) {
             return fg_error_set(c->err, FG_EMISMATCH, "snapshot: uses ruleset version %u, this "
                                 "world has %u", st->slot_version[i], c->w->nversions);
     CHECK(st->tick >= 0 && st->tick < TICK_LIMIT, "world.tick", st->tick);
+    for (uint32_t i = 0; i < st->stage.nplatforms && i < FG_STAGE_MAX_PLATFORMS; i++)
+        CHECK(is_bool(&st->stage.platforms[i].one_way), "stage.platforms one_way", 2);
+    char path[64], msg[160];
+    if (fg_stage_problem(&st->stage, path, sizeof path, msg, sizeof msg))
+        return fg_error_set(c->err, FG_EFORMAT, "snapshot: %s: %s: the snapshot is damaged or "
+                            "from another build", path, msg);
     return FG_OK;
 }
 
@@ -150,8 +156,16 @@ static fg_status check_entity(checker *c, uint32_t i, const fg_entity_state *e) 
           FIELD("e%u.ground flags", e->id), 2);
     CHECK(tick_ok(e->ground.last_grounded) && tick_ok(e->ground.landed_at),
           FIELD("e%u.ground ticks", e->id), e->ground.last_grounded);
-    CHECK((unsigned)e->last_jump.result <= FG_JUMP_COYOTE_EXPIRED, FIELD("e%u.last_jump", e->id),
+    CHECK((unsigned)e->last_jump.result <= FG_JUMP_REFUSED, FIELD("e%u.last_jump", e->id),
           e->last_jump.result);
+    const fg_stage *sg = &c->st->stage;
+    uint32_t sup = e->support & FG_SUPPORT_INDEX;
+    CHECK(e->support == FG_SUPPORT_NONE || e->support == FG_SUPPORT_FLOOR ||
+              (e->support == (FG_SUPPORT_PLATFORM | sup) && sup < sg->nplatforms) ||
+              (e->support == (FG_SUPPORT_BLOCK | sup) && sup < sg->nblocks),
+          FIELD("e%u.support", e->id), e->support);
+    CHECK(e->drop <= sg->nplatforms, FIELD("e%u.drop", e->id), e->drop);
+    CHECK(e->landed <= 1, FIELD("e%u.landed", e->id), e->landed);
     for (uint32_t l = 0; l < FG_MAX_LAYERS; l++) {
         const fg_instance *in = &e->layers[l];
         if (in->action != FG_NO_ACTION) {

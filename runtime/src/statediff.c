@@ -187,6 +187,31 @@ static void cmp_bits(walk *k, bool hashed, uint32_t a, uint32_t b, const char *p
 
 /* {====================================================================== world and entities */
 
+/* The stage: entries past both counts are unused (not hashed). */
+static void diff_stage(walk *k, const fg_stage *a, const fg_stage *b) {
+    CMP(k, true, fmt_fx, a->floor, b->floor, "stage.floor");
+    CMP(k, true, fmt_fx, a->wall_min, b->wall_min, "stage.walls[1]");
+    CMP(k, true, fmt_fx, a->wall_max, b->wall_max, "stage.walls[2]");
+    CMP(k, true, fmt_i, a->nplatforms, b->nplatforms, "stage.platforms count");
+    CMP(k, true, fmt_i, a->nblocks, b->nblocks, "stage.blocks count");
+    uint32_t np = a->nplatforms > b->nplatforms ? a->nplatforms : b->nplatforms;
+    for (uint32_t i = 0; i < np && i < FG_STAGE_MAX_PLATFORMS; i++) {
+        const fg_platform *p = &a->platforms[i], *q = &b->platforms[i];
+        CMP(k, true, fmt_fx, p->x, q->x, "stage.platforms[%u].x", i + 1);
+        CMP(k, true, fmt_fx, p->y, q->y, "stage.platforms[%u].y", i + 1);
+        CMP(k, true, fmt_fx, p->w, q->w, "stage.platforms[%u].w", i + 1);
+        CMP(k, true, fmt_i, p->one_way, q->one_way, "stage.platforms[%u].one_way", i + 1);
+    }
+    uint32_t nb = a->nblocks > b->nblocks ? a->nblocks : b->nblocks;
+    for (uint32_t i = 0; i < nb && i < FG_STAGE_MAX_BLOCKS; i++) {
+        const fg_block *p = &a->blocks[i], *q = &b->blocks[i];
+        CMP(k, true, fmt_fx, p->x, q->x, "stage.blocks[%u].x", i + 1);
+        CMP(k, true, fmt_fx, p->y, q->y, "stage.blocks[%u].y", i + 1);
+        CMP(k, true, fmt_fx, p->w, q->w, "stage.blocks[%u].w", i + 1);
+        CMP(k, true, fmt_fx, p->h, q->h, "stage.blocks[%u].h", i + 1);
+    }
+}
+
 static void diff_world(walk *k) {
     const fg_world_state *a = k->a->st, *b = k->b->st;
     CMP(k, true, fmt_i, a->tick, b->tick, "tick");
@@ -194,6 +219,7 @@ static void diff_world(walk *k) {
     CMP(k, true, fmt_x, a->rng.s[1], b->rng.s[1], "rng.s[1]");
     CMP(k, true, fmt_i, a->nentities, b->nentities, "entities");
     CMP(k, true, fmt_i, a->nslots, b->nslots, "rules.slots");
+    diff_stage(k, &a->stage, &b->stage);
     uint32_t ns = a->nslots < b->nslots ? a->nslots : b->nslots;
     for (uint32_t s = 0; s < ns; s++) {
         if (a->slot_version[s] == b->slot_version[s]) continue;
@@ -308,6 +334,9 @@ static void diff_record(walk *k, uint32_t e, const fg_entity_state *a, const fg_
     CMP(k, true, fmt_fx, a->vy, b->vy, "e%u.vy", e);
     CMP(k, true, fmt_fx, a->prev_x, b->prev_x, "e%u.prev_x", e);
     CMP(k, true, fmt_fx, a->prev_y, b->prev_y, "e%u.prev_y", e);
+    CMP(k, true, fmt_x, a->support, b->support, "e%u.support", e);
+    CMP(k, true, fmt_i, a->drop, b->drop, "e%u.drop", e);
+    CMP(k, true, fmt_bool, a->landed, b->landed, "e%u.landed", e);
 
     const fg_ground *ga = &a->ground, *gb = &b->ground;
     CMP(k, true, fmt_bool, ga->grounded, gb->grounded, "e%u.ground.grounded", e);

@@ -13,8 +13,7 @@
 #define TECH_PUSH FG_FX(24) /* how far a tech pushes each fighter back */
 
 bool fg_throw_throwable(const fg_world *w, const fg_entity_state *tg, fg_tick t) {
-    const fg_ruleset *tr = fg_world_rules_of(w, tg);
-    if (tg->combat.launched || tg->combat.grabbed_by || tg->y > tr->physics.ground_y) return false;
+    if (tg->combat.launched || tg->combat.grabbed_by || tg->support == FG_SUPPORT_NONE) return false;
     if (fg_entity_frozen(tg, t)) return false;
     const fg_instance *body = &tg->layers[0];
     if (body->action == FG_NO_ACTION) return true;

@@ -70,10 +70,12 @@ static void start_action(fg_world *w, fg_entity_state *es, uint32_t layer, uint3
 }
 
 /* The neutral state a layer should be in: the highest-priority neutral action of the entity's
-** group whose hold direction is held (relative to facing), else the layer's default. */
+** group whose hold direction is held (relative to facing), else the layer's default (in the
+** air, the airborne neutral). */
 static uint32_t wanted_neutral(const fg_ruleset *r, const fg_entity_state *es, uint32_t layer,
                                int group, int rel_dir) {
     uint32_t best = r->layer_neutral[layer];
+    if (layer == 0 && group == r->airborne && r->air_neutral != FG_NO_ACTION) best = r->air_neutral;
     int32_t best_priority = INT32_MIN;
     uint32_t held = fg_bits_of_numpad(rel_dir);
     (void)es;
@@ -148,6 +150,23 @@ static uint8_t keep_true_commands(fg_world *w, const fg_entity_state *es, uint32
     return kept;
 }
 
+/* The action the jump gate starts for this entity (its ruleset's), or -1. */
+static int jump_id(const fg_world *w, const fg_entity_state *es) {
+    return w->state->nslots > 0 ? w->jump_ids[w->state->slot_version[es->rules_slot]] : -1;
+}
+
+/* Keeps the tick's jump decision. A refused press stays buffered and is refused again each
+** tick: it is traced once. */
+static void note_jump(fg_world *w, fg_entity_state *es, fg_jump_decision d, fg_tick t) {
+    fg_jump_decision prev = es->last_jump;
+    es->last_jump = d;
+    bool ok = d.result == FG_JUMP_OK || d.result == FG_JUMP_DROP;
+    bool repeat = !ok && prev.result == d.result && prev.press.id == d.press.id;
+    if (d.result != FG_JUMP_NO_PRESS && !repeat)
+        fg_world_trace4(w, t, es->id, FG_TRACE_JUMP, d.result, d.press_tick, d.last_grounded,
+                        d.window, d.press_until);
+}
+
 static void input_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
     fg_buffer *b = fg_world_buffer_at(w, es->id - 1);
     fg_buffer_set_facing(b, (fg_facing)es->facing);
@@ -176,21 +195,14 @@ static void input_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
     }
     bool was_grounded = es->ground.grounded;
     fg_tick landed_before = es->ground.landed_at;
-    fg_ground_report(&es->ground, t, es->contact);
+    /* One ground model: the stage contact the last movement left (or the host's report). */
+    fg_ground_report(&es->ground, t, fg_world_stage_grounded(w, es));
     if (es->ground.grounded != was_grounded || es->ground.landed_at != landed_before)
         fg_world_trace4(w, t, es->id, FG_TRACE_CONTACT, 0, es->ground.grounded,
                         es->ground.landed_at != landed_before, 0, 0);
-    if (w->jump_action >= 0) {
-        fg_jump_decision prev = es->last_jump;
-        es->last_jump = fg_jump_try(&es->ground, b, w->jump_action, t, &w->jump);
-        /* A refused press stays buffered and is refused again each tick: report it once. */
-        bool repeat = es->last_jump.result != FG_JUMP_OK && prev.result == es->last_jump.result &&
-                      prev.press.id == es->last_jump.press.id;
-        if (es->last_jump.result != FG_JUMP_NO_PRESS && !repeat)
-            fg_world_trace4(w, t, es->id, FG_TRACE_JUMP, es->last_jump.result,
-                            es->last_jump.press_tick, es->last_jump.last_grounded,
-                            es->last_jump.window, es->last_jump.press_until);
-    }
+    /* A gate that starts an action decides in the behavior phase, after the landing. */
+    if (w->jump_action >= 0 && jump_id(w, es) < 0)
+        note_jump(w, es, fg_jump_try(&es->ground, b, w->jump_action, t, &w->jump), t);
 }
 
 /* }====================================================================== */
@@ -502,10 +514,89 @@ static void handle_commands(fg_world *w, fg_entity_state *es, fg_tick t) {
     }
 }
 
+/* {---------------------------------------------------------------------- ground */
+
+/* The ground the last movement left, before anything is decided this tick: a fall that ended
+** lands (the airborne action goes to its landing action, or the neutral), and a free fighter
+** nothing holds up is put in its airborne neutral. A request of this tick is decided after. */
+static void settle_ground(fg_world *w, fg_entity_state *es, fg_tick t) {
+    if (fg_entity_frozen(es, t)) return;
+    fg_instance *body = &es->layers[0];
+    const fg_ruleset *br = body->action != FG_NO_ACTION ? w->versions[body->version] : NULL;
+    const fg_action_rt *a = br ? &br->rt[body->action] : NULL;
+    if (es->landed) {
+        es->landed = 0;
+        if (a && (int)a->group == br->airborne) {
+            uint32_t version = w->state->slot_version[es->rules_slot];
+            const fg_ruleset *r = w->versions[version];
+            int into = a->landing == FG_NO_ACTION
+                           ? -1
+                           : fg_ruleset_find_action(r, br->defs[a->landing].name);
+            if (into >= 0)
+                start_action(w, es, 0, (uint32_t)into, version, FG_TR_LANDED,
+                             a->landing_recovery, t);
+            else
+                follow_up(w, es, 0, t, FG_TR_LANDED, false);
+        }
+        fg_hit_landed(w, es, t);
+        return;
+    }
+    if (es->support != FG_SUPPORT_NONE || !a || !a->neutral || (int)a->group == br->airborne)
+        return;
+    uint32_t version = w->state->slot_version[es->rules_slot];
+    const fg_ruleset *r = w->versions[version];
+    if (r->air_neutral != FG_NO_ACTION)
+        start_action(w, es, 0, r->air_neutral, version, FG_TR_FELL, 0, t);
+}
+
+/* The jump gate of a world whose jump is an action: the gate checks the press, the coyote
+** window and the permission; the request layer then decides the action like any other request.
+** Only an accepted jump uses the press and the permission; a refused one stays buffered. Down +
+** jump on a one-way platform drops through it instead. */
+static void jump_gate(fg_world *w, fg_entity_state *es, fg_tick t) {
+    int action = jump_id(w, es);
+    if (w->jump_action < 0 || action < 0) return;
+    fg_buffer *b = fg_world_buffer_at(w, es->id - 1);
+    fg_jump_decision d = fg_jump_check(&es->ground, b, w->jump_action, t, &w->jump);
+    if (d.result == FG_JUMP_OK && fg_world_stage_can_drop(w, es)) {
+        fg_jump_commit(&es->ground, b, &d);
+        es->drop = (uint8_t)((es->support & FG_SUPPORT_INDEX) + 1);
+        es->support = FG_SUPPORT_NONE;
+        d.result = FG_JUMP_DROP;
+    } else if (d.result == FG_JUMP_OK) {
+        fg_decide_ctx c = fg_world_ctx(w, es, t);
+        fg_decision dec = fg_decide(&c, es, (uint32_t)action, FG_REQ_COMMAND);
+        if (dec.kind == FG_DECIDE_ACCEPTED || dec.kind == FG_DECIDE_QUEUED ||
+            dec.reason != FG_R_UNKNOWN_ACTION)
+            dec = fg_request_merge_rule(w, es, dec);
+        if (dec.kind == FG_DECIDE_ACCEPTED && es->started_tick[dec.layer] == t) {
+            dec.kind = FG_DECIDE_REJECTED;
+            dec.reason = FG_R_LAYER_TAKEN;
+            dec.other = es->layers[dec.layer].action;
+        }
+        if (dec.kind == FG_DECIDE_ACCEPTED) {
+            fg_jump_commit(&es->ground, b, &d);
+            record_decision(w, es, &dec);
+            accept(w, es, &dec, t);
+        } else {
+            /* Refused (or not yet allowed): the press waits in the jump buffer, not in a queue,
+            ** and the refusal is said once per press. */
+            d.result = FG_JUMP_REFUSED;
+            if (es->last_jump.result != FG_JUMP_REFUSED || es->last_jump.press.id != d.press.id)
+                record_decision(w, es, &dec);
+        }
+    }
+    note_jump(w, es, d, t);
+}
+
+/* }---------------------------------------------------------------------- */
+
 static void behavior_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
+    settle_ground(w, es, t);
     advance_actions(w, es, t);
     uint32_t nlayers = fg_world_rules_of(w, es)->nlayers;
     for (uint32_t l = 0; l < nlayers; l++) retry_queued(w, es, l, t);
+    if (!fg_entity_frozen(es, t)) jump_gate(w, es, t);
     handle_commands(w, es, t);
     for (uint32_t i = 0; i < es->npending; i++)
         handle_request(w, es, es->pending[i].action, (fg_request_source)es->pending[i].source, t);
@@ -620,50 +711,58 @@ static void gate_phase(fg_world *w, fg_tick t) {
 
 /* {====================================================================== phase 4: movement */
 
+/* Velocity from the body's action (its move segment for this tick: set, then accelerate),
+** gravity (the action's, else the ruleset's) while nothing holds the body up, then the move
+** itself through the stage (stage.c), which stops it at walls, blocks and surfaces. A fall that
+** ends is a landing, settled at the start of the next tick (settle_ground). */
 static void move_entity(fg_world *w, fg_entity_state *es, fg_tick t) {
     es->prev_x = es->x;
     es->prev_y = es->y;
     if (fg_entity_frozen(es, t)) return;
     const fg_ruleset *r = fg_world_rules_of(w, es);
-    const fg_physics_def *p = &r->physics;
+    fg_fx gravity = r->physics.gravity;
     const fg_instance *body = &es->layers[0];
-    bool airborne = es->y > p->ground_y || es->vy > 0;
+    bool airborne = es->support == FG_SUPPORT_NONE || es->vy > 0;
     bool moved = false;
+    bool air_action = false;
     if (body->action != FG_NO_ACTION) {
-        const fg_action_rt *a = &w->versions[body->version]->rt[body->action];
+        const fg_ruleset *br = w->versions[body->version];
+        const fg_action_rt *a = &br->rt[body->action];
+        air_action = (int)a->group == br->airborne;
+        if (a->has_gravity) gravity = a->gravity;
         if (a->root_motion != FG_ROOT_PRESENTATION)
             for (uint32_t m = 0; m < a->nmoves; m++) {
                 const fg_move_def *mv = &a->moves[m];
                 if (body->elapsed < mv->from || body->elapsed > mv->to) continue;
-                es->vx = clamp_position(mv->vx);
+                if (!(mv->flags & FG_MOVE_KEEP_VX)) es->vx = clamp_position(mv->vx);
                 if (mv->vy != 0) es->vy = clamp_position(mv->vy);
+                es->vx = clamp_position((int64_t)es->vx + mv->ax);
+                es->vy = clamp_position((int64_t)es->vy + mv->ay);
                 moved = true;
                 break;
             }
     }
     if (!moved && !airborne) es->vx = 0;
-    airborne = es->y > p->ground_y || es->vy > 0;
-    if (airborne) es->vy = clamp_position((int64_t)es->vy + p->gravity);
+    airborne = es->support == FG_SUPPORT_NONE || es->vy > 0;
+    if (airborne) es->vy = clamp_position((int64_t)es->vy + gravity);
+    fg_fx x0 = es->x, y0 = es->y;
     es->x = clamp_position(es->x + (int64_t)sign_of((fg_facing)es->facing) * es->vx);
     es->y = clamp_position((int64_t)es->y + es->vy);
     fg_hit_slide(es);
-    if (es->y <= p->ground_y) {
-        es->y = clamp_position(p->ground_y);
+    const fg_stage *stage = &w->state->stage;
+    fg_stage_contact c = fg_stage_move(stage, x0, y0, &es->x, &es->y, es->drop);
+    es->support = c.support;
+    if (c.stopped_y && es->vy > 0) es->vy = 0;
+    /* A drop-through ends once the feet are below the platform. */
+    if (es->drop && (es->drop > stage->nplatforms || es->y < stage->platforms[es->drop - 1].y))
+        es->drop = 0;
+    if (c.support != FG_SUPPORT_NONE) {
         if (es->vy < 0) es->vy = 0;
-        const fg_ruleset *br = body->action != FG_NO_ACTION ? w->versions[body->version] : NULL;
-        if (airborne && br && (int)br->rt[body->action].group == br->airborne) {
-            es->vx = 0;
-            /* Landing ends the air action: it lands on the neutral, not on its `next`. */
-            follow_up(w, es, 0, t, FG_TR_LANDED, false);
-        }
         if (airborne) {
-            if (es->combat.launched) es->vx = 0;
-            fg_hit_landed(w, es, t);
+            es->landed = 1;
+            if (air_action || es->combat.launched) es->vx = 0;
         }
     }
-    if (es->x < p->stage_min) es->x = p->stage_min;
-    if (es->x > p->stage_max) es->x = p->stage_max;
-    es->x = clamp_position(es->x);
 }
 
 /* Free fighters on the ground face their opponent (push.c keeps them apart first). */

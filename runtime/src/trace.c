@@ -62,8 +62,9 @@ void fg_world_note_error(fg_world *w, fg_entity e, const char *text) {
 
 const char *fg_transition_reason_name(fg_transition_reason r) {
     static const char *const names[] = {"request", "ended",   "hold",        "landed",
-                                        "hit",     "blocked", "interrupted", "spawn"};
-    return (unsigned)r < 8 ? names[r] : "unknown";
+                                        "hit",     "blocked", "interrupted", "spawn",
+                                        "fell"};
+    return (unsigned)r < 9 ? names[r] : "unknown";
 }
 
 static const char *edge_kind_name(int k) {

@@ -63,6 +63,16 @@ static fg_status check_config(const fg_world_config *c, fg_error *err) {
     if (c->buffer_capacity == 0 || c->buffer_capacity > 65536)
         return fg_error_set(err, FG_EINVAL,
                             "world.buffer_capacity: %u edges, expected 1..65536", c->buffer_capacity);
+    if ((unsigned)c->ground > FG_GROUND_CONTACTS)
+        return fg_error_set(err, FG_EINVAL, "world.ground: %d, expected FG_GROUND_DEFAULT, "
+                            "FG_GROUND_STAGE or FG_GROUND_CONTACTS", (int)c->ground);
+    if (c->jump_action && !c->jump_button)
+        return fg_error_set(err, FG_EINVAL, "world.jump_action: '%s' needs a jump_button",
+                            c->jump_action);
+    if (c->jump_action && (!c->rules || fg_ruleset_find_action(c->rules, c->jump_action) < 0))
+        return fg_error_set(err, FG_ENOTFOUND, "world.jump_action: '%s' is not an action of %s%s%s",
+                            c->jump_action, c->rules ? "rules '" : "the world (it has no rules)",
+                            c->rules ? c->rules->name : "", c->rules ? "'" : "");
     return fg_jump_config_check(&c->jump, err);
 }
 
@@ -100,6 +110,12 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
     w->jump_action = jump_action;
     w->jump = c.jump;
     w->hooks = c.hooks;
+    w->ground_mode = c.ground != FG_GROUND_DEFAULT ? c.ground
+                     : c.rules                     ? FG_GROUND_STAGE
+                                                   : FG_GROUND_CONTACTS;
+    if (c.jump_action)
+        snprintf(w->jump_action_name, sizeof w->jump_action_name, "%s", c.jump_action);
+    for (uint32_t i = 0; i < FG_MAX_VERSIONS; i++) w->jump_ids[i] = -1;
 
     /* The projectile pool sits in the header section: every snapshot copies it whole. */
     size_t off_pool = align16(sizeof(fg_world_state));
@@ -165,12 +181,14 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
     w->state->layout = fg_hasher_end(&hs);
     w->state->tick = 0;
     w->state->rng = fg_rng_seeded(c.seed);
+    w->state->stage = c.rules ? c.rules->stage : fg_stage_default();
     if (c.rules) {
         fg_ruleset_ref(c.rules);
         w->versions[0] = c.rules;
         w->nversions = 1;
         w->state->nslots = 1;
         w->state->slot_version[0] = 0;
+        fg_world_stage_note_version(w, 0);
     }
     return w;
 }
@@ -227,6 +245,7 @@ static fg_status add_version(fg_world *w, fg_ruleset *r, uint32_t *version, fg_e
     fg_ruleset_ref(r);
     w->versions[w->nversions] = r;
     *version = w->nversions++;
+    fg_world_stage_note_version(w, *version);
     return FG_OK;
 }
 
@@ -322,10 +341,13 @@ fg_world *fg_world_clone(const fg_world *src, const fg_world_hooks *hooks, fg_er
     w->names = src->names;
     w->jump_action = src->jump_action;
     w->jump = src->jump;
+    w->ground_mode = src->ground_mode;
+    memcpy(w->jump_action_name, src->jump_action_name, sizeof w->jump_action_name);
     for (uint32_t i = w->nversions; i < src->nversions; i++) {
         fg_ruleset_ref(src->versions[i]);
         w->versions[w->nversions++] = src->versions[i];
     }
+    memcpy(w->jump_ids, src->jump_ids, sizeof w->jump_ids);
     memcpy(w->arena, src->arena, src->arena_size);
     memcpy(w->maps, src->maps, sizeof(fg_input_map) * src->max_entities);
     memcpy(w->devices, src->devices, sizeof(fg_device_state) * src->max_entities);
@@ -401,7 +423,12 @@ fg_status fg_world_spawn(fg_world *w, const fg_spawn *s, fg_entity *out, fg_erro
         es->opponent = opp->id;
         if (opp->opponent == 0) opp->opponent = es->id;
     }
-    fg_ground_init(&es->ground, sp.grounded, w->state->tick - 1);
+    /* On a stage, the position says whether it stands: a fighter spawned at y = 80 over the
+    ** floor is airborne, with no grounded history until it lands. */
+    fg_world_stage_place(w, es);
+    bool grounded = w->ground_mode == FG_GROUND_STAGE ? es->support != FG_SUPPORT_NONE
+                                                      : sp.grounded;
+    fg_ground_init(&es->ground, grounded, w->state->tick - 1);
     es->last_jump.result = FG_JUMP_NO_PRESS;
     es->last_decision.action = FG_NO_ACTION;
     for (int l = 0; l < FG_MAX_LAYERS; l++) {
@@ -482,6 +509,7 @@ fg_status fg_world_set_position(fg_world *w, fg_entity e, fg_fx x, fg_fx y, fg_e
     fg_world_note_edit(w, "position");
     es->x = es->prev_x = x;
     es->y = es->prev_y = y;
+    fg_world_stage_place(w, es);
     return FG_OK;
 }
 
@@ -678,11 +706,13 @@ uint64_t fg_world_hash(const fg_world *w) {
         mix(&f, s->slot_version[i]);
         mix(&f, w->versions[s->slot_version[i]]->hash);
     }
+    fg_stage_hash(&s->stage, &hs);
     for (uint32_t slot = 0; slot < s->nentities; slot++) {
         const fg_entity_state *es = &w->entities[slot];
         mix(&f, es->id);
         mix(&f, (uint64_t)es->facing | (uint64_t)es->contact << 8 |
                     (uint64_t)es->rules_slot << 16 | (uint64_t)es->opponent << 32);
+        mix(&f, (uint64_t)es->support | (uint64_t)es->drop << 8 | (uint64_t)es->landed << 16);
         mix2(&f, (uint32_t)es->x, (uint32_t)es->y);
         mix2(&f, (uint32_t)es->vx, (uint32_t)es->vy);
         mix2(&f, (uint32_t)es->prev_x, (uint32_t)es->prev_y);

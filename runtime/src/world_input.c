@@ -164,6 +164,10 @@ fg_vec2 fg_world_stick(const fg_world *w, fg_entity e) {
 fg_status fg_world_report_contact(fg_world *w, fg_entity e, bool grounded, fg_error *err) {
     fg_entity_state *es = fg_world_entity(w, e);
     if (!es) return fg_world_no_entity(w, e, err);
+    if (w->ground_mode == FG_GROUND_STAGE)
+        return fg_error_set(err, FG_ESTATE, "contact: this world's ground comes from its stage "
+                            "(ground mode \"stage\"); create it with ground = \"contacts\" "
+                            "(FG_GROUND_CONTACTS) to report contacts from your own physics");
     if (es->contact != grounded) fg_world_note_side_input(w, "contact report");
     es->contact = grounded;
     return FG_OK;

@@ -32,7 +32,7 @@ static fg_ruleset *build_rules(void) {
     walk.hold_dir = 6; /* chosen while forward is held */
     walk.neutral = walk.loop = true;
     walk.nmoves = 1;
-    walk.moves[0] = (fg_move_def){0, 0, FG_FX(3), 0};
+    walk.moves[0] = (fg_move_def){.from = 0, .to = 0, .vx = FG_FX(3)};
     fg_ruleset_add_action(b, &walk, NULL);
 
     fg_action_def jab = fg_action_def_default("jab");

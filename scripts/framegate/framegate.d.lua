@@ -6,6 +6,9 @@
 -- function with a ---@param per parameter and a ---@return (`---@return nil`: returns nothing).
 
 ---@alias framegate.Facing "right"|"left"
+---@alias framegate.GroundMode "stage"|"contacts"
+---A stage in pixels (docs/stage.md): y grows upwards.
+---@alias framegate.Stage { floor?: number, walls?: number[], platforms?: { x: number, y: number, w: number, one_way?: boolean }[], blocks?: { x: number, y: number, w: number, h: number }[] }
 ---@alias framegate.Source "command"|"ai"|"replay"|"script"
 ---@alias framegate.DecisionKind "accepted"|"queued"|"rejected"|"replaced"|"expired"|"dropped"
 
@@ -117,6 +120,7 @@
 ---@field resources? table<string, { max: integer, start?: integer, regen?: integer, regen_every?: integer }>
 ---@field vars? table<string, integer|boolean|{ min?: integer, max?: integer, start?: integer|boolean, flag?: boolean }> per-entity variables (docs/hits.md)
 ---@field physics? table
+---@field stage? framegate.Stage
 ---@field motions? table<string, string|table>
 ---@field actions table<string, table>
 ---@field request? fun(me: framegate.View, req: framegate.Request): framegate.Verdict
@@ -227,7 +231,7 @@ function framegate.loop(opts) end
 
 -- {---------------------------------------------------------------------- worlds
 
----@param opts { rules?: string|framegate.Declaration|framegate.Rules, rate?: integer, seed?: integer, entities?: integer, buffer?: integer, trace?: integer, buttons?: string[], jump?: table }
+---@param opts { rules?: string|framegate.Declaration|framegate.Rules, rate?: integer, seed?: integer, entities?: integer, buffer?: integer, trace?: integer, buttons?: string[], jump?: { button: string, buffer?: integer, coyote?: integer, action?: string }, ground?: framegate.GroundMode }
 ---@return framegate.World
 function framegate.world(opts) end
 
@@ -357,6 +361,13 @@ framegate.replay = replay
 
 ---@class framegate.World
 local World = {}
+---The stage bodies move on; with a table, replaces it (fields left out keep their value).
+---@param stage? framegate.Stage
+---@return framegate.Stage|framegate.World
+function World:stage(stage) end
+---Where grounded/airborne comes from: "stage" (a world with rules, by default) or "contacts".
+---@return framegate.GroundMode
+function World:ground_mode() end
 ---@param opts? string|{ rules?: string, x?: number, y?: number, facing?: framegate.Facing, grounded?: boolean, opponent?: framegate.Entity }
 ---@return framegate.Entity
 function World:spawn(opts) end
@@ -539,6 +550,9 @@ function Entity:dir(numpad, time_us) end
 ---@param grounded boolean
 ---@return nil
 function Entity:contact(grounded) end
+---What it stands on after the last movement: "air", "floor", "platform N" or "block N".
+---@return string
+function Entity:support() end
 ---An action is a handle (the integer w:action_id returns) or a name; handles skip the lookup.
 ---@param action integer|string
 ---@return boolean
@@ -680,6 +694,9 @@ function Rules:action(name) end
 ---Pixels: gravity, ground_y, min_gap, stage_min, stage_max.
 ---@return { gravity: number, ground_y: number, min_gap: number, stage_min: number, stage_max: number }
 function Rules:physics() end
+---The stage a world with these rules starts with.
+---@return framegate.Stage
+function Rules:stage() end
 ---The declared variables: { name = { min =, max =, start =, flag = } }.
 ---@return table<string, { min: integer, max: integer, start: integer|boolean, flag: boolean }>
 function Rules:vars() end

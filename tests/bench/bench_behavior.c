@@ -96,11 +96,11 @@ static fg_ruleset *build_rules(void) {
     add(b, &a);
     a = neutral("walk_forward", 6, "body");
     a.nmoves = 1;
-    a.moves[0] = (fg_move_def){0, 0, FG_FX(3), 0};
+    a.moves[0] = (fg_move_def){.from = 0, .to = 0, .vx = FG_FX(3)};
     add(b, &a);
     a = neutral("walk_back", 4, "body");
     a.nmoves = 1;
-    a.moves[0] = (fg_move_def){0, 0, FG_FX(-3), 0};
+    a.moves[0] = (fg_move_def){.from = 0, .to = 0, .vx = FG_FX(-3)};
     add(b, &a);
     a = neutral("crouch", 2, "body");
     a.priority = 1;

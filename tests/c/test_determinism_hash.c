@@ -61,6 +61,16 @@ static void hash_changes_exactly_when_a_hashed_field_differs(void **state) {
     (void)state;
     fg_ruleset *r = fg_det_rules(20);
     fg_world *w = played(r, 11, 400);
+    /* A stage with platforms and a block, so their fields are in use. */
+    fg_stage stage = fg_stage_default();
+    stage.nplatforms = 2;
+    stage.platforms[0] = (fg_platform){FG_FX(-100), FG_FX(60), FG_FX(80), true};
+    stage.platforms[1] = (fg_platform){FG_FX(50), FG_FX(120), FG_FX(40), false};
+    stage.nblocks = 1;
+    stage.blocks[0] = (fg_block){FG_FX(200), 0, FG_FX(30), FG_FX(50)};
+    assert_int_equal(fg_world_set_stage(w, &stage, NULL), FG_OK);
+    fg_world_set_position(w, 1, FG_FX(-60), FG_FX(60), NULL); /* on platform 1 */
+    assert_int_equal(fg_world_support(w, 1), FG_SUPPORT_PLATFORM | 0);
     size_t size;
     unsigned char *orig = save(w, &size);
     unsigned char *flip = malloc(size);
@@ -71,11 +81,15 @@ static void hash_changes_exactly_when_a_hashed_field_differs(void **state) {
     /* Bytes that would make the snapshot unusable rather than different: the layout, the
     ** entity and slot counts and slot versions (restore refuses them), and each record's
     ** ruleset slot (it indexes the slot table). */
-    size_t checked = 0, hashed_changes = 0, refused = 0;
+    size_t checked = 0, hashed_changes = 0, refused = 0, stage_changes = 0;
+    const size_t stage_at = header + offsetof(fg_world_state, stage);
     for (size_t at = header; at < ents + sizeof(fg_entity_state) * 2; at++) {
         if (at < ents) {
             size_t off = at - header;
-            if (off >= offsetof(fg_world_state, nentities)) continue;
+            /* The counts and slot versions are refused by restore; the stage is checked. */
+            if (off >= offsetof(fg_world_state, nentities) &&
+                off < offsetof(fg_world_state, stage))
+                continue;
             if (off < offsetof(fg_world_state, tick)) continue;
         } else {
             size_t off = (at - ents) % sizeof(fg_entity_state);
@@ -113,12 +127,15 @@ static void hash_changes_exactly_when_a_hashed_field_differs(void **state) {
         }
         checked++;
         hashed_changes += changed;
+        if (at >= stage_at && at < stage_at + sizeof(fg_stage)) stage_changes += changed;
     }
     print_message("%zu bytes flipped, %zu changed the hash, %zu refused by the range checks\n",
                   checked, hashed_changes, refused);
     /* Most of a record is fields in use; unused layers, padding, the rest of a rule's text
     ** after its end and pending requests are not hashed. */
     assert_true(hashed_changes > 300);
+    /* floor, walls, two platforms and a block: at least one byte of each field moves the hash. */
+    assert_true(stage_changes >= 3 * 3 + 2 * 4 + 4);
     fg_world_restore(w, orig, size, NULL);
     assert_int_equal(fg_world_hash(w), h0);
     free(orig);

@@ -110,7 +110,7 @@ function TestBadRules:test_typos_are_unknown_fields()
     invalid("actions.jab.startpu: unknown field (expected one of: startup, active, recovery, "
       .. "duration, loop, neutral, hold, priority, group, requires, layer, input, next, tags, "
       .. "cancels, markers, move, root_motion, cost, hit, interrupts, forbids, boxes, invulnerable, "
-      .. "throw, followup, spawn)"))
+      .. "throw, followup, spawn, landing, landing_recovery, gravity)"))
   lu.assertEquals(load_error(function(d) d.actions.jab.cancels[1].intoo = {} end),
     invalid("actions.jab.cancels[1].intoo: unknown field (expected one of: from, to, on, into, buffer)"))
   lu.assertEquals(load_error(function(d) d.resources.meter.maximum = 3 end),
@@ -350,7 +350,7 @@ return fg.ruleset "faulty" {
     ":7: actions.jab.startpu: unknown field (expected one of: startup, active, recovery, "
       .. "duration, loop, neutral, hold, priority, group, requires, layer, input, next, tags, "
       .. "cancels, markers, move, root_motion, cost, hit, interrupts, forbids, boxes, invulnerable, "
-      .. "throw, followup, spawn)",
+      .. "throw, followup, spawn, landing, landing_recovery, gravity)",
     ":9: actions.strong.startup: expected an integer, got string 'fast'",
     ":8: actions.jab.cancels[1].to: 14 is past the end of jab (13 ticks)",
     ":8: actions.jab.cancels[1].into[1]: 'hadoken' is neither an action nor a tag",

@@ -16,6 +16,7 @@
 #include "framegate/hit.h"
 #include "framegate/input.h"
 #include "framegate/motion.h"
+#include "framegate/stage.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -67,10 +68,14 @@ typedef struct fg_marker_def {
 } fg_marker_def;
 
 /* A target velocity for ticks [from, to] of the action, in fixed point per tick; x is along the
-** entity's facing. Movement moves the entity; actions never set a position. */
+** entity's facing. Movement moves the entity; actions never set a position. Each tick of the
+** range sets vx (unless FG_MOVE_KEEP_VX), sets vy when it is not 0, then adds ax and ay. */
+#define FG_MOVE_KEEP_VX 0x01u /* leave vx as it is: the segment only accelerates */
 typedef struct fg_move_def {
     int32_t from, to;
     fg_fx vx, vy;
+    fg_fx ax, ay; /* acceleration per tick, added after vx and vy are set */
+    uint8_t flags;
 } fg_move_def;
 
 
@@ -120,6 +125,11 @@ typedef struct fg_action_def {
     bool interrupts;    /* starting it ends the actions of every other layer (hit states) */
     uint32_t nforbids;  /* while it runs, other layers may not start actions with these tags */
     char forbids[FG_MAX_TAGS][FG_NAME_MAX];
+    char landing[FG_NAME_MAX]; /* an airborne action that lands goes to this action ("" = the
+                                  layer's neutral) ... */
+    int32_t landing_recovery;  /* ... for this many ticks (0 = the landing action's length) */
+    bool has_gravity;          /* while it runs, `gravity` replaces the ruleset's */
+    fg_fx gravity;
     fg_spawn_def spawn; /* a projectile it spawns on a marker (framegate/hit.h) */
     bool followup;      /* a chain's next step (target combo, rekka): it starts only through a
                            cancel window, and its input asks for it only where the running (or
@@ -178,6 +188,9 @@ FG_API fg_status fg_ruleset_add_motion(fg_ruleset_builder *b, const fg_motion_de
 FG_API fg_status fg_ruleset_add_group(fg_ruleset_builder *b, const char *name,
                                       const char *const *buttons, uint32_t n, fg_error *err);
 FG_API void fg_ruleset_set_physics(fg_ruleset_builder *b, const fg_physics_def *p);
+/* The stage a world using this ruleset as its default starts with (framegate/stage.h). Its floor
+** and walls are the physics' ground_y, stage_min and stage_max: a declared stage sets them. */
+FG_API void fg_ruleset_set_stage(fg_ruleset_builder *b, const fg_stage *s);
 /* How the ruleset's motion commands relate to their inputs: FG_MOTION_MODE_CONSUME (the
 ** default: a command uses its inputs up) or FG_MOTION_MODE_FLAGS (MUGEN: every completed command
 ** is true, the request layer tries them best first). See docs/motion.md. */
@@ -261,6 +274,8 @@ FG_API uint32_t fg_ruleset_resource_count(const fg_ruleset *r);
 FG_API const fg_resource_def *fg_ruleset_resource(const fg_ruleset *r, uint32_t id);
 FG_API int fg_ruleset_find_resource(const fg_ruleset *r, const char *name);
 FG_API const fg_physics_def *fg_ruleset_physics(const fg_ruleset *r);
+/* The declared stage, or one made of the physics' floor and walls. */
+FG_API const fg_stage *fg_ruleset_stage(const fg_ruleset *r);
 FG_API const fg_queue_policy *fg_ruleset_queue(const fg_ruleset *r);
 FG_API const fg_combat_def *fg_ruleset_combat(const fg_ruleset *r);
 /* A default box (group NULL or "" = the fighter's); false when none is declared. */

@@ -42,7 +42,10 @@ typedef enum fg_jump_result {
     FG_JUMP_NO_PRESS,         /* no unconsumed press inside the buffer window */
     FG_JUMP_NEVER_GROUNDED,   /* spawned in the air and has not landed yet */
     FG_JUMP_PERMISSION_SPENT, /* already jumped off this contact; needs a new landing */
-    FG_JUMP_COYOTE_EXPIRED    /* the last grounded tick is older than the coyote window */
+    FG_JUMP_COYOTE_EXPIRED,   /* the last grounded tick is older than the coyote window */
+    FG_JUMP_DROP,             /* down + jump on a one-way platform: dropped through it */
+    FG_JUMP_REFUSED           /* the gate let it through, the request layer refused the jump
+                                 action (the request decision says why); the press stays buffered */
 } fg_jump_result;
 
 typedef struct fg_jump_decision {
@@ -66,6 +69,12 @@ FG_API void fg_ground_report(fg_ground *g, fg_tick tick, bool grounded);
 ** and on success consumes exactly that press and spends the permission. */
 FG_API fg_jump_decision fg_jump_try(fg_ground *g, fg_buffer *buf, int jump_action, fg_tick now,
                                     const fg_jump_config *cfg);
+/* fg_jump_try in two steps, for a gate whose jump must also be allowed by something else (the
+** world's jump action): the check changes nothing; the commit consumes the press and spends the
+** permission of a check that returned FG_JUMP_OK. */
+FG_API fg_jump_decision fg_jump_check(const fg_ground *g, const fg_buffer *buf, int jump_action,
+                                      fg_tick now, const fg_jump_config *cfg);
+FG_API void fg_jump_commit(fg_ground *g, fg_buffer *buf, const fg_jump_decision *d);
 FG_API const char *fg_jump_result_name(fg_jump_result r);
 /* "refused: jump permission spent (jumped at tick 31, no landing since)" and so on. */
 FG_API int fg_jump_describe(const fg_jump_decision *d, char *buf, size_t size);

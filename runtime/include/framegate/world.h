@@ -61,6 +61,13 @@ typedef struct fg_world_config {
     /* The jump gate, used when jump_button names a button; windows in ticks. */
     const char *jump_button;
     fg_jump_config jump;
+    /* The action the gate starts when it lets a jump through (NULL: none, the gate only
+    ** decides and reports, for a host that moves the body itself). The request layer still
+    ** decides it (cancel windows, costs, the request rule); refused, the press stays buffered. */
+    const char *jump_action;
+    /* Where grounded/airborne comes from: FG_GROUND_DEFAULT is the stage for a world with
+    ** rules and the host's contact reports for a world without (framegate/stage.h). */
+    fg_ground_mode ground;
 } fg_world_config;
 
 FG_API fg_world_config fg_world_config_default(void);
@@ -196,7 +203,22 @@ FG_API fg_status fg_world_device_camera(fg_world *w, fg_entity e, float fx, floa
 /* The shaped (and projected) stick value, for movement and presentation. */
 FG_API fg_vec2 fg_world_stick(const fg_world *w, fg_entity e);
 
-/* Contact report from the host's physics, applied at the start of the next tick. */
+/* {---------------------------------------------------------------------- the stage */
+
+/* FG_GROUND_STAGE or FG_GROUND_CONTACTS: what this world's grounded history comes from. */
+FG_API fg_ground_mode fg_world_ground_mode(const fg_world *w);
+/* The stage bodies move on: the default ruleset's at creation (fg_stage_default without rules). */
+FG_API const fg_stage *fg_world_stage(const fg_world *w);
+/* Replaces the stage (between ticks; an edit, like set_position). Checked first: a bad stage
+** changes nothing. Each entity's support is recomputed where it stands. */
+FG_API fg_status fg_world_set_stage(fg_world *w, const fg_stage *s, fg_error *err);
+/* What the entity stands on after the last movement (FG_SUPPORT_*), 0 for an unknown entity. */
+FG_API uint8_t fg_world_support(const fg_world *w, fg_entity e);
+
+/* }---------------------------------------------------------------------- */
+
+/* Contact report from the host's physics, applied at the start of the next tick. In a world
+** whose ground mode is FG_GROUND_STAGE it is refused (the stage says where the ground is). */
 FG_API fg_status fg_world_report_contact(fg_world *w, fg_entity e, bool grounded, fg_error *err);
 
 /* }====================================================================== */
@@ -298,7 +320,8 @@ typedef enum fg_transition_reason {
     FG_TR_HIT = 4,      /* put in hitstun */
     FG_TR_BLOCKED = 5,  /* put in blockstun */
     FG_TR_INTERRUPTED = 6, /* another layer's action interrupted it */
-    FG_TR_SPAWN = 7
+    FG_TR_SPAWN = 7,
+    FG_TR_FELL = 8      /* nothing holds it up: a free state became the airborne neutral */
 } fg_transition_reason;
 
 FG_API const char *fg_transition_reason_name(fg_transition_reason r);

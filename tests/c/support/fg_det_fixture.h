@@ -33,7 +33,7 @@ static inline fg_ruleset *fg_det_rules(int32_t jab_damage) {
     walk.neutral = walk.loop = true;
     walk.hold_dir = 6;
     walk.nmoves = 1;
-    walk.moves[0] = (fg_move_def){0, 0, FG_FX(3), 0};
+    walk.moves[0] = (fg_move_def){.from = 0, .to = 0, .vx = FG_FX(3)};
     fg_ruleset_add_action(b, &walk, &err);
     fg_action_def crouch = fg_action_def_default("crouch");
     crouch.neutral = crouch.loop = true;
@@ -116,9 +116,12 @@ static inline fg_ruleset *fg_det_rules(int32_t jab_damage) {
 }
 
 /* Two boxers at -35 and 35 facing each other (the world keeps its own reference to rules). */
-static inline fg_world *fg_det_world(fg_ruleset *rules, uint64_t seed, const fg_allocator *alloc,
-                                     fg_world_hooks hooks) {
+/* The same in a given ground mode (a host reporting contacts uses FG_GROUND_CONTACTS). */
+static inline fg_world *fg_det_world_in(fg_ruleset *rules, uint64_t seed,
+                                        const fg_allocator *alloc, fg_world_hooks hooks,
+                                        fg_ground_mode ground) {
     fg_world_config c = fg_world_config_default();
+    c.ground = ground;
     c.rules = rules;
     c.seed = seed;
     c.hooks = hooks;
@@ -132,6 +135,11 @@ static inline fg_world *fg_det_world(fg_ruleset *rules, uint64_t seed, const fg_
         return NULL;
     }
     return w;
+}
+
+static inline fg_world *fg_det_world(fg_ruleset *rules, uint64_t seed, const fg_allocator *alloc,
+                                     fg_world_hooks hooks) {
+    return fg_det_world_in(rules, seed, alloc, hooks, FG_GROUND_DEFAULT);
 }
 
 #endif

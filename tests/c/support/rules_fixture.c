@@ -176,7 +176,7 @@ fg_ruleset_builder *fgt_fighter_builder(const fg_allocator *alloc) {
     snprintf(a.requires, sizeof a.requires, "grounded");
     fgt_tag(&a, "movement");
     a.nmoves = 1;
-    a.moves[0] = (fg_move_def){4, 4, 0, FG_FX(11)};
+    a.moves[0] = (fg_move_def){.from = 4, .to = 4, .vy = FG_FX(11)};
     fgt_add(b, &a);
     a = fgt_action("dash", 2, 10, 6);
     fgt_tag(&a, "movement");
