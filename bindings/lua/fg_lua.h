@@ -332,8 +332,9 @@ void fg_lua_read_box_list(fg_lua_reader *rd, int t, fg_box_def *boxes, uint32_t 
 void fg_lua_read_projectiles(fg_lua_reader *rd, int idx, fg_ruleset_builder *b);
 void fg_lua_read_spawn(fg_lua_reader *rd, int t, fg_action_def *a);
 void fg_lua_open_projectiles(lua_State *L);
-/* l_vars.c: the declaration's `vars`. */
+/* l_vars.c: the declaration's `vars`; a cancel window's `when = { stance = 2 }`. */
 void fg_lua_read_ruleset_vars(fg_lua_reader *rd, int idx, fg_ruleset_builder *b);
+void fg_lua_read_window_when(fg_lua_reader *rd, int t, fg_cancel_def *c);
 /* The same, back as tables (rules:action). [-0, +0, m] */
 void fg_lua_push_action_hits(lua_State *L, const fg_action_def *a);
 /* gaps = { 12, 12, 8 } of the motion table t into def->gaps (l_motion.c). */

@@ -108,7 +108,7 @@ static void read_cancels(fg_lua_reader *rd, int t, fg_action_def *a) {
     lua_Integer n = luaL_len(L, -1);
     if (n > FG_MAX_CANCELS)
         fg_lua_reader_fail(rd, "%lld windows, at most %d", (long long)n, FG_MAX_CANCELS);
-    static const char *const fields[] = {"from", "to", "on", "into", "buffer", NULL};
+    static const char *const fields[] = {"from", "to", "on", "into", "buffer", "when", NULL};
     for (lua_Integer i = 1; i <= n; i++) {
         lua_geti(L, -1, i);
         size_t o2 = fg_lua_reader_push(rd, "[%lld]", (long long)i);
@@ -120,6 +120,7 @@ static void read_cancels(fg_lua_reader *rd, int t, fg_action_def *a) {
         c->buffer = (int32_t)fg_lua_read_int(rd, -1, "buffer", 0, -1000000, 1000000);
         c->on = parse_on(rd, -1);
         c->ntargets = fg_lua_read_names(rd, -1, "into", c->targets, FG_MAX_TARGETS);
+        fg_lua_read_window_when(rd, -1, c);
         fg_lua_reader_pop(rd, o2);
         lua_pop(L, 1);
     }

@@ -77,6 +77,56 @@ void fg_lua_read_ruleset_vars(fg_lua_reader *rd, int idx, fg_ruleset_builder *b)
     fg_lua_reader_pop(rd, old);
 }
 
+/* A window's condition on one variable: `when = { stance = 2 }` (that value), `{ armed = true }`
+** (a flag set), `{ charge = { min = 3 } }` or `{ charge = { min = 3, max = 5 } }` (a range). The
+** builder checks that the variable exists. */
+void fg_lua_read_window_when(fg_lua_reader *rd, int t, fg_cancel_def *c) {
+    lua_State *L = rd->L;
+    t = lua_absindex(L, t);
+    if (!fg_lua_reader_get(rd, t, "when")) {
+        lua_pop(L, 1);
+        return;
+    }
+    size_t old = fg_lua_reader_push(rd, ".when");
+    fg_lua_reader_table(rd, -1, "{ <variable> = value } or { <variable> = { min =, max = } }");
+    int n = fg_lua_reader_keys(rd, -1);
+    if (n != 1)
+        fg_lua_reader_note(rd, "%d variables, expected one ({ stance = 2 })", n);
+    if (n >= 1) {
+        lua_rawgeti(L, -1, 1);
+        const char *k = lua_tostring(L, -1);
+        snprintf(c->when_var, sizeof c->when_var, "%s", k);
+        lua_getfield(L, -3, k);
+        size_t o2 = fg_lua_reader_push(rd, ".%s", k);
+        const lua_Integer wide = 2000000000;
+        int ok = 0;
+        lua_Integer v = 0;
+        if (lua_type(L, -1) == LUA_TBOOLEAN) {
+            v = lua_toboolean(L, -1);
+            ok = 1;
+        } else if (lua_type(L, -1) == LUA_TNUMBER) {
+            v = lua_tointegerx(L, -1, &ok);
+        }
+        if (ok && v >= -wide && v <= wide) {
+            c->when_min = c->when_max = (int32_t)v;
+        } else if (lua_istable(L, -1)) {
+            static const char *const fields[] = {"min", "max", NULL};
+            fg_lua_reader_only(rd, -1, fields);
+            c->when_min = (int32_t)fg_lua_read_int(rd, -1, "min", -wide, -wide, wide);
+            c->when_max = (int32_t)fg_lua_read_int(rd, -1, "max", wide, -wide, wide);
+        } else {
+            char buf[64];
+            fg_lua_reader_note(rd, "%s, expected an integer, a boolean or { min =, max = }",
+                               fg_lua_describe_value(L, -1, buf, sizeof buf));
+        }
+        fg_lua_reader_pop(rd, o2);
+        lua_pop(L, 2);
+    }
+    lua_pop(L, 1); /* the keys */
+    fg_lua_reader_pop(rd, old);
+    lua_pop(L, 1);
+}
+
 /* }====================================================================== */
 
 /* {====================================================================== proposals */

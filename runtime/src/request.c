@@ -29,7 +29,7 @@ const char *fg_reason_name(fg_reason r) {
         "wrong_group",  "forbidden",   "no_cancel",    "window_closed", "wait_window",
         "wait_hitstop", "cost",        "rule_reject",  "rule_overridden", "rule_error",
         "superseded",   "waited_out",  "lost_priority", "layer_taken",  "rule_queue",
-        "wait_contact", "followup_only", "nothing_fits", "queue_full",
+        "wait_contact", "followup_only", "nothing_fits", "queue_full",  "window_needs_var",
     };
     return (unsigned)r < sizeof names / sizeof names[0] ? names[r] : "unknown";
 }
@@ -190,6 +190,59 @@ static bool paid(fg_decision *d, const fg_ruleset *r, const fg_action_rt *want,
     return true;
 }
 
+/* Whether a window's variable condition holds. The window belongs to ruleset `ir` (the version
+** its action started with); the entity's values are by the ids of its current rules, so a
+** variable is looked up by name when the two differ (a reload in between). */
+static bool when_holds(const fg_decide_ctx *c, const fg_entity_state *e, const fg_ruleset *ir,
+                       const fg_window_rt *win, int *var, int32_t *have) {
+    *var = -1;
+    if (win->when_var < 0) return true;
+    int id = ir == c->rules ? win->when_var : fg_ruleset_find_var(c->rules,
+                                                                  ir->vars[win->when_var].name);
+    if (id < 0) return false;
+    *var = id;
+    *have = e->combat.vars[id];
+    return *have >= win->when_min && *have <= win->when_max;
+}
+
+/* fg_window_open_for with the windows' variable conditions. When a window is open for target
+** but for its condition, *window names it and the decision gets what the message needs. */
+static bool open_window(const fg_decide_ctx *c, const fg_entity_state *e, const fg_ruleset *ir,
+                        const fg_action_rt *a, const fg_instance *inst, uint32_t target,
+                        int *window, fg_decision *d) {
+    int refused = -1, var = -1;
+    int32_t have = 0;
+    for (uint32_t w = 0; w < a->nwindows; w++) {
+        const fg_window_rt *win = &a->windows[w];
+        if (inst->elapsed < win->from || inst->elapsed > win->to) continue;
+        if (!fg_action_set_has(&win->into, target)) continue;
+        if (!contact_matches(win->on, inst->contact)) continue;
+        int v;
+        int32_t h = 0;
+        if (when_holds(c, e, ir, win, &v, &h)) {
+            *window = (int)w;
+            return true;
+        }
+        if (refused < 0) {
+            refused = (int)w;
+            var = v;
+            have = h;
+        }
+    }
+    *window = refused;
+    if (refused >= 0) {
+        const fg_window_rt *win = &a->windows[refused];
+        d->window_from = win->from;
+        d->window_to = win->to;
+        d->window_on = win->on;
+        d->resource = (int8_t)var;
+        d->cost = win->when_min;
+        d->wait = win->when_max;
+        d->have = have;
+    }
+    return false;
+}
+
 /* The first action (by id) with a cancel window into `action`, for messages. */
 static uint32_t first_leading_to(const fg_ruleset *r, uint32_t action) {
     for (uint32_t k = 0; k < r->nactions; k++)
@@ -247,11 +300,13 @@ fg_decision fg_decide(const fg_decide_ctx *c, const fg_entity_state *e, uint32_t
         int w = -1;
         if (cur->neutral) {
             ok = FG_R_FROM_NEUTRAL;
-        } else if (target != FG_NO_ACTION && fg_window_open_for(cur, inst, target, &w)) {
+        } else if (target != FG_NO_ACTION && open_window(c, e, ir, cur, inst, target, &w, &d)) {
             ok = FG_R_CANCEL;
             d.window_from = cur->windows[w].from;
             d.window_to = cur->windows[w].to;
             d.window_on = cur->windows[w].on;
+        } else if (w >= 0) {
+            return verdict(d, FG_DECIDE_REJECTED, FG_R_WINDOW_NEEDS_VAR);
         } else {
             /* Not now. A window that names it and opens within its buffer: wait for it. The
             ** nearest such window is the one the message talks about. */
@@ -628,6 +683,20 @@ static int describe_reason(const fg_ruleset *r, const fg_decision *d, char *buf,
         return snprintf(buf, size, "rejected: %s, layer %s's queue is full (%s, depth %d)", want,
                         d->layer < r->nlayers ? r->layers[d->layer] : "?",
                         fg_queue_order_name(r->queue.order), d->wait);
+    case FG_R_WINDOW_NEEDS_VAR: {
+        const char *var = d->resource >= 0 && (uint32_t)d->resource < r->nvars
+                              ? r->vars[d->resource].name
+                              : "a variable the rules no longer declare";
+        where(r, d, at, sizeof at);
+        if (d->resource < 0)
+            return snprintf(buf, size, "rejected: %s; cancel window %d-%d needs %s", at,
+                            d->window_from, d->window_to, var);
+        if (d->cost == d->wait)
+            return snprintf(buf, size, "rejected: %s; cancel window %d-%d needs %s = %d (is %d)",
+                            at, d->window_from, d->window_to, var, d->cost, d->have);
+        return snprintf(buf, size, "rejected: %s; cancel window %d-%d needs %s in %d..%d (is %d)",
+                        at, d->window_from, d->window_to, var, d->cost, d->wait, d->have);
+    }
     }
     return snprintf(buf, size, "%s: %s", fg_decision_kind_name((fg_decision_kind)d->kind), want);
 }

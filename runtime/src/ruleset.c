@@ -505,6 +505,7 @@ static void compile_action(fg_ruleset *r, uint32_t id) {
         w->to = c->to;
         w->buffer = c->buffer;
         w->on = (uint8_t)c->on;
+        w->when_var = -1; /* resolved with the variables (vars.c) */
         for (uint32_t t = 0; t < c->ntargets; t++)
             resolve_target(r->defs, r->nactions, c->targets[t], &w->into);
     }

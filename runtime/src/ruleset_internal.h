@@ -36,6 +36,8 @@ static inline void fg_action_set_add(fg_action_set *s, uint32_t id) {
 
 typedef struct fg_window_rt {
     int32_t from, to, buffer;
+    int8_t when_var;            /* the variable its condition reads, -1 = none (vars.c) */
+    int32_t when_min, when_max;
     uint8_t on; /* fg_contact */
     fg_action_set into;
 } fg_window_rt;

@@ -106,8 +106,9 @@ static fg_status check_decision(checker *c, const fg_decision *d, const fg_rules
     if (d->kind == 0 && d->tick == 0 && d->entity == 0 && d->action == 0 && !d->rule_text[0])
         return FG_OK; /* never decided */
     CHECK(d->kind <= FG_DECIDE_EXPIRED, "last_decision.kind", d->kind);
-    /* FG_R_QUEUE_FULL is the last reason: a snapshot taken after any decision must restore. */
-    CHECK(d->reason <= FG_R_QUEUE_FULL, "last_decision.reason", d->reason);
+    /* FG_R_WINDOW_NEEDS_VAR is the last reason: a snapshot taken after any decision must
+    ** restore. */
+    CHECK(d->reason <= FG_R_WINDOW_NEEDS_VAR, "last_decision.reason", d->reason);
     CHECK(d->source <= FG_REQ_QUEUE, "last_decision.source", d->source);
     CHECK(d->layer < FG_MAX_LAYERS, "last_decision.layer", d->layer);
     CHECK(d->window_on <= FG_ON_CONTACT, "last_decision.window_on", d->window_on);

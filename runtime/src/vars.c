@@ -55,6 +55,40 @@ fg_status fg_ruleset_add_var(fg_ruleset_builder *b, const fg_var_def *v, fg_erro
     return FG_OK;
 }
 
+/* The names the ruleset declares, for a message ("armed, charge, stance" or "none declared"). */
+static const char *var_list(const fg_ruleset *r, char *buf, size_t size) {
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < r->nvars; i++)
+        snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", i ? ", " : "", r->vars[i].name);
+    return r->nvars ? buf : "none declared";
+}
+
+/* Cancel windows with a variable condition: the variable by id, its range checked. */
+static void resolve_windows(fg_ruleset *r, uint32_t action, fg_findings *f) {
+    const fg_action_def *a = &r->defs[action];
+    char path[160], names[FG_MAX_VARS * FG_NAME_MAX + 16];
+    for (uint32_t k = 0; k < a->ncancels && k < FG_MAX_CANCELS; k++) {
+        const fg_cancel_def *c = &a->cancels[k];
+        fg_window_rt *w = &r->rt[action].windows[k];
+        w->when_var = -1;
+        if (!c->when_var[0]) continue;
+        snprintf(path, sizeof path, "actions.%s.cancels[%u].when.%s", a->name, k + 1, c->when_var);
+        int id = fg_ruleset_find_var(r, c->when_var);
+        if (id < 0) {
+            fg_findings_addf(f, false, path, "'%s' is not a variable of '%s' (vars: %s)",
+                             c->when_var, r->name, var_list(r, names, sizeof names));
+            continue;
+        }
+        if (c->when_min > c->when_max) {
+            fg_findings_addf(f, false, path, "min %d is above max %d", c->when_min, c->when_max);
+            continue;
+        }
+        w->when_var = (int8_t)id;
+        w->when_min = c->when_min;
+        w->when_max = c->when_max;
+    }
+}
+
 void fg_vars_finish(fg_ruleset *r, const fg_builder_hits *bh, fg_findings *f) {
     char path[96];
     r->nvars = 0;
@@ -86,6 +120,7 @@ void fg_vars_finish(fg_ruleset *r, const fg_builder_hits *bh, fg_findings *f) {
         r->vars[at] = *v;
         r->nvars++;
     }
+    for (uint32_t i = 0; i < r->nactions; i++) resolve_windows(r, i, f);
 }
 
 /* Only a ruleset that declares variables hashes them: the hash of every other stays as it was. */
@@ -100,6 +135,14 @@ void fg_vars_hash(fg_hasher *hs, const fg_ruleset *r) {
         fg_hash_i64(hs, v->max);
         fg_hash_i64(hs, v->start);
     }
+    for (uint32_t i = 0; i < r->nactions; i++)
+        for (uint32_t k = 0; k < r->rt[i].nwindows; k++) {
+            const fg_window_rt *w = &r->rt[i].windows[k];
+            if (w->when_var < 0) continue;
+            fg_hash_u64(hs, (uint64_t)i << 16 | k << 8 | (uint8_t)w->when_var);
+            fg_hash_i64(hs, w->when_min);
+            fg_hash_i64(hs, w->when_max);
+        }
 }
 
 uint32_t fg_ruleset_var_count(const fg_ruleset *r) { return r->nvars; }

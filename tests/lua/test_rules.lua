@@ -112,7 +112,7 @@ function TestBadRules:test_typos_are_unknown_fields()
       .. "cancels, markers, move, root_motion, cost, hit, interrupts, forbids, boxes, invulnerable, "
       .. "throw, followup, spawn, landing, landing_recovery, gravity)"))
   lu.assertEquals(load_error(function(d) d.actions.jab.cancels[1].intoo = {} end),
-    invalid("actions.jab.cancels[1].intoo: unknown field (expected one of: from, to, on, into, buffer)"))
+    invalid("actions.jab.cancels[1].intoo: unknown field (expected one of: from, to, on, into, buffer, when)"))
   lu.assertEquals(load_error(function(d) d.resources.meter.maximum = 3 end),
     invalid("resources.meter.maximum: unknown field (expected one of: max, start, regen, every)"))
   -- A field of the declaration itself has no leading dot.

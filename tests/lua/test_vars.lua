@@ -22,6 +22,9 @@ local function declaration(extra)
       jab = { input = "LP", startup = 1, active = 1, recovery = 1,
               boxes = { { "hit", from = 1, x = 0, y = 0, w = 80, h = 100 } },
               hit = { damage = 10, hitstop = 0, hitstun = 30 } },
+      poke = { startup = 1, active = 1, recovery = 10,
+               cancels = { { from = 1, to = 11, into = { "jab" }, when = { stance = 1 } },
+                           { from = 1, to = 11, into = { "finisher" }, when = { charge = { min = 8 } } } } },
       finisher = { startup = 1, active = 1, recovery = 1,
                    boxes = { { "hit", from = 1, x = 0, y = 0, w = 80, h = 100 } },
                    hit = { damage = 100, hitstop = 0, hitstun = 30 } },
@@ -199,6 +202,35 @@ function TestVars:test_the_rule_view_shows_combo_and_juggle_counters()
   lu.assertEquals(p1:view().opponent.id, 2)
 end
 
+function TestVars:test_a_cancel_window_opens_by_a_variable()
+  local w, p1 = duel { request = function() return fg.default end }
+  p1:request("poke")
+  w:run(3)
+  p1:request("jab")
+  w:run(1)
+  lu.assertEquals(p1:decision().decision, "rejected")
+  lu.assertStrContains(p1:decision().text, "cancel window 1-11 needs stance = 1 (is 0)")
+  lu.assertEquals(p1:decision().reason, "window_needs_var")
+  w:run(20)
+  local w2, q1 = duel { request = function(me, req)
+    if req.action == "switch" then fg.set(me, "stance", 1) fg.add(me, "charge", 4) end
+    return fg.default
+  end }
+  q1:request("switch")
+  w2:run(5)
+  q1:request("poke")
+  w2:run(3)
+  q1:request("jab")
+  w2:run(1)
+  lu.assertEquals({ q1:decision().decision, q1:decision().reason }, { "accepted", "cancel" })
+  w2:run(20)
+  q1:request("poke")
+  w2:run(3)
+  q1:request("finisher")
+  w2:run(1)
+  lu.assertStrContains(q1:decision().text, "cancel window 1-11 needs charge in 8..2000000000 (is 7)")
+end
+
 function TestVars:test_mistakes_in_the_declaration_name_the_field()
   local function load(vars)
     return fails(function() fg.world { rules = declaration { vars = vars } } end)
@@ -209,6 +241,19 @@ function TestVars:test_mistakes_in_the_declaration_name_the_field()
   lu.assertStrContains(load { stance = { min = 0, max = 2, step = 1 } }, "vars.stance.step")
   lu.assertStrContains(load { stance = "high" }, "vars.stance")
   lu.assertStrContains(load { stance = 1.5 }, "vars.stance: 1.5, expected an integer start value")
+  local function with_window(when)
+    local actions = declaration().actions
+    actions.poke.cancels[1].when = when
+    return fails(function() fg.world { rules = declaration { actions = actions } } end)
+  end
+  lu.assertStrContains(with_window { stamina = 1 }, "actions.poke.cancels[1].when.stamina: "
+    .. "'stamina' is not a variable of 'stances' (vars: armed, charge, count, parried, stance)")
+  lu.assertStrContains(with_window { charge = { min = 5, max = 3 } },
+    "actions.poke.cancels[1].when.charge: min 5 is above max 3")
+  lu.assertStrContains(with_window { stance = 1, charge = 2 },
+    "actions.poke.cancels[1].when: 2 variables, expected one ({ stance = 2 })")
+  lu.assertStrContains(with_window { stance = "high" },
+    "actions.poke.cancels[1].when.stance: string 'high', expected an integer, a boolean or { min =, max = }")
   local many = {}
   for i = 1, 9 do many["v" .. i] = 0 end
   lu.assertStrContains(load(many), "at most 8 variables per ruleset")

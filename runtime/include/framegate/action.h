@@ -58,6 +58,10 @@ typedef struct fg_cancel_def {
     int32_t buffer;
     uint32_t ntargets;
     char targets[FG_MAX_TARGETS][FG_NAME_MAX];
+    /* A condition on one of the entity's variables (framegate/vars.h): the window opens only
+    ** while `when_var` holds a value in [when_min, when_max] ("" = no condition). */
+    char when_var[FG_NAME_MAX];
+    int32_t when_min, when_max;
 } fg_cancel_def;
 
 typedef struct fg_marker_def {

@@ -64,7 +64,9 @@ typedef enum fg_reason {
                                 action whose window does) */
     FG_R_NOTHING_FITS,       /* an input several actions share fits none of them now (other =
                                 the motion; group_have = the fighter's group) */
-    FG_R_QUEUE_FULL          /* the layer's FIFO queue already holds `wait` requests */
+    FG_R_QUEUE_FULL,         /* the layer's FIFO queue already holds `wait` requests */
+    FG_R_WINDOW_NEEDS_VAR    /* a window is open but its variable condition fails (resource =
+                                the variable's id, cost..wait = the range, have = its value) */
 } fg_reason;
 
 /* fg_decision.queue: the position behind other waiting requests (bits 0-2), and whether the
