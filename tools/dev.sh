@@ -102,7 +102,7 @@ run_benchmarks() {
     for n in 2:1800 100:600 1000:300 3000:150 10000:90; do
       [ "${1:-}" = --smoke ] && n=4:60
       lua5.4 tools/icount.lua build/release/tests/bench_stress --build Release \
-        --fighters "${n%%:*}" --ticks "${n##*:}" | head -n1
+        --fighters "${n%%:*}" --ticks "${n##*:}" --hash-share | grep -E '^(instructions|state hash)'
       [ "${1:-}" = --smoke ] && break
     done
   fi

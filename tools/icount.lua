@@ -5,6 +5,7 @@
 --
 --   lua5.4 tools/icount.lua BENCH_STRESS [--fighters N] [--ticks T] [--build ID]
 --                           [--check FILE] [--update FILE] [--limit PERCENT] [--against VALUE]
+--                           [--hash-share]   (last: also the state hash's share of the count)
 --
 -- Runs `BENCH_STRESS --icount N T` under `valgrind --tool=callgrind`, collecting only inside
 -- stress_measured_ticks (the ticks after the warm-up: input, w:advance(), cues drained, state
@@ -28,6 +29,7 @@ end
 local function parse(args)
   local o = { fighters = 100, ticks = 300, limit = 10, build = "unknown" }
   local numeric = { fighters = true, ticks = true, limit = true, against = true }
+  if args[#args] == "--hash-share" then o.hash_share, args[#args] = true, nil end
   local i = 1
   while i <= #args do
     local a = args[i]
@@ -74,6 +76,20 @@ local function count(o)
   local f = io.open(out_file, "rb")
   local profile = f and f:read("a") or ""
   if f then f:close() end
+  local share
+  if o.hash_share then -- the state hash's part: fg_world_hash and the matcher's fold refresh
+    local p = assert(io.popen("callgrind_annotate --inclusive=yes " .. shell_quote(out_file)
+      .. " 2>/dev/null"))
+    local hashed = 0
+    for line in p:lines() do
+      local n, fn = line:match("^%s*([%d,]+) %b()%s+%S-:(%S+) ")
+      if n and (fn == "fg_world_hash" or fn == "fg_motion_state_refresh") then
+        hashed = hashed + tonumber((n:gsub(",", "")))
+      end
+    end
+    p:close()
+    share = hashed
+  end
   os.remove(out_file)
   if code ~= 0 then
     io.stderr:write("icount.lua: `", cmd, "` failed (exit ", tostring(code), "):\n", out)
@@ -85,7 +101,7 @@ local function count(o)
     io.stderr:write("icount.lua: no count in the output of `", cmd, "`:\n", out)
     os.exit(1)
   end
-  return total / fighter_ticks, shown
+  return total / fighter_ticks, shown, share and share / total
 end
 
 local function read_baseline(path)
@@ -141,9 +157,13 @@ if o.check and not o.against then
   o.fighters, o.ticks = tonumber(base.fighters) or o.fighters, tonumber(base.ticks) or o.ticks
 end
 
-local figure, cmd = count(o)
+local figure, cmd, share = count(o)
 print(string.format("instructions per fighter-tick: %s (%d fighters, %d ticks, %s build)",
   commas(figure), o.fighters, o.ticks, o.build))
+if share then
+  print(string.format("state hash: %.1f %% of the instructions (fg_world_hash and the matcher's "
+    .. "fold refresh, inclusive)", share * 100))
+end
 print("counted by: " .. cmd)
 
 if o.update then

@@ -138,6 +138,18 @@ typedef struct fg_candidate {
 #define FG_HOST_EVENTS 64 /* animation events a host may report between two ticks */
 #define FG_COMMANDS_PER_TICK 4 /* motion commands one entity can act on per tick */
 
+/* The state hash's memo of one entity's combat fold (world.c), keyed by the combat state's bytes:
+** most ticks leave it as it was, and a fold placed at any point of the world's fold is a linear
+** function of where it starts (fg_fold), so the memo keeps that function. Not authoritative: a
+** miss refolds, so nothing saves, restores or invalidates it. */
+typedef struct fg_combat_memo {
+    fg_combat seen;
+    uint64_t start_mul; /* the fold's sum grows by start_mul * (k at its start) ... */
+    uint64_t base;      /* ... plus base */
+    uint64_t k_advance; /* and its k by k_advance */
+    bool valid;
+} fg_combat_memo;
+
 struct fg_world {
     fg_allocator alloc;
     uint32_t tick_rate;
@@ -188,6 +200,7 @@ struct fg_world {
     uint64_t cues_dropped;
 
     fg_collide_space coll; /* the collision phase's work space, sized at creation */
+    fg_combat_memo *combat_memo; /* per entity slot, written by fg_world_hash */
     fg_projectile_pool *ppool;  /* in the arena, after the world header (projectile.c) */
     fg_projectile_state *projs; /* its records */
     fg_projectile_space pspace; /* the projectile phase's work space, sized at creation */

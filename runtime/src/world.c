@@ -158,12 +158,15 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
                                           c.max_entities);
     w->ncommands = fg_alloc(&w->alloc, c.max_entities);
     w->true_commands = fg_alloc(&w->alloc, sizeof(fg_motion_command) * FG_MOTION_MAX_PATTERNS);
+    w->combat_memo = fg_alloc(&w->alloc, sizeof(fg_combat_memo) * c.max_entities);
     if (!w->arena || !w->maps || !w->devices || !w->meter || (w->trace_cap && !w->trace) ||
-        !w->cands || !w->events || !w->commands || !w->ncommands || !coll || !w->true_commands || !w->proposals) {
+        !w->cands || !w->events || !w->commands || !w->ncommands || !coll || !w->true_commands ||
+        !w->proposals || !w->combat_memo) {
         fg_world_destroy(w);
         fg_error_set(err, FG_ENOMEM, "world: out of memory (state of %zu bytes)", w->arena_size);
         return NULL;
     }
+    memset(w->combat_memo, 0, sizeof(fg_combat_memo) * c.max_entities); /* every memo a miss */
     w->state = (fg_world_state *)w->arena;
     fg_projectile_pool_bind(w, w->arena + off_pool);
     w->ppool->next_id = 1;
@@ -207,6 +210,7 @@ void fg_world_destroy(fg_world *w) {
     fg_free(&a, w->commands, sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK * w->max_entities);
     fg_free(&a, w->ncommands, w->max_entities);
     fg_free(&a, w->true_commands, sizeof(fg_motion_command) * FG_MOTION_MAX_PATTERNS);
+    fg_free(&a, w->combat_memo, sizeof(fg_combat_memo) * w->max_entities);
     fg_collide_space_free(&w->coll, &a, w->max_entities);
     fg_projectile_space_free(&w->pspace, &a);
     fg_free(&a, w->proposals, sizeof(fg_var_proposal) * w->cap_proposals);
@@ -458,7 +462,8 @@ size_t fg_world_memory(const fg_world *w) {
            sizeof(fg_device_state) * w->max_entities + (size_t)FG_METER_TICKS * w->max_entities +
            sizeof(fg_trace_record) * w->trace_cap + sizeof(fg_candidate) * w->cap_cands +
            sizeof(fg_event) * w->cap_events +
-           (sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK + 1) * w->max_entities +
+           (sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK + 1 + sizeof(fg_combat_memo)) *
+               w->max_entities +
            fg_collide_space_bytes(w->max_entities) + fg_projectile_space_bytes(w->pspace.cap) +
            sizeof(fg_var_proposal) * w->cap_proposals;
 }
@@ -686,6 +691,24 @@ static void hash_buffer(fg_fold *f, const fg_buffer *b, uint64_t digest) {
     mix(f, b->consumed_digest);
 }
 
+/* The combat state's fold through the entity's memo: on a hit the same sum and k as
+** fg_combat_fold(f, c). A fold starting at k adds (sum of scrambled words times their own k) =
+** k * A + B and advances k by n * D, whatever k is; two folds from k = 0 and k = 1 give A and B. */
+static void fold_combat(fg_combat_memo *m, fg_fold *f, const fg_combat *c) {
+    if (!m->valid || memcmp(&m->seen, c, sizeof *c) != 0) {
+        fg_fold zero = {0, 0}, one = {0, 1};
+        fg_combat_fold(&zero, c);
+        fg_combat_fold(&one, c);
+        memcpy(&m->seen, c, sizeof *c); /* bytes, padding included: what the key compares */
+        m->base = zero.sum;
+        m->start_mul = one.sum - zero.sum;
+        m->k_advance = zero.k;
+        m->valid = true;
+    }
+    f->sum += f->k * m->start_mul + m->base;
+    f->k += m->k_advance;
+}
+
 int64_t fg_world_random(fg_world *w, int64_t lo, int64_t hi) {
     return fg_rng_range(&w->state->rng, lo, hi);
 }
@@ -724,7 +747,7 @@ uint64_t fg_world_hash(const fg_world *w) {
         hash_last(&f, es);
         mix(&f, (uint64_t)es->frozen_from);
         mix(&f, (uint64_t)es->frozen_until);
-        fg_combat_fold(&f, &es->combat);
+        fold_combat(&w->combat_memo[slot], &f, &es->combat);
         /* Layers the ruleset does not declare are never written (a reload keeps the layers). */
         uint32_t nlayers = s->nslots > 0 ? fg_world_rules_of(w, es)->nlayers : 0;
         for (uint32_t l = 0; l < nlayers; l++) {

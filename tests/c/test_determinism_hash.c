@@ -144,6 +144,45 @@ static void hash_changes_exactly_when_a_hashed_field_differs(void **state) {
     fg_ruleset_unref(r);
 }
 
+/* The hash keeps each entity's combat fold until the combat state's bytes change: a world whose
+** memo has followed a whole match hashes like a clone made on that tick (whose memo is empty),
+** tick by tick, while combos start and end; and a combat field set back to an earlier value
+** gives that earlier hash again. */
+static void combat_memo_hashes_like_a_fresh_world(void **state) {
+    (void)state;
+    fg_ruleset *r = fg_det_rules(20);
+    fg_world *w = fg_det_world(r, 5, NULL, no_hooks());
+    assert_non_null(w);
+    fg_input_fuzz fz;
+    fg_input_fuzz_init(&fz, 5);
+    fg_error err;
+    int combo_ticks = 0;
+    for (int t = 0; t < 1500; t++) {
+        assert_int_equal(fg_input_fuzz_tick(&fz, w, &err), FG_OK);
+        assert_int_equal(fg_world_advance(w, &err), FG_OK);
+        uint64_t h = fg_world_hash(w);
+        if (t % 3 == 0) { /* a fresh clone now and then: clones cost an allocation */
+            fg_world *c = fg_world_clone(w, NULL, &err);
+            assert_non_null(c);
+            assert_int_equal(fg_world_hash(c), h);
+            fg_world_destroy(c);
+        }
+        for (uint32_t i = 0; i < w->state->nentities; i++)
+            combo_ticks += w->entities[i].combat.combo > 0;
+    }
+    assert_true(combo_ticks > 10); /* the run did change the combat state */
+    fg_entity_state *es = &w->entities[0];
+    uint64_t before = fg_world_hash(w);
+    int32_t juggle = es->combat.juggle;
+    es->combat.juggle = juggle + 7;
+    uint64_t changed = fg_world_hash(w);
+    assert_int_not_equal(changed, before);
+    es->combat.juggle = juggle;
+    assert_int_equal(fg_world_hash(w), before);
+    fg_world_destroy(w);
+    fg_ruleset_unref(r);
+}
+
 /* Input buffers, dispatch ledgers and matcher states: each changes the hash when it differs. */
 static void hash_covers_buffers_ledgers_and_matchers(void **state) {
     (void)state;
@@ -418,6 +457,7 @@ int main(void) {
         cmocka_unit_test(hash_changes_exactly_when_a_hashed_field_differs),
         cmocka_unit_test(hash_covers_buffers_ledgers_and_matchers),
         cmocka_unit_test(hash_is_never_a_constant),
+        cmocka_unit_test(combat_memo_hashes_like_a_fresh_world),
         cmocka_unit_test(restore_continues_bit_identically_across_seeds),
         cmocka_unit_test(snapshot_grows_with_the_spawned_entities),
         cmocka_unit_test(diff_names_the_fields_that_differ),
