@@ -3,9 +3,11 @@
 ** tick.c: the tick pipeline. Each phase runs over every entity before the next phase starts, so
 ** no entity sees another half-updated and the order of entities never decides a trade:
 **
-**   1. input     consume the tick's edges, apply contact reports, run the jump gate
-**   2. behavior  advance running actions, retry queued requests, decide new requests (the request
-**                rule is asked here), choose neutral states from held directions
+**   1. input     consume the tick's edges, take the ground from the stage (or the host's contact
+**                report), run a jump gate that starts no action
+**   2. behavior  settle the ground (landings, falls), advance running actions, retry queued
+**                requests, run the jump gate that starts the jump action, decide new requests
+**                (the request rule is asked here), choose neutral states from held directions
 **   3. collide   throws in their tech window; then every live hit and throw box against the hurt
 **                boxes of the entities that may fight (collide.c): the tick's contacts
 **   4. gate      projectiles that met clash (projectile.c); commit the contacts (hit.c: damage,
@@ -14,7 +16,8 @@
 **                reports), decide each against the entity's dispatch ledger, apply the side
 **                effects of accepted ones exactly once (a `range` hit marker: as a contact; a
 **                spawn marker: a projectile)
-**   5. movement  velocities from the running actions, gravity, pushback, landing, projectiles
+**   5. movement  velocities from the running actions, gravity, pushback, the move through the
+**                stage (stage.c; a landing settles at the start of the next tick), projectiles
 **                (projectile.c), push boxes (push.c), facing
 **   6. meter     record each entity's phase for the frame meter
 **
@@ -841,6 +844,12 @@ fg_status fg_world_advance(fg_world *w, fg_error *err) {
             fg_entity_state *es = &w->entities[s];
             if (es->opponent > es->id) fg_push_separate(w, es, &w->entities[es->opponent - 1], t);
         }
+        /* A push can carry a standing fighter off the end of what held it (the floor has no
+        ** end). */
+        if (w->state->stage.nplatforms || w->state->stage.nblocks)
+            for (uint32_t s = 0; s < n; s++)
+                if (w->entities[s].support != FG_SUPPORT_NONE)
+                    fg_world_stage_place(w, &w->entities[s]);
         for (uint32_t s = 0; s < n; s++) {
             face_opponent(w, &w->entities[s]);
             fg_hit_settle(w, &w->entities[s], t);

@@ -729,7 +729,20 @@ uint64_t fg_world_hash(const fg_world *w) {
         mix(&f, s->slot_version[i]);
         mix(&f, w->versions[s->slot_version[i]]->hash);
     }
-    fg_stage_hash(&s->stage, &hs);
+    /* The stage, through the fold like the rest (fg_stage_hash is the chained form). */
+    const fg_stage *sg = &s->stage;
+    mix2(&f, (uint32_t)sg->wall_min, (uint32_t)sg->wall_max);
+    mix2(&f, (uint32_t)sg->floor, sg->nplatforms | sg->nblocks << 8);
+    for (uint32_t i = 0; i < sg->nplatforms && i < FG_STAGE_MAX_PLATFORMS; i++) {
+        const fg_platform *p = &sg->platforms[i];
+        mix2(&f, (uint32_t)p->x, (uint32_t)p->y);
+        mix2(&f, (uint32_t)p->w, p->one_way);
+    }
+    for (uint32_t i = 0; i < sg->nblocks && i < FG_STAGE_MAX_BLOCKS; i++) {
+        const fg_block *b = &sg->blocks[i];
+        mix2(&f, (uint32_t)b->x, (uint32_t)b->y);
+        mix2(&f, (uint32_t)b->w, (uint32_t)b->h);
+    }
     for (uint32_t slot = 0; slot < s->nentities; slot++) {
         const fg_entity_state *es = &w->entities[slot];
         mix(&f, es->id);

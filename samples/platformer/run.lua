@@ -1,83 +1,76 @@
--- A scripted platformer playtest: the jump buffer, coyote time and the jump permission, tick by
--- tick. The host (this script) owns a tiny physics model and reports ground contact each tick;
--- framegate owns the input buffer and decides every jump, with the reason.
+-- SPDX-License-Identifier: MIT
+-- A scripted platformer playtest on a stage: the runner's run, coyote time off a ledge, an air
+-- attack landing into recovery, a jump buffered through that recovery, a one-way platform from
+-- below, from above and dropped through, a thrown spark. Every tick that changes
+-- something prints a line: position, what the runner stands on, its state, and what framegate
+-- decided, with the reason. Grounded/airborne comes from the stage (docs/stage.md).
 --
 --   framegate run samples/platformer
 local fg = require "framegate"
 
-local RATE = 60
-local w = fg.world {
-  rate = RATE,
-  buttons = { "jump" },
-  jump = { button = "jump", buffer = 6, coyote = 6 },  -- 100 ms each at 60 Hz
+local RULES = "samples/platformer/rules.lua"
+local w = fg.world { rules = RULES }
+local hero = w:spawn { x = -300, y = 40 }
+
+-- The input, in ticks from the start (numpad: 6 forward, 2 down, 5 neutral); each line says why.
+local script = {
+  { 5, "shoot", "throw a spark: it flies right and is gone after its 60-tick lifetime" },
+  { 30, "6", "run right along the ledge (a block 40 high that ends at x = 100)" },
+  { 134, "jump", "4 ticks after running off the ledge: inside the 6-tick coyote window" },
+  { 145, "attack", "an air attack: landing during it costs 10 ticks of recovery" },
+  { 150, "5", "let go of the stick in the air" },
+  { 176, "jump", "during the landing recovery: refused, and kept by the 6-tick jump buffer" },
+  { 240, "2", "hold down ..." },
+  { 241, "jump", "... and jump: drop through the one-way platform" },
+  { 246, "5", "" },
+  { 270, "jump", "under the platform: up through it from below, landing on it from above" },
+  { 330, "6", "run off the platform's end, fall to the floor, run into the right wall" },
 }
-local hero = w:spawn { grounded = true }
+local s = {}
+for _, e in ipairs(script) do s[#s + 1] = e[2] .. "@" .. e[1] end
+w:play(hero, table.concat(s, " "))
 
--- The level: a ledge at height 40 until x = 300, a floor at 0 until x = 600, a pit at -200.
-local function floor_at(x)
-  if x < 300 then return 40 elseif x < 600 then return 0 else return -200 end
-end
-
--- The input script, in milliseconds since the start; each press is held for 15 ms.
-local presses = {
-  { 2000, "stand still for 2 s, then jump: the grounded tick is refreshed every tick" },
-  { 3883, "run off the ledge (3833 ms), press 50 ms later: inside the 100 ms coyote window" },
-  { 3903, "press again 20 ms later: refused, the jump permission is spent until a landing" },
-  { 4200, "press 50 ms before landing (4250 ms): the 100 ms buffer keeps it for the landing" },
-  { 4816, "run off the floor (4666 ms), press 150 ms later: the coyote window has expired" },
-  { 5700, "on the pit floor: a new landing restored the permission, the jump works" },
-}
-for _, p in ipairs(presses) do
-  hero:press("jump", fg.ms(p[1]))
-  hero:release("jump", fg.ms(p[1] + 15))
-end
-
--- Host physics in presentation units. It reads the committed jump decision of each tick.
-local x, y, vy = 0, 40, 0
-local RUN_FROM_MS, SPEED, GRAVITY, JUMP_V = 3000, 6, -0.9, 9
-
-local function ms_of(tick) return fg.us_of_tick(tick, RATE) // 1000 end
-
-print("framegate platformer playtest at 60 Hz: jump buffer 6 ticks, coyote window 6 ticks")
+print("framegate platformer playtest at 60 Hz: a runner on a stage (floor 0, walls -400 and 800,")
+print("a ledge block to x = 100 at height 40, a one-way platform at height 70 from x = 260 to 420)")
 print("")
-print("tick    time      x      y  ground  what happened")
-local quiet, last_ground = 0, true
-for tick = 0, 380 do
-  local floor = floor_at(x)
-  hero:contact(y == floor and vy == 0)
+print("tick      x      y  on          state                what happened")
+local quiet, last, at_wall, last_on = 0, nil, false, hero:support()
+local function flush()
+  if quiet > 0 then print(string.format("          ... %d tick%s", quiet, quiet == 1 and "" or "s")) end
+  quiet = 0
+end
+for tick = 0, 480 do
   w:advance()
-  local result, why = hero:jump()
-  if result == "jump" then vy = JUMP_V end
-  if ms_of(tick) >= RUN_FROM_MS then x = x + SPEED end
-  floor = floor_at(x)
-  if y > floor or vy > 0 then
-    vy = vy + GRAVITY
-    y = y + vy
-    if y <= floor then y, vy = floor, 0 end
+  local x, y = hero:position()
+  local state = hero:action()
+  local said = {}
+  for _, r in ipairs(w:trace(tick)) do
+    local text = r.text:gsub("^t=%d+ e%d+ ", "")
+    if not text:find("^input") and not text:find("^event") and not text:find("^command") then
+      said[#said + 1] = text
+    end
   end
-
-  local g = hero:ground()
-  local events = {}
-  if #hero:input().pressed > 0 then events[#events + 1] = "jump pressed" end
-  if g.grounded ~= last_ground then
-    events[#events + 1] = g.grounded and "lands" or "leaves the ground"
+  local on = hero:support()
+  if on ~= last_on then
+    said[#said + 1] = on == "air" and ("leaves " .. last_on) or ("on " .. on)
   end
-  if result ~= "no_press" and not (result ~= "jump" and #hero:input().pressed == 0) then
-    events[#events + 1] = why
-  end
-  if #events > 0 then
-    if quiet > 0 then print(string.format("            ... %d tick%s", quiet, quiet == 1 and "" or "s")) end
-    quiet = 0
-    print(string.format("%4d %6d ms %6.1f %6.1f  %-6s  %s", tick, ms_of(tick), x, y,
-      g.grounded and "yes" or "no", table.concat(events, "; ")))
+  last_on = on
+  if x >= 800 and not at_wall then said[#said + 1] = "stopped by the right wall" end
+  at_wall = x >= 800
+  local line = hero:support() .. state
+  if #said > 0 or line ~= last then
+    flush()
+    print(string.format("%4d %7.1f %6.1f  %-10s  %-20s %s", tick, x, y, hero:support(), state,
+      table.concat(said, "; ")))
   else
     quiet = quiet + 1
   end
-  last_ground = g.grounded
+  last = line
 end
-if quiet > 0 then print(string.format("            ... %d tick%s", quiet, quiet == 1 and "" or "s")) end
-
+flush()
 print("")
 print("the input script:")
-for _, p in ipairs(presses) do print(string.format("  %5d ms  %s", p[1], p[2])) end
+for _, e in ipairs(script) do
+  if e[3] ~= "" then print(string.format("  %4d  %-6s  %s", e[1], e[2], e[3])) end
+end
 print(string.format("\n%d ticks, final state hash %s", w:tick(), w:hash()))
