@@ -82,10 +82,21 @@ static bool normalise(const char *rel, char *out, size_t size) {
 ** results replace the text. */
 static int load_include(lua_State *L);
 
+/* The chunk name of a rules file: its path relative to the ruleset's folder ("chars/ryu.lua"),
+** so messages and tracebacks read the same on every machine and stay short in a deep checkout. */
+static void push_chunk_name(lua_State *L, int ctx, const char *path) {
+    lua_getfield(L, ctx, "root");
+    size_t rlen;
+    const char *root = lua_tolstring(L, -1, &rlen);
+    if (root && rlen > 0 && strncmp(path, root, rlen) == 0 && path[rlen] == '/') path += rlen + 1;
+    lua_pop(L, 1);
+    lua_pushfstring(L, "@%s", path);
+}
+
 static int run_file(lua_State *L, int ctx, const char *path) {
     size_t len;
     const char *text = lua_tolstring(L, -1, &len);
-    lua_pushfstring(L, "@%s", path);
+    push_chunk_name(L, ctx, path);
     if (luaL_loadbufferx(L, text, len, lua_tostring(L, -1), "t") != LUA_OK) return lua_error(L);
     lua_remove(L, -2);
     lua_remove(L, -2);

@@ -16,8 +16,7 @@
 /* fg_lua_call_rule, the budgeted protected call, lives in l_sandbox.c with the budgets. */
 
 void fg_lua_report_hook_error(lua_State *L, fg_world *w, fg_entity e, const fg_error *err) {
-    (void)L;
-    fg_world_note_error(w, e, err->msg);
+    fg_world_note_error(w, e, fg_lua_full_error(L, err));
 }
 
 /* }====================================================================== */

@@ -413,6 +413,19 @@ static fg_status budget_pcall(lua_State *L, fg_lua_budget *b, int nargs, int nre
     return FG_ERULE;
 }
 
+const char *fg_lua_full_error(lua_State *L, const fg_error *err) {
+    size_t cut = strlen(err->msg);
+    if (cut + 1 < FG_ERROR_MAX) return err->msg; /* nothing was cut */
+    const char *full = NULL;
+    if (lua_getfield(L, LUA_REGISTRYINDEX, FG_LUA_FULL_ERROR_KEY) == LUA_TSTRING) {
+        full = lua_tostring(L, -1);
+        /* Kept alive by the registry; another call's message would not start with this one. */
+        if (strncmp(full, err->msg, cut) != 0) full = NULL;
+    }
+    lua_pop(L, 1);
+    return full ? full : err->msg;
+}
+
 fg_status fg_lua_call_rule(lua_State *L, fg_world *rng, const char *what, int nargs, int nresults,
                            fg_error *err) {
     fg_lua_budget *b = budget_of(L);

@@ -155,6 +155,8 @@ static fg_status hook_request(void *ud, fg_world *w, const fg_decision *d, fg_ve
     fg_lua_push_rule_view(L, lw->self, d->entity);
     fg_lua_push_request_view(L, lw->self, d);
     fg_status st = fg_lua_call_rule(L, w, "request rule", 2, 1, err);
+    const char *full = st != FG_OK ? fg_lua_full_error(L, err) : NULL;
+    if (full && full != err->msg) fg_world_trace_hook_error(w, full);
     if (st == FG_OK && !fg_lua_read_verdict(L, -1, out, err)) st = FG_ERULE;
     lua_settop(L, top);
     return st;
@@ -229,6 +231,8 @@ static int l_world(lua_State *L) {
     c.max_entities = (uint32_t)fg_lua_range_field(L, 1, "entities", c.max_entities, 0, UINT32_MAX);
     c.buffer_capacity = (uint32_t)fg_lua_range_field(L, 1, "buffer", c.buffer_capacity, 0, UINT32_MAX);
     c.trace_capacity = (uint32_t)fg_lua_range_field(L, 1, "trace", c.trace_capacity, 0, UINT32_MAX);
+    c.trace_text_bytes = (uint32_t)fg_lua_range_field(L, 1, "trace_text", c.trace_text_bytes, 0,
+                                                      FG_TRACE_TEXT_MAX);
     c.motion_bytes = (uint32_t)fg_lua_range_field(L, 1, "motion_bytes", 0, 0, UINT32_MAX);
     c.max_projectiles =
         (uint32_t)fg_lua_range_field(L, 1, "projectiles", c.max_projectiles, 0, 65536);

@@ -2,7 +2,8 @@
 /*
 ** internal.h: the world's private state (struct fg_world, its arena header, entities, queues and
 ** per-tick work space) and the helpers shared by the files that run a world: world.c,
-** world_input.c, tick.c, request.c, trace.c and the determinism tools. Not installed.
+** world_input.c, tick.c, request.c, trace.c, world_access.c. Not installed. The determinism
+** tools see the world through world_access.h only.
 **
 ** The compiled ruleset form lives in ruleset_internal.h, which the compiler includes alone.
 */
@@ -10,6 +11,7 @@
 #define FG_INTERNAL_H
 
 #include "ruleset_internal.h"
+#include "world_access.h"
 #include "framegate/behavior.h"
 #include "framegate/gate.h"
 #include "framegate/request.h"
@@ -18,8 +20,6 @@
 /* {====================================================================== world state */
 
 #define FG_MAX_VERSIONS FG_WORLD_MAX_VERSIONS /* ruleset versions a world keeps (reloads) */
-#define FG_MAX_RULE_SLOTS 8   /* rulesets (characters) side by side */
-#define FG_PENDING_REQUESTS 8 /* script/AI requests waiting for the next tick */
 
 typedef struct fg_queued {
     uint16_t action; /* FG_NO_ACTION: empty */
@@ -29,12 +29,6 @@ typedef struct fg_queued {
     int32_t limit;   /* ticks it may wait */
     fg_tick made;
 } fg_queued;
-
-typedef struct fg_pending_request {
-    uint16_t action;
-    uint8_t source;
-    uint8_t reserved;
-} fg_pending_request;
 
 /* One entity. Plain data inside the world's arena. */
 typedef struct fg_entity_state {
@@ -125,17 +119,6 @@ typedef struct fg_world_state {
     fg_stage stage; /* what the bodies stand on (world_stage.c) */
 } fg_world_state;
 
-/* A gate candidate of the current tick. */
-typedef struct fg_candidate {
-    uint32_t slot;  /* entity slot */
-    uint8_t layer;
-    uint8_t from_host; /* reported by the host's animation system */
-    uint16_t action;
-    uint16_t marker_index; /* index in the action's markers, for hit data */
-    fg_event_stamp stamp;
-} fg_candidate;
-
-#define FG_HOST_EVENTS 64 /* animation events a host may report between two ticks */
 #define FG_COMMANDS_PER_TICK 4 /* motion commands one entity can act on per tick */
 
 /* The state hash's memo of one entity's combat fold (world.c), keyed by the combat state's bytes:
@@ -213,6 +196,16 @@ struct fg_world {
     fg_trace_record *trace;
     uint32_t trace_cap, trace_head, trace_count;
     uint64_t trace_dropped;
+    /* The records' text (trace.c): a byte ring of trace_text_cap bytes. trace_text_head counts
+    ** every byte ever written, so a record's text is intact while head - text_at <= cap. */
+    char *trace_text;
+    uint32_t trace_text_cap;
+    uint64_t trace_text_head;
+    /* A failing request hook's whole message (fg_world_trace_hook_error), waiting for the rule
+    ** error record request.c makes next. */
+    bool hook_text;
+    uint64_t hook_text_at;
+    uint32_t hook_text_len;
 
     /* Host actions between ticks that a replay of input edges cannot reproduce, counted so a
     ** recorder or a sync test notices them (determinism.h). Not authoritative, not hashed.
@@ -285,6 +278,9 @@ static inline fg_decide_ctx fg_world_ctx(const fg_world *w, const fg_entity_stat
 fg_status fg_world_no_entity(const fg_world *w, fg_entity e, fg_error *err);
 fg_trace_record *fg_world_trace_push(fg_world *w, fg_tick tick, fg_entity e, fg_trace_kind kind,
                                      int code);
+/* trace.c: a rule error record for a failed request hook: its whole text when the hook handed
+** it over (fg_world_trace_hook_error), else msg. */
+void fg_world_trace_rule_error(fg_world *w, fg_tick tick, fg_entity e, const char *msg);
 void fg_world_trace4(fg_world *w, fg_tick tick, fg_entity e, fg_trace_kind kind, int code,
                      int64_t a, int64_t b, int64_t c, int64_t d);
 /* tick.c: starts an action on a layer (a new sequence, tick 0; duration <= 0: its own). */

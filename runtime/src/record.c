@@ -24,7 +24,7 @@
 **   fg.file.<slot>.<i>.path / .text   the files it was read from, embedded
 ** Named hashes: "ruleset.<slot>" (fg_ruleset_hash) and "source.<slot>.<i>" (of each file's text).
 */
-#include "internal.h"
+#include "world_access.h"
 
 #include "framegate/determinism.h"
 
@@ -52,24 +52,26 @@ struct fg_recorder {
 /* The configuration of a fresh world with this world's layout. */
 static fg_world_config fresh_config(const fg_world *w) {
     fg_world_config c = fg_world_config_default();
-    c.tick_rate = w->tick_rate;
-    c.seed = w->seed;
-    c.max_entities = w->max_entities;
-    c.buffer_capacity = w->buffer_capacity;
+    c.tick_rate = fg_world_tick_rate(w);
+    c.seed = fg_world_seed(w);
+    c.max_entities = fg_world_max_entities(w);
+    c.buffer_capacity = fg_world_buffer_capacity(w);
     c.trace_capacity = 0;
-    c.motion_bytes = (uint32_t)w->motion_stride;
-    c.allocator = w->alloc;
-    c.rules = w->state->nslots ? w->versions[w->state->slot_version[0]] : NULL;
+    c.motion_bytes = fg_world_motion_bytes(w);
+    c.allocator = fg_world_allocator(w);
+    c.rules = fg_world_slot_count(w) ? fg_world_slot_rules(w, 0) : NULL;
     if (!c.rules) {
         c.buttons = NULL;
         c.nbuttons = 0;
     }
-    if (w->jump_action >= 0) {
-        c.jump_button = w->names.names[w->jump_action];
-        c.jump = w->jump;
-        c.jump_action = w->jump_action_name[0] ? w->jump_action_name : NULL;
+    fg_jump_config jump;
+    const char *button = fg_world_jump_button(w, &jump);
+    if (button) {
+        c.jump_button = button;
+        c.jump = jump;
+        c.jump_action = fg_world_jump_action(w)[0] ? fg_world_jump_action(w) : NULL;
     }
-    c.ground = w->ground_mode;
+    c.ground = fg_world_ground_mode(w);
     return c;
 }
 
@@ -78,26 +80,29 @@ static fg_status check_rebuild(fg_world *w, fg_error *err) {
     fg_world_config c = fresh_config(w);
     const char *buttons[FG_INPUT_MAX_ACTIONS];
     if (!c.rules) {
-        for (uint32_t i = FG_IN_FIRST_BUTTON; i < w->names.count; i++)
-            buttons[i - FG_IN_FIRST_BUTTON] = w->names.names[i];
+        const fg_action_names *names = fg_world_action_names(w);
+        for (uint32_t i = FG_IN_FIRST_BUTTON; i < names->count; i++)
+            buttons[i - FG_IN_FIRST_BUTTON] = names->names[i];
         c.buttons = buttons;
-        c.nbuttons = w->names.count - FG_IN_FIRST_BUTTON;
+        c.nbuttons = names->count - FG_IN_FIRST_BUTTON;
     }
     fg_error e2;
     fg_world *f = fg_world_create(&c, &e2);
     if (!f) return fg_error_set(err, e2.code, "recording: cannot build the setup: %s", e2.msg);
     fg_status st = FG_OK;
-    for (uint32_t s = 1; st == FG_OK && s < w->state->nslots; s++)
-        st = fg_world_add_rules(f, w->versions[w->state->slot_version[s]], NULL, &e2);
-    for (uint32_t i = 0; st == FG_OK && i < w->state->nentities; i++) {
-        const fg_entity_state *es = &w->entities[i];
-        fg_spawn sp = {es->x, es->y, (fg_facing)es->facing, es->contact != 0, es->rules_slot,
-                       es->opponent < es->id ? es->opponent : 0};
+    for (uint32_t s = 1; st == FG_OK && s < fg_world_slot_count(w); s++)
+        st = fg_world_add_rules(f, fg_world_slot_rules(w, s), NULL, &e2);
+    for (uint32_t i = 0; st == FG_OK && i < fg_world_entity_count(w); i++) {
+        fg_entity id = i + 1;
+        fg_spawn sp = fg_world_spawn_of(w, i);
+        if (sp.opponent >= id) sp.opponent = 0;
         st = fg_world_spawn(f, &sp, NULL, &e2);
-        const fg_ruleset *r = fg_world_rules_of(w, es);
-        for (uint32_t k = 0; st == FG_OK && r && k < r->nresources; k++)
-            if (es->res[k] != r->resources[k].start)
-                st = fg_world_set_resource(f, es->id, k, es->res[k], &e2);
+        const fg_ruleset *r = fg_world_rules(w, id);
+        for (uint32_t k = 0; st == FG_OK && r && k < fg_ruleset_resource_count(r); k++) {
+            int32_t v = fg_world_resource(w, id, k);
+            if (v != fg_ruleset_resource(r, k)->start)
+                st = fg_world_set_resource(f, id, k, v, &e2);
+        }
     }
     if (st != FG_OK) {
         fg_world_destroy(f);
@@ -111,7 +116,8 @@ static fg_status check_rebuild(fg_world *w, fg_error *err) {
     /* Name what differs: both worlds have the same layout, so their snapshots compare. */
     char fields[FG_ERROR_MAX] = "";
     size_t cap = fg_world_snapshot_capacity(w), len = 0;
-    void *a = fg_alloc(&w->alloc, cap), *b = fg_alloc(&w->alloc, cap);
+    fg_allocator alloc = fg_world_allocator(w);
+    void *a = fg_alloc(&alloc, cap), *b = fg_alloc(&alloc, cap);
     fg_state_diff diffs[4];
     uint32_t n = 0;
     if (a && b && fg_world_save(f, a, cap, NULL) == FG_OK &&
@@ -123,14 +129,14 @@ static fg_status check_rebuild(fg_world *w, fg_error *err) {
             if (k > 0) len += (size_t)k;
             if (len >= sizeof fields) break;
         }
-    fg_free(&w->alloc, a, cap);
-    fg_free(&w->alloc, b, cap);
+    fg_free(&alloc, a, cap);
+    fg_free(&alloc, b, cap);
     fg_world_destroy(f);
     return fg_error_set(err, FG_ESTATE,
                         "recording: the state at tick %lld cannot be rebuilt from its setup "
                         "(spawns, positions, facing, resources): %s%s; start recording from a "
                         "freshly spawned world, before its first tick",
-                        (long long)w->state->tick, fields[0] ? "set up it would be " : "",
+                        (long long)fg_world_tick(w), fields[0] ? "set up it would be " : "",
                         fields[0] ? fields : "the hashes differ");
 }
 
@@ -171,33 +177,36 @@ static fg_status open_common(fg_recorder **out, fg_world *w, const char *path,
             return fg_error_set(err, FG_EINVAL, "recording: meta[%u].key '%.*s': keys starting "
                                 "with 'fg.' are the recorder's own", i, (int)o.meta[i].key.len,
                                 o.meta[i].key.s);
+    uint32_t nslots = fg_world_slot_count(w);
     for (uint32_t i = 0; i < o.nrules; i++)
-        if (o.rules[i].slot >= w->state->nslots)
+        if (o.rules[i].slot >= nslots)
             return fg_error_set(err, FG_ENOTFOUND, "recording: rules[%u].slot %u does not exist "
-                                "(%u loaded)", i, o.rules[i].slot, w->state->nslots);
-    if (w->nhost_events > 0)
+                                "(%u loaded)", i, o.rules[i].slot, nslots);
+    fg_candidate host[FG_HOST_EVENTS];
+    uint32_t nhost = fg_world_host_events_capture(w, host);
+    if (nhost > 0)
         return fg_error_set(err, FG_ESTATE, "recording: %u animation report(s) wait for the next "
-                            "tick; a replay cannot carry them", w->nhost_events);
-    for (uint32_t i = 0; i < w->state->nentities; i++)
-        if (w->entities[i].npending > 0)
+                            "tick; a replay cannot carry them", nhost);
+    for (uint32_t i = 0; i < fg_world_entity_count(w); i++)
+        if (fg_world_pending_count(w, i) > 0)
             return fg_error_set(err, FG_ESTATE, "recording: entity %u has requests waiting for "
                                 "the next tick; a replay records input edges only", i + 1);
     fg_status st = check_rebuild(w, err);
     if (st != FG_OK) return st;
 
-    fg_allocator a = o.alloc ? *o.alloc : w->alloc;
-    uint32_t n = w->state->nentities;
+    fg_allocator a = o.alloc ? *o.alloc : fg_world_allocator(w);
+    uint32_t n = fg_world_entity_count(w), max_entities = fg_world_max_entities(w);
     uint32_t nfiles = 0;
     for (uint32_t i = 0; i < o.nrules; i++) nfiles += o.rules[i].nfiles;
     uint32_t nmeta = 11 + 2 * n + o.nrules + 2 * nfiles + o.nmeta;
-    uint32_t nhashes = w->state->nslots + nfiles;
+    uint32_t nhashes = nslots + nfiles;
     size_t pool_size = 512 + (size_t)n * 320 + (size_t)(o.nrules + nfiles) * 96 +
-                       (size_t)w->state->nslots * 32;
+                       (size_t)nslots * 32;
     pool p = {fg_alloc(&a, pool_size), pool_size, 0};
     fg_replay_meta *meta = fg_alloc(&a, sizeof *meta * nmeta);
     fg_replay_named_hash *hashes = fg_alloc(&a, sizeof *hashes * (nhashes ? nhashes : 1));
     fg_recorder *r = fg_alloc(&a, sizeof *r);
-    fg_edge_id *next_edge = fg_alloc(&a, sizeof(fg_edge_id) * w->max_entities);
+    fg_edge_id *next_edge = fg_alloc(&a, sizeof(fg_edge_id) * max_entities);
     if (!p.buf || !meta || !hashes || !r || !next_edge) {
         st = fg_error_set(err, FG_ENOMEM, "recording: out of memory");
         goto done;
@@ -215,38 +224,41 @@ static fg_status open_common(fg_recorder **out, fg_world *w, const char *path,
         m++;                                                                                      \
     } while (0)
     META("fg.entities", pool_printf(&p, "%u", n));
-    META("fg.max_entities", pool_printf(&p, "%u", w->max_entities));
-    META("fg.buffer", pool_printf(&p, "%u", w->buffer_capacity));
-    META("fg.motion_bytes", pool_printf(&p, "%zu", w->motion_stride));
-    META("fg.slots", pool_printf(&p, "%u", w->state->nslots));
-    META("fg.jump_button", w->jump_action >= 0 ? w->names.names[w->jump_action] : "");
-    META("fg.jump_action", w->jump_action_name);
-    META("fg.ground", fg_ground_mode_name(w->ground_mode));
-    META("fg.jump", pool_printf(&p, "%lld %lld", (long long)w->jump.buffer_ticks,
-                                (long long)w->jump.coyote_ticks));
+    fg_jump_config jump;
+    const char *jump_button = fg_world_jump_button(w, &jump);
+    META("fg.max_entities", pool_printf(&p, "%u", max_entities));
+    META("fg.buffer", pool_printf(&p, "%u", fg_world_buffer_capacity(w)));
+    META("fg.motion_bytes", pool_printf(&p, "%u", fg_world_motion_bytes(w)));
+    META("fg.slots", pool_printf(&p, "%u", nslots));
+    META("fg.jump_button", jump_button ? jump_button : "");
+    META("fg.jump_action", fg_world_jump_action(w));
+    META("fg.ground", fg_ground_mode_name(fg_world_ground_mode(w)));
+    META("fg.jump", pool_printf(&p, "%lld %lld", (long long)jump.buffer_ticks,
+                                (long long)jump.coyote_ticks));
     META("fg.start_hash",
          pool_printf(&p, "%016llx", (unsigned long long)fg_world_hash(w)));
     for (uint32_t i = 0; i < n; i++) {
-        const fg_entity_state *es = &w->entities[i];
+        fg_spawn sp = fg_world_spawn_of(w, i);
         META(pool_printf(&p, "fg.e%u", i + 1),
-             pool_printf(&p, "x=%d y=%d facing=%s contact=%d rules=%u opponent=%u", es->x, es->y,
-                         es->facing == FG_FACING_LEFT ? "left" : "right", es->contact ? 1 : 0,
-                         es->rules_slot, es->opponent));
-        const fg_ruleset *rs = w->state->nslots ? fg_world_rules_of(w, es) : NULL;
+             pool_printf(&p, "x=%d y=%d facing=%s contact=%d rules=%u opponent=%u", sp.x, sp.y,
+                         sp.facing == FG_FACING_LEFT ? "left" : "right", sp.grounded ? 1 : 0,
+                         sp.rules, sp.opponent));
+        const fg_ruleset *rs = fg_world_rules(w, i + 1);
         char res[256] = "";
         size_t len = 0;
-        for (uint32_t k = 0; rs && k < rs->nresources && len < sizeof res; k++)
-            if (es->res[k] != rs->resources[k].start) {
-                int q = snprintf(res + len, sizeof res - len, "%s%u=%d", len ? " " : "", k,
-                                 es->res[k]);
+        for (uint32_t k = 0; rs && k < fg_ruleset_resource_count(rs) && len < sizeof res; k++) {
+            int32_t v = fg_world_resource(w, i + 1, k);
+            if (v != fg_ruleset_resource(rs, k)->start) {
+                int q = snprintf(res + len, sizeof res - len, "%s%u=%d", len ? " " : "", k, v);
                 if (q > 0) len += (size_t)q;
             }
+        }
         META(pool_printf(&p, "fg.e%u.res", i + 1), pool_printf(&p, "%s", res));
     }
     uint32_t h = 0;
-    for (uint32_t s = 0; s < w->state->nslots; s++) {
+    for (uint32_t s = 0; s < nslots; s++) {
         hashes[h].name = str_of(pool_printf(&p, "ruleset.%u", s));
-        hashes[h].hash = w->versions[w->state->slot_version[s]]->hash;
+        hashes[h].hash = fg_ruleset_hash(fg_world_slot_rules(w, s));
         if (!hashes[h].name.s) {
             st = fg_error_set(err, FG_ENOMEM, "recording: metadata too long");
             goto done;
@@ -278,10 +290,10 @@ static fg_status open_common(fg_recorder **out, fg_world *w, const char *path,
 
     fg_replay_header hd;
     memset(&hd, 0, sizeof hd);
-    hd.tick_rate = w->tick_rate;
-    hd.seed = w->seed;
-    hd.start_tick = w->state->tick;
-    hd.ruleset_hash = w->state->nslots ? w->versions[w->state->slot_version[0]]->hash : 0;
+    hd.tick_rate = fg_world_tick_rate(w);
+    hd.seed = fg_world_seed(w);
+    hd.start_tick = fg_world_tick(w);
+    hd.ruleset_hash = nslots ? fg_ruleset_hash(fg_world_slot_rules(w, 0)) : 0;
     hd.nhashes = h;
     hd.hashes = hashes;
     hd.nmeta = m;
@@ -294,15 +306,15 @@ static fg_status open_common(fg_recorder **out, fg_world *w, const char *path,
     r->w = w;
     r->alloc = a;
     r->every = o.checkpoint_every ? o.checkpoint_every : DEFAULT_CHECKPOINT_EVERY;
-    r->start = r->next = w->state->tick;
-    r->edits = w->edits;
-    r->side_inputs = w->side_inputs;
-    memcpy(r->slot_version, w->state->slot_version, sizeof r->slot_version);
+    r->start = r->next = fg_world_tick(w);
+    r->edits = fg_world_edits(w, NULL);
+    r->side_inputs = fg_world_side_inputs(w, NULL);
+    for (uint32_t s = 0; s < nslots; s++) r->slot_version[s] = fg_world_slot_version(w, s);
     r->next_edge = next_edge;
     r->nentities = n;
-    r->max_entities = w->max_entities;
+    r->max_entities = max_entities;
     /* A fresh world has consumed no edge; ids start at 1. */
-    for (uint32_t i = 0; i < w->max_entities; i++) next_edge[i] = 1;
+    for (uint32_t i = 0; i < max_entities; i++) next_edge[i] = 1;
     *out = r;
     r = NULL;
     next_edge = NULL;
@@ -311,7 +323,7 @@ done:
     fg_free(&a, meta, sizeof *meta * nmeta);
     fg_free(&a, hashes, sizeof *hashes * (nhashes ? nhashes : 1));
     fg_free(&a, r, sizeof *r);
-    fg_free(&a, next_edge, sizeof(fg_edge_id) * w->max_entities);
+    fg_free(&a, next_edge, sizeof(fg_edge_id) * max_entities);
     return st;
 }
 
@@ -348,30 +360,32 @@ fg_status fg_recorder_tick(fg_recorder *r, fg_error *err) {
     fg_status st = check_usable(r, err);
     if (st != FG_OK) return st;
     fg_world *w = r->w;
-    fg_tick t = w->state->tick - 1;
-    if (w->edits != r->edits)
+    fg_tick t = fg_world_tick(w) - 1;
+    const char *what = NULL;
+    if (fg_world_edits(w, &what) != r->edits)
         return fail(r, fg_error_set(err, FG_ESTATE, "recording: the world was edited (%s) before "
                                     "tick %lld; a replay carries input, not edits: finish the "
                                     "recording before editing and start a new one after",
-                                    w->edit_what ? w->edit_what : "?", (long long)t));
-    if (w->side_inputs != r->side_inputs)
+                                    what ? what : "?", (long long)t));
+    if (fg_world_side_inputs(w, &what) != r->side_inputs)
         return fail(r, fg_error_set(err, FG_ESTATE, "recording: a %s was made before tick %lld; "
                                     "a replay carries input edges only",
-                                    w->side_input_what ? w->side_input_what : "?", (long long)t));
+                                    what ? what : "?", (long long)t));
     if (t != r->next)
         return fail(r, fg_error_set(err, FG_ESTATE, "recording: tick %lld ran, the recorder "
                                     "expected tick %lld (call fg_recorder_tick after every "
                                     "fg_world_advance)", (long long)t, (long long)r->next));
-    for (uint32_t s = 0; s < w->state->nslots; s++)
-        if (w->state->slot_version[s] != r->slot_version[s])
+    uint32_t nslots = fg_world_slot_count(w);
+    for (uint32_t s = 0; s < nslots; s++)
+        if (fg_world_slot_version(w, s) != r->slot_version[s])
             return fail(r, fg_error_set(err, FG_ESTATE, "recording: the rules of slot %u changed "
                                         "before tick %lld without fg_world_record_reload; the "
                                         "replay could not load them", s, (long long)t));
     for (uint32_t i = 0; i < r->nentities; i++) {
-        const fg_entity_state *es = &w->entities[i];
-        const fg_buffer *b = fg_world_buffer_at(w, i);
-        for (uint32_t j = 0; j < es->last_input.count; j++) {
-            const fg_edge *e = fg_buffer_at(b, es->last_input.first + j);
+        const fg_tick_input *in = fg_world_last_input(w, i + 1);
+        const fg_buffer *b = fg_world_buffer(w, i + 1);
+        for (uint32_t j = 0; j < in->count; j++) {
+            const fg_edge *e = fg_buffer_at(b, in->first + j);
             if (e->id != r->next_edge[i])
                 return fail(r, fg_error_set(err, FG_ESTATE, "recording: entity %u consumed more "
                                             "edges in tick %lld than its buffer keeps (%u); edge "
@@ -382,19 +396,22 @@ fg_status fg_recorder_tick(fg_recorder *r, fg_error *err) {
             if (st != FG_OK) return fail(r, st);
         }
     }
-    if (w->state->nslots > 0)
-        for (uint32_t i = 0; i < r->nentities; i++)
-            for (uint32_t c = 0; c < w->ncommands[i]; c++) {
-                const fg_motion_command *cmd = &w->commands[(size_t)i * FG_COMMANDS_PER_TICK + c];
+    if (nslots > 0)
+        for (uint32_t i = 0; i < r->nentities; i++) {
+            const fg_motion_command *cmds;
+            uint32_t ncmds = fg_world_commands(w, i, &cmds);
+            for (uint32_t c = 0; c < ncmds; c++) {
+                const fg_motion_command *cmd = &cmds[c];
                 if (cmd->age != 0) continue;
                 fg_replay_command rc = {i + 1, t, cmd->motion};
                 st = fg_replay_write_command(r->writer, rc, err);
                 if (st != FG_OK) return fail(r, st);
             }
+        }
     r->next = t + 1;
     /* The final hash is the hash after the last recorded tick: ask the world to take it before
     ** anything changes it, instead of hashing every tick. */
-    w->watch_boundary = true;
+    fg_world_watch_boundary(w, true);
     if ((t - r->start + 1) % r->every == 0) {
         st = fg_replay_write_checkpoint(r->writer, t, fg_world_hash(w), err);
         if (st == FG_OK) st = fg_replay_writer_flush(r->writer, err);
@@ -408,24 +425,24 @@ fg_status fg_world_record_reload(fg_recorder *r, uint32_t slot, const fg_replay_
     fg_status st = check_usable(r, err);
     if (st != FG_OK) return st;
     fg_world *w = r->w;
-    if (slot >= w->state->nslots)
+    if (slot >= fg_world_slot_count(w))
         return fg_error_set(err, FG_ENOTFOUND, "recording: reload of slot %u, which does not "
-                            "exist (%u loaded)", slot, w->state->nslots);
-    if (w->state->slot_version[slot] == r->slot_version[slot])
+                            "exist (%u loaded)", slot, fg_world_slot_count(w));
+    if (fg_world_slot_version(w, slot) == r->slot_version[slot])
         return fg_error_set(err, FG_ESTATE, "recording: slot %u was not reloaded since the last "
                             "tick (call fg_world_replace_rules first)", slot);
     if (nfiles == 0 || !files)
         return fg_error_set(err, FG_EINVAL, "recording: a reload needs the new ruleset's files, "
                             "so the replay can load them");
     fg_replay_reload rec;
-    rec.tick = w->state->tick;
-    rec.old_hash = w->versions[r->slot_version[slot]]->hash;
-    rec.new_hash = w->versions[w->state->slot_version[slot]]->hash;
+    rec.tick = fg_world_tick(w);
+    rec.old_hash = fg_ruleset_hash(fg_world_rules_version(w, r->slot_version[slot]));
+    rec.new_hash = fg_ruleset_hash(fg_world_slot_rules(w, slot));
     rec.nfiles = nfiles;
     rec.files = files;
     st = fg_replay_write_reload(r->writer, &rec, err);
     if (st != FG_OK) return st;
-    r->slot_version[slot] = w->state->slot_version[slot];
+    r->slot_version[slot] = (uint16_t)fg_world_slot_version(w, slot);
     return FG_OK;
 }
 
@@ -433,7 +450,7 @@ fg_status fg_recorder_clamp(fg_recorder *r, int64_t clamped_us, fg_error *err) {
     fg_status st = check_usable(r, err);
     if (st != FG_OK) return st;
     if (clamped_us <= 0) return FG_OK;
-    return fg_replay_write_clamp(r->writer, r->w->state->tick, clamped_us, err);
+    return fg_replay_write_clamp(r->writer, fg_world_tick(r->w), clamped_us, err);
 }
 
 fg_status fg_recorder_finish(fg_recorder *r, fg_error *err) {
@@ -443,9 +460,8 @@ fg_status fg_recorder_finish(fg_recorder *r, fg_error *err) {
         return fg_error_set(err, FG_ESTATE, "recording: no tick was recorded");
     /* The hash after the last recorded tick: the world may have changed since, and then it was
     ** taken just before the change. */
-    fg_world *w = r->w;
-    uint64_t last = !w->watch_boundary && w->boundary_tick == r->next ? w->boundary_hash
-                                                                     : fg_world_hash(w);
+    uint64_t last;
+    if (!fg_world_boundary_hash(r->w, r->next, &last)) last = fg_world_hash(r->w);
     st = fg_replay_write_final(r->writer, r->next - 1, last, err);
     if (st == FG_OK) st = fg_replay_writer_finish(r->writer, err);
     if (st != FG_OK) return fail(r, st);
@@ -455,7 +471,7 @@ fg_status fg_recorder_finish(fg_recorder *r, fg_error *err) {
 
 void fg_recorder_destroy(fg_recorder *r) {
     if (!r) return;
-    r->w->watch_boundary = false;
+    fg_world_watch_boundary(r->w, false);
     fg_allocator a = r->alloc;
     fg_replay_writer_destroy(r->writer);
     fg_free(&a, r->next_edge, sizeof(fg_edge_id) * r->max_entities);
@@ -465,21 +481,16 @@ void fg_recorder_destroy(fg_recorder *r) {
 fg_tick fg_recorder_ticks(const fg_recorder *r) { return r->next - r->start; }
 
 bool fg_recorder_edited(const fg_recorder *r, const char **what) {
-    const fg_world *w = r->w;
-    if (w->edits != r->edits) {
-        if (what) *what = w->edit_what;
-        return true;
-    }
-    if (w->side_inputs != r->side_inputs) {
-        if (what) *what = w->side_input_what;
-        return true;
-    }
-    return false;
+    const char *latest;
+    bool edited = fg_world_edits(r->w, &latest) != r->edits;
+    if (!edited) edited = fg_world_side_inputs(r->w, &latest) != r->side_inputs;
+    if (edited && what) *what = latest;
+    return edited;
 }
 
 int fg_recorder_unrecorded_reload(const fg_recorder *r) {
-    for (uint32_t s = 0; s < r->w->state->nslots; s++)
-        if (r->w->state->slot_version[s] != r->slot_version[s]) return (int)s;
+    for (uint32_t s = 0, n = fg_world_slot_count(r->w); s < n; s++)
+        if (fg_world_slot_version(r->w, s) != r->slot_version[s]) return (int)s;
     return -1;
 }
 

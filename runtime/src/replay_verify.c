@@ -16,7 +16,7 @@
 ** has come (as a host polls its devices), then runs the ticks the loop says are due. The state
 ** hash must come out the same as tick by tick, because only consumed input is authoritative.
 */
-#include "internal.h"
+#include "world_access.h"
 
 #include "framegate/determinism.h"
 #include "framegate/loop.h"
@@ -122,29 +122,29 @@ static fg_status parse_entity(const fg_replay_reader *r, uint32_t i, fg_spawn *s
 fg_status fg_replay_setup(fg_world *w, const fg_replay_reader *r, fg_error *err) {
     const char *name = fg_replay_reader_name(r);
     const fg_replay_header *h = fg_replay_reader_header(r);
-    if (w->state->nentities != 0 || w->state->tick != h->start_tick)
+    if (fg_world_entity_count(w) != 0 || fg_world_tick(w) != h->start_tick)
         return fg_error_set(err, FG_ESTATE, "%s: the world must be fresh (tick %lld, no entity) "
                             "to set up the replay; it is at tick %lld with %u entities", name,
-                            (long long)h->start_tick, (long long)w->state->tick,
-                            w->state->nentities);
-    if (h->tick_rate != w->tick_rate || h->seed != w->seed)
+                            (long long)h->start_tick, (long long)fg_world_tick(w),
+                            fg_world_entity_count(w));
+    if (h->tick_rate != fg_world_tick_rate(w) || h->seed != fg_world_seed(w))
         return fg_error_set(err, FG_EMISMATCH, "%s: recorded at %u Hz with seed %llu; the world "
                             "runs at %u Hz with seed %llu", name, h->tick_rate,
-                            (unsigned long long)h->seed, w->tick_rate,
-                            (unsigned long long)w->seed);
+                            (unsigned long long)h->seed, fg_world_tick_rate(w),
+                            (unsigned long long)fg_world_seed(w));
     uint32_t n, slots;
-    fg_status st = meta_u32(r, "fg.entities", 0, w->max_entities, &n, err);
+    fg_status st = meta_u32(r, "fg.entities", 0, fg_world_max_entities(w), &n, err);
     if (st == FG_OK) st = meta_u32(r, "fg.slots", 0, FG_MAX_RULE_SLOTS, &slots, err);
     if (st != FG_OK) return st;
-    if (slots != w->state->nslots)
+    if (slots != fg_world_slot_count(w))
         return fg_error_set(err, FG_EMISMATCH, "%s: recorded with %u rules slot(s), the world "
-                            "has %u", name, slots, w->state->nslots);
+                            "has %u", name, slots, fg_world_slot_count(w));
     for (uint32_t s = 0; s < slots; s++) {
         char key[32];
         snprintf(key, sizeof key, "ruleset.%u", s);
         for (uint32_t i = 0; i < h->nhashes; i++) {
             if (strcmp(h->hashes[i].name.s, key) != 0) continue;
-            uint64_t have = w->versions[w->state->slot_version[s]]->hash;
+            uint64_t have = fg_ruleset_hash(fg_world_slot_rules(w, s));
             if (h->hashes[i].hash != have)
                 return fg_error_set(err, FG_EMISMATCH, "%s: replay was recorded with ruleset "
                                     "0x%016llx in slot %u, loaded ruleset is 0x%016llx", name,
@@ -273,17 +273,17 @@ fg_status fg_player_create(fg_world *w, fg_replay_reader *r, const fg_player_opt
         return fg_error_set(err, FG_EINVAL, "replay player: world, reader and out are required");
     *out = NULL;
     const fg_replay_header *h = fg_replay_reader_header(r);
-    if (h->tick_rate != w->tick_rate)
+    if (h->tick_rate != fg_world_tick_rate(w))
         return fg_error_set(err, FG_EMISMATCH, "%s: recorded at %u Hz, the world runs at %u Hz",
-                            fg_replay_reader_name(r), h->tick_rate, w->tick_rate);
-    if (w->state->tick != h->start_tick)
+                            fg_replay_reader_name(r), h->tick_rate, fg_world_tick_rate(w));
+    if (fg_world_tick(w) != h->start_tick)
         return fg_error_set(err, FG_ESTATE, "%s: starts at tick %lld, the world is at tick %lld "
                             "(set it up with fg_replay_setup)", fg_replay_reader_name(r),
-                            (long long)h->start_tick, (long long)w->state->tick);
+                            (long long)h->start_tick, (long long)fg_world_tick(w));
     if (o.fps > 100000 || o.jitter_pct > 90)
         return fg_error_set(err, FG_EINVAL, "replay player: fps %u (expected 0..100000) or "
                             "jitter %u%% (expected 0..90)", o.fps, o.jitter_pct);
-    fg_allocator a = o.alloc ? *o.alloc : w->alloc;
+    fg_allocator a = o.alloc ? *o.alloc : fg_world_allocator(w);
     fg_player *p = fg_alloc(&a, sizeof *p);
     queued *items = fg_alloc(&a, sizeof(queued) * QUEUE_CAP * 2);
     if (!p || !items) {
@@ -299,13 +299,13 @@ fg_status fg_player_create(fg_world *w, fg_replay_reader *r, const fg_player_opt
     p->others = (fifo){items + QUEUE_CAP, 0, 0, QUEUE_CAP};
     fg_replay_reader_rewind(r);
     const fg_replay_stats *rs = fg_replay_reader_stats(r);
-    p->status.tick = w->state->tick;
+    p->status.tick = fg_world_tick(w);
     p->status.last_tick = rs->has_final ? rs->final_tick : -1;
     p->status.last_good_tick = -1;
     p->status.divergent_tick = -1;
     if (o.fps) {
         fg_loop_config lc = fg_loop_config_default();
-        lc.tick_rate = w->tick_rate;
+        lc.tick_rate = fg_world_tick_rate(w);
         fg_loop_init(&p->loop, &lc, NULL);
         p->jitter = fg_rng_seeded(o.jitter_seed ? o.jitter_seed : 1);
         p->host_us = 1000000; /* any origin: the loop maps it to world time 0 */
@@ -371,8 +371,8 @@ static fg_status read_one(fg_player *p, fg_tick now, bool *more, fg_error *err) 
                                 fg_replay_reader_name(p->r), (long long)now,
                                 (unsigned long long)rec.as.reload.new_hash);
         uint32_t slot = UINT32_MAX;
-        for (uint32_t s = 0; s < p->w->state->nslots; s++)
-            if (p->w->versions[p->w->state->slot_version[s]]->hash == rec.as.reload.old_hash)
+        for (uint32_t s = 0; s < fg_world_slot_count(p->w); s++)
+            if (fg_ruleset_hash(fg_world_slot_rules(p->w, s)) == rec.as.reload.old_hash)
                 slot = s;
         if (slot == UINT32_MAX)
             return diverge(p, now, rec.as.reload.old_hash, 0, err, "a reload from ruleset "
@@ -380,7 +380,7 @@ static fg_status read_one(fg_player *p, fg_tick now, bool *more, fg_error *err) 
                            rec.as.reload.old_hash);
         st = p->opt.reload(p->opt.ud, p->w, slot, &rec.as.reload, err);
         if (st != FG_OK) return st;
-        uint64_t got = p->w->versions[p->w->state->slot_version[slot]]->hash;
+        uint64_t got = fg_ruleset_hash(fg_world_slot_rules(p->w, slot));
         if (got != rec.as.reload.new_hash)
             return diverge(p, now, rec.as.reload.new_hash, got, err, "the reloaded ruleset "
                            "hashes 0x%016llx, the recording's was 0x%016llx",
@@ -466,15 +466,16 @@ static fg_status read_through(fg_player *p, fg_tick now, fg_error *err) {
 
 static fg_status push_input(fg_player *p, const queued *q, fg_error *err) {
     fg_world *w = p->w;
-    if (q->entity == 0 || q->entity > w->state->nentities)
+    uint32_t rate = fg_world_tick_rate(w);
+    if (q->entity == 0 || q->entity > fg_world_entity_count(w))
         return diverge(p, q->tick, 0, 0, err, "input for entity %u, which does not exist (%u "
-                       "spawned)", q->entity, w->state->nentities);
-    fg_tick at = fg_tick_of_us(q->time_us, w->tick_rate);
-    if (q->time_us < 0 || q->time_us > fg_us_max(w->tick_rate) || at > q->tick)
+                       "spawned)", q->entity, fg_world_entity_count(w));
+    fg_tick at = fg_tick_of_us(q->time_us, rate);
+    if (q->time_us < 0 || q->time_us > fg_us_max(rate) || at > q->tick)
         return diverge(p, q->tick, 0, 0, err, "e%u's input at %lld us belongs to tick %lld, after "
                        "the tick %lld it was recorded in", q->entity, (long long)q->time_us,
                        (long long)at, (long long)q->tick);
-    fg_buffer *b = fg_world_buffer_at(w, q->entity - 1);
+    fg_buffer *b = fg_world_input_buffer(w, q->entity - 1);
     fg_error e2;
     if (fg_buffer_push(b, (fg_edge_kind)q->kind, q->action, q->dir, q->time_us, at,
                        (fg_source)q->source, NULL, &e2) != FG_OK)
@@ -491,7 +492,7 @@ static fg_status push_input(fg_player *p, const queued *q, fg_error *err) {
 /* With a display rate: pushes edges whose time has come, in order, stopping at the first that
 ** must wait (a late edge waits for the tick before its own to have run). */
 static fg_status push_early(fg_player *p, fg_error *err) {
-    fg_tick now = p->w->state->tick;
+    fg_tick now = fg_world_tick(p->w);
     for (;;) {
         queued *q = fifo_front(&p->inputs);
         if (!q) {
@@ -502,7 +503,7 @@ static fg_status push_early(fg_player *p, fg_error *err) {
             continue;
         }
         if (q->time_us > p->loop.sim_us) return FG_OK;
-        bool late = fg_tick_of_us(q->time_us, p->w->tick_rate) < q->tick;
+        bool late = fg_tick_of_us(q->time_us, fg_world_tick_rate(p->w)) < q->tick;
         if (late && q->tick > now) return FG_OK;
         fg_status st = push_input(p, q, err);
         if (st != FG_OK) return st;
@@ -521,8 +522,8 @@ static int64_t frame_us(fg_player *p) {
 static void describe_command(const fg_world *w, uint32_t entity, uint32_t motion, char *buf,
                              size_t size) {
     const char *name = NULL;
-    if (entity >= 1 && entity <= w->state->nentities && w->state->nslots > 0)
-        name = fg_motion_name(fg_world_rules_of(w, &w->entities[entity - 1])->motion_set, motion);
+    const fg_ruleset *rules = entity >= 1 ? fg_world_rules(w, entity) : NULL;
+    if (rules) name = fg_motion_name(fg_ruleset_motions(rules), motion);
     if (name) snprintf(buf, size, "e%u %s", entity, name);
     else snprintf(buf, size, "e%u motion #%u", entity, motion);
 }
@@ -541,9 +542,12 @@ static fg_status verify(fg_player *p, fg_tick t, fg_error *err) {
     }
     char a[96], b[96];
     /* The tick's new commands, entity by entity in the order the matcher ranked them. */
-    for (uint32_t slot = 0; w->state->nslots > 0 && slot < w->state->nentities; slot++)
-        for (uint32_t c = 0; c < w->ncommands[slot]; c++) {
-            const fg_motion_command *m = &w->commands[(size_t)slot * FG_COMMANDS_PER_TICK + c];
+    uint32_t nentities = fg_world_slot_count(w) > 0 ? fg_world_entity_count(w) : 0;
+    for (uint32_t slot = 0; slot < nentities; slot++) {
+        const fg_motion_command *cmds;
+        uint32_t ncmds = fg_world_commands(w, slot, &cmds);
+        for (uint32_t c = 0; c < ncmds; c++) {
+            const fg_motion_command *m = &cmds[c];
             if (m->age != 0) continue;
             queued *q = fifo_front(&p->others);
             describe_command(w, slot + 1, m->motion, b, sizeof b);
@@ -558,6 +562,7 @@ static fg_status verify(fg_player *p, fg_tick t, fg_error *err) {
             p->status.commands++;
             fifo_pop(&p->others);
         }
+    }
     for (;;) {
         queued *q = fifo_front(&p->others);
         if (!q || q->tick > t) return FG_OK;
@@ -595,7 +600,7 @@ fg_status fg_player_step(fg_player *p, fg_error *err) {
         return fg_error_set(err, FG_ESTATE, "%s: the replay has ended (tick %lld)",
                             fg_replay_reader_name(p->r), (long long)p->status.tick - 1);
     fg_world *w = p->w;
-    fg_tick t = w->state->tick;
+    fg_tick t = fg_world_tick(w);
     fg_status st;
     if (p->opt.fps) {
         while (p->due == 0) {
@@ -621,7 +626,7 @@ fg_status fg_player_step(fg_player *p, fg_error *err) {
         p->due--;
         p->status.loop_clamped_us = p->loop.clamped_us;
     }
-    p->status.tick = w->state->tick;
+    p->status.tick = fg_world_tick(w);
     st = verify(p, t, err);
     if (st != FG_OK) return st;
     /* A partial replay (no final record) ends with its last record's tick. */

@@ -419,12 +419,14 @@ static void copy_text(char *dst, size_t size, const char *src) {
     dst[n] = '\0';
 }
 
-/* A rule's error in the few bytes a decision holds: its first line, the file named without its
-** folders ("rules.lua:12: ..."; a deep checkout's path would push the reason out), and when it is
-** still too long, cut at a word with "...". */
+/* A rule's error in the few bytes a decision holds: its first line, and when it is still too
+** long, cut at a word with "..."; the trace keeps the whole message. Rule files are named relative
+** to their ruleset's folder ("chars/ryu.lua:12: ..."), which stays; a file named by an absolute
+** or shortened path ("/home/.../host.lua:12", "...ders/host.lua:12": a function the host passed
+** in) is named by its last part, so a deep checkout does not push the reason out. */
 static void copy_rule_error(char *dst, size_t size, const char *msg) {
     const char *colon = strstr(msg, ": ");
-    if (colon) {
+    if (colon && (msg[0] == '/' || strncmp(msg, "...", 3) == 0)) {
         const char *slash = NULL;
         for (const char *p = msg; p < colon; p++)
             if (*p == '/') slash = p;
@@ -456,6 +458,7 @@ fg_decision fg_request_merge_rule(fg_world *w, fg_entity_state *es, fg_decision 
     memset(&v, 0, sizeof v);
     fg_error err;
     err.msg[0] = '\0';
+    w->hook_text = false; /* only this call's message may reach the record */
     fg_vars_rule_begin(w, es);
     fg_status st = w->hooks.request(w->hooks.ud, w, &d, &v, &err);
     fg_vars_rule_end(w, st != FG_OK);
@@ -463,8 +466,7 @@ fg_decision fg_request_merge_rule(fg_world *w, fg_entity_state *es, fg_decision 
         d.kind = FG_DECIDE_REJECTED;
         d.reason = FG_R_RULE_ERROR;
         copy_rule_error(d.rule_text, sizeof d.rule_text, err.msg);
-        fg_trace_record *r = fg_world_trace_push(w, d.tick, es->id, FG_TRACE_RULE_ERROR, 0);
-        if (r) copy_text(r->text, sizeof r->text, err.msg);
+        fg_world_trace_rule_error(w, d.tick, es->id, err.msg);
         return d;
     }
     copy_text(d.rule_text, sizeof d.rule_text, v.text);

@@ -28,9 +28,4 @@ uint64_t fg_snapshot_checksum(const fg_snapshot_header *h, const void *body);
 fg_status fg_snapshot_check(const fg_world *w, const fg_snapshot_header *h, const void *body,
                             fg_error *err);
 
-/* Save and restore for snapshots that never leave the world's own code (the sync test's ring):
-** no checksum, no field checks. Anything a host hands in goes through fg_world_restore. */
-void fg_world_save_trusted(const fg_world *w, void *buf, size_t size);
-void fg_world_restore_trusted(fg_world *w, const void *buf, size_t size);
-
 #endif

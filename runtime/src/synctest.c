@@ -13,8 +13,7 @@
 ** The ring holds N + 1 boundary states, so the state saved after tick t never overwrites the one
 ** the rollback restores. Everything is allocated at creation.
 */
-#include "internal.h"
-#include "snapshot.h"
+#include "world_access.h"
 
 #include "framegate/determinism.h"
 
@@ -106,21 +105,22 @@ void fg_synctest_destroy(fg_synctest *st) {
 /* The boundary the next tick starts from is the world as it is now. */
 static void mark_boundary(fg_synctest *st) {
     fg_world *w = st->w;
-    slot *s = slot_of(st, w->state->tick);
-    s->tick = w->state->tick;
+    fg_tick tick = fg_world_tick(w);
+    slot *s = slot_of(st, tick);
+    s->tick = tick;
     /* Cannot fail: the buffer holds the largest snapshot of this world. */
     fg_world_save_trusted(w, s->snap, st->snap_cap);
-    for (uint32_t i = 0; i < w->state->nentities; i++) {
-        st->next_id[i] = fg_world_buffer_at(w, i)->next_id;
-        st->npending[i] = w->entities[i].npending;
+    for (uint32_t i = 0, n = fg_world_entity_count(w); i < n; i++) {
+        st->next_id[i] = fg_world_input_buffer(w, i)->next_id;
+        st->npending[i] = (uint8_t)fg_world_pending_count(w, i);
     }
-    st->next = w->state->tick;
+    st->next = tick;
 }
 
 static void reset_window(fg_synctest *st) {
     mark_boundary(st);
-    st->first = st->w->state->tick;
-    st->edits = st->w->edits;
+    st->first = fg_world_tick(st->w);
+    st->edits = fg_world_edits(st->w, NULL);
 }
 
 fg_status fg_synctest_create(fg_world *w, const fg_synctest_config *cfg, fg_synctest **out,
@@ -136,14 +136,14 @@ fg_status fg_synctest_create(fg_world *w, const fg_synctest_config *cfg, fg_sync
     if (!st) return fg_error_set(err, FG_ENOMEM, "sync test: out of memory");
     st->w = w;
     st->alloc = c.allocator;
-    st->max_entities = w->max_entities;
-    st->buffer_capacity = w->buffer_capacity;
+    st->max_entities = fg_world_max_entities(w);
+    st->buffer_capacity = fg_world_buffer_capacity(w);
     st->check = c.check;
     st->advance = c.advance;
     st->ud = c.ud;
     st->snap_cap = fg_world_snapshot_capacity(w);
     st->nslots = c.check + 1;
-    uint32_t me = w->max_entities, cap = w->buffer_capacity;
+    uint32_t me = st->max_entities, cap = st->buffer_capacity;
     st->slots = fg_alloc(&c.allocator, sizeof(slot) * st->nslots);
     st->scratch = fg_alloc(&c.allocator, st->snap_cap);
     st->next_id = fg_alloc(&c.allocator, sizeof(fg_edge_id) * me);
@@ -178,10 +178,10 @@ fg_status fg_synctest_create(fg_world *w, const fg_synctest_config *cfg, fg_sync
 ** after the boundary's, the contact reports and the animation reports. */
 static void capture(fg_synctest *st, tick_input *in) {
     fg_world *w = st->w;
-    uint32_t cap = w->buffer_capacity;
-    in->nentities = w->state->nentities;
+    uint32_t cap = st->buffer_capacity;
+    in->nentities = fg_world_entity_count(w);
     for (uint32_t i = 0; i < in->nentities; i++) {
-        const fg_buffer *b = fg_world_buffer_at(w, i);
+        const fg_buffer *b = fg_world_input_buffer(w, i);
         captured_edge *out = &in->edges[(size_t)i * cap];
         uint32_t n = 0;
         for (uint32_t j = 0; j < b->pending_count; j++) {
@@ -197,23 +197,19 @@ static void capture(fg_synctest *st, tick_input *in) {
             c->late = (e->flags & FG_EDGE_LATE) != 0;
         }
         in->nedges[i] = n;
-        const fg_entity_state *es = &w->entities[i];
-        uint8_t from = st->npending[i] <= es->npending ? st->npending[i] : es->npending;
-        in->nrequests[i] = (uint8_t)(es->npending - from);
-        memcpy(&in->requests[(size_t)i * FG_PENDING_REQUESTS], &es->pending[from],
-               sizeof(fg_pending_request) * in->nrequests[i]);
-        in->contact[i] = es->contact;
+        in->nrequests[i] = (uint8_t)fg_world_pending_capture(
+            w, i, st->npending[i], &in->requests[(size_t)i * FG_PENDING_REQUESTS]);
+        in->contact[i] = fg_world_contact_capture(w, i);
     }
-    in->nhost = w->nhost_events;
-    memcpy(in->host, w->host_events, sizeof(fg_candidate) * w->nhost_events);
+    in->nhost = fg_world_host_events_capture(w, in->host);
 }
 
 /* Puts a tick's input back into the world at its boundary, as the host pushed it. */
 static fg_status reinject(fg_synctest *st, const tick_input *in, fg_error *err) {
     fg_world *w = st->w;
-    uint32_t cap = w->buffer_capacity;
-    for (uint32_t i = 0; i < in->nentities && i < w->state->nentities; i++) {
-        fg_buffer *b = fg_world_buffer_at(w, i);
+    uint32_t cap = st->buffer_capacity;
+    for (uint32_t i = 0; i < in->nentities && i < fg_world_entity_count(w); i++) {
+        fg_buffer *b = fg_world_input_buffer(w, i);
         const captured_edge *edges = &in->edges[(size_t)i * cap];
         for (uint32_t j = 0; j < in->nedges[i]; j++) {
             const captured_edge *c = &edges[j];
@@ -224,17 +220,15 @@ static fg_status reinject(fg_synctest *st, const tick_input *in, fg_error *err) 
                                          tick, (fg_source)c->source, NULL, err);
             if (s != FG_OK) {
                 fg_error_prefix(err, "sync test: re-pushing e%u's input for tick %lld", i + 1,
-                                (long long)w->state->tick);
+                                (long long)fg_world_tick(w));
                 return s;
             }
         }
-        fg_entity_state *es = &w->entities[i];
-        for (uint32_t j = 0; j < in->nrequests[i] && es->npending < FG_PENDING_REQUESTS; j++)
-            es->pending[es->npending++] = in->requests[(size_t)i * FG_PENDING_REQUESTS + j];
-        es->contact = in->contact[i];
+        fg_world_pending_put(w, i, &in->requests[(size_t)i * FG_PENDING_REQUESTS],
+                             in->nrequests[i]);
+        fg_world_contact_put(w, i, in->contact[i]);
     }
-    memcpy(w->host_events, in->host, sizeof(fg_candidate) * in->nhost);
-    w->nhost_events = in->nhost;
+    fg_world_host_events_put(w, in->host, in->nhost);
     return FG_OK;
 }
 
@@ -244,11 +238,7 @@ static fg_status reinject(fg_synctest *st, const tick_input *in, fg_error *err) 
 
 /* Restores without counting it as a host edit. */
 static void restore_quiet(fg_synctest *st, const void *snap) {
-    uint64_t edits = st->w->edits;
-    const char *what = st->w->edit_what;
-    fg_world_restore_trusted(st->w, snap, st->snap_cap);
-    st->w->edits = edits;
-    st->w->edit_what = what;
+    fg_world_restore_quiet(st->w, snap, st->snap_cap);
 }
 
 static fg_status mismatch(fg_synctest *st, fg_tick k, fg_tick t, uint32_t distance,
@@ -288,11 +278,11 @@ static fg_status mismatch(fg_synctest *st, fg_tick k, fg_tick t, uint32_t distan
 
 fg_status fg_synctest_advance(fg_synctest *st, fg_error *err) {
     fg_world *w = st->w;
-    if (w->edits != st->edits || w->state->tick != st->next) {
+    if (fg_world_edits(w, NULL) != st->edits || fg_world_tick(w) != st->next) {
         reset_window(st);
         st->stats.resets++;
     }
-    fg_tick t = w->state->tick;
+    fg_tick t = fg_world_tick(w);
     slot *cur = slot_of(st, t);
     capture(st, &cur->in);
     fg_status s = advance(st, false, err);
@@ -302,7 +292,7 @@ fg_status fg_synctest_advance(fg_synctest *st, fg_error *err) {
     st->stats.compared++;
     /* The boundary after t, saved before the rollback so a failed check can go back to it. */
     mark_boundary(st);
-    st->edits = w->edits;
+    st->edits = fg_world_edits(w, NULL);
 
     fg_tick from = t - (fg_tick)st->check + 1;
     if (from < st->first) from = st->first;
@@ -322,7 +312,7 @@ fg_status fg_synctest_advance(fg_synctest *st, fg_error *err) {
         uint64_t h = fg_world_hash(w);
         if (h != sk->hash) return mismatch(st, k, t, distance, sk->hash, h, err);
     }
-    st->edits = w->edits;
+    st->edits = fg_world_edits(w, NULL);
     return FG_OK;
 }
 

@@ -3,6 +3,11 @@
 ** trace.c: the world's trace: a ring of records (inputs, decisions, transitions, rule errors)
 ** written as the tick runs, read back and formatted as text. Not authoritative: never hashed,
 ** never snapshotted; a full ring drops its oldest record and counts it.
+**
+** Text (rule errors, notes) lives apart from the records, in a byte ring allocated with the
+** world, so a record stays small and a message of any length is kept whole while the ring has
+** room. Writing a text never allocates; one longer than the whole ring is cut at a word and
+** says so, and a text the ring has reused reads as a note saying that, never as other bytes.
 */
 #include "internal.h"
 
@@ -30,9 +35,84 @@ fg_trace_record *fg_world_trace_push(fg_world *w, fg_tick tick, fg_entity e, fg_
     r->kind = (uint16_t)kind;
     r->code = (uint16_t)code;
     r->a = r->b = r->c = r->d = 0;
-    r->text[0] = '\0';
+    r->text_at = 0;
+    r->text_len = 0;
     return r;
 }
+
+/* {====================================================================== text */
+
+#define NO_RING UINT64_MAX /* text_at of a text written while the world keeps none */
+
+/* Copies s (NUL-terminated) into the ring; *at and *len say where. A text that cannot fit in
+** the ring keeps its head, cut at a word, and a note of what is missing. */
+static void text_put(fg_world *w, const char *s, uint64_t *at, uint32_t *len) {
+    size_t n = strlen(s);
+    uint32_t cap = w->trace_text_cap;
+    if (n == 0) {
+        *at = 0;
+        *len = 0;
+        return;
+    }
+    if (cap == 0) {
+        *at = NO_RING;
+        *len = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+        return;
+    }
+    char note[128] = "";
+    size_t keep = n, note_len = 0;
+    if (n + 1 > cap) {
+        /* cap >= 256 (check_config), so the note always fits with some of the text. */
+        note_len = (size_t)snprintf(note, sizeof note, " [... %zu more bytes: the message is "
+                                    "longer than world.trace_text_bytes (%u)]", n, cap);
+        keep = cap - 1 - note_len;
+        size_t word = keep;
+        while (word > 0 && s[word] != ' ') word--;
+        if (word > keep / 2) keep = word;
+        snprintf(note, sizeof note, " [... %zu more bytes: the message is longer than "
+                 "world.trace_text_bytes (%u)]", n - keep, cap);
+        note_len = strlen(note);
+    }
+    size_t need = keep + note_len + 1;
+    uint64_t pos = w->trace_text_head % cap;
+    if (pos + need > cap) w->trace_text_head += cap - pos; /* never split a text at the end */
+    char *dst = w->trace_text + w->trace_text_head % cap;
+    memcpy(dst, s, keep);
+    memcpy(dst + keep, note, note_len);
+    dst[keep + note_len] = '\0';
+    *at = w->trace_text_head;
+    *len = (uint32_t)(keep + note_len);
+    w->trace_text_head += need;
+}
+
+const char *fg_world_trace_text(const fg_world *w, const fg_trace_record *r) {
+    if (!r || r->text_len == 0) return "";
+    if (r->text_at == NO_RING)
+        return "(text not kept: the world was created with trace_text_bytes 0)";
+    if (w->trace_text_head - r->text_at > w->trace_text_cap)
+        return "(text overwritten by newer trace records: raise world.trace_text_bytes to keep "
+               "more)";
+    return w->trace_text + r->text_at % w->trace_text_cap;
+}
+
+void fg_world_trace_hook_error(fg_world *w, const char *text) {
+    if (!w || !text) return;
+    text_put(w, text, &w->hook_text_at, &w->hook_text_len);
+    w->hook_text = true;
+}
+
+void fg_world_trace_rule_error(fg_world *w, fg_tick tick, fg_entity e, const char *msg) {
+    fg_trace_record *r = fg_world_trace_push(w, tick, e, FG_TRACE_RULE_ERROR, 0);
+    if (r && w->hook_text) {
+        r->text_at = w->hook_text_at;
+        r->text_len = w->hook_text_len;
+    } else if (r) {
+        text_put(w, msg, &r->text_at, &r->text_len);
+    }
+    w->hook_text = false;
+}
+
+/* }====================================================================== */
 
 void fg_world_trace4(fg_world *w, fg_tick tick, fg_entity e, fg_trace_kind kind, int code,
                      int64_t a, int64_t b, int64_t c, int64_t d) {
@@ -57,7 +137,7 @@ void fg_world_trace_clear(fg_world *w) { w->trace_head = w->trace_count = 0; }
 
 void fg_world_note_error(fg_world *w, fg_entity e, const char *text) {
     fg_trace_record *r = fg_world_trace_push(w, w->state->tick - 1, e, FG_TRACE_RULE_ERROR, 0);
-    if (r) snprintf(r->text, sizeof r->text, "%s", text ? text : "");
+    if (r) text_put(w, text ? text : "", &r->text_at, &r->text_len);
 }
 
 const char *fg_transition_reason_name(fg_transition_reason r) {
@@ -145,7 +225,8 @@ int fg_world_trace_format(const fg_world *w, const fg_trace_record *r, char *buf
             n += snprintf(buf + n, size - (size_t)n, " -> %s", name_in(w, r->version, r->c));
         return n;
     }
-    case FG_TRACE_RULE_ERROR: return n + snprintf(p, left, "rule error: %s", r->text);
+    case FG_TRACE_RULE_ERROR:
+        return n + snprintf(p, left, "rule error: %s", fg_world_trace_text(w, r));
     case FG_TRACE_RELOAD: {
         const fg_ruleset *now = fg_world_rules_version(w, (uint32_t)r->d);
         return n + snprintf(p, left, "reload: slot %u runs '%s' version %lld, content %016llx "

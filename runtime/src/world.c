@@ -43,6 +43,7 @@ fg_world_config fg_world_config_default(void) {
     ** the capacity is what makes save + restore of a match cost about a microsecond. */
     c.buffer_capacity = 32;
     c.trace_capacity = 4096;
+    c.trace_text_bytes = 65536;
     c.max_projectiles = 64;
     c.allocator = fg_allocator_default();
     c.jump.buffer_ticks = 6;
@@ -63,6 +64,10 @@ static fg_status check_config(const fg_world_config *c, fg_error *err) {
     if (c->buffer_capacity == 0 || c->buffer_capacity > 65536)
         return fg_error_set(err, FG_EINVAL,
                             "world.buffer_capacity: %u edges, expected 1..65536", c->buffer_capacity);
+    if (c->trace_text_bytes != 0 &&
+        (c->trace_text_bytes < 256 || c->trace_text_bytes > FG_TRACE_TEXT_MAX))
+        return fg_error_set(err, FG_EINVAL, "world.trace_text_bytes: %u, expected 0 or 256..%u",
+                            c->trace_text_bytes, FG_TRACE_TEXT_MAX);
     if ((unsigned)c->ground > FG_GROUND_CONTACTS)
         return fg_error_set(err, FG_EINVAL, "world.ground: %d, expected FG_GROUND_DEFAULT, "
                             "FG_GROUND_STAGE or FG_GROUND_CONTACTS", (int)c->ground);
@@ -145,6 +150,8 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
     w->meter = fg_alloc(&w->alloc, (size_t)FG_METER_TICKS * c.max_entities);
     w->trace_cap = c.trace_capacity;
     if (w->trace_cap) w->trace = fg_alloc(&w->alloc, sizeof(fg_trace_record) * w->trace_cap);
+    w->trace_text_cap = w->trace_cap ? c.trace_text_bytes : 0;
+    if (w->trace_text_cap) w->trace_text = fg_alloc(&w->alloc, w->trace_text_cap);
     w->cap_cands = c.max_entities * FG_MAX_LAYERS * FG_MAX_MARKERS;
     w->cands = fg_alloc(&w->alloc, sizeof(fg_candidate) * w->cap_cands);
     bool coll = fg_collide_space_init(&w->coll, &w->alloc, c.max_entities) &&
@@ -160,8 +167,8 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
     w->true_commands = fg_alloc(&w->alloc, sizeof(fg_motion_command) * FG_MOTION_MAX_PATTERNS);
     w->combat_memo = fg_alloc(&w->alloc, sizeof(fg_combat_memo) * c.max_entities);
     if (!w->arena || !w->maps || !w->devices || !w->meter || (w->trace_cap && !w->trace) ||
-        !w->cands || !w->events || !w->commands || !w->ncommands || !coll || !w->true_commands ||
-        !w->proposals || !w->combat_memo) {
+        (w->trace_text_cap && !w->trace_text) || !w->cands || !w->events || !w->commands ||
+        !w->ncommands || !coll || !w->true_commands || !w->proposals || !w->combat_memo) {
         fg_world_destroy(w);
         fg_error_set(err, FG_ENOMEM, "world: out of memory (state of %zu bytes)", w->arena_size);
         return NULL;
@@ -205,6 +212,7 @@ void fg_world_destroy(fg_world *w) {
     fg_free(&a, w->devices, sizeof(fg_device_state) * w->max_entities);
     fg_free(&a, w->meter, (size_t)FG_METER_TICKS * w->max_entities);
     fg_free(&a, w->trace, sizeof(fg_trace_record) * w->trace_cap);
+    fg_free(&a, w->trace_text, w->trace_text_cap);
     fg_free(&a, w->cands, sizeof(fg_candidate) * w->cap_cands);
     fg_free(&a, w->events, sizeof(fg_event) * w->cap_events);
     fg_free(&a, w->commands, sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK * w->max_entities);
@@ -333,6 +341,7 @@ fg_world *fg_world_clone(const fg_world *src, const fg_world_hooks *hooks, fg_er
     c.max_entities = src->max_entities;
     c.buffer_capacity = src->buffer_capacity;
     c.trace_capacity = src->trace_cap;
+    c.trace_text_bytes = src->trace_cap ? src->trace_text_cap : c.trace_text_bytes;
     c.max_projectiles = src->pspace.cap;
     c.motion_bytes = (uint32_t)src->motion_stride;
     c.allocator = src->alloc;
@@ -460,7 +469,8 @@ uint32_t fg_world_entity_count(const fg_world *w) { return w->state->nentities; 
 size_t fg_world_memory(const fg_world *w) {
     return sizeof *w + w->arena_size + sizeof(fg_input_map) * w->max_entities +
            sizeof(fg_device_state) * w->max_entities + (size_t)FG_METER_TICKS * w->max_entities +
-           sizeof(fg_trace_record) * w->trace_cap + sizeof(fg_candidate) * w->cap_cands +
+           sizeof(fg_trace_record) * w->trace_cap + w->trace_text_cap +
+           sizeof(fg_candidate) * w->cap_cands +
            sizeof(fg_event) * w->cap_events +
            (sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK + 1 + sizeof(fg_combat_memo)) *
                w->max_entities +

@@ -231,7 +231,7 @@ function framegate.loop(opts) end
 
 -- {---------------------------------------------------------------------- worlds
 
----@param opts { rules?: string|framegate.Declaration|framegate.Rules, rate?: integer, seed?: integer, entities?: integer, buffer?: integer, trace?: integer, buttons?: string[], jump?: { button: string, buffer?: integer, coyote?: integer, action?: string }, ground?: framegate.GroundMode }
+---@param opts { rules?: string|framegate.Declaration|framegate.Rules, rate?: integer, seed?: integer, entities?: integer, buffer?: integer, trace?: integer, trace_text?: integer, buttons?: string[], jump?: { button: string, buffer?: integer, coyote?: integer, action?: string }, ground?: framegate.GroundMode }
 ---@return framegate.World
 function framegate.world(opts) end
 

@@ -38,7 +38,7 @@ function TestCli:test_a_recording_that_cannot_be_written_fails_in_one_line()
 end
 
 function TestCli:test_bad_option_values_are_usage_errors()
-  for _, args in ipairs { "watch samples/duel --ticks abc", "test -o bogus tests/scenarios",
+  for _, args in ipairs { "watch samples/duel --ticks abc", "test -o bogus samples/duel/scenarios",
                           "replay --fps abc samples/duel/replays/reload.fgr" } do
     local code, text = run(args)
     lu.assertEquals(code, 2, args .. ": " .. text)

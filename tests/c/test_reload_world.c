@@ -102,7 +102,7 @@ static void queued_request_for_a_removed_action_is_dropped(void **state) {
     const fg_trace_record *reload = fg_world_trace_at(d.w, (uint32_t)before);
     const fg_trace_record *note = fg_world_trace_at(d.w, (uint32_t)before + 1);
     assert_int_equal(reload->kind, FG_TRACE_RELOAD);
-    assert_non_null(strstr(note->text, "queued request for 'fireball' was dropped"));
+    assert_non_null(strstr(fg_world_trace_text(d.w, note), "queued request for 'fireball' was dropped"));
     fgt_run(&d, 30);
     assert_string_equal(fgt_running(&d, d.p1, 0), "idle");
     fgt_duel_free(&d);

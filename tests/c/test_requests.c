@@ -724,7 +724,7 @@ static void failing_rule_drops_the_request_and_changes_nothing(void **state) {
     for (uint32_t i = 0; i < fg_world_trace_count(failing.w); i++) {
         const fg_trace_record *r = fg_world_trace_at(failing.w, i);
         traced |= r->kind == FG_TRACE_RULE_ERROR && r->tick == 3 &&
-                  strstr(r->text, "rules.lua:12") != NULL;
+                  strstr(fg_world_trace_text(failing.w, r), "rules.lua:12") != NULL;
     }
     assert_true(traced);
     fgt_run(&failing, 10);

@@ -208,9 +208,10 @@ function TestSandbox:test_rule_errors_carry_the_rules_own_frames()
   local trace = w:trace()
   local err
   for _, r in ipairs(trace) do if r.text:find("rule error:", 1, true) then err = r.text end end
-  lu.assertStrContains(err, "probe/rules.lua:3: attempt to index a nil value")
+  lu.assertStrContains(err, "rule error: rules.lua:3: attempt to index a nil value")
   lu.assertStrContains(err, "rule traceback:")
-  lu.assertStrContains(err, "probe/rules.lua:3: in upvalue 'helper'")
+  lu.assertStrContains(err, "\trules.lua:3: in upvalue 'helper'")
+  lu.assertNotStrContains(err, "probe/")
   lu.assertStrContains(err, "in request rule")
   lu.assertNotStrContains(err, "test_sandbox.lua")
 end

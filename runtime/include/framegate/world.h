@@ -46,6 +46,8 @@ typedef struct fg_world_config {
     uint32_t max_entities;    /* capacity, default 8 */
     uint32_t buffer_capacity; /* edges kept per entity, default 32 */
     uint32_t trace_capacity;  /* trace records kept, default 4096 (0 disables the trace) */
+    uint32_t trace_text_bytes; /* bytes of text the trace keeps for rule errors and notes, in a
+                                  ring: default 65536, 0 (none) or 256..16 MiB */
     uint32_t max_projectiles; /* the projectile pool, default 64 (0..65536); a spawn into a
                                  full pool is refused (framegate/projectile.h) */
     uint32_t motion_bytes;    /* matcher state per entity; 0 = what the rules need plus a
@@ -326,6 +328,8 @@ typedef enum fg_transition_reason {
 
 FG_API const char *fg_transition_reason_name(fg_transition_reason r);
 
+#define FG_TRACE_TEXT_MAX (16u << 20) /* largest world.trace_text_bytes */
+
 typedef struct fg_trace_record {
     fg_tick tick;
     fg_entity entity;
@@ -334,7 +338,10 @@ typedef struct fg_trace_record {
     uint16_t version; /* the entity's ruleset version when recorded: names are read in it */
     int64_t a, b, c, d;
     fg_decision decision; /* FG_TRACE_DECISION */
-    char text[256];       /* FG_TRACE_RULE_ERROR: the message and the rule's own frames */
+    /* FG_TRACE_RULE_ERROR: the message and the rule's own frames, whole, kept in the world's
+    ** text ring (world.trace_text_bytes); read it with fg_world_trace_text. */
+    uint64_t text_at;
+    uint32_t text_len; /* bytes of text (0: none) */
 } fg_trace_record;
 
 /* Records kept (oldest first); older ones are overwritten and counted as dropped. */
@@ -342,6 +349,13 @@ FG_API uint32_t fg_world_trace_count(const fg_world *w);
 FG_API const fg_trace_record *fg_world_trace_at(const fg_world *w, uint32_t i);
 FG_API uint64_t fg_world_trace_dropped(const fg_world *w);
 FG_API void fg_world_trace_clear(fg_world *w);
+/* The whole text of a record (a rule error's message; "" for records without one). A text the
+** ring has since reused for newer records, or one longer than the ring, says so in place of the
+** missing part: nothing is cut silently. Valid until the next record with text is written. */
+FG_API const char *fg_world_trace_text(const fg_world *w, const fg_trace_record *r);
+/* A request hook that fails with a message longer than fg_error holds (FG_ERROR_MAX) hands its
+** whole text here before returning; the rule error's trace record then carries all of it. */
+FG_API void fg_world_trace_hook_error(fg_world *w, const char *text);
 /* Records a failure of a host-side hook (a presentation hook that raised) in the trace. */
 FG_API void fg_world_note_error(fg_world *w, fg_entity e, const char *text);
 /* Readable line for a record, e.g. "t=12 e1 rejected: jump ...". */
