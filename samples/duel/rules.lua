@@ -83,7 +83,8 @@ return fg.ruleset "duelist" {
               tags = { "super", "attack" }, interrupts = true,
               boxes = { { "hit", from = 5, to = 10, x = 0, y = 0, w = 100, h = 120 } },
               invulnerable = { { from = 0, to = 4, throw = true } },
-              hit = { damage = 250, hitstop = 15, hitstun = 45, blockstun = 25, chip = 25 } },
+              hit = { damage = 250, hitstop = 15, hitstun = 45, blockstun = 25, chip = 25,
+                      pushback = { hit = 20, block = 16 } } },
     -- A launcher whose hit cancels into the jab for a juggle, and a throw the target can tech by
     -- pressing the throw itself within 7 ticks of the grab.
     launcher = { requires = "grounded", startup = 6, active = 3, recovery = 20, tags = { "attack" },
@@ -106,10 +107,26 @@ return fg.ruleset "duelist" {
     thrown = { duration = 1, tags = { "stun" }, interrupts = true },
     knockdown = { duration = 1, tags = { "stun" } },
 
+    -- A projectile: the fireball (below) leaves 40 px in front on the "spawn" marker. No input
+    -- asks for it: a host or an AI requests it (p:request("fireball")).
+    fireball = { requires = "grounded", startup = 12, active = 1, recovery = 30,
+                 tags = { "special", "attack" },
+                 markers = { { tick = 12, marker = "spawn" } },
+                 spawn = { "fireball", x = 40, y = 0 } },
+
     -- The upper layer: a taunt that runs while the legs keep walking, and forbids dashing.
     upper_idle = { layer = "upper", neutral = true, loop = true, duration = 1 },
     taunt = { layer = "upper", input = "LK+HK", startup = 10, active = 20, recovery = 10,
               tags = { "emote" }, forbids = { "movement" } },
+  },
+
+  -- The fireball: 6 px a tick for 90 ticks, one on screen per fighter. Two that meet clash
+  -- (durability 1 each: both vanish). Its hit counts for the throwing action's cancel windows.
+  projectiles = {
+    fireball = { vx = 6, lifetime = 90, durability = 1, limit = 1, opens_cancels = true,
+                 boxes = { { x = -15, y = 40, w = 30, h = 30 } },
+                 hit = { damage = 60, hitstop = 5, hitstun = 18, blockstun = 14, meter = 30,
+                         juggle = 1, pushback = { hit = 8, block = 12 } } },
   },
 
   -- A rule the data cannot express: the super needs a full bar, not just its cost.
@@ -124,7 +141,9 @@ return fg.ruleset "duelist" {
   -- A box contact is a hit event (ev.kind == "hit", with ev.contact, ev.x, ev.y, ev.damage); a
   -- "swing" marker is the sound of an attack coming out, contact or not.
   on_event = function(_, ev)
-    if ev.kind == "hit" then
+    if ev.kind == "clash" then
+      fg.cue("clash", ev)
+    elseif ev.kind == "hit" then
       fg.cue(ev.contact == "hit" and "hitspark" or ev.contact == "block" and "blockspark" or "whoosh", ev)
     elseif ev.kind == "throw" then
       fg.cue("grab", ev)

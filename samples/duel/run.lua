@@ -43,6 +43,11 @@ local rounds = {
     p1 = "LP@0", p2 = "LP@0", ticks = 30 },
   { title = "e2's shoryuken starts invulnerable: e1's jab passes through it",
     p1 = "LP@2", p2 = "6@0 2@1 3@2 P@3 5@4", ticks = 50, setup = function() p2:resource("meter", 100) end },
+  -- The corner (samples/duel/fireball.lua shows the fireball).
+  { title = "e2 blocks the super in the corner: the wall keeps it there, e1 slides back the pushback",
+    p1 = "2@0 3@1 6@2 2@3 3@4 6@5 P@6 5@8", p2 = "4@0 5@60", ticks = 70,
+    setup = function() p1:resource("meter", 300) p1:position(355, 0) p2:position(400, 0) end,
+    after = function() return string.format("e1 x %g, e2 x %g", p1:position(), (p2:position())) end },
 }
 
 print("framegate duel: two duelists, " .. w:rate() .. " Hz, rules " .. here_rules)
@@ -68,4 +73,5 @@ for i, round in ipairs(rounds) do
   if #cues > 0 then print("   cues: " .. table.concat(cues, " ")) end
   print(string.format("   health e1 %d  e2 %d   meter e1 %d", p1:resource("health"),
     p2:resource("health"), p1:resource("meter")))
+  if round.after then print("   " .. round.after()) end
 end

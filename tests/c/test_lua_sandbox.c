@@ -54,7 +54,7 @@ static void duel_rules_load_in_a_bare_host(void **state) {
     if (st != LUA_OK) fail_msg("%s", lua_tostring(L, -1));
     fg_lua_rules *r = fg_lua_check_rules(L, -1);
     assert_string_equal(fg_ruleset_name(r->rules), "duelist");
-    assert_int_equal(fg_ruleset_action_count(r->rules), 23);
+    assert_int_equal(fg_ruleset_action_count(r->rules), 24);
     assert_true(fg_ruleset_find_action(r->rules, "hadouken") >= 0);
     lua_close(L);
 }

@@ -246,4 +246,41 @@ function TestProjectiles:test_mistakes_name_their_path_and_value()
     "actions.f.spawn.marker: 'spawn' is not a marker of f")
 end
 
+-- The sample duelist: fireballs that clash, one that hits, the super blocked in the corner, all
+-- under the sync test at distance 8 on every tick.
+function TestProjectiles:test_the_duel_sample_under_the_sync_test()
+  local samples = os.getenv("FG_SAMPLES") or "samples"
+  local w = fg.world { rules = samples .. "/duel/rules.lua", seed = 7 }
+  local p1 = w:spawn { x = -150 }
+  local p2 = w:spawn { x = 150, facing = "left" }
+  local st = w:synctest { check = 8 }
+  local requests = { [0] = { p1, p2 }, [60] = { p1 } }
+  local seen, clashes, hits = {}, 0, 0
+  for t = 0, 150 do
+    for _, p in ipairs(requests[t] or {}) do p:request("fireball") end
+    local ok, report = st:advance()
+    if not ok then lu.fail(report.text) end
+    for _, p in ipairs(w:projectiles()) do seen[p.id] = true end
+    for _, ev in ipairs(w:events()) do
+      if ev.kind == "clash" then clashes = clashes + 1 end
+      if ev.kind == "hit" and ev.projectile then hits = hits + 1 end
+    end
+  end
+  lu.assertEquals(#seen, 3, "two clashed, the third flew")
+  lu.assertEquals({ clashes, hits }, { 1, 1 })
+  lu.assertEquals(p2:resource("health"), 940)
+  lu.assertEquals(#w:projectiles(), 0)
+  -- The corner: e2 at the wall blocks the super, e1 slides back the block's pushback (16).
+  p1:resource("meter", 300)
+  p1:position(355, 0)
+  p2:position(400, 0)
+  w:play(p2, "4@0 5@60")
+  w:play(p1, "2@0 3@1 6@2 2@3 3@4 6@5 P@6 5@8")
+  for _ = 1, 70 do
+    local ok, report = st:advance()
+    if not ok then lu.fail(report.text) end
+  end
+  lu.assertEquals({ p1:position(), (p2:position()) }, { 346, 400 }) -- 362 when the super met e2
+end
+
 os.exit(lu.LuaUnit.run())

@@ -228,7 +228,7 @@ function TestCheckCommand:test_valid_rules_pass_with_a_summary()
   local file = root .. "/duel/rules.lua"
   lu.assertTrue(check.check(file, out))
   lu.assertStrMatches(out.text, "^" .. file:gsub("%p", "%%%0")
-    .. ": ok: ruleset 'duelist', 23 actions, hash %x+, 0 warnings\n$")
+    .. ": ok: ruleset 'duelist', 24 actions, hash %x+, 0 warnings\n$")
 end
 
 function TestCheckCommand:test_every_error_is_printed_with_its_path()

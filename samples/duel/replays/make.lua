@@ -1,7 +1,7 @@
 -- Makes the sample replays of this folder (run from the repository's root):
 --
 --   framegate run samples/duel --record samples/duel/replays/playtest.fgr
---       playtest.fgr, playtest-2.fgr ... playtest-9.fgr: the nine rounds of run.lua, one replay
+--       playtest.fgr, playtest-2.fgr ... playtest-15.fgr: the fifteen rounds of run.lua, one replay
 --       each (every round restores the starting snapshot and sets it up, which starts a take)
 --   framegate lua samples/duel/replays/make.lua
 --       random-match.fgr: a minute of seeded random input between the two duelists
