@@ -8,7 +8,9 @@
 --   framegate run samples/platformer
 local fg = require "framegate"
 
-local RULES = "samples/platformer/rules.lua"
+-- The rules sit beside this file, wherever it is run from.
+local here = (arg and arg[0] or ""):match("^(.*)/[^/]*$")
+local RULES = (here and here ~= "" and here .. "/" or "samples/platformer/") .. "rules.lua"
 local w = fg.world { rules = RULES }
 local hero = w:spawn { x = -300, y = 40 }
 
