@@ -9,6 +9,8 @@
 --    prefix. A file owns fg_<stem> and fg_<first word of its stem> (world_input.c owns fg_world),
 --    plus the prefixes OWNERS lists for it; a function belongs to the owner of its longest
 --    matching prefix, so a prefix names one place to look.
+-- 4. Every LuaUnit file under tests/ runs its tests (a file that never calls LuaUnit.run
+--    defines its tests, runs none and passes).
 -- Prints every violation and exits 1 when there is one. CTest runs it (lint.layout).
 
 local MAX_LINES = 1200
@@ -89,6 +91,21 @@ for _, rel in ipairs(sources) do
   end
 end
 
+-- 4: LuaUnit files that run what they define.
+local unit_files = 0
+for _, rel in ipairs(sources) do
+  if rel:match("^tests/.*%.lua$") then
+    local text = lines_of(root .. "/" .. rel)
+    if text:match("require%s*%(?%s*[\"']luaunit[\"']") then
+      unit_files = unit_files + 1
+      if not text:match("LuaUnit%.run") then
+        problem("%s: requires luaunit but never calls lu.LuaUnit.run(), so its tests never run " ..
+          "(end it with os.exit(lu.LuaUnit.run()))", rel)
+      end
+    end
+  end
+end
+
 -- 3: public functions and the files that own their prefixes.
 local owned = {} -- prefix -> { file, ... }
 local function own(prefix, file)
@@ -154,5 +171,5 @@ if #problems > 0 then
   os.exit(1)
 end
 print(string.format("layout: %d files, %d public functions: every file opens with its job, " ..
-  "none is over %d lines, every public function sits in the file that owns its prefix",
-  #sources, #public, MAX_LINES))
+  "none is over %d lines, every public function sits in the file that owns its prefix, " ..
+  "%d LuaUnit files each run their tests", #sources, #public, MAX_LINES, unit_files))

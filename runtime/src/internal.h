@@ -295,10 +295,11 @@ size_t fg_collide_space_bytes(uint32_t max_entities);
 /* world_stage.c: the jump action's id in a version (jump_ids), set as versions are added; the
 ** ground an entity reports this tick (from the stage or the host's contact report); its support
 ** recomputed where it stands (spawn, set_position, a new stage); whether it may drop through the
-** platform it stands on now. */
+** platform it stands on now; the stage an edited first ruleset brings on reload. */
 void fg_world_stage_note_version(fg_world *w, uint32_t version);
 bool fg_world_stage_grounded(const fg_world *w, const fg_entity_state *es);
 void fg_world_stage_place(fg_world *w, fg_entity_state *es);
+void fg_world_stage_reload(fg_world *w, const fg_ruleset *old, const fg_ruleset *r);
 bool fg_world_stage_can_drop(const fg_world *w, const fg_entity_state *es);
 /* tick.c: puts each layer in its neutral state (spawn, reload). */
 void fg_world_start_neutral(fg_world *w, fg_entity_state *es, fg_tick tick,

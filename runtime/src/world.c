@@ -292,6 +292,8 @@ fg_status fg_world_replace_rules(fg_world *w, uint32_t slot, fg_ruleset *r, fg_e
     /* Recorded so a trace (and a replay made from it) shows which rules ran from which tick. */
     fg_world_trace4(w, w->state->tick, 0, FG_TRACE_RELOAD, (int)slot, (int64_t)r->hash,
                     (int64_t)r->source_hash, (int64_t)old->hash, (int64_t)version);
+    /* The world's stage came from the first rules: an edited stage there moves the world. */
+    if (slot == 0) fg_world_stage_reload(w, old, r);
     /* Waiting requests name actions by id: carry them over by name, or drop them with a note. */
     for (uint32_t i = 0; i < w->state->nentities; i++) {
         fg_entity_state *es = &w->entities[i];

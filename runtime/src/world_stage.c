@@ -24,9 +24,8 @@ void fg_world_stage_place(fg_world *w, fg_entity_state *es) {
     es->support = fg_stage_support(s, es->x, es->y, es->drop);
 }
 
-fg_status fg_world_set_stage(fg_world *w, const fg_stage *s, fg_error *err) {
-    if (fg_stage_check(s, err) != FG_OK) return err ? err->code : FG_EINVAL;
-    fg_world_note_edit(w, "stage");
+/* Puts a checked stage in the world and re-places every entity on it. */
+static void put_stage(fg_world *w, const fg_stage *s) {
     fg_stage *dst = &w->state->stage;
     *dst = *s;
     /* Unused entries are zero, so two equal stages are equal bytes in a snapshot too. */
@@ -38,7 +37,23 @@ fg_status fg_world_set_stage(fg_world *w, const fg_stage *s, fg_error *err) {
         es->drop = 0;
         fg_world_stage_place(w, es);
     }
+}
+
+fg_status fg_world_set_stage(fg_world *w, const fg_stage *s, fg_error *err) {
+    if (fg_stage_check(s, err) != FG_OK) return err ? err->code : FG_EINVAL;
+    fg_world_note_edit(w, "stage");
+    put_stage(w, s);
     return FG_OK;
+}
+
+/* A reload that edits the stage moves the world onto the new one, so a designer sees a moved
+** platform at once. A stage the host set since (it no longer matches the rules it came from)
+** is the host's and stays. The reload itself is what a replay records, so the change replays
+** from it without an edit of its own. */
+void fg_world_stage_reload(fg_world *w, const fg_ruleset *old, const fg_ruleset *r) {
+    if (!fg_stage_equal(&w->state->stage, &old->stage) || fg_stage_equal(&old->stage, &r->stage))
+        return;
+    put_stage(w, &r->stage);
 }
 
 void fg_world_stage_note_version(fg_world *w, uint32_t version) {

@@ -280,3 +280,44 @@ function TestStage:test_snapshots_carry_the_stage_and_the_support()
   lu.assertEquals(#w:stage().platforms, 1)
   lu.assertEquals(p:support(), "platform 1")
 end
+
+-- A copy of the sample's rules in a folder of its own, and a way to rewrite it.
+local function rules_copy()
+  local d = os.tmpname()
+  os.remove(d)
+  assert(os.execute("mkdir -p '" .. d .. "'"))
+  local path = d .. "/rules.lua"
+  local text = assert(io.open(RULES)):read("a")
+  local function save(t)
+    local f = assert(io.open(path, "w"))
+    f:write(t)
+    f:close()
+  end
+  save(text)
+  local function edit(pattern, replacement)
+    local out, n = text:gsub(pattern, replacement)
+    assert(n == 1, "edit matched " .. n .. " times: " .. pattern)
+    save(out)
+  end
+  return path, edit, function() os.remove(path); os.remove(d) end
+end
+
+function TestStage:test_a_reload_that_edits_the_stage_moves_the_world_onto_it()
+  local path, edit, done = rules_copy()
+  local w = fg.world { rules = path }
+  local p = w:spawn { x = 300, y = 70 }
+  lu.assertEquals(p:support(), "platform 1")
+  edit("platforms = { { x = 260, y = 70,", "platforms = { { x = 260, y = 90,")
+  assert(w:reload())
+  lu.assertEquals(w:stage().platforms[1].y, 90)
+  lu.assertEquals(p:support(), "air") -- the platform moved up past its feet
+  -- A stage the host set is the host's: a later reload of the rules leaves it.
+  w:stage { floor = -20 }
+  edit("platforms = { { x = 260, y = 70,", "platforms = { { x = 260, y = 50,")
+  assert(w:reload())
+  lu.assertEquals(w:stage().floor, -20)
+  lu.assertEquals(w:stage().platforms[1].y, 90)
+  done()
+end
+
+os.exit(lu.LuaUnit.run())
