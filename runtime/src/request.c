@@ -106,6 +106,17 @@ fg_phase fg_instance_phase(const fg_ruleset *r, const fg_instance *inst, const f
     return p;
 }
 
+/* Whether a window's variable condition holds, for the phase a meter shows. It reads the
+** variable by the id of the action's own version, which is the entity's unless a reload moved
+** the variable; the decision (open_window) looks it up by name and stays the authority. */
+static bool window_shows_open(const fg_ruleset *r, const fg_window_rt *win,
+                              const fg_entity_state *e) {
+    if (win->when_var < 0) return true;
+    if ((uint32_t)win->when_var >= r->nvars) return false;
+    int32_t have = e->combat.vars[win->when_var];
+    return have >= win->when_min && have <= win->when_max;
+}
+
 fg_phase fg_action_phase(const fg_ruleset *r, const fg_instance *inst, const fg_entity_state *e,
                          fg_tick tick) {
     if (inst->action == FG_NO_ACTION) return FG_PHASE_NEUTRAL;
@@ -122,7 +133,7 @@ fg_phase fg_action_phase(const fg_ruleset *r, const fg_instance *inst, const fg_
     for (uint32_t w = 0; w < a->nwindows; w++) {
         const fg_window_rt *win = &a->windows[w];
         if (inst->elapsed >= win->from && inst->elapsed <= win->to &&
-            contact_matches(win->on, inst->contact))
+            contact_matches(win->on, inst->contact) && window_shows_open(r, win, e))
             return FG_PHASE_CANCEL;
     }
     if ((int)a->group == r->airborne && a->active == 0) return FG_PHASE_AIRBORNE;

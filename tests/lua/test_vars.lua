@@ -231,6 +231,25 @@ function TestVars:test_a_cancel_window_opens_by_a_variable()
   lu.assertStrContains(q1:decision().text, "cancel window 1-11 needs charge in 8..2000000000 (is 7)")
 end
 
+-- The meter's phase agrees with the decision: a window whose condition fails shows as recovery.
+function TestVars:test_a_window_whose_condition_fails_is_not_shown_open()
+  local function phase_in_recovery(stance)
+    local w, p1 = duel { request = function(me, req)
+      if req.action == "switch" then fg.set(me, "stance", stance) end
+      return fg.default
+    end }
+    p1:request("switch")
+    w:run(5)
+    p1:request("poke")
+    w:run(4)
+    local name, elapsed, _, phase = p1:action()
+    lu.assertEquals({ name, elapsed }, { "poke", 3 })
+    return phase
+  end
+  lu.assertEquals(phase_in_recovery(0), "recovery") -- stance 0, charge 3: neither window opens
+  lu.assertEquals(phase_in_recovery(1), "cancel") -- stance 1 opens the window into jab
+end
+
 function TestVars:test_mistakes_in_the_declaration_name_the_field()
   local function load(vars)
     return fails(function() fg.world { rules = declaration { vars = vars } } end)
