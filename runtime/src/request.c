@@ -106,6 +106,11 @@ fg_phase fg_instance_phase(const fg_ruleset *r, const fg_instance *inst, const f
     return p;
 }
 
+/* A window's variable condition against the value the fighter has. */
+static bool when_in_range(const fg_window_rt *win, int32_t have) {
+    return have >= win->when_min && have <= win->when_max;
+}
+
 /* Whether a window's variable condition holds, for the phase a meter shows. It reads the
 ** variable by the id of the action's own version, which is the entity's unless a reload moved
 ** the variable; the decision (open_window) looks it up by name and stays the authority. */
@@ -113,8 +118,7 @@ static bool window_shows_open(const fg_ruleset *r, const fg_window_rt *win,
                               const fg_entity_state *e) {
     if (win->when_var < 0) return true;
     if ((uint32_t)win->when_var >= r->nvars) return false;
-    int32_t have = e->combat.vars[win->when_var];
-    return have >= win->when_min && have <= win->when_max;
+    return when_in_range(win, e->combat.vars[win->when_var]);
 }
 
 fg_phase fg_action_phase(const fg_ruleset *r, const fg_instance *inst, const fg_entity_state *e,
@@ -213,7 +217,7 @@ static bool when_holds(const fg_decide_ctx *c, const fg_entity_state *e, const f
     if (id < 0) return false;
     *var = id;
     *have = e->combat.vars[id];
-    return *have >= win->when_min && *have <= win->when_max;
+    return when_in_range(win, *have);
 }
 
 /* fg_window_open_for with the windows' variable conditions. When a window is open for target
