@@ -133,6 +133,33 @@ typedef struct fg_combat_memo {
     bool valid;
 } fg_combat_memo;
 
+/* world_hash.c: the parts of an entity's fold that rarely change, kept between hashes. The key is
+** a copy of the bytes they are read from (the record's first 12 bytes, each declared layer's
+** instance but for its elapsed and duration, and the record from the request queues through the
+** opponent); the runs are the fold of those words (fg_fold_run), each placed where it belongs
+** in the entity's fold, and `hole` is where each layer's elapsed/duration word, folded fresh,
+** goes in the layers run. Not authoritative: a key that differs rebuilds it, so nothing saves,
+** restores or invalidates it. */
+#define FG_HASH_MEMO_TAIL 512 /* bytes from queued through opponent (checked in world_hash.c) */
+typedef struct fg_stable_memo {
+    unsigned char head[12];
+    unsigned char layers[FG_MAX_LAYERS][32];
+    unsigned char tail[FG_HASH_MEMO_TAIL];
+    uint32_t nlayers;
+    bool valid;
+    fg_fold_run head_run, frozen_run, layers_run;
+    uint64_t hole[FG_MAX_LAYERS];
+} fg_stable_memo;
+
+typedef struct fg_hash_memo {
+    fg_combat_memo combat;
+    fg_stable_memo stable;
+} fg_hash_memo;
+
+/* world_hash.c: the state hash from scratch, every memo and kept fold bypassed: equal to
+** fg_world_hash whenever they are right (tests compare the two). */
+uint64_t fg_world_hash_fresh(const fg_world *w);
+
 struct fg_world {
     fg_allocator alloc;
     uint32_t tick_rate;
@@ -183,7 +210,7 @@ struct fg_world {
     uint64_t cues_dropped;
 
     fg_collide_space coll; /* the collision phase's work space, sized at creation */
-    fg_combat_memo *combat_memo; /* per entity slot, written by fg_world_hash */
+    fg_hash_memo *hash_memo; /* per entity slot, written by fg_world_hash */
     fg_projectile_pool *ppool;  /* in the arena, after the world header (projectile.c) */
     fg_projectile_state *projs; /* its records */
     fg_projectile_space pspace; /* the projectile phase's work space, sized at creation */

@@ -387,16 +387,17 @@ static void snapshot_restore_accepts_the_event_once_per_timeline(void **state) {
 ** naming both; the dispatcher is unchanged. */
 static void restore_refuses_a_foreign_snapshot_and_changes_nothing(void **state) {
     (void)state;
-    fg_dispatcher *d = make(1, 5), *other = make(1, 3);
+    fg_dispatcher *d = make(1, 6), *other = make(1, 3);
     begin(d, 0, 9);
     assert_int_equal(run(d, cand(0, 9, DAMAGE, 0)), FG_DISPATCH_ACCEPTED);
     void *snap = snapshot(d);
     fg_error err;
     assert_int_equal(fg_dispatcher_restore(d, other, fg_dispatcher_bytes(other), &err),
                      FG_EMISMATCH);
-    assert_string_equal(err.msg, "dispatcher snapshot: 104 bytes, expected 152 (channels 1, "
-                                 "capacity 5)");
-    /* 2 channels of capacity 2 take as many bytes as 1 channel of capacity 5. */
+    assert_string_equal(err.msg, "dispatcher snapshot: 128 bytes, expected 200 (channels 1, "
+                                 "capacity 6)");
+    /* 2 channels of capacity 2 take as many bytes as 1 channel of capacity 6 (a header and a
+    ** fold cell per channel, a cell per entry). */
     assert_int_equal(fg_dispatcher_size(2, 2), fg_dispatcher_bytes(d));
     unsigned char *bad = malloc(fg_dispatcher_bytes(d));
     assert_non_null(bad);
@@ -405,13 +406,13 @@ static void restore_refuses_a_foreign_snapshot_and_changes_nothing(void **state)
     memcpy(bad, shape, sizeof shape);
     assert_int_equal(fg_dispatcher_restore(d, bad, fg_dispatcher_bytes(d), &err), FG_EMISMATCH);
     assert_string_equal(err.msg, "dispatcher snapshot: shape channels 2, capacity 2, expected "
-                                 "channels 1, capacity 5");
+                                 "channels 1, capacity 6");
     memcpy(bad, d, fg_dispatcher_bytes(d));
-    fg_dispatch_channel ch = {9, 6, 0, 0}; /* 6 entries in a ledger of 5 */
+    fg_dispatch_channel ch = {9, 7, 0, 0}; /* 7 entries in a ledger of 6 */
     memcpy(bad + offsetof(fg_dispatcher, cells), &ch, sizeof ch);
     assert_int_equal(fg_dispatcher_restore(d, bad, fg_dispatcher_bytes(d), &err), FG_EFORMAT);
-    assert_string_equal(err.msg, "dispatcher snapshot: channel 0 has live sequence 9 with 6 "
-                                 "entries, expected at most 5 entries of a begun sequence");
+    assert_string_equal(err.msg, "dispatcher snapshot: channel 0 has live sequence 9 with 7 "
+                                 "entries, expected at most 6 entries of a begun sequence");
     assert_int_equal(fg_dispatcher_restore(d, NULL, 0, &err), FG_EMISMATCH);
     assert_unchanged(d, snap);
     free(bad);
@@ -539,7 +540,7 @@ static void creation_refuses_bad_shapes_and_failed_allocations(void **state) {
     fg_allocator a = fg_test_counting_allocator(&counter);
     counter.fail_after = 0;
     assert_int_equal(fg_dispatcher_create(1, 4, &a, &d, &err), FG_ENOMEM);
-    assert_string_equal(err.msg, "dispatcher: cannot allocate 128 bytes");
+    assert_string_equal(err.msg, "dispatcher: cannot allocate 152 bytes");
     assert_null(d);
     assert_int_equal(counter.live_bytes, 0);
     /* A caller-owned block works without any allocator. */
