@@ -134,20 +134,23 @@ typedef struct fg_combat_memo {
 } fg_combat_memo;
 
 /* world_hash.c: the parts of an entity's fold that rarely change, kept between hashes. The key is
-** a copy of the bytes they are read from (the record's first 12 bytes, each declared layer's
-** instance but for its elapsed and duration, and the record from the request queues through the
-** opponent); the runs are the fold of those words (fg_fold_run), each placed where it belongs
-** in the entity's fold, and `hole` is where each layer's elapsed/duration word, folded fresh,
-** goes in the layers run. Not authoritative: a key that differs rebuilds it, so nothing saves,
-** restores or invalidates it. */
+** a copy of the bytes they are read from (the record's first 12 bytes, its ground flags and
+** landing tick, each declared layer's
+** instance but for its elapsed tick, duration and loop count, and the record from the request
+** queues through the opponent); the runs are the fold of those words (fg_fold_run), each placed
+** where it belongs in the entity's fold, and `hole` is where each layer's elapsed/duration and
+** loop count words, folded fresh, go in the layers run. Not authoritative: a key that differs
+** rebuilds it, so nothing saves, restores or invalidates it. */
 #define FG_HASH_MEMO_TAIL 512 /* bytes from queued through opponent (checked in world_hash.c) */
 typedef struct fg_stable_memo {
     unsigned char head[12];
-    unsigned char layers[FG_MAX_LAYERS][32];
+    unsigned char layers[FG_MAX_LAYERS][28];
     unsigned char tail[FG_HASH_MEMO_TAIL];
+    unsigned char ground[4];
     uint32_t nlayers;
+    fg_tick landed_at;
     bool valid;
-    fg_fold_run head_run, frozen_run, layers_run;
+    fg_fold_run head_run, ground_run, frozen_run, layers_run;
     uint64_t hole[FG_MAX_LAYERS];
 } fg_stable_memo;
 

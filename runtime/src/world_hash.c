@@ -62,8 +62,9 @@ static void hash_buffer(fg_fold *f, const fg_buffer *b, uint64_t digest) {
     mix(f, b->consumed_digest);
 }
 
-/* A running action's elapsed tick and duration: the one word of its instance that moves every
-** tick, so it is folded fresh at its place in the layers run. */
+/* A running action's elapsed tick and duration, then its completed loops: the two words of its
+** instance that move every tick (a one-tick idle loops every tick), so they are folded fresh at
+** their place in the layers run. */
 static inline uint64_t span_word(const fg_instance *i) {
     return (uint64_t)(uint32_t)i->elapsed | (uint64_t)(uint32_t)i->duration << 32;
 }
@@ -96,7 +97,7 @@ static void fold_combat(fg_combat_memo *m, fg_fold *f, const fg_combat *c) {
 #define TAIL_AT offsetof(fg_entity_state, queued)
 #define TAIL_END (offsetof(fg_entity_state, opponent) + sizeof(fg_entity))
 #define SPAN_AT offsetof(fg_instance, elapsed)
-#define SPAN_END (offsetof(fg_instance, duration) + sizeof(int32_t))
+#define SPAN_END (offsetof(fg_instance, cycle) + sizeof(int32_t))
 
 _Static_assert(offsetof(fg_entity_state, x) == sizeof(((fg_stable_memo *)0)->head),
                "the head key is the record's bytes before x");
@@ -113,9 +114,14 @@ _Static_assert(offsetof(fg_entity_state, next_seq) > TAIL_AT &&
                    offsetof(fg_entity_state, frozen_until) + sizeof(fg_tick) <= TAIL_END,
                "the tail key covers every field the layers and frozen runs read");
 _Static_assert(TAIL_END - TAIL_AT <= FG_HASH_MEMO_TAIL, "FG_HASH_MEMO_TAIL is too small");
-_Static_assert(SPAN_AT + sizeof(((fg_stable_memo *)0)->layers[0]) == sizeof(fg_instance) &&
-                   SPAN_END == SPAN_AT + 8,
-               "an instance's key is its bytes but elapsed and duration");
+_Static_assert(offsetof(fg_ground, last_grounded) >= sizeof(((fg_stable_memo *)0)->ground) &&
+                   offsetof(fg_ground, grounded) < sizeof(((fg_stable_memo *)0)->ground),
+               "the ground key is its flags");
+_Static_assert(sizeof(((fg_stable_memo *)0)->layers[0]) + (SPAN_END - SPAN_AT) ==
+                       sizeof(fg_instance) &&
+                   offsetof(fg_instance, duration) == SPAN_AT + 4 &&
+                   offsetof(fg_instance, cycle) == SPAN_AT + 8,
+               "an instance's key is its bytes but elapsed, duration and cycle");
 
 static bool layer_key_equal(const unsigned char *key, const fg_instance *i) {
     const unsigned char *p = (const unsigned char *)i;
@@ -123,12 +129,21 @@ static bool layer_key_equal(const unsigned char *key, const fg_instance *i) {
            memcmp(key + SPAN_AT, p + SPAN_END, sizeof(fg_instance) - SPAN_END) == 0;
 }
 
+/* The queues of the declared layers, then the record from next_seq through the opponent (the
+** undeclared layers' queues are never written). */
+#define QUEUES_BYTES(nlayers) ((size_t)(nlayers) * sizeof(fg_queued) * FG_QUEUE_MAX)
+#define REST_AT offsetof(fg_entity_state, next_seq)
+
 static bool stable_hit(const fg_stable_memo *m, const fg_entity_state *es, uint32_t nlayers) {
-    if (!m->valid || m->nlayers != nlayers || memcmp(m->head, es, sizeof m->head) != 0)
+    const unsigned char *p = (const unsigned char *)es;
+    if (!m->valid || m->nlayers != nlayers || memcmp(m->head, es, sizeof m->head) != 0 ||
+        memcmp(m->ground, &es->ground, sizeof m->ground) != 0 ||
+        m->landed_at != es->ground.landed_at)
         return false;
     for (uint32_t l = 0; l < nlayers; l++)
         if (!layer_key_equal(m->layers[l], &es->layers[l])) return false;
-    return memcmp(m->tail, (const unsigned char *)es + TAIL_AT, TAIL_END - TAIL_AT) == 0;
+    return memcmp(m->tail, p + TAIL_AT, QUEUES_BYTES(nlayers)) == 0 &&
+           memcmp(m->tail + (REST_AT - TAIL_AT), p + REST_AT, TAIL_END - REST_AT) == 0;
 }
 
 static inline uint64_t queued_word(const fg_queued *q) {
@@ -151,7 +166,10 @@ static void stable_build(fg_stable_memo *m, const fg_entity_state *es, uint32_t 
         memcpy(m->layers[l], i, SPAN_AT);
         memcpy(m->layers[l] + SPAN_AT, i + SPAN_END, sizeof(fg_instance) - SPAN_END);
     }
-    memcpy(m->tail, p + TAIL_AT, TAIL_END - TAIL_AT);
+    memcpy(m->tail, p + TAIL_AT, QUEUES_BYTES(nlayers));
+    memcpy(m->tail + (REST_AT - TAIL_AT), p + REST_AT, TAIL_END - REST_AT);
+    memcpy(m->ground, &es->ground, sizeof m->ground);
+    m->landed_at = es->ground.landed_at;
     m->nlayers = nlayers;
 
     fg_fold_run r = {0, 0, 0};
@@ -161,6 +179,14 @@ static void stable_build(fg_stable_memo *m, const fg_entity_state *es, uint32_t 
     fg_fold_run_u64(&r, (uint64_t)es->support | (uint64_t)es->drop << 8 |
                             (uint64_t)es->landed << 16);
     m->head_run = r;
+
+    const fg_ground *g = &es->ground;
+    fg_fold_run gr = {0, 0, 0};
+    fg_fold_run_u64(&gr, (uint64_t)g->has_history | (uint64_t)g->permission_spent << 8 |
+                             (uint64_t)g->left_ground << 16 | (uint64_t)g->grounded << 24);
+    gr.k += FG_FOLD_STEP; /* g->last_grounded, folded fresh */
+    fg_fold_run_u64(&gr, (uint64_t)g->landed_at);
+    m->ground_run = gr;
 
     fg_fold_run fr = {0, 0, 0};
     fg_fold_run_u64(&fr, (uint64_t)es->frozen_from);
@@ -176,9 +202,8 @@ static void stable_build(fg_stable_memo *m, const fg_entity_state *es, uint32_t 
         fg_fold_run_u64(&lr, (uint64_t)es->started_tick[l]);
         fg_fold_run_u64(&lr, (uint64_t)inst->action | (uint64_t)inst->version << 16 |
                                  (uint64_t)inst->contact << 32);
-        m->hole[l] = lr.k; /* span_word(inst) goes here */
-        lr.k += FG_FOLD_STEP;
-        fg_fold_run_u64(&lr, (uint64_t)inst->cycle);
+        m->hole[l] = lr.k; /* span_word(inst) goes here, then inst->cycle */
+        lr.k += 2 * FG_FOLD_STEP;
         fg_fold_run_u64(&lr, (uint64_t)inst->seq);
         fg_fold_run_u64(&lr, (uint64_t)inst->started);
         if (q->action != FG_NO_ACTION) run_queued_rest(&lr, q);
@@ -206,7 +231,7 @@ static void stable_build(fg_stable_memo *m, const fg_entity_state *es, uint32_t 
 ** take no part in the hash, so it is the same at every display rate (however early a host
 ** pushed its input). The contact report is hashed: it stays in force until the next one.
 ** `fresh`: every memo is rebuilt and every ledger folded entry by entry. */
-static uint64_t world_hash(const fg_world *w, bool fresh) {
+static inline uint64_t world_hash(const fg_world *w, bool fresh) {
     fg_hasher hs = fg_hasher_begin(0x66726D67u);
     fg_fold f = fg_fold_begin(0);
     const fg_world_state *s = w->state;
@@ -246,18 +271,19 @@ static uint64_t world_hash(const fg_world *w, bool fresh) {
         mix2(&f, (uint32_t)es->x, (uint32_t)es->y);
         mix2(&f, (uint32_t)es->vx, (uint32_t)es->vy);
         mix2(&f, (uint32_t)es->prev_x, (uint32_t)es->prev_y);
-        const fg_ground *g = &es->ground;
-        mix(&f, (uint64_t)g->has_history | (uint64_t)g->permission_spent << 8 |
-                    (uint64_t)g->left_ground << 16 | (uint64_t)g->grounded << 24);
-        mix(&f, (uint64_t)g->last_grounded);
-        mix(&f, (uint64_t)g->landed_at);
+        f.sum += fg_fold_scramble((uint64_t)es->ground.last_grounded) * (f.k + FG_FOLD_STEP);
+        fg_fold_add_run(&f, &m->ground_run);
         hash_last(&f, es);
         fg_fold_add_run(&f, &m->frozen_run);
         fold_combat(cm, &f, &es->combat);
         uint64_t layers_k = f.k;
         fg_fold_add_run(&f, &m->layers_run);
-        for (uint32_t l = 0; l < nlayers; l++)
-            f.sum += fg_fold_scramble(span_word(&es->layers[l])) * (layers_k + m->hole[l]);
+        for (uint32_t l = 0; l < nlayers; l++) {
+            const fg_instance *inst = &es->layers[l];
+            uint64_t at = layers_k + m->hole[l];
+            f.sum += fg_fold_scramble(span_word(inst)) * at +
+                     fg_fold_scramble((uint64_t)inst->cycle) * (at + FG_FOLD_STEP);
+        }
         hash_buffer(&f, fg_world_buffer_at(w, slot), es->input_digest);
         if (fresh)
             fg_dispatcher_hash_fresh(fg_world_ledger_at(w, slot), &hs);
