@@ -482,46 +482,42 @@ void fg_projectile_collide(fg_world *w, fg_tick t) {
 
 /* {====================================================================== the gate */
 
-static void clash_event(fg_world *w, const fg_clash_rec *c, fg_tick t) {
-    if (w->nevents >= w->cap_events) return;
-    const fg_projectile_state *a = &w->projs[c->a], *b = &w->projs[c->b];
+/* A projectile event in the tick's list (dropped when the list is full, like any event). */
+static fg_event *push_event(fg_world *w, fg_tick t, uint8_t kind, const fg_entity_state *es,
+                            uint32_t layer, const fg_projectile_state *p, fg_fx x, fg_fx y) {
+    if (w->nevents >= w->cap_events) return NULL;
     fg_event *ev = &w->events[w->nevents++];
     memset(ev, 0, sizeof *ev);
     ev->tick = t;
-    ev->entity = a->owner;
-    ev->layer = a->layer;
-    ev->seq = a->seq;
+    ev->entity = es ? es->id : p->owner;
+    ev->layer = layer;
+    ev->seq = es ? es->layers[layer].seq : p->seq;
+    ev->action = es ? (uint16_t)es->layers[layer].action : p->action;
     ev->marker = FG_EVENT_NO_MARKER;
-    ev->action = a->action;
-    ev->kind = FG_EVENT_CLASH;
+    ev->kind = kind;
+    ev->x = x;
+    ev->y = y;
+    ev->projectile = p->id;
+    return ev;
+}
+
+static void clash_event(fg_world *w, const fg_clash_rec *c, fg_tick t) {
+    const fg_projectile_state *a = &w->projs[c->a], *b = &w->projs[c->b];
+    fg_event *ev = push_event(w, t, FG_EVENT_CLASH, NULL, a->layer, a, c->px, c->py);
+    if (!ev) return;
     ev->target = b->owner;
     ev->hit_box = ev->hurt_box = 0xFF;
-    ev->x = c->px;
-    ev->y = c->py;
-    ev->projectile = a->id;
     ev->other = b->id;
 }
 
 static void struck_event(fg_world *w, const fg_strike_rec *r, fg_tick t) {
-    if (w->nevents >= w->cap_events) return;
     const fg_projectile_state *p = &w->projs[r->proj];
-    const fg_entity_state *es = &w->entities[r->slot];
-    const fg_instance *inst = &es->layers[r->layer];
-    fg_event *ev = &w->events[w->nevents++];
-    memset(ev, 0, sizeof *ev);
-    ev->tick = t;
-    ev->entity = es->id;
-    ev->layer = r->layer;
-    ev->seq = inst->seq;
-    ev->marker = FG_EVENT_NO_MARKER;
-    ev->action = inst->action;
-    ev->kind = FG_EVENT_STRUCK;
+    fg_event *ev = push_event(w, t, FG_EVENT_STRUCK, &w->entities[r->slot], r->layer, p, r->px,
+                              r->py);
+    if (!ev) return;
     ev->target = p->owner;
     ev->hit_box = r->hit_box;
     ev->hurt_box = r->hurt_box;
-    ev->x = r->px;
-    ev->y = r->py;
-    ev->projectile = p->id;
 }
 
 /* Clashes first (projectile against projectile), then fighters' strikes on hurt boxes: each

@@ -120,6 +120,12 @@ static void reseal(unsigned char *buf) {
     memcpy(buf, &h, sizeof h);
 }
 
+/* Where a snapshot's projectile records start. */
+static size_t pool_records_at(void) {
+    return sizeof(fg_snapshot_header) + ((sizeof(fg_world_state) + 15) & ~(size_t)15) +
+           ((sizeof(fg_projectile_pool) + 15) & ~(size_t)15);
+}
+
 /* A duel with three projectiles in flight (one from e1, two from e2, one hit landed). */
 static fgt_duel flying(void) {
     fgt_duel d = fgt_duel_new(fgt_build(thrower(2)), 335, NULL, NULL);
@@ -193,8 +199,7 @@ static void the_hash_covers_every_field_of_the_pool(void **state) {
     size_t size = fg_world_snapshot_size(d.w);
     unsigned char *buf = malloc(size);
     assert_int_equal(fg_world_save(d.w, buf, size, NULL), FG_OK);
-    size_t recs = sizeof(fg_snapshot_header) + ((sizeof(fg_world_state) + 15) & ~(size_t)15) +
-                  ((sizeof(fg_projectile_pool) + 15) & ~(size_t)15);
+    size_t recs = pool_records_at();
     fg_projectile_state p;
     memcpy(&p, buf + recs, sizeof p);
     uint64_t before = fg_world_hash(d.w);
@@ -215,8 +220,7 @@ static void a_damaged_pool_is_refused_by_name(void **state) {
     size_t size = fg_world_snapshot_size(d.w);
     unsigned char *buf = malloc(size);
     assert_int_equal(fg_world_save(d.w, buf, size, NULL), FG_OK);
-    size_t recs = sizeof(fg_snapshot_header) + ((sizeof(fg_world_state) + 15) & ~(size_t)15) +
-                  ((sizeof(fg_projectile_pool) + 15) & ~(size_t)15);
+    size_t recs = pool_records_at();
     fg_projectile_state p;
     memcpy(&p, buf + recs + sizeof p, sizeof p);
     p.def = 7;

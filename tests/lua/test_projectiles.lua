@@ -313,9 +313,10 @@ function TestProjectiles:test_mistakes_name_their_path_and_value()
     "projectiles.f.durability: 300, expected 1..255")
   fails({ projectiles = { f = { vx = 1, hit = hit(1) } } },
     "projectiles.f.boxes: 0 boxes, expected 1..4 boxes")
-  fails({ projectiles = { f = { vx = 1, boxes = { { "hurt", x = 0, y = 0, w = 5, h = 5 } }, hit = hit(1) } } },
+  local function only(kind) return { { kind, x = 0, y = 0, w = 5, h = 5 } } end
+  fails({ projectiles = { f = { vx = 1, boxes = only("hurt"), hit = hit(1) } } },
     "projectiles.f.boxes: only hurt boxes: a projectile needs a hit box to strike with")
-  fails({ projectiles = { f = { vx = 1, boxes = { { "push", x = 0, y = 0, w = 5, h = 5 } }, hit = hit(1) } } },
+  fails({ projectiles = { f = { vx = 1, boxes = only("push"), hit = hit(1) } } },
     "projectiles.f.boxes[1]: kind push, a projectile's boxes are hit boxes or hurt boxes")
   fails({ projectiles = { f = { vx = 1, boxes = ball } } }, "projectiles.f.hit: a projectile needs a hit definition")
   fails({ projectiles = { f = { speed = 1, boxes = ball, hit = hit(1) } } }, "projectiles.f.speed")
@@ -323,7 +324,8 @@ function TestProjectiles:test_mistakes_name_their_path_and_value()
                       hitstun = { duration = 1 }, blockstun = { duration = 1 },
                       f = { startup = 2, recovery = 2, markers = { { tick = 1, marker = "go" } },
                             spawn = { "fireblal" } } } },
-    "actions.f.spawn.projectile: 'fireblal' is not a projectile (projectiles: fireball, heavy, high, opener, puff, slow)")
+    "actions.f.spawn.projectile: 'fireblal' is not a projectile "
+      .. "(projectiles: fireball, heavy, high, opener, puff, slow)")
   fails({ actions = { idle = { neutral = true, loop = true, duration = 1 },
                       hitstun = { duration = 1 }, blockstun = { duration = 1 },
                       f = { startup = 2, recovery = 2, spawn = { "fireball" } } } },
