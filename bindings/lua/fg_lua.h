@@ -66,13 +66,21 @@ fg_lua_world *fg_lua_check_world(lua_State *L, int idx);
 void fg_lua_push_entity(lua_State *L, int world_idx, fg_entity id);
 /* Checks an Entity userdata; *w receives its (open) world. [-0, +0, v] */
 fg_entity fg_lua_check_entity(lua_State *L, int idx, fg_world **w);
-/* The same checks for `self` (index 1) of a method of the World or Entity class: fg_lua_class and
-** fg_lua_add_methods give every method its class's metatable as upvalue 1, so the check compares
-** two values instead of looking the class up by name; anything else takes the checks above and
-** their messages. Only for methods of that class (another class's upvalue would vouch for the
-** wrong type). [-0, +0, v] */
+/* The same checks for `self` (index 1) of a method of the World or Entity class, for the methods
+** a host calls every tick. fg_lua_class and fg_lua_add_methods give every method two upvalues,
+** its class's metatable and the class's self cache, so the check compares the metatable with
+** upvalue 1 instead of looking the class up by name, and an object already checked is found by
+** its address alone; anything else takes the checks above and their messages. Only for methods
+** of that class (another class's upvalues would vouch for the wrong type). [-0, +0, v] */
 fg_lua_world *fg_lua_self_world(lua_State *L);
 fg_entity fg_lua_self_entity(lua_State *L, fg_world **w);
+/* util.c: the userdata at index 1 when the running method's class (upvalue 1) is its class, else
+** NULL; *cached tells whether its address was in the class's self cache. The caller remembers
+** an object it found valid and never one that was finalized; __gc forgets it. [-0, +0, -] */
+void *fg_lua_self_udata(lua_State *L, bool *cached);
+void fg_lua_self_remember(lua_State *L, const void *p);
+void fg_lua_self_forget(lua_State *L, const void *p);
+/* An action given by handle (w:action_id) or by name, checked against w's actions. [-0, +0, v] */
 int fg_lua_check_action(lua_State *L, fg_world *w, int idx);
 void fg_lua_open_queries(lua_State *L);
 /* One tick as a Lua host runs it: the request rule inside, the presentation hooks after (once per
@@ -192,7 +200,8 @@ bool fg_lua_read_verdict(lua_State *L, int idx, fg_verdict *out, fg_error *err);
 /* {====================================================================== helpers */
 
 /* Creates metatable tname (with __name) whose __index is a table of methods, plus the given
-** metamethods (__gc, __tostring, ...). Leaves nothing on the stack. [-0, +0, m] */
+** metamethods (__gc, __tostring, ...); each function gets the upvalues fg_lua_self_udata reads.
+** Leaves nothing on the stack. [-0, +0, m] */
 void fg_lua_class(lua_State *L, const char *tname, const luaL_Reg *methods, const luaL_Reg *meta);
 void fg_lua_add_methods(lua_State *L, const char *tname, const luaL_Reg *methods);
 
