@@ -80,8 +80,17 @@ fg_entity fg_lua_self_entity(lua_State *L, fg_world **w);
 void *fg_lua_self_udata(lua_State *L, bool *cached);
 void fg_lua_self_remember(lua_State *L, const void *p);
 void fg_lua_self_forget(lua_State *L, const void *p);
-/* An action given by handle (w:action_id) or by name, checked against w's actions. [-0, +0, v] */
-int fg_lua_check_action(lua_State *L, fg_world *w, int idx);
+/* An action given by handle (w:action_id) or by name, checked against w's actions: a handle in
+** range inline, as the queries polled every tick give it, anything else (names, floats, bad
+** values and their messages) in fg_lua_check_action_any. [-0, +0, v] */
+int fg_lua_check_action_any(lua_State *L, fg_world *w, int idx);
+static inline int fg_lua_check_action(lua_State *L, fg_world *w, int idx) {
+    if (lua_isinteger(L, idx)) {
+        lua_Integer h = lua_tointeger(L, idx);
+        if (h >= 0 && (lua_Unsigned)h < fg_world_action_names(w)->count) return (int)h;
+    }
+    return fg_lua_check_action_any(L, w, idx);
+}
 void fg_lua_open_queries(lua_State *L);
 /* One tick as a Lua host runs it: the request rule inside, the presentation hooks after (once per
 ** tick: a tick run again after a rollback presents nothing). `again` marks a re-simulated tick,

@@ -64,13 +64,10 @@ void fg_lua_push_entity(lua_State *L, int world_idx, fg_entity id) {
     lua_setiuservalue(L, -2, 1);
 }
 
-/* An action given by handle (the integer w:action_id returns, the C action id) or by name. */
-int fg_lua_check_action(lua_State *L, fg_world *w, int idx) {
-    if (lua_isinteger(L, idx)) { /* a handle: the path polled every tick */
-        lua_Integer h = lua_tointeger(L, idx);
-        if (h >= 0 && (lua_Unsigned)h < fg_world_action_names(w)->count) return (int)h;
-    }
-    if (lua_type(L, idx) == LUA_TNUMBER) { /* a float, or out of range: the checks and messages */
+/* An action given by handle (the integer w:action_id returns, the C action id) or by name; the
+** handles in range took the inline path (fg_lua_check_action) already. */
+int fg_lua_check_action_any(lua_State *L, fg_world *w, int idx) {
+    if (lua_type(L, idx) == LUA_TNUMBER) {
         lua_Integer h = luaL_checkinteger(L, idx);
         uint32_t n = fg_world_action_names(w)->count;
         if (h < 0 || (lua_Unsigned)h >= n)
