@@ -56,7 +56,8 @@ typedef struct fg_lua_world {
 } fg_lua_world;
 
 /* Pushes a World userdata with no world yet (lw->w == NULL) and an empty store; its user value
-** is { rules = { [slot + 1] = Rules }, committed = { marker = count } }. A world created for it
+** is { rules = { [slot + 1] = Rules }, committed = { marker = count } } (and, once e:input_into
+** has run, names = { [handle + 1] = name }). A world created for it
 ** calls the rules through fg_lua_world_hooks(lw). [-0, +1, m] */
 fg_lua_world *fg_lua_new_world(lua_State *L);
 fg_world_hooks fg_lua_world_hooks(fg_lua_world *lw);

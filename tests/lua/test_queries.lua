@@ -106,6 +106,40 @@ function TestQueries:test_input_into_clears_what_a_previous_tick_left()
   lu.assertEquals(#t.held, #BUTTONS)
 end
 
+-- e:input_into takes its names from strings the world keeps, so it creates none even for a name
+-- nothing else holds between ticks (the strings here are built at run time and dropped).
+function TestQueries:test_input_into_creates_no_strings()
+  local w = fg.world { buttons = { ("Zq"):rep(2) .. 1, ("Zq"):rep(2) .. 2 } }
+  local p = w:spawn()
+  local h = w:action_id(("Zq"):rep(2) .. 1)
+  local t = {}
+  local at = 0
+  local function tick(f)
+    if f then f(h, at) end
+    w:advance()
+    at = at + fg.us_of_tick(1)
+  end
+  tick(function(a, us) p:press(a, us) end)
+  p:input_into(t)
+  lu.assertEquals(#t.pressed, 1)
+  lu.assertTrue(t.pressed[1] == ("Zq"):rep(2) .. 1) -- no literal: it would keep the string alive
+  tick(function(a, us) p:release(a, us) end)
+  p:input_into(t)
+  tick()
+  p:input_into(t) -- every list empty: no record holds the name now
+  lu.assertEquals({ #t.pressed, #t.released, #t.held }, { 0, 0, 0 })
+  tick(function(a, us) p:press(a, us) end)
+  collectgarbage("collect")
+  collectgarbage("stop")
+  local before = collectgarbage("count")
+  p:input_into(t)
+  local after = collectgarbage("count")
+  collectgarbage("restart")
+  lu.assertEquals(#t.held, 1)
+  lu.assertTrue(t.held[1] == ("Zq"):rep(2) .. 1)
+  lu.assertEquals((after - before) * 1024, 0)
+end
+
 function TestQueries:test_a_loop_of_queries_allocates_no_lua_memory()
   local w = fg.world { buttons = BUTTONS }
   local p = w:spawn()
