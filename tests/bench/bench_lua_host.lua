@@ -9,8 +9,10 @@
 --                          bit tests
 --   framegate, names       e:input() and e:held(name), the name-based API
 --   pure-Lua buffer        a minimal input buffer written here for the comparison
--- Every contender sees the same edge stream; the order of contenders rotates each round and the
--- median round is printed. Figures are CPU time (os.clock); nothing here asserts on time.
+-- Every contender sees the same edge stream and pushes a tick's edges in the same inline loop; the
+-- order of contenders rotates each round and the median round is printed, with the Lua bytes each
+-- contender allocates per tick (one more round with the collector stopped). Figures are CPU time
+-- (os.clock); nothing here asserts on time.
 --
 --   framegate lua tests/bench/bench_lua_host.lua [--smoke]
 local fg = require "framegate"
