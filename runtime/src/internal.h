@@ -191,7 +191,9 @@ struct fg_world {
                                          stepped (FG_MOTION_MAX_PATTERNS), before the world keeps
                                          those that request an action */
 
-    uint8_t *meter; /* FG_METER_TICKS phases per entity slot */
+    /* FG_METER_TICKS phases per entity slot, tick-major (fg_world_meter_cell): a tick writes one
+    ** byte for every entity, and neighbours share a cache line. */
+    uint8_t *meter;
     fg_cue cues[FG_MAX_CUES];
     uint32_t ncues;
     uint64_t cues_dropped;
@@ -274,6 +276,11 @@ static inline fg_dispatcher *fg_world_ledger_at(const fg_world *w, uint32_t slot
 
 static inline fg_motion_state *fg_world_motion_at(const fg_world *w, uint32_t slot) {
     return (fg_motion_state *)(w->motions + (size_t)slot * w->motion_stride);
+}
+
+/* The frame meter's byte for an entity slot on a tick (kept for the last FG_METER_TICKS). */
+static inline uint8_t *fg_world_meter_cell(const fg_world *w, uint32_t slot, fg_tick tick) {
+    return w->meter + (size_t)(tick % FG_METER_TICKS) * w->max_entities + slot;
 }
 
 static inline const fg_ruleset *fg_world_rules_of(const fg_world *w, const fg_entity_state *es) {

@@ -463,7 +463,7 @@ fg_status fg_world_spawn(fg_world *w, const fg_spawn *s, fg_entity *out, fg_erro
     }
     fg_input_map_init(&w->maps[slot]);
     fg_device_state_init(&w->devices[slot]);
-    memset(w->meter + (size_t)slot * FG_METER_TICKS, 0, FG_METER_TICKS);
+    for (fg_tick k = 0; k < FG_METER_TICKS; k++) *fg_world_meter_cell(w, slot, k) = 0;
     w->state->nentities++;
     if (w->state->nslots > 0) {
         const fg_ruleset *r = w->versions[w->state->slot_version[es->rules_slot]];
