@@ -148,21 +148,26 @@ typedef struct fg_combat_memo {
 } fg_combat_memo;
 
 /* world_hash.c: the parts of an entity's fold that rarely change, kept between hashes. The key is
-** a copy of the bytes they are read from (the record's first 12 bytes, its ground flags and
-** landing tick, each declared layer's
-** instance but for its elapsed tick, duration and loop count, and the record from the request
-** queues through the opponent); the runs are the fold of those words (fg_fold_run), each placed
-** where it belongs in the entity's fold, and `hole` is where each layer's elapsed/duration and
-** loop count words, folded fresh, go in the layers run. Not authoritative: a key that differs
+** a copy of the fields they are read from (the record's bytes before its position: id and flags;
+** the opponent and frozen window; the ground flags and landing tick; each declared layer's
+** instance but for its elapsed tick, duration and loop count, its start tick and sequence
+** counter, its queue; the resources). The runs are the fold of those words (fg_fold_run), each
+** placed where it belongs in the entity's fold, and `hole` is where each layer's elapsed/duration
+** and loop count words, folded fresh, go in the layers run. Not authoritative: a key that differs
 ** rebuilds it, so nothing saves, restores or invalidates it. */
-#define FG_HASH_MEMO_TAIL 512 /* bytes from queued through opponent (checked in world_hash.c) */
+#define FG_MEMO_HEAD offsetof(fg_entity_state, x) /* bytes of the record before x */
 typedef struct fg_stable_memo {
-    unsigned char head[12];
-    unsigned char layers[FG_MAX_LAYERS][28];
-    unsigned char tail[FG_HASH_MEMO_TAIL];
-    unsigned char ground[4];
-    uint32_t nlayers;
+    unsigned char head[FG_MEMO_HEAD];
+    fg_entity opponent;
+    fg_tick frozen_from, frozen_until;
+    unsigned char ground[4]; /* the fg_ground flags */
     fg_tick landed_at;
+    unsigned char layers[FG_MAX_LAYERS][28];
+    fg_tick started_tick[FG_MAX_LAYERS];
+    int64_t next_seq[FG_MAX_LAYERS];
+    int32_t res[FG_MAX_RESOURCES];
+    fg_queued queued[FG_MAX_LAYERS][FG_QUEUE_MAX];
+    uint32_t nlayers;
     bool valid;
     fg_fold_run head_run, ground_run, frozen_run, layers_run;
     uint64_t hole[FG_MAX_LAYERS];

@@ -91,32 +91,25 @@ static void fold_combat(fg_combat_memo *m, fg_fold *f, const fg_combat *c) {
     f->k += m->k_advance;
 }
 
-/* The stable memo's key: the record's bytes before its position (id, flags), each declared
-** layer's instance without elapsed and duration, and the record from the request queues through
-** the opponent (next sequences, resources, the frozen window and the start ticks lie between). */
-#define TAIL_AT offsetof(fg_entity_state, queued)
-#define TAIL_END (offsetof(fg_entity_state, opponent) + sizeof(fg_entity))
+/* The stable memo's key (internal.h): each field compared as bytes, so a field written behind
+** the world's back is seen like any other change. An instance is keyed without its elapsed tick,
+** duration and loop count, which move every tick and are folded fresh. */
 #define SPAN_AT offsetof(fg_instance, elapsed)
 #define SPAN_END (offsetof(fg_instance, cycle) + sizeof(int32_t))
+#define SAME(field, from) (memcmp(m->field, from, sizeof m->field) == 0)
+#define KEEP(field, from) memcpy(m->field, from, sizeof m->field)
 
-_Static_assert(offsetof(fg_entity_state, x) == sizeof(((fg_stable_memo *)0)->head),
-               "the head key is the record's bytes before x");
-_Static_assert(offsetof(fg_entity_state, next_seq) > TAIL_AT &&
-                   offsetof(fg_entity_state, res) > TAIL_AT &&
-                   offsetof(fg_entity_state, frozen_from) > TAIL_AT &&
-                   offsetof(fg_entity_state, frozen_until) > TAIL_AT &&
-                   offsetof(fg_entity_state, started_tick) > TAIL_AT &&
-                   offsetof(fg_entity_state, res) + sizeof(int32_t) * FG_MAX_RESOURCES <= TAIL_END &&
-                   offsetof(fg_entity_state, started_tick) + sizeof(fg_tick) * FG_MAX_LAYERS <=
-                       TAIL_END &&
-                   offsetof(fg_entity_state, next_seq) + sizeof(int64_t) * FG_MAX_LAYERS <=
-                       TAIL_END &&
-                   offsetof(fg_entity_state, frozen_until) + sizeof(fg_tick) <= TAIL_END,
-               "the tail key covers every field the layers and frozen runs read");
-_Static_assert(TAIL_END - TAIL_AT <= FG_HASH_MEMO_TAIL, "FG_HASH_MEMO_TAIL is too small");
-_Static_assert(offsetof(fg_ground, last_grounded) >= sizeof(((fg_stable_memo *)0)->ground) &&
-                   offsetof(fg_ground, grounded) < sizeof(((fg_stable_memo *)0)->ground),
-               "the ground key is its flags");
+_Static_assert(offsetof(fg_entity_state, id) == 0 && offsetof(fg_entity_state, facing) < FG_MEMO_HEAD &&
+                   offsetof(fg_entity_state, contact) < FG_MEMO_HEAD &&
+                   offsetof(fg_entity_state, rules_slot) < FG_MEMO_HEAD &&
+                   offsetof(fg_entity_state, support) < FG_MEMO_HEAD &&
+                   offsetof(fg_entity_state, drop) < FG_MEMO_HEAD &&
+                   offsetof(fg_entity_state, landed) < FG_MEMO_HEAD,
+               "the head key holds the id and the flags the head run reads");
+_Static_assert(offsetof(fg_ground, has_history) < 4 && offsetof(fg_ground, permission_spent) < 4 &&
+                   offsetof(fg_ground, left_ground) < 4 && offsetof(fg_ground, grounded) < 4 &&
+                   offsetof(fg_ground, last_grounded) >= 4,
+               "the ground key is its first four bytes, the flags");
 _Static_assert(sizeof(((fg_stable_memo *)0)->layers[0]) + (SPAN_END - SPAN_AT) ==
                        sizeof(fg_instance) &&
                    offsetof(fg_instance, duration) == SPAN_AT + 4 &&
@@ -129,21 +122,19 @@ static bool layer_key_equal(const unsigned char *key, const fg_instance *i) {
            memcmp(key + SPAN_AT, p + SPAN_END, sizeof(fg_instance) - SPAN_END) == 0;
 }
 
-/* The queues of the declared layers, then the record from next_seq through the opponent (the
-** undeclared layers' queues are never written). */
+/* The queues of the declared layers (the others are never written). */
 #define QUEUES_BYTES(nlayers) ((size_t)(nlayers) * sizeof(fg_queued) * FG_QUEUE_MAX)
-#define REST_AT offsetof(fg_entity_state, next_seq)
 
 static bool stable_hit(const fg_stable_memo *m, const fg_entity_state *es, uint32_t nlayers) {
-    const unsigned char *p = (const unsigned char *)es;
-    if (!m->valid || m->nlayers != nlayers || memcmp(m->head, es, sizeof m->head) != 0 ||
-        memcmp(m->ground, &es->ground, sizeof m->ground) != 0 ||
-        m->landed_at != es->ground.landed_at)
+    if (!m->valid || m->nlayers != nlayers || !SAME(head, es) ||
+        m->opponent != es->opponent || m->frozen_from != es->frozen_from ||
+        m->frozen_until != es->frozen_until || !SAME(ground, &es->ground) ||
+        m->landed_at != es->ground.landed_at || !SAME(started_tick, es->started_tick) ||
+        !SAME(next_seq, es->next_seq) || !SAME(res, es->res))
         return false;
     for (uint32_t l = 0; l < nlayers; l++)
         if (!layer_key_equal(m->layers[l], &es->layers[l])) return false;
-    return memcmp(m->tail, p + TAIL_AT, QUEUES_BYTES(nlayers)) == 0 &&
-           memcmp(m->tail + (REST_AT - TAIL_AT), p + REST_AT, TAIL_END - REST_AT) == 0;
+    return memcmp(m->queued, es->queued, QUEUES_BYTES(nlayers)) == 0;
 }
 
 static inline uint64_t queued_word(const fg_queued *q) {
@@ -159,17 +150,21 @@ static void run_queued_rest(fg_fold_run *r, const fg_queued *q) {
 ** has them, and keeps the bytes they came from. Layers the ruleset does not declare are never
 ** written (a reload keeps the layers), so they are neither folded nor keyed. */
 static void stable_build(fg_stable_memo *m, const fg_entity_state *es, uint32_t nlayers) {
-    const unsigned char *p = (const unsigned char *)es;
-    memcpy(m->head, p, sizeof m->head);
+    KEEP(head, es);
+    m->opponent = es->opponent;
+    m->frozen_from = es->frozen_from;
+    m->frozen_until = es->frozen_until;
+    KEEP(ground, &es->ground);
+    m->landed_at = es->ground.landed_at;
+    KEEP(started_tick, es->started_tick);
+    KEEP(next_seq, es->next_seq);
+    KEEP(res, es->res);
+    memcpy(m->queued, es->queued, QUEUES_BYTES(nlayers));
     for (uint32_t l = 0; l < nlayers; l++) {
         const unsigned char *i = (const unsigned char *)&es->layers[l];
         memcpy(m->layers[l], i, SPAN_AT);
         memcpy(m->layers[l] + SPAN_AT, i + SPAN_END, sizeof(fg_instance) - SPAN_END);
     }
-    memcpy(m->tail, p + TAIL_AT, QUEUES_BYTES(nlayers));
-    memcpy(m->tail + (REST_AT - TAIL_AT), p + REST_AT, TAIL_END - REST_AT);
-    memcpy(m->ground, &es->ground, sizeof m->ground);
-    m->landed_at = es->ground.landed_at;
     m->nlayers = nlayers;
 
     fg_fold_run r = {0, 0, 0};
