@@ -129,7 +129,7 @@ fg_status fg_lua_call_rule(lua_State *L, fg_world *rng, const char *what, int na
 /* Records a hook's failure in the world's trace, whole (the tick goes on). */
 void fg_lua_report_hook_error(lua_State *L, fg_world *w, fg_entity e, const fg_error *err);
 /* The whole message of the rule call that just failed with err: the registry's full copy when
-** err holds a cut one, else err->msg. The string stays valid until the next failure. */
+** err holds a cut one, else fg_error_message(err). The string stays valid until the next failure. */
 const char *fg_lua_full_error(lua_State *L, const fg_error *err);
 /* Loads rules in the sandbox, protected, under the load budget: the file at path (or `text`,
 ** read as that file, when not NULL); includes resolve relative to path's folder, and come from

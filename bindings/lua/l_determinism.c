@@ -675,7 +675,7 @@ static int player_go(lua_State *L, lua_Integer n) {
     lp->L = NULL;
     if (st == FG_EMISMATCH) {
         lua_pushboolean(L, 0);
-        lua_pushstring(L, err.msg);
+        lua_pushstring(L, fg_error_message(&err));
         return 2;
     }
     if (st != FG_OK) return fg_lua_raise(L, &err);

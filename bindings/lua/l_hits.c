@@ -326,7 +326,7 @@ static void read_default_boxes(fg_lua_reader *rd, int t, const char *group, fg_r
             fg_box box = read_rect(rd, -1);
             if (fg_ruleset_add_default_box(b, group, !strcmp(k, "hurt") ? FG_BOX_HURT : FG_BOX_PUSH,
                                            box, &err) != FG_OK)
-                fg_lua_reader_note(rd, "%s", err.msg);
+                fg_lua_reader_note(rd, "%s", fg_error_message(&err));
         } else if (group) {
             fg_lua_reader_note(rd, "unknown field (expected hurt or push)");
         } else {

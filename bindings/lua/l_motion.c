@@ -374,7 +374,7 @@ static int motion_new(lua_State *L) {
     if (fg_motion_set_compile(&b, &d, 1, NULL, &m->set, &err) != FG_OK) {
         /* One pattern: the message needs no "name: " prefix. */
         size_t nl = strlen(d.name);
-        const char *msg = err.msg;
+        const char *msg = fg_error_message(&err);
         if (strncmp(msg, d.name, nl) == 0 && msg[nl] == ':' && msg[nl + 1] == ' ') msg += nl + 2;
         return luaL_error(L, "%s", msg);
     }
@@ -536,7 +536,7 @@ static int motion_set_new(lua_State *L) {
     fg_motion_options opts = {read_mode(L, 1, "fg.motion_set", FG_MOTION_MODE_CONSUME), NULL};
     fg_error err;
     if (fg_motion_set_compile_with(&b, defs, n, &opts, NULL, &m->set, &err) != FG_OK)
-        return luaL_error(L, "motions.%s", err.msg);
+        return luaL_error(L, "motions.%s", fg_error_message(&err));
     return 1;
 }
 

@@ -617,7 +617,7 @@ static int entity_explain(lua_State *L) {
     fg_motion_explanation x;
     fg_error err;
     if (fg_world_explain(w, e, luaL_checkstring(L, 2), &x, &err) != FG_OK)
-        return luaL_argerror(L, 2, err.msg);
+        return luaL_argerror(L, 2, fg_error_message(&err));
     return fg_lua_push_explanation(L, fg_ruleset_motions(r), x.fired ? &x.command : NULL,
                                    &x.miss);
 }

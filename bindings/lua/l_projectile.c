@@ -46,7 +46,7 @@ static void read_projectile(fg_lua_reader *rd, const char *name, fg_ruleset_buil
     }
     lua_pop(L, 1);
     fg_error err;
-    if (fg_ruleset_add_projectile(b, &p, &err) != FG_OK) fg_lua_reader_note(rd, "%s", err.msg);
+    if (fg_ruleset_add_projectile(b, &p, &err) != FG_OK) fg_lua_reader_note(rd, "%s", fg_error_message(&err));
 }
 
 void fg_lua_read_projectiles(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) {

@@ -196,7 +196,7 @@ static int world_reload(lua_State *L) {
     } else {
         return luaL_typeerror(L, 2, "a path, a ruleset table or Rules");
     }
-    if (st != FG_OK) return reload_failed(L, lw, err.msg);
+    if (st != FG_OK) return reload_failed(L, lw, fg_error_message(&err));
     int new_idx = lua_gettop(L);
     fg_lua_rules *nr = fg_lua_check_rules(L, new_idx);
     const char *where = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2)
@@ -238,7 +238,7 @@ static int world_reload(lua_State *L) {
         lua_remove(L, -2);
         fg_lua_plain_copy(L, info); /* the rule's copy: the host's info stays as built */
         if (fg_lua_call_rule(L, NULL, "on_reload", 1, 1, &err) != FG_OK)
-            return reload_failed(L, lw, err.msg);
+            return reload_failed(L, lw, fg_error_message(&err));
         if (lua_type(L, -1) == LUA_TSTRING) lua_setfield(L, info, "message");
         lua_pop(L, lua_gettop(L) - info);
     } else {
@@ -246,7 +246,7 @@ static int world_reload(lua_State *L) {
     }
 
     if (fg_world_replace_rules(lw->w, slot, nr->rules, &err) != FG_OK) {
-        lua_pushfstring(L, "%s: %s", where, err.msg);
+        lua_pushfstring(L, "%s: %s", where, fg_error_message(&err));
         return reload_failed(L, lw, lua_tostring(L, -1));
     }
     lua_pushvalue(L, new_idx);

@@ -414,16 +414,16 @@ static fg_status budget_pcall(lua_State *L, fg_lua_budget *b, int nargs, int nre
 }
 
 const char *fg_lua_full_error(lua_State *L, const fg_error *err) {
-    size_t cut = strlen(err->msg);
-    if (cut + 1 < FG_ERROR_MAX) return err->msg; /* nothing was cut */
+    size_t cut = strlen(fg_error_message(err));
+    if (cut + 1 < FG_ERROR_MAX) return fg_error_message(err); /* nothing was cut */
     const char *full = NULL;
     if (lua_getfield(L, LUA_REGISTRYINDEX, FG_LUA_FULL_ERROR_KEY) == LUA_TSTRING) {
         full = lua_tostring(L, -1);
         /* Kept alive by the registry; another call's message would not start with this one. */
-        if (strncmp(full, err->msg, cut) != 0) full = NULL;
+        if (strncmp(full, fg_error_message(err), cut) != 0) full = NULL;
     }
     lua_pop(L, 1);
-    return full ? full : err->msg;
+    return full ? full : fg_error_message(err);
 }
 
 fg_status fg_lua_call_rule(lua_State *L, fg_world *rng, const char *what, int nargs, int nresults,

@@ -407,7 +407,7 @@ static int session_advance(lua_State *L) {
     fg_session_state state = fg_session_get_state(ls->s);
     if (state == FG_SESSION_DESYNCED || state == FG_SESSION_DISCONNECTED) {
         lua_pushboolean(L, 0);
-        lua_pushstring(L, err.msg);
+        lua_pushstring(L, fg_error_message(&err));
         return 2;
     }
     return fg_lua_raise(L, &err);

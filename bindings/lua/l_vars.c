@@ -69,7 +69,7 @@ void fg_lua_read_ruleset_vars(fg_lua_reader *rd, int idx, fg_ruleset_builder *b)
         fg_var_def v;
         read_var(rd, k, &v);
         fg_error err;
-        if (fg_ruleset_add_var(b, &v, &err) != FG_OK) fg_lua_reader_note(rd, "%s", err.msg);
+        if (fg_ruleset_add_var(b, &v, &err) != FG_OK) fg_lua_reader_note(rd, "%s", fg_error_message(&err));
         fg_lua_reader_pop(rd, o2);
         lua_pop(L, 2);
     }
@@ -168,7 +168,7 @@ static int propose(lua_State *L, fg_var_op op, const char *fn) {
     }
     fg_error err;
     if (fg_world_propose_var(w, e, var, op, (int32_t)value, &err) != FG_OK)
-        return luaL_error(L, "%s: %s", fn, err.msg);
+        return luaL_error(L, "%s: %s", fn, fg_error_message(&err));
     return 0;
 }
 

@@ -156,7 +156,7 @@ static fg_status hook_request(void *ud, fg_world *w, const fg_decision *d, fg_ve
     fg_lua_push_request_view(L, lw->self, d);
     fg_status st = fg_lua_call_rule(L, w, "request rule", 2, 1, err);
     const char *full = st != FG_OK ? fg_lua_full_error(L, err) : NULL;
-    if (full && full != err->msg) fg_world_trace_hook_error(w, full);
+    if (full && full != fg_error_message(err)) fg_world_trace_hook_error(w, full);
     if (st == FG_OK && !fg_lua_read_verdict(L, -1, out, err)) st = FG_ERULE;
     lua_settop(L, top);
     return st;

@@ -66,7 +66,7 @@ uint32_t fg_lua_opt_layer(lua_State *L, int idx, const fg_ruleset *r) {
 }
 
 int fg_lua_raise(lua_State *L, const fg_error *err) {
-    return luaL_error(L, "%s", err && err->msg[0] ? err->msg : "framegate: unknown error");
+    return luaL_error(L, "%s", err && fg_error_message(err)[0] ? fg_error_message(err) : "framegate: unknown error");
 }
 
 /* The allocation-free readers of one optional field: the common case (the field is absent or

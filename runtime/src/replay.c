@@ -366,7 +366,7 @@ static fg_status read_reload_tail(fg_replay_reader *r, size_t pos, size_t end, f
         }
         fg_error sub;
         if (check_name(f.path, "reload.files", i, "path", &sub) != FG_OK)
-            return rfail(r, err, FG_EFORMAT, "path at byte %zu: %s", at, sub.msg);
+            return rfail(r, err, FG_EFORMAT, "path at byte %zu: %s", at, fg_error_message(&sub));
         size_t q = first;
         for (uint32_t j = 0; j < i; j++) {
             fg_replay_str other = {(const char *)d + q + 4, rd32(d + q)};
@@ -491,13 +491,13 @@ static fg_status read_record(fg_replay_reader *r, cursor *c, fg_replay_record *o
         }
         if (st != FG_OK)
             return rfail(r, err, FG_EFORMAT, "record %" PRIu64 " at byte %zu: %s", index, at,
-                         sub.msg);
+                         fg_error_message(&sub));
         if (type != FG_REPLAY_END) {
             st = check_order(fg_replay_type_name((int)type), tick, r->header.start_tick,
                              c->last_tick, c->final_seen, &sub);
             if (st != FG_OK)
                 return rfail(r, err, FG_EFORMAT, "record %" PRIu64 " at byte %zu: %s", index, at,
-                             sub.msg);
+                             fg_error_message(&sub));
             c->last_tick = tick;
         }
         if (type == FG_REPLAY_FINAL) c->final_seen = true;
@@ -617,7 +617,7 @@ static fg_status read_header(fg_replay_reader *r, cursor *c, fg_error *err) {
     h.meta = r->meta;
     fg_error sub;
     if (check_header(&h, &sub) != FG_OK)
-        return rfail(r, err, FG_EFORMAT, "header record at byte %zu: %s", at, sub.msg);
+        return rfail(r, err, FG_EFORMAT, "header record at byte %zu: %s", at, fg_error_message(&sub));
     r->header = h;
     c->pos = end;
     c->left--;

@@ -165,7 +165,7 @@ fg_status fg_replay_setup(fg_world *w, const fg_replay_reader *r, fg_error *err)
         else parse_entity(r, i, &sp, NULL);
         fg_error e2;
         if (fg_world_spawn(w, &sp, NULL, &e2) != FG_OK)
-            return fg_error_set(err, e2.code, "%s: setting up entity %u: %s", name, i, e2.msg);
+            return fg_error_set(err, e2.code, "%s: setting up entity %u: %s", name, i, fg_error_message(&e2));
         char key[32];
         snprintf(key, sizeof key, "fg.e%u.res", i);
         const char *res = meta_get(r, key);
@@ -177,7 +177,7 @@ fg_status fg_replay_setup(fg_world *w, const fg_replay_reader *r, fg_error *err)
                 return fg_error_set(err, FG_EFORMAT, "%s: metadata %s: '%s', expected 'INDEX=VALUE "
                                     "...'", name, key, meta_get(r, key));
             if (fg_world_set_resource(w, i, k, (int32_t)v, &e2) != FG_OK)
-                return fg_error_set(err, e2.code, "%s: setting up entity %u: %s", name, i, e2.msg);
+                return fg_error_set(err, e2.code, "%s: setting up entity %u: %s", name, i, fg_error_message(&e2));
             res += used;
             while (*res == ' ') res++;
         }
@@ -480,7 +480,7 @@ static fg_status push_input(fg_player *p, const queued *q, fg_error *err) {
     if (fg_buffer_push(b, (fg_edge_kind)q->kind, q->action, q->dir, q->time_us, at,
                        (fg_source)q->source, NULL, &e2) != FG_OK)
         return diverge(p, q->tick, 0, 0, err, "e%u's recorded input cannot be pushed: %s",
-                       q->entity, e2.msg);
+                       q->entity, fg_error_message(&e2));
     const fg_edge *e = fg_buffer_pending_at(b, b->pending_count - 1);
     if (e->tick != q->tick)
         return diverge(p, q->tick, 0, 0, err, "e%u's input lands on tick %lld", q->entity,

@@ -701,7 +701,7 @@ static void compile_motions(fg_ruleset *r, const fg_ruleset_builder *b, fg_findi
     fg_error err;
     if (fg_motion_buttons_init(&mb, buttons, nbuttons, b->ngroups ? gdefs : NULL, b->ngroups,
                                &err) != FG_OK) {
-        finding(f, false, "groups", "%s", err.msg);
+        finding(f, false, "groups", "%s", fg_error_message(&err));
         return;
     }
     uint32_t cap = r->nmotions + r->nactions;
@@ -735,7 +735,7 @@ static void compile_motions(fg_ruleset *r, const fg_ruleset_builder *b, fg_findi
     for (uint32_t i = 0; i < n; i++) {
         fg_motion_set *one = NULL;
         if (fg_motion_set_compile(&mb, &defs[i], 1, &r->alloc, &one, &err) != FG_OK)
-            finding(f, false, paths[i], "%s", err.msg);
+            finding(f, false, paths[i], "%s", fg_error_message(&err));
         fg_motion_set_destroy(one);
     }
     fg_motion_options opts = {b->command_mode, NULL};
@@ -746,7 +746,7 @@ static void compile_motions(fg_ruleset *r, const fg_ruleset_builder *b, fg_findi
     }
     if (fg_findings_errors(f) == 0 &&
         fg_motion_set_compile_with(&mb, defs, n, &opts, &r->alloc, &r->motion_set, &err) != FG_OK)
-        finding(f, false, "motions", "%s", err.msg);
+        finding(f, false, "motions", "%s", fg_error_message(&err));
     fg_free(&r->alloc, defs, sizeof *defs * (cap ? cap : 1));
     fg_free(&r->alloc, paths, sizeof *paths * (cap ? cap : 1));
     if (!r->motion_set) return;
@@ -813,7 +813,7 @@ fg_ruleset *fg_ruleset_build(fg_ruleset_builder *b, fg_findings *findings, fg_er
 
 static fg_ruleset *build(fg_ruleset_builder *b, fg_findings *f, fg_error *err) {
     if (b->failed) {
-        finding(f, false, "rules", "%s", b->first_error.msg);
+        finding(f, false, "rules", "%s", fg_error_message(&b->first_error));
         if (err) *err = b->first_error;
         return NULL;
     }
@@ -857,7 +857,7 @@ static fg_ruleset *build(fg_ruleset_builder *b, fg_findings *f, fg_error *err) {
     for (uint32_t i = 0; i < b->nbuttons; i++) buttons[i] = b->buttons[i];
     fg_error berr;
     if (fg_action_names_init(&r->buttons, buttons, b->nbuttons, &berr) != FG_OK)
-        finding(f, false, "buttons", "%s", berr.msg + (strncmp(berr.msg, "buttons", 7) == 0 ? 9 : 0));
+        finding(f, false, "buttons", "%s", fg_error_message(&berr) + (strncmp(fg_error_message(&berr), "buttons", 7) == 0 ? 9 : 0));
     if (b->nlayers == 0) {
         snprintf(r->layers[0], FG_NAME_MAX, "body");
         r->nlayers = 1;

@@ -29,7 +29,7 @@ static fg_world *world_with_text(uint32_t bytes, const fg_allocator *alloc) {
     if (alloc) c.allocator = *alloc;
     fg_error err;
     fg_world *w = fg_world_create(&c, &err);
-    if (!w) fail_msg("%s", err.msg);
+    if (!w) fail_msg("%s", fg_error_message(&err));
     return w;
 }
 
@@ -109,7 +109,7 @@ static void no_ring_and_bad_budgets(void **state) {
     fg_error err;
     c.trace_text_bytes = 255;
     assert_null(fg_world_create(&c, &err));
-    assert_string_equal(err.msg, "world.trace_text_bytes: 255, expected 0 or 256..16777216");
+    assert_string_equal(fg_error_message(&err), "world.trace_text_bytes: 255, expected 0 or 256..16777216");
     c.trace_text_bytes = FG_TRACE_TEXT_MAX + 1;
     assert_null(fg_world_create(&c, &err));
 }
