@@ -20,12 +20,12 @@ const char *fg_version(void) { return FG_VERSION_STRING; }
 
 /* {====================================================================== errors */
 
-/* Fills err->inline_msg with the head of text (total bytes; at least FG_ERROR_MAX - 1 of them
+/* Fills err->buf with the head of text (total bytes; at least FG_ERROR_MAX - 1 of them
 ** readable), cut at a word and never inside a UTF-8 sequence, plus a note of what was dropped.
 ** It is what a reader gets when the heap copy could not be made. */
 static void error_mark_cut(fg_error *err, const char *text, size_t total) {
     char note[80];
-    size_t cap = sizeof err->inline_msg - 1, room = cap - (sizeof note - 1), keep = room;
+    size_t cap = sizeof err->buf - 1, room = cap - (sizeof note - 1), keep = room;
     while (keep > 0 && ((unsigned char)text[keep] & 0xC0) == 0x80) keep--;
     for (size_t k = keep; k > 0 && keep - k < 64; k--)
         if (text[k] == ' ' || text[k] == '\n') {
@@ -34,8 +34,8 @@ static void error_mark_cut(fg_error *err, const char *text, size_t total) {
         }
     int n = snprintf(note, sizeof note, " [... %zu more bytes: no memory for the whole message]",
                      total - keep);
-    memcpy(err->inline_msg, text, keep);
-    memcpy(err->inline_msg + keep, note, (size_t)n + 1);
+    memcpy(err->buf, text, keep);
+    memcpy(err->buf + keep, note, (size_t)n + 1);
 }
 
 /* Stores a message of total bytes, already assembled in text (NUL-terminated when owned, else at
@@ -43,9 +43,9 @@ static void error_mark_cut(fg_error *err, const char *text, size_t total) {
 ** heap copy (owned != NULL) or, without one, the marked head. */
 static void error_store(fg_error *err, const char *text, size_t total, char *owned) {
     err->spill = NULL;
-    if (total < sizeof err->inline_msg) {
-        memmove(err->inline_msg, text, total);
-        err->inline_msg[total] = '\0';
+    if (total < sizeof err->buf) {
+        memmove(err->buf, text, total);
+        err->buf[total] = '\0';
         return;
     }
     error_mark_cut(err, text, total);
@@ -107,7 +107,7 @@ void fg_error_prefix(fg_error *err, const char *fmt, ...) {
 
 const char *fg_error_message(const fg_error *err) {
     if (!err) return "";
-    return err->spill ? err->spill : err->inline_msg;
+    return err->spill ? err->spill : err->buf;
 }
 
 fg_status fg_error_copy(fg_error *dst, const fg_error *src) {
@@ -120,7 +120,7 @@ void fg_error_clear(fg_error *err) {
         free(err->spill);
         err->spill = NULL;
         err->code = FG_OK;
-        err->inline_msg[0] = '\0';
+        err->buf[0] = '\0';
     }
 }
 

@@ -24,6 +24,7 @@
 **   fg.file.<slot>.<i>.path / .text   the files it was read from, embedded
 ** Named hashes: "ruleset.<slot>" (fg_ruleset_hash) and "source.<slot>.<i>" (of each file's text).
 */
+#include "base_internal.h"
 #include "world_access.h"
 
 #include "framegate/determinism.h"
@@ -88,7 +89,10 @@ static fg_status check_rebuild(fg_world *w, fg_error *err) {
     }
     fg_error e2;
     fg_world *f = fg_world_create(&c, &e2);
-    if (!f) return fg_error_set(err, e2.code, "recording: cannot build the setup: %s", fg_error_message(&e2));
+    if (!f) {
+        fg_error_prefix(&e2, "recording: cannot build the setup");
+        return fg_error_move(err, &e2);
+    }
     fg_status st = FG_OK;
     for (uint32_t s = 1; st == FG_OK && s < fg_world_slot_count(w); s++)
         st = fg_world_add_rules(f, fg_world_slot_rules(w, s), NULL, &e2);
@@ -106,7 +110,8 @@ static fg_status check_rebuild(fg_world *w, fg_error *err) {
     }
     if (st != FG_OK) {
         fg_world_destroy(f);
-        return fg_error_set(err, st, "recording: cannot build the setup: %s", fg_error_message(&e2));
+        fg_error_prefix(&e2, "recording: cannot build the setup");
+        return fg_error_move(err, &e2);
     }
     uint64_t want = fg_world_hash(w), got = fg_world_hash(f);
     if (want == got) {

@@ -51,8 +51,10 @@ static fg_status wsink(fg_replay_writer *w, const void *data, size_t len, fg_err
     fg_status st = w->sink(w->ud, data, len, &local);
     if (st != FG_OK) {
         w->failed = true;
-        return fg_error_set(err, st, "%s: chunk %" PRIu32 ": %s", w->name, w->chunk_index,
-                            fg_error_message(&local)[0] ? fg_error_message(&local) : "the sink failed");
+        fg_error_set(err, st, "%s: chunk %" PRIu32 ": %s", w->name, w->chunk_index,
+                     fg_error_message(&local)[0] ? fg_error_message(&local) : "the sink failed");
+        fg_error_clear(&local);
+        return st;
     }
     w->bytes += len;
     return FG_OK;

@@ -473,7 +473,7 @@ fg_decision fg_request_merge_rule(fg_world *w, fg_entity_state *es, fg_decision 
     fg_verdict v;
     memset(&v, 0, sizeof v);
     fg_error err; /* set by hand, not zeroed: this runs on every request the rule sees */
-    err.inline_msg[0] = '\0';
+    err.buf[0] = '\0';
     err.spill = NULL;
     w->hook_text = false; /* only this call's message may reach the record */
     fg_vars_rule_begin(w, es);

@@ -69,7 +69,7 @@ typedef enum fg_status {
 #define FG_ERROR_MAX 512
 typedef struct fg_error {
     fg_status code;
-    char inline_msg[FG_ERROR_MAX]; /* private: the message, or its marked head when spilled */
+    char buf[FG_ERROR_MAX]; /* private: the message, or its marked head when spilled */
     char *spill;                   /* private: the whole message when longer, else NULL */
 } fg_error;
 
