@@ -271,7 +271,7 @@ static int l_reader_check_ruleset(lua_State *L) {
         return 1;
     }
     lua_pushboolean(L, 0);
-    lua_pushstring(L, fg_error_message(&err));
+    fg_lua_push_error(L, &err);
     return 2;
 }
 
@@ -433,7 +433,7 @@ static uint32_t u32_field(lua_State *L, int t, const char *k, bool required) {
     return (uint32_t)v;
 }
 
-static int raise_status(lua_State *L, fg_status st, const fg_error *err) {
+static int raise_status(lua_State *L, fg_status st, fg_error *err) {
     if (st != FG_OK) return fg_lua_raise(L, err);
     return 0;
 }

@@ -403,7 +403,7 @@ static fg_status budget_pcall(lua_State *L, fg_lua_budget *b, int nargs, int nre
     } else {
         const char *msg = lua_tostring(L, -1);
         fg_error_set(err, FG_ERULE, "%s", msg ? msg : "rule failed");
-        /* err holds FG_ERROR_MAX bytes; a load that failed with many findings needs them all. */
+        /* Kept as Lua gave it: a failed load is raised from it with the file named in full. */
         if (msg) {
             lua_pushvalue(L, -1);
             lua_setfield(L, LUA_REGISTRYINDEX, FG_LUA_FULL_ERROR_KEY);
@@ -411,19 +411,6 @@ static fg_status budget_pcall(lua_State *L, fg_lua_budget *b, int nargs, int nre
     }
     lua_settop(L, fidx - 1);
     return FG_ERULE;
-}
-
-const char *fg_lua_full_error(lua_State *L, const fg_error *err) {
-    size_t cut = strlen(fg_error_message(err));
-    if (cut + 1 < FG_ERROR_MAX) return fg_error_message(err); /* nothing was cut */
-    const char *full = NULL;
-    if (lua_getfield(L, LUA_REGISTRYINDEX, FG_LUA_FULL_ERROR_KEY) == LUA_TSTRING) {
-        full = lua_tostring(L, -1);
-        /* Kept alive by the registry; another call's message would not start with this one. */
-        if (strncmp(full, fg_error_message(err), cut) != 0) full = NULL;
-    }
-    lua_pop(L, 1);
-    return full ? full : fg_error_message(err);
 }
 
 fg_status fg_lua_call_rule(lua_State *L, fg_world *rng, const char *what, int nargs, int nresults,
@@ -1095,7 +1082,7 @@ static int l_sandboxed(lua_State *L) {
     if (luaL_loadbufferx(L, text, len, name, "t") != LUA_OK) return lua_error(L);
     fg_lua_sandbox_env(L, 0, NULL);
     lua_setupvalue(L, -2, 1);
-    fg_error err;
+    fg_error err = {0};
     if (fg_lua_call_load(L, 0, LUA_MULTRET, "sandboxed chunk", &err) != FG_OK)
         return fg_lua_raise(L, &err);
     return lua_gettop(L) - 2;

@@ -155,8 +155,6 @@ static fg_status hook_request(void *ud, fg_world *w, const fg_decision *d, fg_ve
     fg_lua_push_rule_view(L, lw->self, d->entity);
     fg_lua_push_request_view(L, lw->self, d);
     fg_status st = fg_lua_call_rule(L, w, "request rule", 2, 1, err);
-    const char *full = st != FG_OK ? fg_lua_full_error(L, err) : NULL;
-    if (full && full != fg_error_message(err)) fg_world_trace_hook_error(w, full);
     if (st == FG_OK && !fg_lua_read_verdict(L, -1, out, err)) st = FG_ERULE;
     lua_settop(L, top);
     return st;
@@ -194,10 +192,10 @@ static void present(lua_State *L, fg_lua_world *lw, int world_idx) {
         fg_lua_push_rule_view(L, world_idx, ev->entity);
         fg_lua_push_event(L, w, ev);
         fg_lua_set_cue_target(L, lw, ev->entity);
-        fg_error err;
+        fg_error err = {0};
         /* No RNG for presentation: drawing would change the world. */
         if (fg_lua_call_rule(L, NULL, "on_event", 2, 0, &err) != FG_OK)
-            fg_lua_report_hook_error(L, w, ev->entity, &err);
+            fg_lua_report_hook_error(w, ev->entity, &err);
         fg_lua_set_cue_target(L, NULL, 0);
     }
     lua_pop(L, 1);
@@ -289,7 +287,7 @@ static int l_world(lua_State *L) {
                                   ground);
     fg_lua_world *lw = fg_lua_new_world(L);
     c.hooks = fg_lua_world_hooks(lw);
-    fg_error err;
+    fg_error err = {0};
     lw->w = fg_world_create(&c, &err);
     if (!lw->w) return fg_lua_raise(L, &err);
     if (rules_idx) {
@@ -389,7 +387,7 @@ static int world_spawn(lua_State *L) {
         lua_pop(L, 1);
     }
     fg_entity id;
-    fg_error err;
+    fg_error err = {0};
     if (fg_world_spawn(lw->w, &sp, &id, &err) != FG_OK) return fg_lua_raise(L, &err);
     fg_lua_push_entity(L, 1, id);
     return 1;
@@ -435,7 +433,7 @@ static int world_advance(lua_State *L) {
     lua_Integer n = lua_isnoneornil(L, 2) ? 1 : luaL_checkinteger(L, 2);
     luaL_argcheck(L, n >= 0, 2, "tick count must be >= 0");
     lua_settop(L, 2);
-    fg_error err;
+    fg_error err = {0};
     for (lua_Integer i = 0; i < n; i++)
         if (step(L, lw, 1, false, &err) != FG_OK) return fg_lua_raise(L, &err);
     lua_pushinteger(L, fg_world_tick(lw->w));
@@ -490,7 +488,7 @@ static int world_save(lua_State *L) {
     size_t size = fg_world_snapshot_size(lw->w);
     luaL_Buffer b;
     char *p = luaL_buffinitsize(L, &b, size);
-    fg_error err;
+    fg_error err = {0};
     if (fg_world_save(lw->w, p, size, &err) != FG_OK) return fg_lua_raise(L, &err);
     luaL_pushresultsize(&b, size);
     return 1;
@@ -509,7 +507,7 @@ static int world_restore(lua_State *L) {
         luaL_checktype(L, 3, LUA_TTABLE);
         fresh = fg_lua_opt_bool_field(L, 3, "fresh", 0);
     }
-    fg_error err;
+    fg_error err = {0};
     if (fg_world_restore(lw->w, p, size, &err) != FG_OK) return fg_lua_raise(L, &err);
     if (fresh) lw->presented = fg_world_tick(lw->w);
     return 0;
@@ -560,7 +558,7 @@ static int64_t check_time(lua_State *L, int idx) {
     return t;
 }
 
-static int push_result(lua_State *L, fg_status st, const fg_error *err) {
+static int push_result(lua_State *L, fg_status st, fg_error *err) {
     if (st != FG_OK) return fg_lua_raise(L, err);
     return 0;
 }
@@ -570,7 +568,7 @@ static int entity_press(lua_State *L) {
     fg_world *w;
     fg_entity e = fg_lua_self_entity(L, &w);
     int a = fg_lua_check_action(L, w, 2);
-    fg_error err;
+    fg_error err = {0};
     return push_result(L, fg_world_press(w, e, a, check_time(L, 3), FG_SOURCE_SCRIPT, &err), &err);
 }
 
@@ -578,7 +576,7 @@ static int entity_release(lua_State *L) {
     fg_world *w;
     fg_entity e = fg_lua_self_entity(L, &w);
     int a = fg_lua_check_action(L, w, 2);
-    fg_error err;
+    fg_error err = {0};
     return push_result(L, fg_world_release(w, e, a, check_time(L, 3), FG_SOURCE_SCRIPT, &err),
                        &err);
 }
@@ -589,7 +587,7 @@ static int entity_dir(lua_State *L) {
     fg_entity e = fg_lua_self_entity(L, &w);
     lua_Integer d = luaL_checkinteger(L, 2);
     luaL_argcheck(L, d >= 1 && d <= 9, 2, "numpad direction 1..9 expected");
-    fg_error err;
+    fg_error err = {0};
     return push_result(L, fg_world_direction(w, e, (int)d, check_time(L, 3), FG_SOURCE_SCRIPT,
                                              &err), &err);
 }
@@ -599,7 +597,7 @@ static int entity_contact(lua_State *L) {
     fg_world *w;
     fg_entity e = fg_lua_check_entity(L, 1, &w);
     luaL_checktype(L, 2, LUA_TBOOLEAN);
-    fg_error err;
+    fg_error err = {0};
     return push_result(L, fg_world_report_contact(w, e, lua_toboolean(L, 2), &err), &err);
 }
 
@@ -641,7 +639,7 @@ static int entity_facing(lua_State *L) {
     if (!lua_isnoneornil(L, 2)) {
         static const char *const facings[] = {"right", "left", NULL};
         int f = luaL_checkoption(L, 2, NULL, facings);
-        fg_error err;
+        fg_error err = {0};
         if (fg_world_set_facing(w, e, (fg_facing)f, &err) != FG_OK) return fg_lua_raise(L, &err);
         return 0;
     }
@@ -777,7 +775,7 @@ static int entity_bind(lua_State *L) {
     fg_entity e = fg_lua_check_entity(L, 1, &w);
     uint32_t control = check_control(L, 2);
     int a = fg_lua_check_action(L, w, 3);
-    fg_error err;
+    fg_error err = {0};
     return push_result(L, fg_input_map_bind(fg_world_input_map(w, e), control, a, &err), &err);
 }
 
@@ -787,7 +785,7 @@ static int entity_key(lua_State *L) {
     fg_entity e = fg_lua_check_entity(L, 1, &w);
     uint32_t control = check_control(L, 2);
     luaL_checktype(L, 3, LUA_TBOOLEAN);
-    fg_error err;
+    fg_error err = {0};
     return push_result(L, fg_world_device_control(w, e, control, lua_toboolean(L, 3),
                                                   check_time(L, 4), &err), &err);
 }
@@ -797,7 +795,7 @@ static int entity_stick(lua_State *L) {
     fg_world *w;
     fg_entity e = fg_lua_check_entity(L, 1, &w);
     float x = (float)luaL_checknumber(L, 2), y = (float)luaL_checknumber(L, 3);
-    fg_error err;
+    fg_error err = {0};
     if (fg_world_device_stick(w, e, x, y, check_time(L, 4), &err) != FG_OK)
         return fg_lua_raise(L, &err);
     fg_vec2 v = fg_world_stick(w, e);
@@ -810,7 +808,7 @@ static int entity_stick(lua_State *L) {
 static int entity_camera(lua_State *L) {
     fg_world *w;
     fg_entity e = fg_lua_check_entity(L, 1, &w);
-    fg_error err;
+    fg_error err = {0};
     return push_result(L, fg_world_device_camera(w, e, (float)luaL_checknumber(L, 2),
                                                  (float)luaL_checknumber(L, 3),
                                                  (float)luaL_optnumber(L, 4, 0.0), &err), &err);
@@ -846,7 +844,7 @@ static int entity_input_map(lua_State *L) {
     next.stick.exponent = (float)fg_lua_opt_num_field(L, 2, "exponent", next.stick.exponent);
     next.stick.direction_threshold =
         (float)fg_lua_opt_num_field(L, 2, "threshold", next.stick.direction_threshold);
-    fg_error err;
+    fg_error err = {0};
     if (fg_stick_config_check(&next.stick, &err) != FG_OK) return fg_lua_raise(L, &err);
     *m = next;
     return 0;
