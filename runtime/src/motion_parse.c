@@ -26,9 +26,9 @@ void fg_motion_quote(char *buf, size_t n, const char *s) {
         return;
     }
     buf[o++] = '"';
-    for (size_t i = 0; s && s[i] && o + 8 < n; i++) {
+    for (size_t i = 0; s && s[i]; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (i >= 160) {
+        if (i >= 160 || o + 8 >= n) { /* shortened, and says so */
             o += (size_t)snprintf(buf + o, n - o, "...");
             break;
         }

@@ -119,8 +119,8 @@ static fg_status check_rebuild(fg_world *w, fg_error *err) {
         return FG_OK;
     }
     /* Name what differs: both worlds have the same layout, so their snapshots compare. */
-    char fields[FG_ERROR_MAX] = "";
-    size_t cap = fg_world_snapshot_capacity(w), len = 0;
+    char fields[FG_DIFF_LIST_MAX(4)] = "";
+    size_t cap = fg_world_snapshot_capacity(w);
     fg_allocator alloc = fg_world_allocator(w);
     void *a = fg_alloc(&alloc, cap), *b = fg_alloc(&alloc, cap);
     fg_state_diff diffs[4];
@@ -128,12 +128,7 @@ static fg_status check_rebuild(fg_world *w, fg_error *err) {
     if (a && b && fg_world_save(f, a, cap, NULL) == FG_OK &&
         fg_world_save(w, b, cap, NULL) == FG_OK &&
         fg_world_diff(w, a, cap, b, cap, diffs, 4, &n, NULL) == FG_OK)
-        for (uint32_t i = 0; i < n && i < 4; i++) {
-            int k = snprintf(fields + len, sizeof fields - len, "%s%s: %s vs %s", i ? ", " : "",
-                             diffs[i].path, diffs[i].a, diffs[i].b);
-            if (k > 0) len += (size_t)k;
-            if (len >= sizeof fields) break;
-        }
+        fg_state_diff_list(fields, diffs, n < 4 ? n : 4);
     fg_free(&alloc, a, cap);
     fg_free(&alloc, b, cap);
     fg_world_destroy(f);
