@@ -196,6 +196,9 @@ void fg_lua_add_methods(lua_State *L, const char *tname, const luaL_Reg *methods
 /* Raises err's whole message as a Lua error positioned at the calling Lua code. err is cleared
 ** first (its heap copy freed), since the error jumps past the C frame that owns it. [-0, +0, v] */
 int fg_lua_raise(lua_State *L, fg_error *err);
+/* Raises the string on top of the stack like luaL_error: positioned at the calling Lua code, any
+** length. [-1, +0, v] */
+int fg_lua_raise_top(lua_State *L);
 /* Pushes err's whole message and clears err, for a function that returns nil, message. [-0, +1, m] */
 void fg_lua_push_error(lua_State *L, fg_error *err);
 /* A layer argument: its name or its index (0 = the first layer), absent = 0. Raises an argument

@@ -378,7 +378,7 @@ static int motion_new(lua_State *L) {
         if (strncmp(msg, d.name, nl) == 0 && msg[nl] == ':' && msg[nl + 1] == ' ') msg += nl + 2;
         lua_pushstring(L, msg);
         fg_error_clear(&err);
-        return lua_error(L);
+        return fg_lua_raise_top(L);
     }
     return 1;
 }
@@ -541,7 +541,7 @@ static int motion_set_new(lua_State *L) {
     {
         lua_pushfstring(L, "motions.%s", fg_error_message(&err));
         fg_error_clear(&err);
-        return lua_error(L);
+        return fg_lua_raise_top(L);
     }
     return 1;
 }

@@ -67,6 +67,10 @@ uint32_t fg_lua_opt_layer(lua_State *L, int idx, const fg_ruleset *r) {
 
 int fg_lua_raise(lua_State *L, fg_error *err) {
     fg_lua_push_error(L, err);
+    return fg_lua_raise_top(L);
+}
+
+int fg_lua_raise_top(lua_State *L) {
     luaL_where(L, 1);
     lua_insert(L, -2);
     lua_concat(L, 2);
