@@ -1,11 +1,12 @@
 -- SPDX-License-Identifier: MIT
 -- test_long_errors.lua: a message far longer than fg_error's inline buffer (FG_ERROR_MAX, 512
 -- bytes) reaches the designer whole, byte for byte, whichever way it travels: raised to pcall
--- by the bindings, returned as nil, message, or noted in the world's trace.
+-- by the bindings, returned as nil, message, noted in the world's trace, or printed by the CLI.
 local lu = require "luaunit"
 local fg = require "framegate"
 
 local ROOT = os.getenv("FG_SAMPLES") or "samples"
+local FRAMEGATE = arg[-2] -- the host running this suite
 local DUEL = io.open(ROOT .. "/duel/rules.lua"):read("a")
 
 -- About n bytes of words, then a marker the end of the message must still carry.
@@ -71,6 +72,22 @@ function TestLongErrors:test_a_long_path_comes_back_from_reload_whole()
   local bad, msg = w:reload(path)
   lu.assertNil(bad)
   lu.assertStrContains(msg, path)
+end
+
+-- The command line prints a C error naming a long path whole, on one line, and fails with 1.
+function TestLongErrors:test_the_cli_prints_a_long_error_whole()
+  local path = "missing/" .. string.rep(string.rep("r", 99) .. "/", 8) .. "replay_END.fgr"
+  local err = os.tmpname()
+  local p = io.popen(("'%s' replay '%s' 2>'%s'"):format(FRAMEGATE, path, err))
+  p:read("a")
+  local _, _, code = p:close()
+  local f = io.open(err)
+  local stderr = f:read("a")
+  f:close()
+  os.remove(err)
+  lu.assertEquals(code, 1)
+  lu.assertStrContains(stderr, path .. ": cannot open: ")
+  lu.assertEquals(select(2, stderr:gsub("\n", "")), 1)
 end
 
 os.exit(lu.LuaUnit.run())
