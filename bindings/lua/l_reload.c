@@ -66,56 +66,22 @@ static uint32_t check_slot(lua_State *L, int idx, int rules) {
     return (uint32_t)luaL_argerror(L, idx, lua_pushfstring(L, "no rules named '%s'", name));
 }
 
-static bool same_names(const char (*a)[FG_NAME_MAX], uint32_t na, const char (*b)[FG_NAME_MAX],
-                       uint32_t nb) {
-    if (na != nb) return false;
-    for (uint32_t i = 0; i < na; i++)
-        if (strcmp(a[i], b[i]) != 0) return false;
-    return true;
+/* fg_action_diff's callback: appends the path to the list on top of the stack. */
+static void push_path(void *ud, const char *path) {
+    lua_State *L = ud;
+    lua_pushstring(L, path);
+    lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
 }
 
-/* Whether two compiled definitions of an action differ in anything a designer declares. */
-static bool action_changed(const fg_action_def *a, const fg_action_def *b) {
-    if (a->startup != b->startup || a->active != b->active || a->recovery != b->recovery ||
-        a->duration != b->duration || a->loop != b->loop || a->neutral != b->neutral ||
-        a->hold_dir != b->hold_dir || a->priority != b->priority ||
-        a->interrupts != b->interrupts || a->root_motion != b->root_motion ||
-        a->followup != b->followup ||
-        strcmp(a->group, b->group) || strcmp(a->requires, b->requires) ||
-        strcmp(a->layer, b->layer) || strcmp(a->input, b->input) || strcmp(a->next, b->next) ||
-        !same_names(a->tags, a->ntags, b->tags, b->ntags) ||
-        !same_names(a->forbids, a->nforbids, b->forbids, b->nforbids) ||
-        a->ncancels != b->ncancels || a->nmarkers != b->nmarkers || a->nmoves != b->nmoves)
-        return true;
-    for (uint32_t i = 0; i < a->ncancels; i++) {
-        const fg_cancel_def *x = &a->cancels[i], *y = &b->cancels[i];
-        if (x->from != y->from || x->to != y->to || x->on != y->on || x->buffer != y->buffer ||
-            !same_names(x->targets, x->ntargets, y->targets, y->ntargets))
-            return true;
-    }
-    for (uint32_t i = 0; i < a->nmarkers; i++)
-        if (a->markers[i].tick != b->markers[i].tick || a->markers[i].once != b->markers[i].once ||
-            strcmp(a->markers[i].name, b->markers[i].name))
-            return true;
-    for (uint32_t i = 0; i < a->nmoves; i++)
-        if (a->moves[i].from != b->moves[i].from || a->moves[i].to != b->moves[i].to ||
-            a->moves[i].vx != b->moves[i].vx || a->moves[i].vy != b->moves[i].vy)
-            return true;
-    for (int i = 0; i < FG_MAX_RESOURCES; i++)
-        if (a->cost[i] != b->cost[i]) return true;
-    const fg_hit_def *h = &a->hit, *k = &b->hit;
-    return h->enabled != k->enabled || h->range != k->range || h->damage != k->damage ||
-           h->hitstop != k->hitstop || h->hitstun != k->hitstun || h->blockstun != k->blockstun ||
-           h->meter_gain != k->meter_gain || h->low != k->low || h->overhead != k->overhead;
-}
-
-/* Pushes { added = {...}, removed = {...}, changed = {...} }: action names, sorted. */
+/* Pushes { added = {...}, removed = {...}, changed = {...}, fields = { name = {...} } }: action
+** names, sorted, and for each changed action the paths of the fields that differ. */
 static void push_changes(lua_State *L, const fg_ruleset *old, const fg_ruleset *now) {
-    lua_createtable(L, 0, 3);
+    lua_createtable(L, 0, 4);
     lua_newtable(L);
     lua_newtable(L);
     lua_newtable(L);
-    int changed = lua_gettop(L), removed = changed - 1, added = changed - 2;
+    lua_newtable(L);
+    int fields = lua_gettop(L), changed = fields - 1, removed = fields - 2, added = fields - 3;
     lua_Integer na = 0, nr = 0, nc = 0;
     for (uint32_t i = 0; i < fg_ruleset_action_count(now); i++) {
         const fg_action_def *a = fg_ruleset_action(now, i);
@@ -123,9 +89,15 @@ static void push_changes(lua_State *L, const fg_ruleset *old, const fg_ruleset *
         if (j < 0) {
             lua_pushstring(L, a->name);
             lua_rawseti(L, added, ++na);
-        } else if (action_changed(fg_ruleset_action(old, (uint32_t)j), a)) {
+            continue;
+        }
+        lua_newtable(L);
+        if (fg_action_diff(fg_ruleset_action(old, (uint32_t)j), a, push_path, L) > 0) {
+            lua_setfield(L, fields, a->name);
             lua_pushstring(L, a->name);
             lua_rawseti(L, changed, ++nc);
+        } else {
+            lua_pop(L, 1);
         }
     }
     for (uint32_t i = 0; i < fg_ruleset_action_count(old); i++) {
@@ -135,6 +107,7 @@ static void push_changes(lua_State *L, const fg_ruleset *old, const fg_ruleset *
             lua_rawseti(L, removed, ++nr);
         }
     }
+    lua_setfield(L, -5, "fields");
     lua_setfield(L, -4, "changed");
     lua_setfield(L, -3, "removed");
     lua_setfield(L, -2, "added");

@@ -236,24 +236,42 @@ static void test_pair(fg_world *w, fg_entity_state *a, fg_entity_state *b, fg_ti
 }
 
 /* The x extent of everything an entity may collide with this tick: its hit and throw boxes
-** (`attacks`), and with `hurt` its hurt boxes too (only the sweep over teams needs those). */
+** (`attacks`), and with `hurt` its hurt boxes too (only the sweep over teams needs those). Hit and
+** throw boxes are found in one walk over the running actions' boxes, which is what
+** fg_collide_boxes would place for either kind: this runs for every entity on every tick, and
+** most actions have no box live. */
 static void extent(const fg_world *w, const fg_entity_state *es, fg_tick t, bool hurt,
                    fg_collide_item *it) {
-    fg_live_box lb[FG_MAX_BOXES * FG_MAX_LAYERS + 1];
     it->x0 = INT32_MAX;
     it->x1 = INT32_MIN;
     it->attacks = 0;
     it->hurtable = 0;
-    static const fg_box_kind kinds[] = {FG_BOX_HIT, FG_BOX_THROW, FG_BOX_HURT};
-    for (uint32_t k = 0; k < (hurt ? 3u : 2u); k++) {
-        uint32_t n =
-            fg_collide_boxes(w, es, kinds[k], t, false, lb, FG_MAX_BOXES * FG_MAX_LAYERS + 1);
-        if (n && kinds[k] == FG_BOX_HURT) it->hurtable = 1;
-        else if (n) it->attacks = 1;
-        for (uint32_t i = 0; i < n; i++) {
-            if (lb[i].rect.x0 < it->x0) it->x0 = lb[i].rect.x0;
-            if (lb[i].rect.x1 > it->x1) it->x1 = lb[i].rect.x1;
+    if (!fg_entity_frozen(es, t)) { /* a frozen attacker strikes nothing new */
+        uint32_t nlayers = fg_world_rules_of(w, es)->nlayers;
+        for (uint32_t l = 0; l < nlayers; l++) {
+            const fg_instance *inst = &es->layers[l];
+            if (inst->action == FG_NO_ACTION) continue;
+            const fg_action_hits *h = &w->versions[inst->version]->rt[inst->action].hits;
+            for (uint32_t i = 0; i < h->nboxes; i++) {
+                const fg_box_rt *b = &h->boxes[i];
+                if ((b->kind != FG_BOX_HIT && b->kind != FG_BOX_THROW) ||
+                    inst->elapsed < b->from || inst->elapsed > b->to)
+                    continue;
+                fg_rect r = fg_box_place(b->box, es->x, es->y, (fg_facing)es->facing);
+                it->attacks = 1;
+                if (r.x0 < it->x0) it->x0 = r.x0;
+                if (r.x1 > it->x1) it->x1 = r.x1;
+            }
         }
+    }
+    if (!hurt) return;
+    fg_live_box lb[FG_MAX_BOXES * FG_MAX_LAYERS + 1];
+    uint32_t n =
+        fg_collide_boxes(w, es, FG_BOX_HURT, t, false, lb, FG_MAX_BOXES * FG_MAX_LAYERS + 1);
+    if (n) it->hurtable = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        if (lb[i].rect.x0 < it->x0) it->x0 = lb[i].rect.x0;
+        if (lb[i].rect.x1 > it->x1) it->x1 = lb[i].rect.x1;
     }
 }
 
@@ -350,19 +368,24 @@ static void teams(fg_world *w, fg_tick t) {
     }
 }
 
-void fg_collide_find(fg_world *w, fg_tick t) {
-    fg_collide_space *s = &w->coll;
-    uint32_t n = w->state->nentities;
-    s->ncontacts = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        extent(w, &w->entities[i], t, w->entities[i].combat.team != 0, &s->items[i]);
-        s->items[i].slot = i;
-        s->items[i].listed = 0;
-    }
+void fg_collide_place(fg_world *w, uint32_t slot, fg_tick t) {
+    fg_collide_item *it = &w->coll.items[slot];
+    extent(w, &w->entities[slot], t, w->entities[slot].combat.team != 0, it);
+    it->slot = slot;
+    it->listed = 0;
+}
+
+void fg_collide_pairs(fg_world *w, fg_tick t) {
+    w->coll.ncontacts = 0;
     opponents(w, t);
     teams(w, t);
     fg_projectile_collide(w, t);
     sort_contacts(w);
+}
+
+void fg_collide_find(fg_world *w, fg_tick t) {
+    for (uint32_t i = 0; i < w->state->nentities; i++) fg_collide_place(w, i, t);
+    fg_collide_pairs(w, t);
 }
 
 /* }====================================================================== */

@@ -326,6 +326,11 @@ bool fg_collide_invulnerable(const fg_world *w, const fg_entity_state *es, fg_bo
 ** target per definition, or `hit->hits` spaced by its interval). */
 bool fg_collide_allowed(const fg_entity_state *att, uint32_t layer, uint32_t def,
                         const fg_hit_def *hit, fg_entity target, fg_tick t);
+/* The collision phase: fg_collide_place for every entity (what it may touch this tick: it reads
+** the entity and writes only the phase's work space), then fg_collide_pairs (the tests and the
+** tick's contacts, in their order); fg_collide_find is both. */
+void fg_collide_place(fg_world *w, uint32_t slot, fg_tick t);
+void fg_collide_pairs(fg_world *w, fg_tick t);
 void fg_collide_find(fg_world *w, fg_tick t);
 /* hit.c */
 void fg_hit_commit(fg_world *w, fg_tick t);

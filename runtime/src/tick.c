@@ -839,8 +839,13 @@ fg_status fg_world_advance(fg_world *w, fg_error *err) {
         /* Throws in their tech window, then the collision phase: positions of the last
         ** movement, boxes of the ticks the actions just reached. */
         fg_throw_advance(w, t);
-        fg_collide_find(w, t);
-        for (uint32_t s = 0; s < n; s++) collect_markers(w, &w->entities[s], t);
+        /* Placing an entity's boxes and collecting its markers read the same fields, and the
+        ** collision tests change no entity: one pass does both, then the pairs are tested. */
+        for (uint32_t s = 0; s < n; s++) {
+            fg_collide_place(w, s, t);
+            collect_markers(w, &w->entities[s], t);
+        }
+        fg_collide_pairs(w, t);
         gate_phase(w, t);
         for (uint32_t s = 0; s < n; s++) move_entity(w, &w->entities[s], t);
         fg_projectile_move(w, t);
@@ -854,15 +859,16 @@ fg_status fg_world_advance(fg_world *w, fg_error *err) {
             for (uint32_t s = 0; s < n; s++)
                 if (w->entities[s].support != FG_SUPPORT_NONE)
                     fg_world_stage_place(w, &w->entities[s]);
+        /* One pass for the rest: each of these reads and writes only its own entity (facing
+        ** reads the opponent's position, which every push has settled by now), so the record
+        ** is fetched once for all of them. */
         for (uint32_t s = 0; s < n; s++) {
-            face_opponent(w, &w->entities[s]);
-            fg_hit_settle(w, &w->entities[s], t);
-        }
-        for (uint32_t s = 0; s < n; s++) {
-            meter_phase(w, &w->entities[s], t);
+            fg_entity_state *es = &w->entities[s];
+            face_opponent(w, es);
+            fg_hit_settle(w, es, t);
+            meter_phase(w, es, t);
             /* The world hashes every tick: keep the matchers' cached folds fresh. */
-            fg_motion_state_refresh(fg_world_rules_of(w, &w->entities[s])->motion_set,
-                                    fg_world_motion_at(w, s));
+            fg_motion_state_refresh(fg_world_rules_of(w, es)->motion_set, fg_world_motion_at(w, s));
         }
     }
     w->state->tick = t + 1;

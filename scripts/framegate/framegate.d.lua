@@ -101,7 +101,7 @@
 ---@field previous_hash string
 ---@field source_hash string hash of the files' text
 ---@field files string[]
----@field changes { added: string[], removed: string[], changed: string[] }
+---@field changes { added: string[], removed: string[], changed: string[], fields: table<string, string[]> }
 ---@field message? string what on_reload returned
 
 ---@class framegate.WhatIf

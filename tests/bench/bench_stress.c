@@ -176,11 +176,11 @@ static void spawn_fighters(fg_world *w, int n) {
     }
 }
 
+/* `us`: the tick's host time, read once per tick as a host reads its clock once per frame. */
 static void push_events(fg_world *w, fg_entity e, const stream *s, uint32_t *cursor, int32_t tick,
-                        fg_facing facing) {
+                        int64_t us, fg_facing facing) {
     static int buttons[4];
     buttons[0] = lp, buttons[1] = hp, buttons[2] = lk, buttons[3] = hk;
-    int64_t us = fg_us_of_tick(tick, 60);
     while (*cursor < s->n && s->evs[*cursor].tick == tick) {
         const ev *v = &s->evs[(*cursor)++];
         if (v->kind == 2)
@@ -234,8 +234,9 @@ typedef struct play {
 ** state hash taken. */
 static void play_ticks(play *p, int32_t from, int32_t to) {
     for (int32_t t = from; t < to; t++) {
+        int64_t us = fg_us_of_tick(t, 60);
         for (int i = 0; i < p->n; i++)
-            push_events(p->w, (fg_entity)i + 1, &p->streams[i], &p->cursor[i], t,
+            push_events(p->w, (fg_entity)i + 1, &p->streams[i], &p->cursor[i], t, us,
                         i % 2 ? FG_FACING_LEFT : FG_FACING_RIGHT);
         lua_pushvalue(p->L, p->advance);
         lua_pushvalue(p->L, p->widx);
@@ -345,8 +346,9 @@ static double run_c_only(int n, int32_t ticks, double *allocs_per_tick) {
             allocs0 = counter.allocations;
             t0 = fg_bench_now_ns();
         }
+        int64_t us = fg_us_of_tick(t, 60);
         for (int i = 0; i < n; i++)
-            push_events(w, (fg_entity)i + 1, &streams[i], &cursor[i], t,
+            push_events(w, (fg_entity)i + 1, &streams[i], &cursor[i], t, us,
                         i % 2 ? FG_FACING_LEFT : FG_FACING_RIGHT);
         fg_world_advance(w, NULL);
         (void)fg_world_hash(w);

@@ -532,6 +532,60 @@ static void every_failed_allocation_fails_cleanly(void **state) {
 
 /* }====================================================================== */
 
+/* {====================================================================== fg_action_diff */
+
+typedef struct paths {
+    char text[512];
+} paths;
+
+static void collect(void *ud, const char *path) {
+    paths *p = ud;
+    size_t len = strlen(p->text);
+    snprintf(p->text + len, sizeof p->text - len, "%s%s", len ? " " : "", path);
+}
+
+static paths diff_paths(const fg_action_def *a, const fg_action_def *b) {
+    paths p = {{0}};
+    uint32_t n = fg_action_diff(a, b, collect, &p);
+    assert_int_equal(n, fg_action_diff(a, b, NULL, NULL)); /* counting alone agrees */
+    return p;
+}
+
+static void action_diff_names_each_field_as_a_designer_writes_it(void **state) {
+    (void)state;
+    fg_action_def a = fg_action_def_default("jab"), b = a;
+    assert_int_equal(fg_action_diff(&a, &b, NULL, NULL), 0);
+    /* Bytes after a string's end are not part of the definition. */
+    b.group[strlen(b.group) + 2] = 'x';
+    assert_int_equal(fg_action_diff(&a, &b, NULL, NULL), 0);
+
+    a.nboxes = b.nboxes = 2;
+    a.boxes[1].box.w = FG_FX(40);
+    b.boxes[1].box.w = FG_FX(55);
+    b.hit.enabled = a.hit.enabled = true;
+    b.hit.launch_vy = FG_FX(9);
+    b.startup = 5;
+    assert_string_equal(diff_paths(&a, &b).text, "startup hit.launch.vy boxes[2].w");
+
+    /* A second hit definition in use: every definition is numbered. */
+    b = a;
+    b.hits[1] = a.hits[0];
+    b.hits[1].damage = 7;
+    assert_string_equal(diff_paths(&a, &b).text, "hit[2].enabled hit[2].damage");
+
+    /* A list of another length is one change; so are cancel conditions and throws. */
+    b = a;
+    b.nboxes = 3;
+    b.ncancels = a.ncancels = 1;
+    snprintf(b.cancels[0].when_var, sizeof b.cancels[0].when_var, "stance");
+    b.throw_def.enabled = true;
+    b.has_gravity = true;
+    assert_string_equal(diff_paths(&a, &b).text,
+                        "cancels[1].when throw.enabled boxes gravity");
+}
+
+/* }====================================================================== */
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(window_past_the_end_of_its_action_is_an_error),
@@ -555,6 +609,7 @@ int main(void) {
         cmocka_unit_test(compiled_definition_reports_its_whole_duration),
         cmocka_unit_test(failed_build_frees_everything),
         cmocka_unit_test(every_failed_allocation_fails_cleanly),
+        cmocka_unit_test(action_diff_names_each_field_as_a_designer_writes_it),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

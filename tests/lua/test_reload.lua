@@ -50,6 +50,44 @@ function TestReload:test_state_survives_a_reload()
   lu.assertEquals(p2:resource("health"), health - 45)
 end
 
+-- Each edit changes one field the old report could not see (boxes, throws, invulnerability,
+-- hit fields beyond the first few, cancel conditions); the report names the action and the field
+-- as the designer writes it, and leaves every other action out.
+function TestReload:test_reload_names_the_fields_that_changed()
+  local cases = {
+    { "x = 10, y = 40, w = 40, h = 60", "x = 10, y = 40, w = 55, h = 60", "jab", { "boxes[1].w" } },
+    { "tech_window = 7", "tech_window = 9", "grab", { "throw.tech_window" } },
+    { "invulnerable = { { from = 0, to = 5 } }", "invulnerable = { { from = 0, to = 7 } }",
+      "shoryuken", { "invulnerable[1].to" } },
+    { "chip = 25,", "chip = 30,", "super", { "hit.chip" } },
+    { "pushback = { hit = 20, block = 16 }", "pushback = { hit = 20, block = 12 }", "super",
+      { "hit.pushback.block" } },
+    { "launch = { vy = 9 }, knockdown = \"soft\"", "launch = { vy = 9 }, knockdown = \"hard\"",
+      "launcher", { "hit.knockdown" } },
+    { "to = 28, on = \"hit\", into = { \"jab\" }", "to = 20, on = \"hit\", into = { \"jab\" }",
+      "launcher", { "cancels[1].to" } },
+    { "damage = 30, hitstop = 6", "damage = 35, hitstop = 7", "jab", { "hit.damage", "hit.hitstop" } },
+  }
+  for _, c in ipairs(cases) do
+    local w, _, _, save = setup()
+    save(edit(c[1]:gsub("%p", "%%%0"), c[2]))
+    local info = assert(w:reload())
+    lu.assertEquals(info.changes.changed, { c[3] }, c[2])
+    lu.assertEquals(info.changes.fields[c[3]], c[4], c[2])
+    lu.assertEquals(info.changes.added, {})
+    lu.assertEquals(info.changes.removed, {})
+    w:close()
+  end
+end
+
+function TestReload:test_reload_of_the_same_rules_changes_nothing()
+  local w, _, _, save = setup()
+  save(DUEL .. "\n-- a comment only\n")
+  local info = assert(w:reload())
+  lu.assertEquals(info.changes.changed, {})
+  lu.assertEquals(next(info.changes.fields), nil)
+end
+
 function TestReload:test_instance_in_flight_finishes_on_its_old_definition()
   local w, p1, _, save = setup()
   w:play(p1, "HP@0")

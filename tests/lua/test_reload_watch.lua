@@ -49,7 +49,7 @@ function TestWatch:test_saving_the_rules_mid_run_reloads_them_on_the_next_tick()
   lu.assertTrue(s.reloads[1].ok)
   lu.assertEquals(s.reloads[1].tick, edited_at)
   lu.assertStrContains(text, "t=150 reload: ok, 'duelist' hash ")
-  lu.assertStrContains(text, "; changed jab")
+  lu.assertStrContains(text, "; changed jab (hit.damage)")
   -- The next loop of the script (tick 240) hits with the new damage.
   lu.assertStrContains(text, "t=244 e2 hit by e1's jab: 55 damage")
   lu.assertStrContains(text, "t=4 e2 hit by e1's jab: 30 damage")

@@ -213,6 +213,13 @@ FG_API fg_queue_policy fg_queue_policy_default(void); /* depth 3, FIFO, no expir
 FG_API const char *fg_queue_order_name(fg_queue_order o); /* "fifo", "latest" */
 /* A fresh action definition with defaults (one tick long, no windows). */
 FG_API fg_action_def fg_action_def_default(const char *name);
+/* What differs between two definitions of an action: calls fn(ud, path) for each declared field
+** that differs, in declaration order, with the path a designer writes ("hit.damage",
+** "cancels[2].to", "boxes[1].w"; a list of another length is one change, "boxes"), and returns
+** how many differ (0: the same action). fn may be NULL to count only. A reload reports these. */
+typedef void (*fg_action_diff_fn)(void *ud, const char *path);
+FG_API uint32_t fg_action_diff(const fg_action_def *was, const fg_action_def *now,
+                               fg_action_diff_fn fn, void *ud);
 FG_API fg_physics_def fg_physics_def_default(void);
 FG_API fg_combat_def fg_combat_def_default(void);
 

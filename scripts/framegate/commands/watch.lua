@@ -112,7 +112,12 @@ function M.reload(s)
   if info then
     local changed = {}
     for _, k in ipairs { "added", "changed", "removed" } do
-      if #info.changes[k] > 0 then changed[#changed + 1] = k .. " " .. table.concat(info.changes[k], ",") end
+      local names = {}
+      for i, name in ipairs(info.changes[k]) do
+        local fields = k == "changed" and info.changes.fields[name]
+        names[i] = fields and ("%s (%s)"):format(name, table.concat(fields, ", ")) or name
+      end
+      if #names > 0 then changed[#changed + 1] = k .. " " .. table.concat(names, ",") end
     end
     -- The content hash covers the data, not the rule functions: an edit to request or on_event
     -- alone is still a change.
