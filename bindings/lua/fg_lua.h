@@ -56,7 +56,8 @@ typedef struct fg_lua_world {
 } fg_lua_world;
 
 /* Pushes a World userdata with no world yet (lw->w == NULL) and an empty store; its user value
-** is { rules = { [slot + 1] = Rules }, committed = { marker = count } }. A world created for it
+** is { rules = { [slot + 1] = Rules }, committed = { marker = count } } (and, once e:input_into
+** has run, names = { [handle + 1] = name }). A world created for it
 ** calls the rules through fg_lua_world_hooks(lw). [-0, +1, m] */
 fg_lua_world *fg_lua_new_world(lua_State *L);
 fg_world_hooks fg_lua_world_hooks(fg_lua_world *lw);
@@ -66,14 +67,31 @@ fg_lua_world *fg_lua_check_world(lua_State *L, int idx);
 void fg_lua_push_entity(lua_State *L, int world_idx, fg_entity id);
 /* Checks an Entity userdata; *w receives its (open) world. [-0, +0, v] */
 fg_entity fg_lua_check_entity(lua_State *L, int idx, fg_world **w);
-/* The same checks for `self` (index 1) of a method of the World or Entity class: fg_lua_class and
-** fg_lua_add_methods give every method its class's metatable as upvalue 1, so the check compares
-** two values instead of looking the class up by name; anything else takes the checks above and
-** their messages. Only for methods of that class (another class's upvalue would vouch for the
-** wrong type). [-0, +0, v] */
+/* The same checks for `self` (index 1) of a method of the World or Entity class, for the methods
+** a host calls every tick. fg_lua_class and fg_lua_add_methods give every method two upvalues,
+** its class's metatable and the class's self cache, so the check compares the metatable with
+** upvalue 1 instead of looking the class up by name, and an object already checked is found by
+** its address alone; anything else takes the checks above and their messages. Only for methods
+** of that class (another class's upvalues would vouch for the wrong type). [-0, +0, v] */
 fg_lua_world *fg_lua_self_world(lua_State *L);
 fg_entity fg_lua_self_entity(lua_State *L, fg_world **w);
-int fg_lua_check_action(lua_State *L, fg_world *w, int idx);
+/* util.c: the userdata at index 1 when the running method's class (upvalue 1) is its class, else
+** NULL; *cached tells whether its address was in the class's self cache. The caller remembers
+** an object it found valid and never one that was finalized; __gc forgets it. [-0, +0, -] */
+void *fg_lua_self_udata(lua_State *L, bool *cached);
+void fg_lua_self_remember(lua_State *L, const void *p);
+void fg_lua_self_forget(lua_State *L, const void *p);
+/* An action given by handle (w:action_id) or by name, checked against w's actions: a handle in
+** range inline, as the queries polled every tick give it, anything else (names, floats, bad
+** values and their messages) in fg_lua_check_action_any. [-0, +0, v] */
+int fg_lua_check_action_any(lua_State *L, fg_world *w, int idx);
+static inline int fg_lua_check_action(lua_State *L, fg_world *w, int idx) {
+    if (lua_isinteger(L, idx)) {
+        lua_Integer h = lua_tointeger(L, idx);
+        if (h >= 0 && (lua_Unsigned)h < fg_world_action_names(w)->count) return (int)h;
+    }
+    return fg_lua_check_action_any(L, w, idx);
+}
 void fg_lua_open_queries(lua_State *L);
 /* One tick as a Lua host runs it: the request rule inside, the presentation hooks after (once per
 ** tick: a tick run again after a rollback presents nothing). `again` marks a re-simulated tick,
@@ -189,7 +207,8 @@ bool fg_lua_read_verdict(lua_State *L, int idx, fg_verdict *out, fg_error *err);
 /* {====================================================================== helpers */
 
 /* Creates metatable tname (with __name) whose __index is a table of methods, plus the given
-** metamethods (__gc, __tostring, ...). Leaves nothing on the stack. [-0, +0, m] */
+** metamethods (__gc, __tostring, ...); each function gets the upvalues fg_lua_self_udata reads.
+** Leaves nothing on the stack. [-0, +0, m] */
 void fg_lua_class(lua_State *L, const char *tname, const luaL_Reg *methods, const luaL_Reg *meta);
 void fg_lua_add_methods(lua_State *L, const char *tname, const luaL_Reg *methods);
 

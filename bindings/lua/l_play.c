@@ -66,6 +66,7 @@ static int event_field(lua_State *L, const event_record *rec, const char *k) {
         lua_pushstring(L, ev->kind == FG_EVENT_HIT     ? "hit"
                           : ev->kind == FG_EVENT_THROW ? "throw"
                           : ev->kind == FG_EVENT_CLASH ? "clash"
+                          : ev->kind == FG_EVENT_STRUCK ? "struck"
                                                        : "marker");
     else if (!strcmp(k, "projectile") || !strcmp(k, "other")) {
         uint32_t id = k[0] == 'p' ? ev->projectile : ev->other;

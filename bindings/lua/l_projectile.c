@@ -34,7 +34,7 @@ static void read_projectile(fg_lua_reader *rd, const char *name, fg_ruleset_buil
     p.durability = (int32_t)fg_lua_read_int(rd, -1, "durability", 1, -1000000, 1000000);
     p.limit = (int32_t)fg_lua_read_int(rd, -1, "limit", 0, -1000000, 1000000);
     p.opens_cancels = fg_lua_read_bool(rd, -1, "opens_cancels", false);
-    /* A box without `kind` is a hit box: the only kind a projectile has. */
+    /* A box without `kind` is a hit box; "hurt" boxes are where a fighter's hit box strikes it. */
     fg_lua_read_box_list(rd, -1, p.boxes, &p.nboxes, FG_PROJECTILE_BOXES, p.lifetime + 1,
                          FG_BOX_HIT);
     memset(&p.hit, 0, sizeof p.hit);
@@ -135,7 +135,7 @@ static void push_boxes(lua_State *L, const fg_world *w, uint32_t i) {
     lua_createtable(L, (int)n, 0);
     for (uint32_t k = 0; k < n && k < FG_PROJECTILE_BOXES; k++) {
         lua_createtable(L, 0, 6);
-        lua_pushstring(L, "hit");
+        lua_pushstring(L, fg_box_kind_name((fg_box_kind)boxes[k].kind));
         lua_setfield(L, -2, "kind");
         set_px(L, "x0", boxes[k].rect.x0);
         set_px(L, "y0", boxes[k].rect.y0);

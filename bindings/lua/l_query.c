@@ -76,21 +76,44 @@ static int entity_masks(lua_State *L) {
     return 4;
 }
 
+/* Pushes the list of the world's action names (handle + 1 -> name) as Lua strings, made once per
+** world and kept in its store: a record filled every tick takes its names from there, so it never
+** creates a string, even when nothing else keeps one alive between ticks. The Entity is at 1. */
+static int push_names(lua_State *L, const fg_world *w) {
+    lua_getiuservalue(L, 1, 1); /* the World */
+    lua_getiuservalue(L, -1, 1); /* its store */
+    lua_remove(L, -2);
+    if (lua_getfield(L, -1, "names") != LUA_TTABLE) {
+        lua_pop(L, 1);
+        const fg_action_names *names = fg_world_action_names(w);
+        lua_createtable(L, (int)names->count, 0);
+        for (uint32_t a = 0; a < names->count; a++) {
+            const char *name = fg_action_names_get(names, (int)a);
+            if (!name) continue;
+            lua_pushstring(L, name);
+            lua_rawseti(L, -2, (lua_Integer)a + 1);
+        }
+        lua_pushvalue(L, -1);
+        lua_setfield(L, -3, "names");
+    }
+    lua_remove(L, -2);
+    return lua_gettop(L);
+}
+
 /* Fills the list t[field] (made once, then reused) with the names in mask, and clears the rest
 ** of the list. */
-static void fill_names(lua_State *L, const fg_world *w, const char *field, uint32_t mask) {
+static void fill_names(lua_State *L, int names, const char *field, uint32_t mask) {
     if (lua_getfield(L, 2, field) != LUA_TTABLE) {
         lua_pop(L, 1);
         lua_createtable(L, 4, 0);
         lua_pushvalue(L, -1);
         lua_setfield(L, 2, field);
     }
-    const fg_action_names *names = fg_world_action_names(w);
     lua_Integer k = 0;
     for (int a = 0; a < FG_INPUT_MAX_ACTIONS; a++)
-        if ((mask & (1u << a)) && fg_action_names_get(names, a)) {
-            lua_pushstring(L, fg_action_names_get(names, a));
-            lua_rawseti(L, -2, ++k);
+        if (mask & (1u << a)) {
+            if (lua_rawgeti(L, names, a + 1) == LUA_TNIL) lua_pop(L, 1);
+            else lua_rawseti(L, -2, ++k);
         }
     while (lua_rawgeti(L, -1, k + 1) != LUA_TNIL) {
         lua_pop(L, 1);
@@ -107,13 +130,15 @@ static int entity_input_into(lua_State *L) {
     luaL_checktype(L, 2, LUA_TTABLE);
     const fg_tick_input *in = fg_world_last_input(w, e);
     lua_settop(L, 2);
+    int names = push_names(L, w);
     lua_pushinteger(L, in->tick);
     lua_setfield(L, 2, "tick");
-    fill_names(L, w, "pressed", in->pressed);
-    fill_names(L, w, "released", in->released);
-    fill_names(L, w, "held", in->held);
+    fill_names(L, names, "pressed", in->pressed);
+    fill_names(L, names, "released", in->released);
+    fill_names(L, names, "held", in->held);
     lua_pushinteger(L, in->dir);
     lua_setfield(L, 2, "dir");
+    lua_settop(L, 2);
     return 1;
 }
 

@@ -23,6 +23,7 @@ fg_lua_world *fg_lua_check_world(lua_State *L, int idx) {
 ** polled every tick check one userdata rather than two. */
 typedef struct lua_entity {
     fg_entity id;
+    bool finalized; /* its __gc ran: never in the self cache again (fg_lua_self_udata) */
     fg_lua_world *lw;
 } lua_entity;
 
@@ -34,24 +35,19 @@ fg_entity fg_lua_check_entity(lua_State *L, int idx, fg_world **w) {
     return le->id;
 }
 
-/* Whether the userdata at index 1 has the metatable held in upvalue 1 (see fg_lua_self_world). */
-static void *self_udata(lua_State *L) {
-    void *p = lua_touserdata(L, 1);
-    if (!p || !lua_getmetatable(L, 1)) return NULL;
-    bool same = lua_rawequal(L, -1, lua_upvalueindex(1));
-    lua_pop(L, 1);
-    return same ? p : NULL;
-}
-
 fg_lua_world *fg_lua_self_world(lua_State *L) {
-    fg_lua_world *lw = self_udata(L);
+    bool cached;
+    fg_lua_world *lw = fg_lua_self_udata(L, &cached);
     if (!lw || !lw->w) return fg_lua_check_world(L, 1);
+    if (!cached) fg_lua_self_remember(L, lw); /* open, so not finalized (__gc closes it) */
     return lw;
 }
 
 fg_entity fg_lua_self_entity(lua_State *L, fg_world **w) {
-    lua_entity *le = self_udata(L);
+    bool cached;
+    lua_entity *le = fg_lua_self_udata(L, &cached);
     if (!le || !le->lw->w) return fg_lua_check_entity(L, 1, w);
+    if (!cached && !le->finalized) fg_lua_self_remember(L, le);
     *w = le->lw->w;
     return le->id;
 }
@@ -61,22 +57,18 @@ void fg_lua_push_entity(lua_State *L, int world_idx, fg_entity id) {
     fg_lua_world *lw = luaL_checkudata(L, world_idx, FG_LUA_WORLD_T);
     lua_entity *le = lua_newuserdatauv(L, sizeof *le, 1);
     le->id = id;
+    le->finalized = false;
     le->lw = lw;
     luaL_setmetatable(L, FG_LUA_ENTITY_T);
     lua_pushvalue(L, world_idx);
     lua_setiuservalue(L, -2, 1);
 }
 
-/* An action given by handle (the integer w:action_id returns, the C action id) or by name. */
-int fg_lua_check_action(lua_State *L, fg_world *w, int idx) {
-    int isint;
-    lua_Integer h = lua_tointegerx(L, idx, &isint);
-    if (isint && lua_type(L, idx) == LUA_TNUMBER) { /* a handle: the path polled every tick */
-        uint32_t n = fg_world_action_names(w)->count;
-        if (h >= 0 && (lua_Unsigned)h < n) return (int)h;
-    }
+/* An action given by handle (the integer w:action_id returns, the C action id) or by name; the
+** handles in range took the inline path (fg_lua_check_action) already. */
+int fg_lua_check_action_any(lua_State *L, fg_world *w, int idx) {
     if (lua_type(L, idx) == LUA_TNUMBER) {
-        h = luaL_checkinteger(L, idx);
+        lua_Integer h = luaL_checkinteger(L, idx);
         uint32_t n = fg_world_action_names(w)->count;
         if (h < 0 || (lua_Unsigned)h >= n)
             return luaL_argerror(L, idx, lua_pushfstring(L, "action handle %I is not one of this "
@@ -324,6 +316,7 @@ fg_world_hooks fg_lua_world_hooks(fg_lua_world *lw) {
 
 static int world_close(lua_State *L) {
     fg_lua_world *lw = luaL_checkudata(L, 1, FG_LUA_WORLD_T);
+    fg_lua_self_forget(L, lw); /* as __gc: its memory may be reused for anything after this */
     fg_lua_recording_drop(lw);
     if (lw->w) {
         fg_world_destroy(lw->w);
@@ -430,10 +423,13 @@ fg_status fg_lua_world_step(lua_State *L, int world_idx, bool again, fg_error *e
 /* world:advance([n]) runs n ticks (default 1); returns the next tick. [-2, +1, v] */
 static int world_advance(lua_State *L) {
     fg_lua_world *lw = fg_lua_self_world(L);
-    lua_Integer n = lua_isnoneornil(L, 2) ? 1 : luaL_checkinteger(L, 2);
-    luaL_argcheck(L, n >= 0, 2, "tick count must be >= 0");
-    lua_settop(L, 2);
-    fg_error err = {0};
+    lua_Integer n = 1;
+    if (lua_gettop(L) >= 2) { /* w:advance() is the call made every tick: it skips these */
+        if (!lua_isnil(L, 2)) n = luaL_checkinteger(L, 2);
+        luaL_argcheck(L, n >= 0, 2, "tick count must be >= 0");
+        lua_settop(L, 2);
+    }
+    fg_error err; /* every failure of step writes it (the runtime's contract) */
     for (lua_Integer i = 0; i < n; i++)
         if (step(L, lw, 1, false, &err) != FG_OK) return fg_lua_raise(L, &err);
     lua_pushinteger(L, fg_world_tick(lw->w));
@@ -865,8 +861,14 @@ static int entity_eq(lua_State *L) {
     return 1;
 }
 
+/* The world owns the entity (the user value keeps the world alive): only the self cache must
+** let go of its address, which may hold something else once the userdata is freed. */
 static int entity_gc(lua_State *L) {
-    (void)L; /* the world owns the entity; the user value keeps the world alive */
+    lua_entity *le = luaL_testudata(L, 1, FG_LUA_ENTITY_T);
+    if (le) {
+        le->finalized = true;
+        fg_lua_self_forget(L, le);
+    }
     return 0;
 }
 

@@ -14,17 +14,66 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A class's self cache: the addresses of userdata of the class that a method found valid in full
+** (the class's metatable, an open world, not finalized), looked up by address. A hit costs what
+** reading two pointers costs, where the full check asks Lua for the metatable each time. An
+** address leaves the cache when its object is finalized (fg_lua_self_forget from __gc), before
+** its memory can be reused, and a finalized object is never cached again. */
+#define SELF_SLOTS 8
+
+typedef struct self_cache {
+    const void *slot[SELF_SLOTS];
+} self_cache;
+
+static const void **self_slot(lua_State *L, const void *p) {
+    self_cache *c = lua_touserdata(L, lua_upvalueindex(2));
+    return &c->slot[((uintptr_t)p >> 4) & (SELF_SLOTS - 1)];
+}
+
+void *fg_lua_self_udata(lua_State *L, bool *cached) {
+    void *p = lua_touserdata(L, 1);
+    if (!p) return NULL;
+    /* A light userdata may carry any address: only a full one is looked up. */
+    if (*self_slot(L, p) == p && lua_type(L, 1) == LUA_TUSERDATA) return *cached = true, p;
+    *cached = false;
+    if (!lua_getmetatable(L, 1)) return NULL;
+    bool same = lua_rawequal(L, -1, lua_upvalueindex(1));
+    lua_pop(L, 1);
+    return same ? p : NULL;
+}
+
+void fg_lua_self_remember(lua_State *L, const void *p) { *self_slot(L, p) = p; }
+
+void fg_lua_self_forget(lua_State *L, const void *p) {
+    const void **s = self_slot(L, p);
+    if (*s == p) *s = NULL;
+}
+
+/* Pushes a class's upvalues: its metatable (at index mt) and its self cache (registry[mt]). */
+static void push_class_upvalues(lua_State *L, int mt) {
+    lua_pushvalue(L, mt);
+    lua_pushvalue(L, mt);
+    lua_rawget(L, LUA_REGISTRYINDEX);
+}
+
 void fg_lua_class(lua_State *L, const char *tname, const luaL_Reg *methods, const luaL_Reg *meta) {
     if (!luaL_newmetatable(L, tname)) {
         lua_pop(L, 1);
         return;
     }
-    if (meta) luaL_setfuncs(L, meta, 0);
+    int mt = lua_gettop(L);
+    lua_pushvalue(L, mt);
+    memset(lua_newuserdatauv(L, sizeof(self_cache), 0), 0, sizeof(self_cache));
+    lua_rawset(L, LUA_REGISTRYINDEX);
+    if (meta) {
+        push_class_upvalues(L, mt);
+        luaL_setfuncs(L, meta, 2);
+    }
     if (methods) {
         lua_newtable(L);
-        lua_pushvalue(L, -2); /* the metatable, upvalue 1 of every method (fg_lua_self_world) */
-        luaL_setfuncs(L, methods, 1);
-        lua_setfield(L, -2, "__index");
+        push_class_upvalues(L, mt); /* upvalues of every method (fg_lua_self_world) */
+        luaL_setfuncs(L, methods, 2);
+        lua_setfield(L, mt, "__index");
     }
     lua_pop(L, 1);
 }
@@ -32,9 +81,10 @@ void fg_lua_class(lua_State *L, const char *tname, const luaL_Reg *methods, cons
 /* Adds functions to the method table (__index) of the class tname, from a file of its own. */
 void fg_lua_add_methods(lua_State *L, const char *tname, const luaL_Reg *methods) {
     luaL_getmetatable(L, tname);
-    lua_getfield(L, -1, "__index");
-    lua_pushvalue(L, -2);
-    luaL_setfuncs(L, methods, 1);
+    int mt = lua_gettop(L);
+    lua_getfield(L, mt, "__index");
+    push_class_upvalues(L, mt);
+    luaL_setfuncs(L, methods, 2);
     lua_pop(L, 2);
 }
 

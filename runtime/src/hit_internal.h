@@ -115,6 +115,11 @@ typedef struct fg_projectile_state {
     fg_tick born;
     fg_tick last_hit;     /* its last hit (the interval between two), -1: none yet */
     int64_t seq;          /* the spawning action's sequence on that layer */
+    /* The last action that struck it (a hurt box hit by a fighter): entity id (0 = none yet),
+    ** layer and sequence, so one swing takes one durability however many ticks it touches. */
+    uint32_t struck_by;
+    uint8_t struck_layer;
+    int64_t struck_seq;
 } fg_projectile_state;
 
 /* The pool: a header and `cap` records, live ones first in id order (packed). */
@@ -129,6 +134,13 @@ typedef struct fg_clash_rec {
     fg_fx px, py;
 } fg_clash_rec;
 
+/* A fighter's hit box on a projectile's hurt box this tick (pool index, entity slot). */
+typedef struct fg_strike_rec {
+    uint32_t proj, slot;
+    uint8_t layer, hit_box, hurt_box;
+    fg_fx px, py;
+} fg_strike_rec;
+
 /* The projectile phase's work space, sized when the world is created. */
 typedef struct fg_projectile_space {
     uint32_t cap;            /* records in the pool */
@@ -137,6 +149,9 @@ typedef struct fg_projectile_space {
     fg_fx *x0, *x1;          /* per pool index: the extent of its live hit boxes */
     fg_clash_rec *clashes;
     uint32_t nclashes, cap_clashes;
+    fg_fx *hx0, *hx1;        /* per pool index: the extent of its live hurt boxes */
+    fg_strike_rec *strikes;  /* at most one per projectile per tick */
+    uint32_t nstrikes;
     uint64_t refused;        /* spawns refused because the pool was full, ever (not hashed) */
     uint64_t clashes_dropped;
 } fg_projectile_space;

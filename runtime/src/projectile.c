@@ -25,8 +25,9 @@ static size_t align16(size_t n) { return (n + 15) & ~(size_t)15; }
 
 const char *fg_projectile_step_name(fg_projectile_step s) {
     static const char *const names[] = {"spawned", "refused (pool full)", "refused (limit)",
-                                        "clashed", "spent", "expired", "left the stage"};
-    return (unsigned)s < 7 ? names[s] : "?";
+                                        "clashed", "spent", "expired", "left the stage",
+                                        "struck"};
+    return (unsigned)s < 8 ? names[s] : "?";
 }
 
 const fg_projectile_def *fg_projectile_def_of(const fg_world *w, const fg_projectile_state *p) {
@@ -57,7 +58,8 @@ void fg_projectile_pool_bind(fg_world *w, unsigned char *at) {
 }
 
 static size_t space_bytes(uint32_t cap) {
-    return (sizeof(uint32_t) * 2 + sizeof(fg_fx) * 2) * cap + sizeof(fg_clash_rec) * 2 * cap;
+    return (sizeof(uint32_t) * 2 + sizeof(fg_fx) * 4) * cap + sizeof(fg_clash_rec) * 2 * cap +
+           sizeof(fg_strike_rec) * cap;
 }
 
 size_t fg_projectile_space_bytes(uint32_t cap) { return space_bytes(cap ? cap : 1); }
@@ -72,7 +74,10 @@ bool fg_projectile_space_init(fg_projectile_space *s, fg_allocator *a, uint32_t 
     s->x0 = fg_alloc(a, sizeof(fg_fx) * n);
     s->x1 = fg_alloc(a, sizeof(fg_fx) * n);
     s->clashes = fg_alloc(a, sizeof(fg_clash_rec) * s->cap_clashes);
-    return s->order && s->tmp && s->x0 && s->x1 && s->clashes;
+    s->hx0 = fg_alloc(a, sizeof(fg_fx) * n);
+    s->hx1 = fg_alloc(a, sizeof(fg_fx) * n);
+    s->strikes = fg_alloc(a, sizeof(fg_strike_rec) * n);
+    return s->order && s->tmp && s->x0 && s->x1 && s->clashes && s->hx0 && s->hx1 && s->strikes;
 }
 
 void fg_projectile_space_free(fg_projectile_space *s, fg_allocator *a) {
@@ -82,6 +87,9 @@ void fg_projectile_space_free(fg_projectile_space *s, fg_allocator *a) {
     fg_free(a, s->x0, sizeof(fg_fx) * n);
     fg_free(a, s->x1, sizeof(fg_fx) * n);
     fg_free(a, s->clashes, sizeof(fg_clash_rec) * s->cap_clashes);
+    fg_free(a, s->hx0, sizeof(fg_fx) * n);
+    fg_free(a, s->hx1, sizeof(fg_fx) * n);
+    fg_free(a, s->strikes, sizeof(fg_strike_rec) * n);
     memset(s, 0, sizeof *s);
 }
 
@@ -188,14 +196,16 @@ fg_status fg_world_spawn_projectile(fg_world *w, fg_entity owner, const char *na
 
 /* {====================================================================== collision */
 
+/* Its live boxes of one kind (FG_BOX_KINDS: every kind) at tick t: hit boxes strike and clash,
+** hurt boxes are where a fighter's hit box strikes it. */
 static uint32_t live_boxes(const fg_world *w, const fg_projectile_state *p, fg_tick t,
-                           fg_live_box *out, uint32_t max) {
+                           fg_box_kind kind, fg_live_box *out, uint32_t max) {
     const fg_projectile_def *d = fg_projectile_def_of(w, p);
     int64_t age = t - p->born;
     uint32_t n = 0;
     for (uint32_t i = 0; i < d->nboxes && n < max; i++) {
         const fg_box_def *b = &d->boxes[i];
-        if (age < b->from || age > b->to) continue;
+        if (age < b->from || age > b->to || (kind != FG_BOX_KINDS && b->kind != kind)) continue;
         out[n].rect = fg_box_place(b->box, p->x, p->y, (fg_facing)p->facing);
         out[n].layer = 0xFF;
         out[n].index = (uint8_t)i;
@@ -205,6 +215,12 @@ static uint32_t live_boxes(const fg_world *w, const fg_projectile_state *p, fg_t
 }
 
 static bool alive(const fg_projectile_state *p) { return p->hits > 0 && p->durability > 0; }
+
+static bool has_hurt_boxes(const fg_projectile_def *d) {
+    for (uint32_t i = 0; i < d->nboxes && i < FG_PROJECTILE_BOXES; i++)
+        if (d->boxes[i].kind == FG_BOX_HURT) return true;
+    return false;
+}
 
 /* Whether a projectile may strike entity e: never its owner or what its owner owns; its owner's
 ** opponent (or an entity whose opponent is the owner); any entity of another team when both have
@@ -273,8 +289,8 @@ static void clash_pair(fg_world *w, uint32_t ia, uint32_t ib, fg_tick t) {
     const fg_projectile_state *a = &w->projs[ia], *b = &w->projs[ib];
     if (!may_clash(w, a, b)) return;
     fg_live_box ba[FG_PROJECTILE_BOXES], bb[FG_PROJECTILE_BOXES];
-    uint32_t na = live_boxes(w, a, t, ba, FG_PROJECTILE_BOXES);
-    uint32_t nb = live_boxes(w, b, t, bb, FG_PROJECTILE_BOXES);
+    uint32_t na = live_boxes(w, a, t, FG_BOX_HIT, ba, FG_PROJECTILE_BOXES);
+    uint32_t nb = live_boxes(w, b, t, FG_BOX_HIT, bb, FG_PROJECTILE_BOXES);
     for (uint32_t i = 0; i < na; i++)
         for (uint32_t j = 0; j < nb; j++) {
             fg_rect o;
@@ -299,7 +315,7 @@ static void strike_pair(fg_world *w, uint32_t ip, fg_entity_state *e, fg_tick t)
     const fg_projectile_def *d = fg_projectile_def_of(w, p);
     if (p->last_hit >= 0 && t - p->last_hit < d->hit.interval) return;
     fg_live_box hb[FG_PROJECTILE_BOXES], tb[FG_MAX_BOXES * FG_MAX_LAYERS + 1];
-    uint32_t nh = live_boxes(w, p, t, hb, FG_PROJECTILE_BOXES);
+    uint32_t nh = live_boxes(w, p, t, FG_BOX_HIT, hb, FG_PROJECTILE_BOXES);
     uint32_t nt = fg_collide_boxes(w, e, FG_BOX_HURT, t, false, tb,
                                    FG_MAX_BOXES * FG_MAX_LAYERS + 1);
     for (uint32_t i = 0; i < nh; i++)
@@ -326,17 +342,100 @@ static void strike_pair(fg_world *w, uint32_t ip, fg_entity_state *e, fg_tick t)
         }
 }
 
+/* The extents of the live hurt boxes, for the projectiles that have some; returns how many (their
+** pool indexes in s->tmp, free once sort_order is done). */
+static uint32_t hurtable(fg_world *w, fg_tick t) {
+    fg_projectile_space *s = &w->pspace;
+    fg_live_box lb[FG_PROJECTILE_BOXES];
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < w->ppool->count; i++) {
+        const fg_projectile_state *p = &w->projs[i];
+        if (!alive(p) || !has_hurt_boxes(fg_projectile_def_of(w, p))) continue;
+        uint32_t nb = live_boxes(w, p, t, FG_BOX_HURT, lb, FG_PROJECTILE_BOXES);
+        if (!nb) continue;
+        fg_fx x0 = INT32_MAX, x1 = INT32_MIN;
+        for (uint32_t b = 0; b < nb; b++) {
+            if (lb[b].rect.x0 < x0) x0 = lb[b].rect.x0;
+            if (lb[b].rect.x1 > x1) x1 = lb[b].rect.x1;
+        }
+        s->hx0[i] = x0;
+        s->hx1[i] = x1;
+        s->tmp[k++] = i;
+    }
+    return k;
+}
+
+/* Whether a live hit box of entity es touches a hurt box of projectile ip: records the first
+** pair. A swing that struck it already (same entity, layer and sequence) passes through. */
+static bool struck_pair(fg_world *w, uint32_t ip, const fg_entity_state *es, uint32_t slot,
+                        const fg_live_box *hb, uint32_t nh, fg_tick t) {
+    fg_projectile_space *s = &w->pspace;
+    const fg_projectile_state *p = &w->projs[ip];
+    if (!may_strike(w, p, es)) return false;
+    fg_live_box pb[FG_PROJECTILE_BOXES];
+    uint32_t np = live_boxes(w, p, t, FG_BOX_HURT, pb, FG_PROJECTILE_BOXES);
+    for (uint32_t i = 0; i < nh; i++) {
+        const fg_instance *inst = &es->layers[hb[i].layer];
+        if (p->struck_by == es->id && p->struck_layer == hb[i].layer && p->struck_seq == inst->seq)
+            continue;
+        for (uint32_t j = 0; j < np; j++) {
+            fg_rect o;
+            if (!fg_rect_overlap(hb[i].rect, pb[j].rect, &o)) continue;
+            fg_strike_rec *r = &s->strikes[s->nstrikes++];
+            r->proj = ip;
+            r->slot = slot;
+            r->layer = hb[i].layer;
+            r->hit_box = hb[i].index;
+            r->hurt_box = pb[j].index;
+            r->px = (fg_fx)(((int64_t)o.x0 + o.x1) / 2);
+            r->py = (fg_fx)(((int64_t)o.y0 + o.y1) / 2);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Fighters' hit boxes against the hurt boxes of projectiles that declare some: each projectile is
+** struck at most once a tick, by the first entity (in slot order) whose swing touches it. Only
+** entities with a live hit box this tick look. */
+static void find_strikes(fg_world *w, fg_tick t) {
+    fg_projectile_space *s = &w->pspace;
+    uint32_t k = hurtable(w, t);
+    if (k == 0) return;
+    fg_live_box hb[FG_MAX_BOXES * FG_MAX_LAYERS + 1];
+    for (uint32_t e = 0; e < w->state->nentities && k > 0; e++) {
+        if (!w->coll.items[e].attacks) continue;
+        const fg_entity_state *es = &w->entities[e];
+        uint32_t nh = fg_collide_boxes(w, es, FG_BOX_HIT, t, false, hb,
+                                       FG_MAX_BOXES * FG_MAX_LAYERS + 1);
+        if (!nh) continue;
+        fg_fx ex0 = INT32_MAX, ex1 = INT32_MIN;
+        for (uint32_t b = 0; b < nh; b++) {
+            if (hb[b].rect.x0 < ex0) ex0 = hb[b].rect.x0;
+            if (hb[b].rect.x1 > ex1) ex1 = hb[b].rect.x1;
+        }
+        for (uint32_t j = 0; j < k;) {
+            uint32_t ip = s->tmp[j];
+            if (s->hx1[ip] >= ex0 && s->hx0[ip] <= ex1 && struck_pair(w, ip, es, e, hb, nh, t))
+                s->tmp[j] = s->tmp[--k]; /* struck: out of the list for this tick */
+            else
+                j++;
+        }
+    }
+}
+
 void fg_projectile_collide(fg_world *w, fg_tick t) {
     fg_projectile_space *s = &w->pspace;
     uint32_t n = w->ppool->count;
     s->nclashes = 0;
+    s->nstrikes = 0;
     if (n == 0) return;
     fg_live_box lb[FG_PROJECTILE_BOXES];
     fg_fx widest = 0;
     uint32_t k = 0;
     for (uint32_t i = 0; i < n; i++) {
         const fg_projectile_state *p = &w->projs[i];
-        uint32_t nb = alive(p) ? live_boxes(w, p, t, lb, FG_PROJECTILE_BOXES) : 0;
+        uint32_t nb = alive(p) ? live_boxes(w, p, t, FG_BOX_HIT, lb, FG_PROJECTILE_BOXES) : 0;
         if (!nb) continue;
         fg_fx x0 = INT32_MAX, x1 = INT32_MIN;
         for (uint32_t b = 0; b < nb; b++) {
@@ -376,32 +475,54 @@ void fg_projectile_collide(fg_world *w, fg_tick t) {
         for (uint32_t j = lo; j < k && s->x0[s->order[j]] <= ex1; j++)
             if (s->x1[s->order[j]] >= ex0) strike_pair(w, s->order[j], es, t);
     }
+    find_strikes(w, t);
 }
 
 /* }====================================================================== */
 
 /* {====================================================================== the gate */
 
-static void clash_event(fg_world *w, const fg_clash_rec *c, fg_tick t) {
-    if (w->nevents >= w->cap_events) return;
-    const fg_projectile_state *a = &w->projs[c->a], *b = &w->projs[c->b];
+/* A projectile event in the tick's list (dropped when the list is full, like any event). */
+static fg_event *push_event(fg_world *w, fg_tick t, uint8_t kind, const fg_entity_state *es,
+                            uint32_t layer, const fg_projectile_state *p, fg_fx x, fg_fx y) {
+    if (w->nevents >= w->cap_events) return NULL;
     fg_event *ev = &w->events[w->nevents++];
     memset(ev, 0, sizeof *ev);
     ev->tick = t;
-    ev->entity = a->owner;
-    ev->layer = a->layer;
-    ev->seq = a->seq;
+    ev->entity = es ? es->id : p->owner;
+    ev->layer = layer;
+    ev->seq = es ? es->layers[layer].seq : p->seq;
+    ev->action = es ? (uint16_t)es->layers[layer].action : p->action;
     ev->marker = FG_EVENT_NO_MARKER;
-    ev->action = a->action;
-    ev->kind = FG_EVENT_CLASH;
+    ev->kind = kind;
+    ev->x = x;
+    ev->y = y;
+    ev->projectile = p->id;
+    return ev;
+}
+
+static void clash_event(fg_world *w, const fg_clash_rec *c, fg_tick t) {
+    const fg_projectile_state *a = &w->projs[c->a], *b = &w->projs[c->b];
+    fg_event *ev = push_event(w, t, FG_EVENT_CLASH, NULL, a->layer, a, c->px, c->py);
+    if (!ev) return;
     ev->target = b->owner;
     ev->hit_box = ev->hurt_box = 0xFF;
-    ev->x = c->px;
-    ev->y = c->py;
-    ev->projectile = a->id;
     ev->other = b->id;
 }
 
+static void struck_event(fg_world *w, const fg_strike_rec *r, fg_tick t) {
+    const fg_projectile_state *p = &w->projs[r->proj];
+    fg_event *ev = push_event(w, t, FG_EVENT_STRUCK, &w->entities[r->slot], r->layer, p, r->px,
+                              r->py);
+    if (!ev) return;
+    ev->target = p->owner;
+    ev->hit_box = r->hit_box;
+    ev->hurt_box = r->hurt_box;
+}
+
+/* Clashes first (projectile against projectile), then fighters' strikes on hurt boxes: each
+** takes one durability, so a projectile struck to 0 is gone before it can hit this tick. A strike
+** is not a contact for the attacker: no hitstop, no cancel, no meter. */
 void fg_projectile_clash(fg_world *w, fg_tick t) {
     fg_projectile_space *s = &w->pspace;
     for (uint32_t i = 0; i < s->nclashes; i++) {
@@ -414,6 +535,18 @@ void fg_projectile_clash(fg_world *w, fg_tick t) {
         clash_event(w, c, t);
         trace(w, t, a, FG_PROJECTILE_CLASHED, b->id);
         trace(w, t, b, FG_PROJECTILE_CLASHED, a->id);
+    }
+    for (uint32_t i = 0; i < s->nstrikes; i++) {
+        const fg_strike_rec *r = &s->strikes[i];
+        fg_projectile_state *p = &w->projs[r->proj];
+        if (!alive(p)) continue; /* a clash this tick ended it */
+        const fg_entity_state *es = &w->entities[r->slot];
+        p->durability--;
+        p->struck_by = es->id;
+        p->struck_layer = r->layer;
+        p->struck_seq = es->layers[r->layer].seq;
+        struck_event(w, r, t);
+        trace(w, t, p, FG_PROJECTILE_STRUCK, es->id);
     }
 }
 
@@ -518,11 +651,13 @@ uint32_t fg_world_projectile_boxes(const fg_world *w, uint32_t i, fg_placed_box 
     if (i >= w->ppool->count) return 0;
     fg_live_box lb[FG_PROJECTILE_BOXES];
     /* The boxes the next tick's collision tests: its age then. */
-    uint32_t n = live_boxes(w, &w->projs[i], w->state->tick, lb, FG_PROJECTILE_BOXES);
+    uint32_t n = live_boxes(w, &w->projs[i], w->state->tick, FG_BOX_KINDS, lb, FG_PROJECTILE_BOXES);
+    const fg_projectile_def *d = fg_projectile_def_of(w, &w->projs[i]);
     for (uint32_t k = 0; k < n && k < max && out; k++) {
         out[k].rect = lb[k].rect;
         out[k].layer = lb[k].layer;
         out[k].index = lb[k].index;
+        out[k].kind = (uint8_t)d->boxes[lb[k].index].kind;
     }
     return n;
 }
@@ -546,6 +681,11 @@ void fg_projectile_fold(const fg_world *w, fg_fold *f) {
         fg_fold_u64(f, (uint64_t)p->born);
         fg_fold_u64(f, (uint64_t)p->last_hit);
         fg_fold_u64(f, (uint64_t)p->seq);
+        /* Only once struck: worlds whose projectiles have no hurt boxes hash as before. */
+        if (p->struck_by) {
+            fg_fold_u64(f, (uint64_t)p->struck_by | (uint64_t)p->struck_layer << 32);
+            fg_fold_u64(f, (uint64_t)p->struck_seq);
+        }
     }
 }
 
@@ -597,6 +737,11 @@ fg_status fg_projectile_check(const fg_world *w, const unsigned char *bytes, uin
                  p.last_hit >= TICK_LIMIT)
             field = "ticks", v = p.born;
         else if (p.seq < 0 || p.seq >= TICK_LIMIT) field = "seq", v = p.seq;
+        else if (p.struck_by > nentities) field = "struck_by", v = p.struck_by;
+        else if (p.struck_layer >= FG_MAX_LAYERS || (!p.struck_by && p.struck_layer))
+            field = "struck_layer", v = p.struck_layer;
+        else if (p.struck_seq < 0 || p.struck_seq >= TICK_LIMIT || (!p.struck_by && p.struck_seq))
+            field = "struck_seq", v = p.struck_seq;
         if (field)
             return fg_error_set(err, FG_EFORMAT, "snapshot: projectiles[%u].%s is %lld, out of "
                                 "range: the snapshot is damaged or from another build", i, field,

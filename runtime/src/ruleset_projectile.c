@@ -77,15 +77,18 @@ static void check_def(const fg_ruleset *r, const fg_projectile_def *d, fg_findin
     check_range(f, path, "limit", d->limit, 0, 255);
     if (d->nboxes == 0 || d->nboxes > FG_PROJECTILE_BOXES) {
         snprintf(p, sizeof p, "%s.boxes", path);
-        note(f, p, "%u boxes, expected 1..%d hit boxes", d->nboxes, FG_PROJECTILE_BOXES);
+        note(f, p, "%u boxes, expected 1..%d boxes", d->nboxes, FG_PROJECTILE_BOXES);
     }
+    uint32_t nhit = 0;
     for (uint32_t i = 0; i < d->nboxes && i < FG_PROJECTILE_BOXES; i++) {
         const fg_box_def *b = &d->boxes[i];
         snprintf(p, sizeof p, "%s.boxes[%u]", path, i + 1);
-        if (b->kind != FG_BOX_HIT) {
-            note(f, p, "kind %s, a projectile's boxes are hit boxes", fg_box_kind_name(b->kind));
+        if (b->kind != FG_BOX_HIT && b->kind != FG_BOX_HURT) {
+            note(f, p, "kind %s, a projectile's boxes are hit boxes or hurt boxes",
+                 fg_box_kind_name(b->kind));
             continue;
         }
+        nhit += b->kind == FG_BOX_HIT;
         if (b->box.w < 0 || b->box.h < 0)
             note(f, p, "%s %g, expected a size >= 0", b->box.w < 0 ? "w" : "h",
                  (double)(b->box.w < 0 ? b->box.w : b->box.h) / FG_FX_ONE);
@@ -94,6 +97,10 @@ static void check_def(const fg_ruleset *r, const fg_projectile_def *d, fg_findin
         else if (b->from >= d->lifetime)
             note(f, p, "from %d is past the end of its lifetime (%d ticks)", b->from,
                  d->lifetime);
+    }
+    if (d->nboxes > 0 && nhit == 0) {
+        snprintf(p, sizeof p, "%s.boxes", path);
+        note(f, p, "only hurt boxes: a projectile needs a hit box to strike with");
     }
     if (!d->hit.enabled) {
         snprintf(p, sizeof p, "%s.hit", path);

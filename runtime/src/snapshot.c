@@ -237,8 +237,10 @@ static fg_status check_entity(checker *c, uint32_t i, const fg_entity_state *e) 
 #undef FIELD
 }
 
-static fg_status check_buffer(checker *c, fg_entity id, const unsigned char *bytes,
+/* An entity's buffer, and the last tick's input the entity record points into it with. */
+static fg_status check_buffer(checker *c, const fg_entity_state *es, const unsigned char *bytes,
                               uint32_t nactions) {
+    fg_entity id = es->id;
     char field[64];
     fg_buffer head, *b = &head;
     memcpy(&head, bytes, sizeof head);
@@ -252,7 +254,13 @@ static fg_status check_buffer(checker *c, fg_entity id, const unsigned char *byt
     CHECK(b->pushed_dir >= 1 && b->pushed_dir <= 9, FIELD("e%u.buffer.pushed_dir", id),
           b->pushed_dir);
     CHECK(b->facing <= FG_FACING_LEFT, FIELD("e%u.buffer.facing", id), b->facing);
-    CHECK(tick_ok(b->current_tick), FIELD("e%u.buffer.current_tick", id), b->current_tick);
+    /* Every tick consumes its input, so at a tick boundary the buffer's last consumed tick is
+    ** the world's last tick (a world that ran none: the tick before its first). */
+    CHECK(b->current_tick == c->st->tick - 1, FIELD("e%u.buffer.current_tick", id),
+          b->current_tick);
+    const fg_tick_input *in = &es->last_input;
+    CHECK(in->count <= b->count && in->first <= b->count - in->count,
+          FIELD("e%u.last_input.count", id), in->count);
     CHECK(b->last_time_us == INT64_MIN || /* nothing pushed yet */
               (b->last_time_us > -fg_us_max(c->w->tick_rate) / 2 &&
                b->last_time_us < fg_us_max(c->w->tick_rate) / 2),
@@ -310,7 +318,7 @@ fg_status fg_snapshot_check(const fg_world *w, const fg_snapshot_header *h, cons
         memcpy(&e, ents + sizeof e * i, sizeof e);
         if ((s = check_entity(c, i, &e)) != FG_OK) return s;
         const fg_ruleset *r = st.nslots ? w->versions[st.slot_version[e.rules_slot]] : NULL;
-        if ((s = check_buffer(c, e.id, bufs + w->buffer_stride * i, w->names.count)) != FG_OK)
+        if ((s = check_buffer(c, &e, bufs + w->buffer_stride * i, w->names.count)) != FG_OK)
             return s;
         size_t lsize = fg_dispatcher_size(FG_MAX_LAYERS, FG_MAX_MARKERS);
         if (fg_dispatcher_check(ledgers + w->ledger_stride * i, lsize, FG_MAX_LAYERS,

@@ -273,6 +273,11 @@ static void diff_projectiles(walk *k) {
         CMP(k, h, fmt_i, a.born, b.born, "projectiles[%u].born", i);
         CMP(k, h, fmt_i, a.last_hit, b.last_hit, "projectiles[%u].last_hit", i);
         CMP(k, h, fmt_i, a.seq, b.seq, "projectiles[%u].seq", i);
+        CMP(k, h, fmt_i, a.struck_by, b.struck_by, "projectiles[%u].struck_by", i);
+        /* Hashed only once struck (a record never struck keeps them 0). */
+        bool hs = h && (a.struck_by || b.struck_by);
+        CMP(k, hs, fmt_i, a.struck_layer, b.struck_layer, "projectiles[%u].struck_layer", i);
+        CMP(k, hs, fmt_i, a.struck_seq, b.struck_seq, "projectiles[%u].struck_seq", i);
     }
 }
 

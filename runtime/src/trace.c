@@ -252,6 +252,8 @@ int fg_world_trace_format(const fg_world *w, const fg_trace_record *r, char *buf
                          fg_projectile_step_name((fg_projectile_step)r->code));
         if (r->code == FG_PROJECTILE_CLASHED && k >= 0 && (size_t)k < left)
             k += snprintf(p + k, left - (size_t)k, " with projectile %lld", (long long)r->d);
+        else if (r->code == FG_PROJECTILE_STRUCK && k >= 0 && (size_t)k < left)
+            k += snprintf(p + k, left - (size_t)k, " by e%lld", (long long)r->d);
         else if ((r->code == FG_PROJECTILE_POOL_FULL || r->code == FG_PROJECTILE_AT_LIMIT) &&
                  k >= 0 && (size_t)k < left)
             k += snprintf(p + k, left - (size_t)k, ", %lld already", (long long)r->d);

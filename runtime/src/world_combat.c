@@ -39,6 +39,7 @@ uint32_t fg_world_boxes(const fg_world *w, fg_entity e, fg_box_kind kind, fg_pla
         out[i].rect = lb[i].rect;
         out[i].layer = lb[i].layer;
         out[i].index = lb[i].index;
+        out[i].kind = (uint8_t)kind;
     }
     return n;
 }

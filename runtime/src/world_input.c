@@ -20,10 +20,14 @@ static fg_status tick_of_time(const fg_world *w, int64_t time_us, fg_tick *tick,
         return fg_error_set(err, FG_EINVAL,
                             "input time %lld us is before the world's origin (0); edge refused",
                             (long long)time_us);
-    if (time_us > fg_us_max(w->tick_rate))
+    /* time_us > fg_us_max(rate), without the division on the path every edge takes: for
+    ** t >= 0 and r >= 1, t > floor(INT64_MAX / r) exactly when t * r overflows. Below that,
+    ** fg_tick_of_us(t, r) is floor(t * r / 1e6), the product in hand. */
+    int64_t scaled;
+    if (__builtin_mul_overflow(time_us, (int64_t)w->tick_rate, &scaled))
         return fg_error_set(err, FG_EINVAL, "input time %lld us is too large for %u Hz",
                             (long long)time_us, w->tick_rate);
-    *tick = fg_tick_of_us(time_us, w->tick_rate);
+    *tick = scaled / FG_US_PER_S;
     /* Time may not go back within a buffer, so one edge far ahead would refuse every later one. */
     int64_t ahead = (int64_t)FG_INPUT_AHEAD_MAX_S * w->tick_rate;
     if (*tick - w->state->tick > ahead)

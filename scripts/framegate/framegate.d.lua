@@ -62,7 +62,7 @@
 ---@field target integer
 ---@field contact "hit"|"block"|"none"
 ---@field reported boolean
----@field kind "marker"|"hit"|"throw"|"clash"
+---@field kind "marker"|"hit"|"throw"|"clash"|"struck"
 ---@field projectile? integer contacts and clashes: the projectile's id
 ---@field other? integer clashes: the other projectile's id
 

@@ -69,6 +69,11 @@ static void damaged_and_crafted_snapshots_are_refused_and_change_nothing(void **
         {bufs + offsetof(fg_buffer, head), 4, 0x7F, true, "e1.buffer.head"},
         {head + offsetof(fg_world_state, layout), 1, 0x11, true, "world.layout"},
         {head + offsetof(fg_world_state, tick), 8, 0x7F, true, "world.tick"},
+        /* A world tick the buffers have not reached (or passed): the next tick would consume
+        ** nothing and read the last input's stale positions. */
+        {head + offsetof(fg_world_state, tick), 1, 0x01, true, "e1.buffer.current_tick"},
+        {ents + offsetof(fg_entity_state, last_input.count), 4, 0x5A, true,
+         "e1.last_input.count"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         memcpy(bad, snap, size);

@@ -9,8 +9,10 @@
 --                          bit tests
 --   framegate, names       e:input() and e:held(name), the name-based API
 --   pure-Lua buffer        a minimal input buffer written here for the comparison
--- Every contender sees the same edge stream; the order of contenders rotates each round and the
--- median round is printed. Figures are CPU time (os.clock); nothing here asserts on time.
+-- Every contender sees the same edge stream and pushes a tick's edges in the same inline loop; the
+-- order of contenders rotates each round and the median round is printed, with the Lua bytes each
+-- contender allocates per tick (one more round with the collector stopped). Figures are CPU time
+-- (os.clock); nothing here asserts on time.
 --
 --   framegate lua tests/bench/bench_lua_host.lua [--smoke]
 local fg = require "framegate"
@@ -92,12 +94,16 @@ function LuaBuffer:held(b) return self.held_[b] end
 
 -- }===================================================================
 
--- A tick's edges into a framegate entity, actions given as keys[button] (handles or names).
-local function push_edges(p, keys, edges)
-  for i = 1, #edges do
-    local e = edges[i]
-    if e[2] then p:press(keys[e[1]], e[3]) else p:release(keys[e[1]], e[3]) end
-  end
+-- The timed part of a round: CPU time, and the Lua heap's growth in bytes (meaningful in the
+-- round run with the collector stopped, see below).
+local function start()
+  local k0 = collectgarbage("count")
+  return os.clock(), k0
+end
+
+local function stop(t0, k0)
+  local dt = os.clock() - t0
+  return dt, (collectgarbage("count") - k0) * 1024
 end
 
 -- A world with one player and the handles of the bindings.
@@ -114,9 +120,13 @@ local contenders = {}
 contenders[#contenders + 1] = { name = "framegate, handles", run = function(stream)
   local w, p, hs = framegate_player()
   local n, answers = #hs, 0
-  local t0 = os.clock()
+  local t0, k0 = start()
   for t = 1, #stream do
-    push_edges(p, hs, stream[t])
+    local edges = stream[t]
+    for i = 1, #edges do
+      local e = edges[i]
+      if e[2] then p:press(hs[e[1]], e[3]) else p:release(hs[e[1]], e[3]) end
+    end
     w:advance()
     for i = 1, n do
       local h = hs[i]
@@ -124,9 +134,9 @@ contenders[#contenders + 1] = { name = "framegate, handles", run = function(stre
       if p:held(h) then answers = answers + 1 end
     end
   end
-  local dt = os.clock() - t0
+  local dt, bytes = stop(t0, k0)
   w:close()
-  return dt, answers
+  return dt, answers, bytes
 end }
 
 contenders[#contenders + 1] = { name = "framegate, poll", run = function(stream)
@@ -134,9 +144,13 @@ contenders[#contenders + 1] = { name = "framegate, poll", run = function(stream)
   local bits = {}
   for i = 1, #hs do bits[i] = 1 << hs[i] end
   local n, answers, rec = #hs, 0, {}
-  local t0 = os.clock()
+  local t0, k0 = start()
   for t = 1, #stream do
-    push_edges(p, hs, stream[t])
+    local edges = stream[t]
+    for i = 1, #edges do
+      local e = edges[i]
+      if e[2] then p:press(hs[e[1]], e[3]) else p:release(hs[e[1]], e[3]) end
+    end
     w:advance()
     p:poll(rec)
     local pressed, held = rec.pressed, rec.held
@@ -146,9 +160,9 @@ contenders[#contenders + 1] = { name = "framegate, poll", run = function(stream)
       if held & bit ~= 0 then answers = answers + 1 end
     end
   end
-  local dt = os.clock() - t0
+  local dt, bytes = stop(t0, k0)
   w:close()
-  return dt, answers
+  return dt, answers, bytes
 end }
 
 contenders[#contenders + 1] = { name = "framegate, masks", run = function(stream)
@@ -156,9 +170,13 @@ contenders[#contenders + 1] = { name = "framegate, masks", run = function(stream
   local bits = {}
   for i = 1, #hs do bits[i] = 1 << hs[i] end
   local n, answers = #hs, 0
-  local t0 = os.clock()
+  local t0, k0 = start()
   for t = 1, #stream do
-    push_edges(p, hs, stream[t])
+    local edges = stream[t]
+    for i = 1, #edges do
+      local e = edges[i]
+      if e[2] then p:press(hs[e[1]], e[3]) else p:release(hs[e[1]], e[3]) end
+    end
     w:advance()
     local pressed, _, held = p:masks()
     for i = 1, n do
@@ -167,17 +185,21 @@ contenders[#contenders + 1] = { name = "framegate, masks", run = function(stream
       if held & bit ~= 0 then answers = answers + 1 end
     end
   end
-  local dt = os.clock() - t0
+  local dt, bytes = stop(t0, k0)
   w:close()
-  return dt, answers
+  return dt, answers, bytes
 end }
 
 contenders[#contenders + 1] = { name = "framegate, names", run = function(stream)
   local w, p = framegate_player()
   local n, answers = #BUTTONS, 0
-  local t0 = os.clock()
+  local t0, k0 = start()
   for t = 1, #stream do
-    push_edges(p, BUTTONS, stream[t])
+    local edges = stream[t]
+    for i = 1, #edges do
+      local e = edges[i]
+      if e[2] then p:press(BUTTONS[e[1]], e[3]) else p:release(BUTTONS[e[1]], e[3]) end
+    end
     w:advance()
     local pressed = p:input().pressed
     for i = 1, n do
@@ -188,15 +210,15 @@ contenders[#contenders + 1] = { name = "framegate, names", run = function(stream
       if p:held(name) then answers = answers + 1 end
     end
   end
-  local dt = os.clock() - t0
+  local dt, bytes = stop(t0, k0)
   w:close()
-  return dt, answers
+  return dt, answers, bytes
 end }
 
 contenders[#contenders + 1] = { name = "pure-Lua buffer", run = function(stream)
   local b = lua_buffer(#BUTTONS)
   local n, answers = #BUTTONS, 0
-  local t0 = os.clock()
+  local t0, k0 = start()
   for t = 1, #stream do
     local edges = stream[t]
     for i = 1, #edges do
@@ -209,11 +231,12 @@ contenders[#contenders + 1] = { name = "pure-Lua buffer", run = function(stream)
       if b:held(i) then answers = answers + 1 end
     end
   end
-  return os.clock() - t0, answers
+  local dt, bytes = stop(t0, k0)
+  return dt, answers, bytes
 end }
 
 local stream = make_stream(TICKS, 2024)
-local times, answers = {}, {}
+local times, answers, garbage = {}, {}, {}
 for i = 1, #contenders do times[i] = {} end
 for round = 1, ROUNDS do
   for k = 0, #contenders - 1 do
@@ -223,6 +246,16 @@ for round = 1, ROUNDS do
     times[i][#times[i] + 1] = dt
     answers[i] = a
   end
+end
+
+-- One more, untimed round per contender with the collector stopped, so the heap's growth is
+-- every byte the ticks allocated (a collection in the middle would hide some).
+for i = 1, #contenders do
+  collectgarbage("collect")
+  collectgarbage("stop")
+  local _, _, bytes = contenders[i].run(stream)
+  collectgarbage("restart")
+  garbage[i] = bytes / TICKS
 end
 
 -- Every contender must have given the same answers, or the comparison means nothing.
@@ -249,6 +282,6 @@ for i, c in ipairs(contenders) do
 end
 for i, c in ipairs(contenders) do
   local m = median(times[i])
-  print(string.format("  %-22s %9.1f ns per tick   %5.2fx the pure-Lua buffer", c.name,
-                      m / TICKS * 1e9, m / base))
+  print(string.format("  %-22s %9.1f ns per tick   %5.2fx the pure-Lua buffer   %7.1f Lua bytes "
+                      .. "allocated per tick", c.name, m / TICKS * 1e9, m / base, garbage[i]))
 end

@@ -120,6 +120,12 @@ static void reseal(unsigned char *buf) {
     memcpy(buf, &h, sizeof h);
 }
 
+/* Where a snapshot's projectile records start. */
+static size_t pool_records_at(void) {
+    return sizeof(fg_snapshot_header) + ((sizeof(fg_world_state) + 15) & ~(size_t)15) +
+           ((sizeof(fg_projectile_pool) + 15) & ~(size_t)15);
+}
+
 /* A duel with three projectiles in flight (one from e1, two from e2, one hit landed). */
 static fgt_duel flying(void) {
     fgt_duel d = fgt_duel_new(fgt_build(thrower(2)), 335, NULL, NULL);
@@ -134,10 +140,9 @@ static fgt_duel flying(void) {
     return d;
 }
 
-static void the_hash_covers_every_field_of_the_pool(void **state) {
-    (void)state;
-    fgt_duel d = flying();
-    fg_world *w = d.w;
+/* Flips every byte of the pool's records; see the_hash_covers_every_field_of_the_pool. */
+static void audit_pool(fgt_duel *dp) {
+    fg_world *w = dp->w;
     size_t size = fg_world_snapshot_size(w);
     unsigned char *orig = malloc(size), *flip = malloc(size);
     assert_int_equal(fg_world_save(w, orig, size, NULL), FG_OK);
@@ -183,6 +188,29 @@ static void the_hash_covers_every_field_of_the_pool(void **state) {
     assert_int_equal(fg_world_hash(w), h0);
     free(orig);
     free(flip);
+}
+
+static void the_hash_covers_every_field_of_the_pool(void **state) {
+    (void)state;
+    fgt_duel d = flying();
+    audit_pool(&d);
+    /* Again with the first one struck by a swing (entity 2, layer 0, sequence 5): the fields
+    ** of the last strike are hashed only then. */
+    size_t size = fg_world_snapshot_size(d.w);
+    unsigned char *buf = malloc(size);
+    assert_int_equal(fg_world_save(d.w, buf, size, NULL), FG_OK);
+    size_t recs = pool_records_at();
+    fg_projectile_state p;
+    memcpy(&p, buf + recs, sizeof p);
+    uint64_t before = fg_world_hash(d.w);
+    p.struck_by = 2;
+    p.struck_seq = 5;
+    memcpy(buf + recs, &p, sizeof p);
+    reseal(buf);
+    assert_int_equal(fg_world_restore(d.w, buf, size, NULL), FG_OK);
+    assert_true(fg_world_hash(d.w) != before);
+    audit_pool(&d);
+    free(buf);
     fgt_duel_free(&d);
 }
 
@@ -192,8 +220,7 @@ static void a_damaged_pool_is_refused_by_name(void **state) {
     size_t size = fg_world_snapshot_size(d.w);
     unsigned char *buf = malloc(size);
     assert_int_equal(fg_world_save(d.w, buf, size, NULL), FG_OK);
-    size_t recs = sizeof(fg_snapshot_header) + ((sizeof(fg_world_state) + 15) & ~(size_t)15) +
-                  ((sizeof(fg_projectile_pool) + 15) & ~(size_t)15);
+    size_t recs = pool_records_at();
     fg_projectile_state p;
     memcpy(&p, buf + recs + sizeof p, sizeof p);
     p.def = 7;

@@ -21,6 +21,9 @@ local function declaration(over)
       high = { vx = 10, lifetime = 200, boxes = { { x = -10, y = 150, w = 20, h = 20 } }, hit = hit(1) },
       puff = { vx = 0, lifetime = 5, boxes = ball, hit = hit(1) },
       opener = { vx = 10, lifetime = 80, opens_cancels = true, boxes = ball, hit = hit(10) },
+      -- A slow one with a hurt box: a fighter's swing can take its durability away.
+      slow = { vx = 2, lifetime = 200, durability = 2,
+               boxes = { ball[1], { "hurt", x = -12, y = 38, w = 24, h = 24 } }, hit = hit(40) },
     },
     actions = {
       idle = { neutral = true, loop = true, duration = 1 },
@@ -30,7 +33,7 @@ local function declaration(over)
               boxes = { { "hit", from = 3, to = 4, x = 20, y = 50, w = 40, h = 20 } }, hit = hit(5) },
     },
   }
-  for _, kind in ipairs { "fireball", "heavy", "high", "puff", "opener" } do
+  for _, kind in ipairs { "fireball", "heavy", "high", "puff", "opener", "slow" } do
     decl.actions["fire_" .. kind] = {
       startup = 10, active = 1, recovery = 50, markers = { { tick = 10, marker = "spawn" } },
       spawn = { kind, x = 30, y = 0 },
@@ -193,6 +196,83 @@ function TestProjectiles:test_a_hit_opens_the_owners_cancels_only_when_the_data_
   lu.assertStrContains(jab_after_hit("fireball"), "fire_fireball")
 end
 
+-- p2's jab (hit box x -60..-20 facing left, y 50..70) meets the slow one's hurt box while it
+-- flies from -70 at 2 px a tick: each swing takes one durability, however many of its active
+-- ticks touch, and the second swing ends it before it reaches p2. A strike is no contact: no
+-- hit event, no damage either way.
+function TestProjectiles:test_a_swing_on_a_hurt_box_takes_one_durability()
+  local struck, hits = {}, 0
+  local w, p1, p2 = duel(-100, 0, { decl = { on_event = function(_, ev)
+    if ev.kind == "struck" then struck[#struck + 1] = ev end
+    if ev.kind == "hit" then hits = hits + 1 end
+  end } })
+  p1:request("fire_slow")
+  w:run(11)
+  local pr = w:projectiles()[1]
+  lu.assertEquals({ pr.name, pr.x, pr.durability }, { "slow", -70, 2 })
+  lu.assertEquals(pr.boxes[2], { kind = "hurt", x0 = -82, y0 = 38, x1 = -58, y1 = 62, index = 2 })
+  p2:request("jab")
+  w:run(8)
+  lu.assertEquals(#struck, 1, "one swing, one strike")
+  lu.assertEquals(w:projectiles()[1].durability, 1)
+  lu.assertEquals({ struck[1].entity, struck[1].target, struck[1].projectile, struck[1].action },
+    { 2, 1, 1, "jab" })
+  lu.assertEquals(#trace_with(w, "projectile 1 of e1's fire_slow: struck by e2"), 1)
+  w:run(4)
+  p2:request("jab")
+  w:run(8)
+  lu.assertEquals(#struck, 2)
+  lu.assertEquals(#w:projectiles(), 0, "struck to 0 durability: gone")
+  w:run(60)
+  lu.assertEquals({ hits, p1:resource("health"), p2:resource("health") }, { 0, 1000, 1000 })
+end
+
+function TestProjectiles:test_without_hurt_boxes_a_swing_passes_through()
+  local struck = 0
+  local w, p1, p2 = duel(-100, 0, { decl = { on_event = function(_, ev)
+    if ev.kind == "struck" then struck = struck + 1 end
+  end } })
+  p1:request("fire_heavy")
+  w:run(11)
+  p2:request("jab")
+  w:run(30)
+  lu.assertEquals(struck, 0)
+  lu.assertTrue(p2:resource("health") < 1000)
+end
+
+function TestProjectiles:test_strikes_under_snapshots_and_the_sync_test()
+  local w, p1, p2 = duel(-100, 0)
+  p1:request("fire_slow")
+  w:run(11)
+  p2:request("jab")
+  w:run(8)
+  lu.assertEquals(w:projectiles()[1].durability, 1)
+  local snap, h = w:save(), w:hash()
+  p2:request("jab")
+  w:run(20)
+  local after = w:hash()
+  w:restore(snap)
+  lu.assertEquals(w:hash(), h)
+  p2:request("jab")
+  w:run(20)
+  lu.assertEquals(w:hash(), after)
+
+  local s, q1, q2 = duel(-100, 0)
+  local st = s:synctest { check = 8 }
+  local script = { [0] = { q1, "fire_slow" }, [11] = { q2, "jab" }, [23] = { q2, "jab" },
+                   [70] = { q1, "fire_slow" }, [81] = { q2, "jab" } }
+  local struck = 0
+  for t = 0, 150 do
+    if script[t] then script[t][1]:request(script[t][2]) end
+    local ok, report = st:advance()
+    if not ok then lu.fail(report.text) end
+  end
+  for _, r in ipairs(s:trace()) do
+    if r.text:find("struck by e2", 1, true) then struck = struck + 1 end
+  end
+  lu.assertEquals(struck, 3, "strikes under the sync test")
+end
+
 function TestProjectiles:test_snapshots_and_the_sync_test_cover_them()
   local w, p1, p2 = duel(-200, 200)
   p1:request("fire_heavy")
@@ -232,14 +312,20 @@ function TestProjectiles:test_mistakes_name_their_path_and_value()
   fails({ projectiles = { f = { vx = 1, boxes = ball, hit = hit(1), durability = 300 } } },
     "projectiles.f.durability: 300, expected 1..255")
   fails({ projectiles = { f = { vx = 1, hit = hit(1) } } },
-    "projectiles.f.boxes: 0 boxes, expected 1..4 hit boxes")
+    "projectiles.f.boxes: 0 boxes, expected 1..4 boxes")
+  local function only(kind) return { { kind, x = 0, y = 0, w = 5, h = 5 } } end
+  fails({ projectiles = { f = { vx = 1, boxes = only("hurt"), hit = hit(1) } } },
+    "projectiles.f.boxes: only hurt boxes: a projectile needs a hit box to strike with")
+  fails({ projectiles = { f = { vx = 1, boxes = only("push"), hit = hit(1) } } },
+    "projectiles.f.boxes[1]: kind push, a projectile's boxes are hit boxes or hurt boxes")
   fails({ projectiles = { f = { vx = 1, boxes = ball } } }, "projectiles.f.hit: a projectile needs a hit definition")
   fails({ projectiles = { f = { speed = 1, boxes = ball, hit = hit(1) } } }, "projectiles.f.speed")
   fails({ actions = { idle = { neutral = true, loop = true, duration = 1 },
                       hitstun = { duration = 1 }, blockstun = { duration = 1 },
                       f = { startup = 2, recovery = 2, markers = { { tick = 1, marker = "go" } },
                             spawn = { "fireblal" } } } },
-    "actions.f.spawn.projectile: 'fireblal' is not a projectile (projectiles: fireball, heavy, high, opener, puff)")
+    "actions.f.spawn.projectile: 'fireblal' is not a projectile "
+      .. "(projectiles: fireball, heavy, high, opener, puff, slow)")
   fails({ actions = { idle = { neutral = true, loop = true, duration = 1 },
                       hitstun = { duration = 1 }, blockstun = { duration = 1 },
                       f = { startup = 2, recovery = 2, spawn = { "fireball" } } } },

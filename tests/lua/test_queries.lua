@@ -1,6 +1,8 @@
 -- SPDX-License-Identifier: MIT
 -- test_queries.lua: action handles and the allocation-free per-tick queries of an entity
--- (pressed, held, released, poll, masks, input_into) agree with e:input() and allocate nothing.
+-- (pressed, held, released, poll, masks, input_into) agree with e:input() and allocate nothing;
+-- the per-tick calls (press, release, advance and the queries) give the same answers and the
+-- same errors whether their `self` was checked in full or found in the class's self cache.
 local lu = require "luaunit"
 local fg = require "framegate"
 
@@ -104,6 +106,40 @@ function TestQueries:test_input_into_clears_what_a_previous_tick_left()
   lu.assertEquals(#t.held, #BUTTONS)
 end
 
+-- e:input_into takes its names from strings the world keeps, so it creates none even for a name
+-- nothing else holds between ticks (the strings here are built at run time and dropped).
+function TestQueries:test_input_into_creates_no_strings()
+  local w = fg.world { buttons = { ("Zq"):rep(2) .. 1, ("Zq"):rep(2) .. 2 } }
+  local p = w:spawn()
+  local h = w:action_id(("Zq"):rep(2) .. 1)
+  local t = {}
+  local at = 0
+  local function tick(f)
+    if f then f(h, at) end
+    w:advance()
+    at = at + fg.us_of_tick(1)
+  end
+  tick(function(a, us) p:press(a, us) end)
+  p:input_into(t)
+  lu.assertEquals(#t.pressed, 1)
+  lu.assertTrue(t.pressed[1] == ("Zq"):rep(2) .. 1) -- no literal: it would keep the string alive
+  tick(function(a, us) p:release(a, us) end)
+  p:input_into(t)
+  tick()
+  p:input_into(t) -- every list empty: no record holds the name now
+  lu.assertEquals({ #t.pressed, #t.released, #t.held }, { 0, 0, 0 })
+  tick(function(a, us) p:press(a, us) end)
+  collectgarbage("collect")
+  collectgarbage("stop")
+  local before = collectgarbage("count")
+  p:input_into(t)
+  local after = collectgarbage("count")
+  collectgarbage("restart")
+  lu.assertEquals(#t.held, 1)
+  lu.assertTrue(t.held[1] == ("Zq"):rep(2) .. 1)
+  lu.assertEquals((after - before) * 1024, 0)
+end
+
 function TestQueries:test_a_loop_of_queries_allocates_no_lua_memory()
   local w = fg.world { buttons = BUTTONS }
   local p = w:spawn()
@@ -177,6 +213,136 @@ function TestQueries:test_bad_handles_and_names_are_reported()
   lu.assertErrorMsgContains("closed world", p.pressed, p, 0)
   lu.assertErrorMsgContains("closed world", p.masks, p)
   lu.assertErrorMsgContains("closed world", w.advance, w)
+end
+
+-- The message of f(...)'s error, without the position.
+local function message(f, ...)
+  local ok, err = pcall(f, ...)
+  lu.assertFalse(ok, "expected an error")
+  return (tostring(err):gsub("^[^:]*:%d+: ", ""))
+end
+
+TestHostPath = {}
+
+-- Each bad call twice, first on an Entity or World userdata no method has seen yet (the full
+-- check), then again (the self cache): the same message both times, and the expected one.
+function TestHostPath:test_errors_are_the_same_cold_and_warm()
+  local w = fg.world { buttons = BUTTONS }
+  w:spawn()
+  local lp = w:action_id("LP")
+  local cases = {
+    { "press", "unknown action 'XX' (declared: ", "XX", 0 },
+    { "press", "action handle 12 is not one of this world's (0 to 11)", 12, 0 },
+    { "press", "action handle -1 is not one of this world's (0 to 11)", -1, 0 },
+    { "press", "number has no integer representation", 2.5, 0 },
+    { "press", "input action id 0 is not a declared button", w:action_id("up"), 0 },
+    { "press", "time in microseconds expected", lp, "soon" },
+    { "press", "time must be an integer number of microseconds", lp, 0.5 },
+    { "press", "input time -1 us is before the world's origin (0); edge refused", lp, -1 },
+    { "press", "input time 9223372036854775807 us is too large for 60 Hz", lp, math.maxinteger },
+    { "press", "us (tick 3601) is more than 60 s ahead of the world (tick 0); edge refused", lp,
+      fg.us_of_tick(3601) },
+    { "release", "entity 1 release 'LP': button 7 is not down; release refused", lp, 0 },
+    { "release", "action handle 12 is not one of this world's (0 to 11)", 12, 0 },
+    { "pressed", "action handle 12 is not one of this world's (0 to 11)", 12 },
+    { "released", "unknown action 'XX'", "XX" },
+    { "held", "action handle -3 is not one of this world's (0 to 11)", -3 },
+    { "held", "(string expected, got no value)" },
+  }
+  for _, c in ipairs(cases) do
+    local method, want = c[1], c[2]
+    local e = w:entity(1) -- a new userdata: not in the cache yet
+    local cold = message(e[method], e, table.unpack(c, 3))
+    local warm = message(e[method], e, table.unpack(c, 3))
+    lu.assertStrContains(cold, want, false, method)
+    lu.assertEquals(warm, cold, method)
+  end
+  -- Nothing of that changed the world.
+  local fresh = fg.world { buttons = BUTTONS }
+  fresh:spawn()
+  lu.assertEquals(w:hash(), fresh:hash())
+end
+
+-- The self cache vouches for an address, never for what a caller passes: other userdata, tables
+-- and closed worlds get the full check's message after the cache has seen the real object.
+function TestHostPath:test_the_cache_never_vouches_for_another_value()
+  local w = fg.world { buttons = BUTTONS }
+  local p = w:spawn()
+  local lp = w:action_id("LP")
+  p:masks()
+  p:press(lp, 0)
+  w:advance()
+  lu.assertTrue(p:pressed(lp))
+  local others = { w, io.stdout, fg.loop {}, {}, 0, "p", false }
+  for _, v in ipairs(others) do
+    for _, method in ipairs { "masks", "pressed", "held", "press", "release", "poll" } do
+      lu.assertStrContains(message(p[method], v, lp, 0), "framegate.Entity expected, got ",
+        false, method .. " " .. tostring(v))
+    end
+    if v ~= w then
+      lu.assertStrContains(message(w.advance, v), "framegate.World expected, got ")
+    end
+  end
+  lu.assertStrContains(message(w.advance, p), "(framegate.World expected, got framegate.Entity)")
+  w:close()
+  lu.assertEquals(message(p.masks, p), "attempt to use an entity of a closed world")
+  lu.assertEquals(message(p.press, p, lp, 100), "attempt to use an entity of a closed world")
+  lu.assertEquals(message(w.advance, w), "attempt to use a closed world")
+end
+
+-- Entities come and go (w:entity makes a new userdata each time); a finalized one leaves the
+-- cache, and one brought back to life by another finalizer still answers through the full check.
+function TestHostPath:test_collected_and_resurrected_entities()
+  local w = fg.world { buttons = BUTTONS }
+  w:spawn()
+  local lp = w:action_id("LP")
+  w:entity(1):press(lp, 0)
+  w:advance()
+  for _ = 1, 200 do
+    lu.assertTrue(w:entity(1):pressed(lp)) -- the userdata is garbage right after
+    collectgarbage("collect")
+    -- Fresh userdata of other classes, likely at addresses the entities had.
+    local l = fg.loop {}
+    lu.assertStrContains(message(w:entity(1).held, l, lp), "framegate.Entity expected, got "
+      .. "framegate.Loop")
+  end
+  local back
+  do
+    local e = w:entity(1)
+    e:held(lp)
+    setmetatable({}, { __gc = function() back = e end })
+  end
+  collectgarbage("collect")
+  collectgarbage("collect")
+  lu.assertNotNil(back)
+  lu.assertTrue(back:pressed(lp))
+  lu.assertTrue(back:held(lp))
+  lu.assertEquals(back:id(), 1)
+  -- Calling __gc by hand on something else is refused quietly, on the entity it only turns the
+  -- cache off for it.
+  local gc = getmetatable(back).__gc
+  gc(io.stdout)
+  gc(back)
+  lu.assertTrue(back:held(lp))
+end
+
+-- An edge at the first microsecond of a tick belongs to that tick, one a microsecond earlier to
+-- the tick before, at every rate (fg.us_of_tick is the exact inverse the world maps with).
+function TestHostPath:test_edge_times_map_to_ticks_exactly()
+  for _, rate in ipairs { 1, 7, 59, 60, 144, 1000, 100000 } do
+    for _, t in ipairs { 1, 2, 3, 17, 999 } do
+      local w = fg.world { buttons = BUTTONS, rate = rate }
+      local p = w:spawn()
+      local lp, mp = w:action_id("LP"), w:action_id("MP")
+      w:advance(t - 1)
+      p:press(lp, fg.us_of_tick(t, rate) - 1) -- tick t - 1, the one advance runs next
+      p:press(mp, fg.us_of_tick(t, rate))     -- tick t
+      w:advance()
+      lu.assertEquals({ p:pressed(lp), p:pressed(mp) }, { true, false }, rate .. " Hz, tick " .. t)
+      w:advance()
+      lu.assertEquals({ p:pressed(lp), p:pressed(mp) }, { false, true }, rate .. " Hz, tick " .. t)
+    end
+  end
 end
 
 os.exit(lu.LuaUnit.run())

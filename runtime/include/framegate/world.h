@@ -309,7 +309,8 @@ typedef enum fg_projectile_step {
     FG_PROJECTILE_CLASHED = 3,   /* met another one; both lost the smaller durability */
     FG_PROJECTILE_SPENT = 4,     /* gone: no hit or durability left */
     FG_PROJECTILE_EXPIRED = 5,   /* gone: its lifetime ended */
-    FG_PROJECTILE_LEFT = 6       /* gone: past a wall of the stage */
+    FG_PROJECTILE_LEFT = 6,      /* gone: past a wall of the stage */
+    FG_PROJECTILE_STRUCK = 7     /* a fighter's hit box struck one of its hurt boxes: 1 durability */
 } fg_projectile_step;
 FG_API const char *fg_projectile_step_name(fg_projectile_step s);
 
@@ -370,7 +371,9 @@ typedef enum fg_event_kind {
     FG_EVENT_MARKER = 0, /* a timeline marker or a host's animation report */
     FG_EVENT_HIT = 1,    /* a hit box touched a hurt box (hit, block, or a miss with a reason) */
     FG_EVENT_THROW = 2,  /* a throw box grabbed a target */
-    FG_EVENT_CLASH = 3   /* two projectiles met: entity and target are their owners */
+    FG_EVENT_CLASH = 3,  /* two projectiles met: entity and target are their owners */
+    FG_EVENT_STRUCK = 4  /* a hit box struck a projectile's hurt box: entity is the attacker,
+                            target the projectile's owner */
 } fg_event_kind;
 
 #define FG_EVENT_NO_MARKER 0xFFFFFFFFu /* the marker of hit and throw events */
@@ -414,6 +417,7 @@ typedef struct fg_placed_box {
     fg_rect rect;
     uint8_t layer;  /* the layer whose action declares it, 0xFF = a default box */
     uint8_t index;  /* its index in the action's boxes, 0xFF = a default box */
+    uint8_t kind;   /* fg_box_kind */
 } fg_placed_box;
 FG_API uint32_t fg_world_boxes(const fg_world *w, fg_entity e, fg_box_kind kind,
                                fg_placed_box *out, uint32_t max);
