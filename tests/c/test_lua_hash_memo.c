@@ -50,8 +50,8 @@ static stress open_stress(uint64_t seed) {
 
 static void step(stress *s, fg_input_fuzz *fz) {
     fg_error err;
-    if (fg_input_fuzz_tick(fz, s->w, &err) != FG_OK) fail_msg("fuzz: %s", err.msg);
-    if (fg_lua_world_step(s->L, 1, false, &err) != FG_OK) fail_msg("advance: %s", err.msg);
+    if (fg_input_fuzz_tick(fz, s->w, &err) != FG_OK) fail_msg("fuzz: %s", fg_error_message(&err));
+    if (fg_lua_world_step(s->L, 1, false, &err) != FG_OK) fail_msg("advance: %s", fg_error_message(&err));
 }
 
 static void *save(const fg_world *w, size_t *size) {
