@@ -125,8 +125,14 @@ static void push_report(lua_State *L, const fg_synctest_report *r) {
     lua_pushinteger(L, r->ndiffs);
     lua_setfield(L, -2, "ndiffs");
     char text[4096];
-    fg_synctest_report_format(r, text, sizeof text);
-    lua_pushstring(L, text);
+    int n = fg_synctest_report_format(r, text, sizeof text);
+    if (n < (int)sizeof text) {
+        lua_pushstring(L, n < 0 ? "?" : text);
+    } else { /* many long fields: rendered again in a buffer of its size */
+        luaL_Buffer b;
+        fg_synctest_report_format(r, luaL_buffinitsize(L, &b, (size_t)n + 1), (size_t)n + 1);
+        luaL_pushresultsize(&b, (size_t)n);
+    }
     lua_setfield(L, -2, "text");
 }
 

@@ -90,4 +90,16 @@ function TestLongErrors:test_the_cli_prints_a_long_error_whole()
   lu.assertEquals(select(2, stderr:gsub("\n", "")), 1)
 end
 
+-- Long texts the bindings render in a stack buffer first come whole too: the frame meter of
+-- many fighters is longer than that buffer (8 KiB) and still ends with its legend.
+function TestLongErrors:test_a_long_frame_meter_is_whole()
+  local w = fg.world { rules = ROOT .. "/duel/rules.lua", seed = 7, entities = 150 }
+  for i = 1, 150 do w:spawn { x = i } end
+  w:run(60)
+  local text = w:meter()
+  lu.assertTrue(#text > 8192)
+  lu.assertStrContains(text, "e150 ")
+  lu.assertStrContains(text, "legend: . neutral")
+end
+
 os.exit(lu.LuaUnit.run())
