@@ -102,4 +102,24 @@ function TestLongErrors:test_a_long_frame_meter_is_whole()
   lu.assertStrContains(text, "legend: . neutral")
 end
 
+-- A recording's takes in a deep folder (a path over 1 KiB) are written and listed at their paths.
+function TestLongErrors:test_takes_in_a_deep_folder_keep_their_paths()
+  local dir = os.tmpname()
+  os.remove(dir)
+  dir = dir .. "/" .. string.rep(string.rep("t", 99) .. "/", 11)
+  assert(os.execute("mkdir -p '" .. dir .. "'"))
+  local w = duel()
+  local start = w:save()
+  local rec = w:record(dir .. "take.fgr", { takes = true })
+  w:run(5)
+  w:restore(start)
+  w:run(5)
+  local files = rec:finish()
+  lu.assertEquals(files, { dir .. "take.fgr", dir .. "take-2.fgr" })
+  for _, f in ipairs(files) do
+    fg.replay.open(f):close()
+    os.remove(f)
+  end
+end
+
 os.exit(lu.LuaUnit.run())
