@@ -122,4 +122,25 @@ function TestLongErrors:test_takes_in_a_deep_folder_keep_their_paths()
   end
 end
 
+-- A watched file in a deep folder (a path over 512 bytes) is watched at its real path.
+function TestLongErrors:test_a_watcher_watches_a_deep_path()
+  local dir = os.tmpname()
+  os.remove(dir)
+  dir = dir .. "/" .. string.rep(string.rep("w", 99) .. "/", 6)
+  assert(os.execute("mkdir -p '" .. dir .. "'"))
+  local path = dir .. "rules.lua"
+  local function save(text)
+    local f = assert(io.open(path, "w"))
+    f:write(text)
+    f:close()
+  end
+  save("return {}\n")
+  local w = fg.watcher { files = { path }, poll = true }
+  lu.assertEquals(w:wait(0), {})
+  save("return { changed = true }\n")
+  lu.assertEquals(w:wait(50), { path })
+  w:close()
+  os.remove(path)
+end
+
 os.exit(lu.LuaUnit.run())
