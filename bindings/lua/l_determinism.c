@@ -168,6 +168,7 @@ static int synctest_advance(lua_State *L) {
         fg_error err = {0};
         fg_status st = fg_synctest_advance(ls->st, &err);
         if (st == FG_EMISMATCH && fg_synctest_last_report(ls->st)->tick >= 0) {
+            fg_error_clear(&err); /* the report says it all */
             ls->L = NULL;
             lua_pushboolean(L, 0);
             push_report(L, fg_synctest_last_report(ls->st));
