@@ -314,11 +314,12 @@ static void opponents(fg_world *w, fg_tick t) {
         fg_entity_state *b = fg_world_entity(w, a->opponent);
         if (!b || b == a) continue;
         if (b->opponent == a->id && b->id < a->id) continue; /* tested from b's side */
-        if (a->combat.team && b->combat.team && a->combat.team != b->combat.team)
-            continue; /* the sweep over teams finds them */
         /* Most fighters attack nothing on most ticks: a pair with no hit or throw box live
-        ** costs one look at each side's running actions. */
+        ** costs one look at each side's placed extent. */
         if (!s->items[i].attacks && !s->items[b->id - 1].attacks) continue;
+        if (s->items[i].in_team && s->items[b->id - 1].in_team &&
+            a->combat.team != b->combat.team)
+            continue; /* the sweep over teams finds them */
         if (may_interact(a, b)) test_pair(w, a, b, t);
     }
 }
@@ -331,13 +332,13 @@ static void teams(fg_world *w, fg_tick t) {
     /* Keep last tick's order of the entities still in a team, then add the others. */
     for (uint32_t i = 0; i < s->nitems; i++) {
         uint32_t v = s->order[i];
-        if (v < n && w->entities[v].combat.team && !s->items[v].listed) {
+        if (v < n && s->items[v].in_team && !s->items[v].listed) {
             s->items[v].listed = 1;
             s->order[k++] = v;
         }
     }
     for (uint32_t v = 0; v < n; v++)
-        if (w->entities[v].combat.team && !s->items[v].listed) {
+        if (s->items[v].in_team && !s->items[v].listed) {
             s->items[v].listed = 1;
             s->order[k++] = v;
         }
@@ -370,7 +371,8 @@ static void teams(fg_world *w, fg_tick t) {
 
 void fg_collide_place(fg_world *w, uint32_t slot, fg_tick t) {
     fg_collide_item *it = &w->coll.items[slot];
-    extent(w, &w->entities[slot], t, w->entities[slot].combat.team != 0, it);
+    it->in_team = w->entities[slot].combat.team != 0;
+    extent(w, &w->entities[slot], t, it->in_team, it);
     it->slot = slot;
     it->listed = 0;
 }

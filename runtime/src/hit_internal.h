@@ -167,6 +167,7 @@ typedef struct fg_collide_item {
     uint8_t attacks; /* it has a live hit or throw box */
     uint8_t hurtable;
     uint8_t listed;  /* in this tick's sweep order already */
+    uint8_t in_team; /* it has a team (the sweep over teams reads this, not the record) */
 } fg_collide_item;
 
 /* A contact found this tick, committed by the gate. */

@@ -30,7 +30,14 @@ typedef struct fg_queued {
     fg_tick made;
 } fg_queued;
 
-/* One entity. Plain data inside the world's arena. */
+/* One entity. Plain data inside the world's arena, ordered by how often a tick reads it: the
+** tick runs each phase over every entity, so at thousands of fighters a record is fetched from
+** memory again in every phase, and each phase should find what it reads in few cache lines.
+** The first 64 bytes are what nearly every phase reads (position, facing, opponent, freeze), then
+** the running actions and when requests started them, then the combat state (its first fields are
+** the ones the collision and movement phases read), then the input phase's fields in one line,
+** then what only a decision, a queue or a report reads. The order is the layout of snapshots; the
+** state hash and the field diff name fields, so they do not depend on it. */
 typedef struct fg_entity_state {
     fg_entity id;
     uint8_t facing;
@@ -43,25 +50,32 @@ typedef struct fg_entity_state {
     uint8_t spare;
     fg_fx x, y, vx, vy;
     fg_fx prev_x, prev_y; /* the previous tick's position, for interpolation */
-    fg_ground ground;
-    fg_tick_input last_input;
-    fg_jump_decision last_jump;
-    fg_instance layers[FG_MAX_LAYERS];
-    fg_queued queued[FG_MAX_LAYERS][FG_QUEUE_MAX]; /* per layer, the head first; packed */
-    int64_t next_seq[FG_MAX_LAYERS];
-    int32_t res[FG_MAX_RESOURCES];
+    fg_entity opponent;   /* the entity it fights: hit target, pushbox partner, facing */
     fg_tick frozen_from;  /* frozen (hitstop) for ticks in [frozen_from, frozen_until): the */
     fg_tick frozen_until; /* tick a hit lands still runs; the freeze starts on the next */
-    fg_tick started_tick[FG_MAX_LAYERS]; /* tick a request last started an action per layer */
-    fg_entity opponent;   /* the entity it fights: hit target, pushbox partner, facing */
-    fg_pending_request pending[FG_PENDING_REQUESTS];
-    fg_decision last_decision;
     /* Digest of every edge this entity consumed, folded in as each tick consumes it (what an
     ** edge holds then never changes, except its CONSUMED flag, which the hash reads from the
     ** buffer). It lets the state hash cover the stored edges without re-reading them each tick. */
     uint64_t input_digest;
+    fg_instance layers[FG_MAX_LAYERS];
+    fg_tick started_tick[FG_MAX_LAYERS]; /* tick a request last started an action per layer */
     fg_combat combat; /* teams, combo, juggle, pushback, throws, the hit log (hit_internal.h) */
+    int64_t next_seq[FG_MAX_LAYERS];
+    fg_ground ground;
+    fg_tick_input last_input;
+    int32_t res[FG_MAX_RESOURCES];
+    fg_queued queued[FG_MAX_LAYERS][FG_QUEUE_MAX]; /* per layer, the head first; packed */
+    fg_jump_decision last_jump;
+    fg_pending_request pending[FG_PENDING_REQUESTS];
+    fg_decision last_decision;
+    uint8_t reserved[48]; /* to a whole number of cache lines (checked below) */
 } fg_entity_state;
+
+/* Records start on a cache line (the arena and its sections are 64-byte aligned, world.c), so
+** the first 64 bytes of every record are one line. A change of the fields above changes the
+** padding to keep this true. */
+_Static_assert(sizeof(fg_entity_state) % 64 == 0,
+               "fg_entity_state: adjust reserved[] to a multiple of 64 bytes");
 
 /* world.c: folds one consumed edge into an entity's input digest. */
 uint64_t fg_world_fold_edge(uint64_t digest, const fg_edge *e);
@@ -150,8 +164,8 @@ struct fg_world {
     fg_ruleset *versions[FG_MAX_VERSIONS];
     uint32_t nversions;
 
-    unsigned char *arena;
-    size_t arena_size;
+    unsigned char *arena; /* 64-byte aligned: arena_skew bytes into its allocation */
+    size_t arena_size, arena_skew;
     fg_world_state *state;
     fg_entity_state *entities;
     unsigned char *buffers;
@@ -177,7 +191,9 @@ struct fg_world {
                                          stepped (FG_MOTION_MAX_PATTERNS), before the world keeps
                                          those that request an action */
 
-    uint8_t *meter; /* FG_METER_TICKS phases per entity slot */
+    /* FG_METER_TICKS phases per entity slot, tick-major (fg_world_meter_cell): a tick writes one
+    ** byte for every entity, and neighbours share a cache line. */
+    uint8_t *meter;
     fg_cue cues[FG_MAX_CUES];
     uint32_t ncues;
     uint64_t cues_dropped;
@@ -260,6 +276,11 @@ static inline fg_dispatcher *fg_world_ledger_at(const fg_world *w, uint32_t slot
 
 static inline fg_motion_state *fg_world_motion_at(const fg_world *w, uint32_t slot) {
     return (fg_motion_state *)(w->motions + (size_t)slot * w->motion_stride);
+}
+
+/* The frame meter's byte for an entity slot on a tick (kept for the last FG_METER_TICKS). */
+static inline uint8_t *fg_world_meter_cell(const fg_world *w, uint32_t slot, fg_tick tick) {
+    return w->meter + (size_t)(tick % FG_METER_TICKS) * w->max_entities + slot;
 }
 
 static inline const fg_ruleset *fg_world_rules_of(const fg_world *w, const fg_entity_state *es) {

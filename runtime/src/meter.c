@@ -14,7 +14,7 @@ static uint8_t meter_raw(const fg_world *w, fg_entity e, fg_tick tick) {
     if (!fg_world_entity(w, e) || tick < 0 || tick >= w->state->tick ||
         tick < w->state->tick - FG_METER_TICKS)
         return FG_PHASE_NEUTRAL;
-    return w->meter[(size_t)(e - 1) * FG_METER_TICKS + (size_t)(tick % FG_METER_TICKS)];
+    return *fg_world_meter_cell(w, e - 1, tick);
 }
 
 fg_phase fg_world_meter_at(const fg_world *w, fg_entity e, fg_tick tick) {

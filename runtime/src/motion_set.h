@@ -59,6 +59,8 @@ typedef struct mdone { /* the last completion; re-asserted while live (buffer) *
     uint8_t reserved[6];
 } mdone;
 
+/* The header's first 64 bytes are all a tick reads of an idle matcher (the step, the refresh and
+** the hash): one cache line. */
 struct fg_motion_state {
     uint64_t set_hash;
     uint64_t size;
@@ -68,14 +70,14 @@ struct fg_motion_state {
     uint32_t nlive;
     uint32_t sweep; /* round-robin cursor of the expiry sweep */
     uint8_t dir, facing;
-    uint8_t reserved[2];
-    fg_tick press_tick[FG_INPUT_MAX_ACTIONS];
-    int64_t press_clock[FG_INPUT_MAX_ACTIONS];
+    uint8_t region_stale; /* see region_sum */
+    uint8_t reserved;
     /* The fold of every pattern's and node's hashed fields. The calls that change them mark it
     ** stale; fg_motion_state_refresh recomputes it (a world does at the end of each tick), so a
     ** hash costs the header, and a matcher nobody hashes pays nothing for it. */
     uint64_t region_sum, region_k;
-    uint64_t region_stale;
+    fg_tick press_tick[FG_INPUT_MAX_ACTIONS];
+    int64_t press_clock[FG_INPUT_MAX_ACTIONS];
 };
 
 /* }====================================================================== */

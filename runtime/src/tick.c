@@ -801,7 +801,6 @@ static void regen(fg_world *w, fg_entity_state *es, fg_tick t) {
 }
 
 static void meter_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
-    uint8_t *row = w->meter + (size_t)(es->id - 1) * FG_METER_TICKS;
     fg_phase p = FG_PHASE_NEUTRAL;
     uint8_t flags = 0;
     const fg_instance *body = &es->layers[0];
@@ -818,7 +817,7 @@ static void meter_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
     /* Another flag marks a tick where a request started the body's action: the meter's stats
     ** stop the first action there. */
     if (es->started_tick[0] == t) flags |= FG_METER_STARTED;
-    row[t % FG_METER_TICKS] = (uint8_t)(p | flags);
+    *fg_world_meter_cell(w, es->id - 1, t) = (uint8_t)(p | flags);
 }
 
 fg_status fg_world_advance(fg_world *w, fg_error *err) {

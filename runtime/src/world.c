@@ -13,6 +13,7 @@
 #include "internal.h"
 #include "snapshot.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,6 +23,10 @@ typedef fg_snapshot_header snapshot_header;
 /* {====================================================================== helpers */
 
 static size_t align16(size_t n) { return (n + 15) & ~(size_t)15; }
+/* Per-entity sections start on a cache line and their strides are whole lines: a tick reads the
+** head of each record, buffer and matcher state of thousands of entities, one line each. */
+#define CACHE_LINE 64u
+static size_t align64(size_t n) { return (n + CACHE_LINE - 1) & ~(size_t)(CACHE_LINE - 1); }
 
 fg_status fg_world_no_entity(const fg_world *w, fg_entity e, fg_error *err) {
     return fg_error_set(err, FG_ENOTFOUND, "entity %u does not exist (%u spawned)", e,
@@ -124,11 +129,11 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
 
     /* The projectile pool sits in the header section: every snapshot copies it whole. */
     size_t off_pool = align16(sizeof(fg_world_state));
-    size_t off_entities = off_pool + fg_projectile_pool_bytes(c.max_projectiles);
-    size_t off_buffers = off_entities + align16(sizeof(fg_entity_state) * c.max_entities);
-    w->buffer_stride = align16(fg_buffer_size(c.buffer_capacity));
+    size_t off_entities = align64(off_pool + fg_projectile_pool_bytes(c.max_projectiles));
+    size_t off_buffers = off_entities + align64(sizeof(fg_entity_state) * c.max_entities);
+    w->buffer_stride = align64(fg_buffer_size(c.buffer_capacity));
     size_t off_ledgers = off_buffers + w->buffer_stride * c.max_entities;
-    w->ledger_stride = align16(fg_dispatcher_size(FG_MAX_LAYERS, FG_MAX_MARKERS));
+    w->ledger_stride = align64(fg_dispatcher_size(FG_MAX_LAYERS, FG_MAX_MARKERS));
     size_t off_motions = off_ledgers + w->ledger_stride * c.max_entities;
     size_t need = c.rules ? fg_motion_state_size(c.rules->motion_set) : 0;
     /* Headroom for a reload that adds patterns: a quarter more than the rules need (at least
@@ -142,9 +147,14 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
         fg_free(&c.allocator, w, sizeof *w);
         return NULL;
     }
-    w->motion_stride = align16(motion_bytes);
+    w->motion_stride = align64(motion_bytes);
     w->arena_size = off_motions + w->motion_stride * c.max_entities;
-    w->arena = fg_alloc(&w->alloc, w->arena_size);
+    w->arena = fg_alloc(&w->alloc, w->arena_size + CACHE_LINE - 1);
+    w->arena_skew = 0;
+    if (w->arena) {
+        w->arena_skew = (CACHE_LINE - (uintptr_t)w->arena % CACHE_LINE) % CACHE_LINE;
+        w->arena += w->arena_skew;
+    }
     w->maps = fg_alloc(&w->alloc, sizeof(fg_input_map) * c.max_entities);
     w->devices = fg_alloc(&w->alloc, sizeof(fg_device_state) * c.max_entities);
     w->meter = fg_alloc(&w->alloc, (size_t)FG_METER_TICKS * c.max_entities);
@@ -207,7 +217,7 @@ void fg_world_destroy(fg_world *w) {
     if (!w) return;
     fg_allocator a = w->alloc;
     for (uint32_t i = 0; i < w->nversions; i++) fg_ruleset_unref(w->versions[i]);
-    fg_free(&a, w->arena, w->arena_size);
+    if (w->arena) fg_free(&a, w->arena - w->arena_skew, w->arena_size + CACHE_LINE - 1);
     fg_free(&a, w->maps, sizeof(fg_input_map) * w->max_entities);
     fg_free(&a, w->devices, sizeof(fg_device_state) * w->max_entities);
     fg_free(&a, w->meter, (size_t)FG_METER_TICKS * w->max_entities);
@@ -453,7 +463,7 @@ fg_status fg_world_spawn(fg_world *w, const fg_spawn *s, fg_entity *out, fg_erro
     }
     fg_input_map_init(&w->maps[slot]);
     fg_device_state_init(&w->devices[slot]);
-    memset(w->meter + (size_t)slot * FG_METER_TICKS, 0, FG_METER_TICKS);
+    for (fg_tick k = 0; k < FG_METER_TICKS; k++) *fg_world_meter_cell(w, slot, k) = 0;
     w->state->nentities++;
     if (w->state->nslots > 0) {
         const fg_ruleset *r = w->versions[w->state->slot_version[es->rules_slot]];
@@ -469,7 +479,7 @@ fg_status fg_world_spawn(fg_world *w, const fg_spawn *s, fg_entity *out, fg_erro
 uint32_t fg_world_entity_count(const fg_world *w) { return w->state->nentities; }
 
 size_t fg_world_memory(const fg_world *w) {
-    return sizeof *w + w->arena_size + sizeof(fg_input_map) * w->max_entities +
+    return sizeof *w + w->arena_size + CACHE_LINE - 1 + sizeof(fg_input_map) * w->max_entities +
            sizeof(fg_device_state) * w->max_entities + (size_t)FG_METER_TICKS * w->max_entities +
            sizeof(fg_trace_record) * w->trace_cap + w->trace_text_cap +
            sizeof(fg_candidate) * w->cap_cands +
