@@ -156,21 +156,21 @@ typedef struct fg_combat_memo {
 ** and loop count words, folded fresh, go in the layers run. Not authoritative: a key that differs
 ** rebuilds it, so nothing saves, restores or invalidates it. */
 #define FG_MEMO_HEAD offsetof(fg_entity_state, x) /* bytes of the record before x */
-typedef struct fg_stable_memo {
+typedef struct fg_stable_memo { /* what every hash reads first, the queues (used in part) last */
+    bool valid;
+    uint32_t nlayers;
+    fg_fold_run head_run, ground_run, frozen_run, layers_run;
+    uint64_t hole[FG_MAX_LAYERS];
     unsigned char head[FG_MEMO_HEAD];
     fg_entity opponent;
     fg_tick frozen_from, frozen_until;
     unsigned char ground[4]; /* the fg_ground flags */
     fg_tick landed_at;
-    unsigned char layers[FG_MAX_LAYERS][28];
     fg_tick started_tick[FG_MAX_LAYERS];
     int64_t next_seq[FG_MAX_LAYERS];
     int32_t res[FG_MAX_RESOURCES];
+    unsigned char layers[FG_MAX_LAYERS][28];
     fg_queued queued[FG_MAX_LAYERS][FG_QUEUE_MAX];
-    uint32_t nlayers;
-    bool valid;
-    fg_fold_run head_run, ground_run, frozen_run, layers_run;
-    uint64_t hole[FG_MAX_LAYERS];
 } fg_stable_memo;
 
 typedef struct fg_hash_memo {
