@@ -195,6 +195,9 @@ static void input_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
                                   out, FG_COMMANDS_PER_TICK, &n, NULL) == FG_OK) {
             w->ncommands[slot] = (uint8_t)n;
         }
+        /* The world hashes every tick: the matcher's cached fold is refreshed while its state is
+        ** at hand (a command retired later in the tick refreshes it again). */
+        fg_motion_state_refresh(set, fg_world_motion_at(w, slot));
     }
     bool was_grounded = es->ground.grounded;
     fg_tick landed_before = es->ground.landed_at;
@@ -512,6 +515,7 @@ static void handle_commands(fg_world *w, fg_entity_state *es, fg_tick t) {
         const fg_instance *inst = &es->layers[r->rt[action].layer];
         if (inst->action == action && inst->started == t) {
             fg_motion_retire(r->motion_set, fg_world_motion_at(w, slot), cmd->motion);
+            fg_motion_state_refresh(r->motion_set, fg_world_motion_at(w, slot));
             if (flags) break;
         }
     }
@@ -862,8 +866,6 @@ fg_status fg_world_advance(fg_world *w, fg_error *err) {
             face_opponent(w, es);
             fg_hit_settle(w, es, t);
             meter_phase(w, es, t);
-            /* The world hashes every tick: keep the matchers' cached folds fresh. */
-            fg_motion_state_refresh(fg_world_rules_of(w, es)->motion_set, fg_world_motion_at(w, s));
         }
     }
     w->state->tick = t + 1;
