@@ -47,7 +47,10 @@ typedef struct fg_entity_state {
     uint8_t support; /* what it stands on after the last movement (FG_SUPPORT_*, stage.h) */
     uint8_t drop;    /* the one-way platform (index + 1) it is dropping through, 0 = none */
     uint8_t landed;  /* the last movement ended a fall: the next tick starts with the landing */
-    uint8_t spare;
+    /* Bit l: layer l's queue holds a request (queued[l][0] is not empty). It mirrors the queues
+    ** (fg_entity_queue_changed after every change, checked on restore), so a tick that finds
+    ** no request waiting never reads them. */
+    uint8_t queued_layers;
     fg_fx x, y, vx, vy;
     fg_fx prev_x, prev_y; /* the previous tick's position, for interpolation */
     fg_entity opponent;   /* the entity it fights: hit target, pushbox partner, facing */
@@ -76,6 +79,18 @@ typedef struct fg_entity_state {
 ** padding to keep this true. */
 _Static_assert(sizeof(fg_entity_state) % 64 == 0,
                "fg_entity_state: adjust reserved[] to a multiple of 64 bytes");
+
+/* Keeps queued_layers true after layer's queue changed. */
+static inline void fg_entity_queue_changed(fg_entity_state *es, uint32_t layer) {
+    uint8_t bit = (uint8_t)(1u << layer);
+    if (es->queued[layer][0].action != FG_NO_ACTION) es->queued_layers |= bit;
+    else es->queued_layers &= (uint8_t)~bit;
+}
+
+/* Whether a request waits in layer's queue. */
+static inline bool fg_entity_has_queued(const fg_entity_state *es, uint32_t layer) {
+    return (es->queued_layers >> layer) & 1u;
+}
 
 /* world.c: folds one consumed edge into an entity's input digest. */
 uint64_t fg_world_fold_edge(uint64_t digest, const fg_edge *e);

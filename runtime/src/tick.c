@@ -282,9 +282,12 @@ static uint32_t queue_len(const fg_queued *q) {
     return n;
 }
 
-static void queue_pop(fg_queued *q) {
-    memmove(q, q + 1, sizeof *q * (FG_QUEUE_MAX - 1));
+/* Removes entry k of a layer's queue; the ones behind it move up. */
+static void queue_pop(fg_entity_state *es, uint32_t layer, uint32_t k) {
+    fg_queued *q = es->queued[layer];
+    memmove(q + k, q + k + 1, sizeof *q * (FG_QUEUE_MAX - 1 - k));
     q[FG_QUEUE_MAX - 1].action = FG_NO_ACTION;
+    fg_entity_queue_changed(es, layer);
 }
 
 /* Puts a queued decision on its layer's queue as the ruleset's policy says, and records it with
@@ -304,6 +307,7 @@ static void enqueue(fg_world *w, fg_entity_state *es, fg_decision *d, fg_tick t,
             item.source |= (uint8_t)(q[k].source & QUEUED_BEHIND);
             item.made = q[k].made;
             q[k] = item;
+            fg_entity_queue_changed(es, d->layer);
             d->queue = (uint8_t)k;
             if (k > 0) d->other = q[k - 1].action;
             record_decision(w, es, d);
@@ -330,6 +334,7 @@ static void enqueue(fg_world *w, fg_entity_state *es, fg_decision *d, fg_tick t,
         d->other = q[at - 1].action;
     }
     q[at] = item;
+    fg_entity_queue_changed(es, d->layer);
     d->queue = (uint8_t)at;
     record_decision(w, es, d);
     for (uint32_t k = 0; k < ngone; k++) {
@@ -397,12 +402,13 @@ static void expire_queued(fg_world *w, fg_entity_state *es, uint32_t layer, fg_t
         d.window_to = 0; /* the message is the queue's expiry, not a window */
         d.queue = FG_QUEUE_BY_POLICY;
         record_decision(w, es, &d);
-        queue_pop(q + k);
+        queue_pop(es, layer, k);
     }
 }
 
 /* Retries the head of a layer's queue. Frozen ticks do not count against its wait. */
 static void retry_queued(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick t) {
+    if (!fg_entity_has_queued(es, layer)) return; /* most ticks: the queue is not read at all */
     expire_queued(w, es, layer, t);
     fg_queued *q = &es->queued[layer][0];
     if (q->action == FG_NO_ACTION) return;
@@ -416,7 +422,7 @@ static void retry_queued(fg_world *w, fg_entity_state *es, uint32_t layer, fg_ti
     if (q->why == FG_R_WAIT_HITSTOP || behind) {
         uint32_t action = q->action;
         fg_tick made = q->made;
-        queue_pop(es->queued[layer]);
+        queue_pop(es, layer, 0);
         decide_request(w, es, action, FG_REQ_QUEUE, t, made, behind, true);
         return;
     }
@@ -428,7 +434,7 @@ static void retry_queued(fg_world *w, fg_entity_state *es, uint32_t layer, fg_ti
     bool by_rule = q->why == FG_R_RULE_QUEUE;
     if (by_rule && d.kind != FG_DECIDE_ACCEPTED && q->waited < q->limit) return;
     if (d.kind == FG_DECIDE_ACCEPTED && es->started_tick[layer] != t) {
-        queue_pop(es->queued[layer]);
+        queue_pop(es, layer, 0);
         record_decision(w, es, &d);
         accept(w, es, &d, t);
         return;
@@ -438,7 +444,7 @@ static void retry_queued(fg_world *w, fg_entity_state *es, uint32_t layer, fg_ti
         return;
     }
     int32_t waited = q->waited;
-    queue_pop(es->queued[layer]);
+    queue_pop(es, layer, 0);
     /* The data refuses for a reason of its own (the state changed under the request, the cost
     ** can no longer be paid): a rejection with that reason. A window whose contact never came,
     ** or a rule's wait that ran out, is an expiry. */

@@ -328,6 +328,7 @@ fg_status fg_world_replace_rules(fg_world *w, uint32_t slot, fg_ruleset *r, fg_e
             uint32_t depth = r->queue.order == FG_QUEUE_LATEST ? 1 : r->queue.depth;
             if (kept > depth) kept = depth;
             for (uint32_t j = kept; j < FG_QUEUE_MAX; j++) q[j].action = FG_NO_ACTION;
+            fg_entity_queue_changed(es, l);
         }
         uint32_t kept = 0;
         for (uint32_t k = 0; k < es->npending; k++) {
