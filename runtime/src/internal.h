@@ -213,6 +213,10 @@ struct fg_world {
     uint32_t ncues;
     uint64_t cues_dropped;
 
+    /* Whether every entity fights its neighbour in a pair of slots (tick.c `paired`): 0 not
+    ** known yet, 1 yes, 2 no. Not authoritative: it follows from the records' opponents, which
+    ** only a spawn or a restore change, and those set it back to 0. */
+    uint8_t pairs;
     fg_collide_space coll; /* the collision phase's work space, sized at creation */
     fg_combat_memo *combat_memo; /* per entity slot, written by fg_world_hash */
     fg_projectile_pool *ppool;  /* in the arena, after the world header (projectile.c) */

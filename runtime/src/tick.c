@@ -830,6 +830,70 @@ static void meter_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
     *fg_world_meter_cell(w, es->id - 1, t) = (uint8_t)(p | flags);
 }
 
+/* The last phases of entities [from, to) whose movement and push are done: facing (the
+** opponent's position is final by now), the end of a combo, the frame meter. Each reads and
+** writes only its own entity, so they share one pass. */
+static void finish_entities(fg_world *w, uint32_t from, uint32_t to, fg_tick t) {
+    for (uint32_t s = from; s < to; s++) {
+        fg_entity_state *es = &w->entities[s];
+        face_opponent(w, es);
+        fg_hit_settle(w, es, t);
+        meter_phase(w, es, t);
+    }
+}
+
+/* Whether every entity fights its neighbour: slots 2k and 2k + 1 are each other's opponents
+** (a duel, or many). Then nothing but the pair's own push moves either of them after its
+** movement, so movement, push and the last phases can run pair by pair, in one pass, with the
+** same result as phase by phase. Looked at again after a spawn or a restore. */
+static bool paired(fg_world *w) {
+    if (w->pairs == 0) {
+        uint32_t n = w->state->nentities;
+        bool ok = n % 2 == 0;
+        for (uint32_t s = 0; ok && s < n; s++) ok = w->entities[s].opponent == (s ^ 1u) + 1;
+        w->pairs = ok ? 1 : 2;
+    }
+    return w->pairs == 1;
+}
+
+/* A push can carry a standing fighter off the end of what held it (the floor has no end). */
+static void replace_on_stage(fg_world *w, uint32_t from, uint32_t to) {
+    if (!w->state->stage.nplatforms && !w->state->stage.nblocks) return;
+    for (uint32_t s = from; s < to; s++)
+        if (w->entities[s].support != FG_SUPPORT_NONE) fg_world_stage_place(w, &w->entities[s]);
+}
+
+#define FINISH_BLOCK 16 /* entities paired, moved and pushed before their last phases run */
+
+/* Movement, projectiles, push and the last phases: phase by phase over every entity, or, when
+** the entities fight in neighbouring pairs, pair by pair in one pass (a record is then fetched
+** from memory once for all of them). Projectiles never read an entity, so in the pass they
+** move first. */
+static void move_phase(fg_world *w, fg_tick t) {
+    uint32_t n = w->state->nentities, from = 0;
+    bool pairs = paired(w);
+    if (pairs) fg_projectile_move(w, t);
+    for (uint32_t s = 0; s < n; s++) {
+        move_entity(w, &w->entities[s], t);
+        if (!pairs || (s & 1u) == 0) continue;
+        fg_push_separate(w, &w->entities[s - 1], &w->entities[s], t);
+        replace_on_stage(w, s - 1, s + 1);
+        /* A few pairs at a time: their records are still in the cache. */
+        if ((s + 1) % FINISH_BLOCK == 0 || s + 1 == n) {
+            finish_entities(w, from, s + 1, t);
+            from = s + 1;
+        }
+    }
+    if (pairs) return;
+    fg_projectile_move(w, t);
+    for (uint32_t s = 0; s < n; s++) {
+        fg_entity_state *es = &w->entities[s];
+        if (es->opponent > es->id) fg_push_separate(w, es, &w->entities[es->opponent - 1], t);
+    }
+    replace_on_stage(w, 0, n);
+    finish_entities(w, 0, n, t);
+}
+
 fg_status fg_world_advance(fg_world *w, fg_error *err) {
     (void)err;
     fg_tick t = w->state->tick;
@@ -852,27 +916,7 @@ fg_status fg_world_advance(fg_world *w, fg_error *err) {
         }
         fg_collide_pairs(w, t);
         gate_phase(w, t);
-        for (uint32_t s = 0; s < n; s++) move_entity(w, &w->entities[s], t);
-        fg_projectile_move(w, t);
-        for (uint32_t s = 0; s < n; s++) {
-            fg_entity_state *es = &w->entities[s];
-            if (es->opponent > es->id) fg_push_separate(w, es, &w->entities[es->opponent - 1], t);
-        }
-        /* A push can carry a standing fighter off the end of what held it (the floor has no
-        ** end). */
-        if (w->state->stage.nplatforms || w->state->stage.nblocks)
-            for (uint32_t s = 0; s < n; s++)
-                if (w->entities[s].support != FG_SUPPORT_NONE)
-                    fg_world_stage_place(w, &w->entities[s]);
-        /* One pass for the rest: each of these reads and writes only its own entity (facing
-        ** reads the opponent's position, which every push has settled by now), so the record
-        ** is fetched once for all of them. */
-        for (uint32_t s = 0; s < n; s++) {
-            fg_entity_state *es = &w->entities[s];
-            face_opponent(w, es);
-            fg_hit_settle(w, es, t);
-            meter_phase(w, es, t);
-        }
+        move_phase(w, t);
     }
     w->state->tick = t + 1;
     return FG_OK;
