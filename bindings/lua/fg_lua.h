@@ -144,11 +144,8 @@ void fg_lua_set_cue_target(lua_State *L, fg_lua_world *lw, fg_entity e);
 ** [-(nargs+1), +nresults|0, -] */
 fg_status fg_lua_call_rule(lua_State *L, fg_world *rng, const char *what, int nargs, int nresults,
                            fg_error *err);
-/* Records a hook's failure in the world's trace, whole (the tick goes on). */
-void fg_lua_report_hook_error(lua_State *L, fg_world *w, fg_entity e, const fg_error *err);
-/* The whole message of the rule call that just failed with err: the registry's full copy when
-** err holds a cut one, else err->msg. The string stays valid until the next failure. */
-const char *fg_lua_full_error(lua_State *L, const fg_error *err);
+/* Records a hook's failure in the world's trace, whole (the tick goes on), and clears err. */
+void fg_lua_report_hook_error(fg_world *w, fg_entity e, fg_error *err);
 /* Loads rules in the sandbox, protected, under the load budget: the file at path (or `text`,
 ** read as that file, when not NULL); includes resolve relative to path's folder, and come from
 ** the table at index `map` (path -> text; 0: from disk) when given, as a replay needs. Pushes the
@@ -215,8 +212,14 @@ bool fg_lua_read_verdict(lua_State *L, int idx, fg_verdict *out, fg_error *err);
 void fg_lua_class(lua_State *L, const char *tname, const luaL_Reg *methods, const luaL_Reg *meta);
 void fg_lua_add_methods(lua_State *L, const char *tname, const luaL_Reg *methods);
 
-/* Raises err's message as a Lua error positioned at the calling Lua code. [-0, +0, v] */
-int fg_lua_raise(lua_State *L, const fg_error *err);
+/* Raises err's whole message as a Lua error positioned at the calling Lua code. err is cleared
+** first (its heap copy freed), since the error jumps past the C frame that owns it. [-0, +0, v] */
+int fg_lua_raise(lua_State *L, fg_error *err);
+/* Raises the string on top of the stack like luaL_error: positioned at the calling Lua code, any
+** length. [-1, +0, v] */
+int fg_lua_raise_top(lua_State *L);
+/* Pushes err's whole message and clears err, for a function that returns nil, message. [-0, +1, m] */
+void fg_lua_push_error(lua_State *L, fg_error *err);
 /* A layer argument: its name or its index (0 = the first layer), absent = 0. Raises an argument
 ** error naming the layers, or the range. */
 uint32_t fg_lua_opt_layer(lua_State *L, int idx, const fg_ruleset *r);
@@ -224,12 +227,12 @@ uint32_t fg_lua_opt_layer(lua_State *L, int idx, const fg_ruleset *r);
 ** of its numbers { fired, reason, step, reached, steps, value, limit, tick, other }. */
 int fg_lua_push_explanation(lua_State *L, const fg_motion_set *set,
                             const fg_motion_command *fired, const fg_motion_miss *miss);
-/* Registry: the whole message of the last rule or load that failed (an fg_error keeps only its
-** first FG_ERROR_MAX bytes). */
+/* Registry: the Lua message of the last rule or load that failed, before the sandbox added to it,
+** which fg_lua_raise_load_error names the file in. */
 #define FG_LUA_FULL_ERROR_KEY "framegate.full_error"
-/* Raises the whole message of a rules load that just failed (err keeps only its first
-** FG_ERROR_MAX bytes), with the file named in full even where Lua shortened it. */
-int fg_lua_raise_load_error(lua_State *L, const char *path, const fg_error *err);
+/* Raises the message of a rules load that just failed with the file named in full even where
+** Lua shortened it; err is cleared like fg_lua_raise does. */
+int fg_lua_raise_load_error(lua_State *L, const char *path, fg_error *err);
 
 /* Reads an optional integer field of the table at index t without allocating; a wrong value
 ** raises "callee.field: expected ..., got ..." (fg_lua_field_error). [-0, +0, v] */
@@ -301,6 +304,8 @@ size_t fg_lua_reader_push(fg_lua_reader *rd, const char *fmt, ...) FG_PRINTF(2, 
 void fg_lua_reader_pop(fg_lua_reader *rd, size_t old);
 /* A field that cannot be read: noted (or raised). [-0, +0, v] */
 void fg_lua_reader_note(fg_lua_reader *rd, const char *fmt, ...) FG_PRINTF(2, 3);
+/* fg_lua_reader_note with a failed call's whole message; err is cleared. [-0, +0, v] */
+void fg_lua_reader_note_error(fg_lua_reader *rd, fg_error *err);
 /* A structure that cannot be read: raises. [-0, +0, v] */
 int fg_lua_reader_fail(fg_lua_reader *rd, const char *fmt, ...) FG_PRINTF(2, 3);
 /* Notes "V is out of range, expected LO-HI[ unit]" for the current path. */

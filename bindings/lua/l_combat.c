@@ -20,7 +20,7 @@ static int entity_combat(lua_State *L) {
     fg_world *w;
     fg_entity e = fg_lua_check_entity(L, 1, &w);
     fg_combat_view v;
-    fg_error err;
+    fg_error err = {0};
     if (fg_world_combat(w, e, &v, &err) != FG_OK) return fg_lua_raise(L, &err);
     lua_createtable(L, 0, 12);
     set_int(L, "combo", v.combo);
@@ -85,7 +85,7 @@ static int entity_team(lua_State *L) {
     fg_entity e = fg_lua_check_entity(L, 1, &w);
     lua_Integer team = luaL_checkinteger(L, 2);
     luaL_argcheck(L, team >= 0 && team <= UINT32_MAX, 2, "a team is 0..4294967295");
-    fg_error err;
+    fg_error err = {0};
     if (fg_world_set_team(w, e, (uint32_t)team, &err) != FG_OK) return fg_lua_raise(L, &err);
     return 0;
 }
@@ -96,7 +96,7 @@ static int entity_owner(lua_State *L) {
     fg_entity e = fg_lua_check_entity(L, 1, &w);
     fg_entity owner = lua_isnoneornil(L, 2) ? 0 : fg_lua_check_entity(L, 2, &w2);
     luaL_argcheck(L, owner == 0 || w2 == w, 2, "the owner must be in the same world");
-    fg_error err;
+    fg_error err = {0};
     if (fg_world_set_owner(w, e, owner, &err) != FG_OK) return fg_lua_raise(L, &err);
     return 0;
 }

@@ -78,7 +78,7 @@ static int world_diff(lua_State *L) {
     const void *b = aligned_copy(L, 3, &nb);
     fg_state_diff *out = lua_newuserdatauv(L, sizeof *out * (size_t)max, 0);
     uint32_t count = 0;
-    fg_error err;
+    fg_error err = {0};
     if (fg_world_diff(w, a, na, b, nb, out, (uint32_t)max, &count, &err) != FG_OK)
         return fg_lua_raise(L, &err);
     fg_lua_push_diffs(L, out, count < (uint32_t)max ? count : (uint32_t)max);
@@ -142,7 +142,7 @@ static int world_synctest(lua_State *L) {
     lua_setiuservalue(L, -2, 1);
     c.advance = synctest_step;
     c.ud = ls;
-    fg_error err;
+    fg_error err = {0};
     if (fg_synctest_create(lw->w, &c, &ls->st, &err) != FG_OK) return fg_lua_raise(L, &err);
     return 1;
 }
@@ -159,7 +159,7 @@ static int synctest_advance(lua_State *L) {
     ls->L = L;
     ls->world_idx = 3;
     for (lua_Integer i = 0; i < n; i++) {
-        fg_error err;
+        fg_error err = {0};
         fg_status st = fg_synctest_advance(ls->st, &err);
         if (st == FG_EMISMATCH && fg_synctest_last_report(ls->st)->tick >= 0) {
             ls->L = NULL;
@@ -279,7 +279,7 @@ static int world_replace_rules(lua_State *L) {
     fg_lua_check_rules(L, 2);
     lua_Integer slot = luaL_optinteger(L, 3, 0);
     luaL_argcheck(L, slot >= 0 && slot < 8, 3, "slot must be 0..7");
-    fg_error err;
+    fg_error err = {0};
     if (fg_lua_world_replace_rules(L, 1, (uint32_t)slot, 2, &err) != FG_OK)
         return fg_lua_raise(L, &err);
     return 0;
@@ -517,7 +517,7 @@ static int world_record(lua_State *L) {
     }
     lw->recording = r;
     if (!takes) {
-        fg_error err;
+        fg_error err = {0};
         if (open_take(L, 1, lw, r, &err) != FG_OK) {
             fg_lua_recording_drop(lw);
             return fg_lua_raise(L, &err);
@@ -537,7 +537,7 @@ static int recording_finish(lua_State *L) {
     fg_lua_world *lw = handle_world(L, 1);
     fg_lua_recording *r = lw->recording;
     if (!r) return luaL_error(L, "recording: already finished");
-    fg_error err;
+    fg_error err = {0};
     fg_status st = finish_take(r, &err);
     if (st != FG_OK) {
         fg_lua_recording_drop(lw);
@@ -573,7 +573,7 @@ static int recording_ticks(lua_State *L) {
 static int recording_clamp(lua_State *L) {
     fg_lua_world *lw = handle_world(L, 1);
     lua_Integer us = luaL_checkinteger(L, 2);
-    fg_error err;
+    fg_error err = {0};
     if (lw->recording && lw->recording->rec &&
         fg_recorder_clamp(lw->recording->rec, us, &err) != FG_OK)
         return fg_lua_raise(L, &err);
@@ -654,7 +654,7 @@ static int world_replay_player(lua_State *L) {
     o.advance = player_step_fn;
     o.reload = player_reload_fn;
     o.ud = lp;
-    fg_error err;
+    fg_error err = {0};
     if (fg_player_create(lw->w, rd, &o, &lp->p, &err) != FG_OK) return fg_lua_raise(L, &err);
     return 1;
 }
@@ -668,14 +668,14 @@ static int player_go(lua_State *L, lua_Integer n) {
     fg_lua_check_replay_reader(L, 3); /* still open */
     lp->L = L;
     lp->world_idx = 2;
-    fg_error err;
+    fg_error err = {0};
     fg_status st = FG_OK;
     for (lua_Integer i = 0; (n == 0 || i < n) && !fg_player_get_status(lp->p)->done; i++)
         if ((st = fg_player_step(lp->p, &err)) != FG_OK) break;
     lp->L = NULL;
     if (st == FG_EMISMATCH) {
         lua_pushboolean(L, 0);
-        lua_pushstring(L, err.msg);
+        fg_lua_push_error(L, &err);
         return 2;
     }
     if (st != FG_OK) return fg_lua_raise(L, &err);
@@ -733,7 +733,7 @@ static int player_close(lua_State *L) {
 static int l_replay_world(lua_State *L) {
     fg_replay_reader *rd = fg_lua_check_replay_reader(L, 1);
     fg_world_config c = fg_world_config_default();
-    fg_error err;
+    fg_error err = {0};
     if (fg_replay_world_config(rd, &c, &err) != FG_OK) return fg_lua_raise(L, &err);
     lua_Integer trace = lua_istable(L, 3) ? fg_lua_opt_int_field(L, 3, "trace", 4096) : 4096;
     /* Built through fg.world, so the World has its hooks and store like any other. */
@@ -822,7 +822,7 @@ static int l_load_rules_source(lua_State *L) {
         }
         lua_pop(L, 1);
     }
-    fg_error err;
+    fg_error err = {0};
     if (fg_lua_load_rules(L, path, text, len, map, &err) != FG_OK)
         return fg_lua_raise_load_error(L, path, &err);
     return 1;
@@ -904,7 +904,7 @@ static int l_input_fuzz(lua_State *L) {
 static int fuzz_push(lua_State *L) {
     fg_input_fuzz *f = luaL_checkudata(L, 1, FUZZ_T);
     fg_world *w = fg_lua_check_world(L, 2)->w;
-    fg_error err;
+    fg_error err = {0};
     if (fg_input_fuzz_tick(f, w, &err) != FG_OK) return fg_lua_raise(L, &err);
     return 0;
 }

@@ -265,7 +265,7 @@ static int dispatcher_new(lua_State *L) {
     luaL_setmetatable(L, DISPATCHER);
     push_names(L, names, n);
     lua_setiuservalue(L, -2, 1);
-    fg_error err;
+    fg_error err = {0};
     if (fg_dispatcher_create((uint32_t)channels, (uint32_t)capacity, &u->a, &u->d, &err) != FG_OK)
         return fg_lua_raise(L, &err);
     return 1;
@@ -298,7 +298,7 @@ static int dispatcher_begin(lua_State *L) {
     ldispatcher *u = check_dispatcher(L, 1);
     uint32_t channel = check_channel(L, u, 2);
     lua_Integer seq = luaL_checkinteger(L, 3);
-    fg_error err;
+    fg_error err = {0};
     if (fg_dispatcher_begin(u->d, channel, seq, &err) != FG_OK) return fg_lua_raise(L, &err);
     lua_settop(L, 1);
     return 1;
@@ -348,7 +348,7 @@ static int dispatcher_decide(lua_State *L, int record) {
     fg_event_candidate c;
     read_candidate(L, u, &c);
     fg_dispatch_result r;
-    fg_error err;
+    fg_error err = {0};
     fg_status st = record ? fg_dispatcher_dispatch(u->d, &c, &r, &err)
                           : fg_dispatcher_classify(u->d, &c, &r, &err);
     if (st != FG_OK) return fg_lua_raise(L, &err);
@@ -474,7 +474,7 @@ static int track_new(lua_State *L) {
         lua_pop(L, 1);
     }
     lua_setiuservalue(L, -2, 1);
-    fg_error err;
+    fg_error err = {0};
     if (fg_cycle_track_init(&u->t, duration, spec, (uint32_t)n, &err) != FG_OK)
         return fg_lua_raise(L, &err);
     return 1;
@@ -513,7 +513,7 @@ static int track_sample(lua_State *L) {
     lua_Integer from = luaL_checkinteger(L, 3);
     lua_Integer to = luaL_checkinteger(L, 4);
     uint64_t n;
-    fg_error err;
+    fg_error err = {0};
     if (fg_cycle_track_count(&u->t, from, to, &n, &err) != FG_OK) return fg_lua_raise(L, &err);
     if (n > (uint64_t)INT32_MAX / sizeof(fg_track_event))
         return luaL_error(L,
@@ -600,7 +600,7 @@ static int owner_new(lua_State *L) {
     luaL_setmetatable(L, OWNER);
     lua_newtable(L); /* marker names seen in committed batches: id -> name */
     lua_setiuservalue(L, -2, 1);
-    fg_error err;
+    fg_error err = {0};
     if (fg_playback_owner_create((uint32_t)queue, &u->a, &u->o, &err) != FG_OK)
         return fg_lua_raise(L, &err);
     return 1;
@@ -632,7 +632,7 @@ static int owner_begin(lua_State *L) {
     lowner *u = check_owner(L, 1);
     fg_playback_token token = check_token(L, 2);
     lua_Integer cursor = luaL_optinteger(L, 3, 0);
-    fg_error err;
+    fg_error err = {0};
     if (fg_playback_owner_begin(u->o, token, cursor, &err) != FG_OK) return fg_lua_raise(L, &err);
     lua_settop(L, 1);
     return 1;
@@ -702,7 +702,7 @@ static int owner_commit(lua_State *L) {
     b.count = (uint32_t)n;
     b.events = ev;
     fg_commit_result r;
-    fg_error err;
+    fg_error err = {0};
     if (fg_playback_owner_commit(u->o, &b, &r, &err) != FG_OK) return fg_lua_raise(L, &err);
     if (r == FG_COMMIT_COMMITTED && n > 0) {
         /* Remember the names of delivered markers, for :delivered() and :drain(). */

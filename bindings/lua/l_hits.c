@@ -322,11 +322,11 @@ static void read_default_boxes(fg_lua_reader *rd, int t, const char *group, fg_r
         if (kind) {
             static const char *const fields[] = {"x", "y", "w", "h", NULL};
             fg_lua_reader_only(rd, -1, fields);
-            fg_error err;
+            fg_error err = {0};
             fg_box box = read_rect(rd, -1);
             if (fg_ruleset_add_default_box(b, group, !strcmp(k, "hurt") ? FG_BOX_HURT : FG_BOX_PUSH,
                                            box, &err) != FG_OK)
-                fg_lua_reader_note(rd, "%s", err.msg);
+                fg_lua_reader_note_error(rd, &err);
         } else if (group) {
             fg_lua_reader_note(rd, "unknown field (expected hurt or push)");
         } else {

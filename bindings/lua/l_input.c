@@ -60,7 +60,7 @@ static int l_stick(lua_State *L) {
         c.direction_threshold =
             (float)fg_lua_opt_num_field(L, 3, "threshold", c.direction_threshold);
     }
-    fg_error err;
+    fg_error err = {0};
     if (fg_stick_config_check(&c, &err) != FG_OK || fg_stick_shape(raw, &c, &out, &err) != FG_OK)
         return fg_lua_raise(L, &err);
     lua_pushnumber(L, out.x);
@@ -82,7 +82,7 @@ static int l_loop(lua_State *L) {
         c.max_frame_us = fg_lua_opt_int_field(L, 1, "max_frame_us", c.max_frame_us);
     }
     fg_loop *l = lua_newuserdatauv(L, sizeof *l, 0);
-    fg_error err;
+    fg_error err = {0};
     if (fg_loop_init(l, &c, &err) != FG_OK) return fg_lua_raise(L, &err);
     luaL_setmetatable(L, LOOP_T);
     return 1;
@@ -92,7 +92,7 @@ static int l_loop(lua_State *L) {
 static int loop_frame(lua_State *L) {
     fg_loop *l = check_loop(L);
     uint32_t due;
-    fg_error err;
+    fg_error err = {0};
     if (fg_loop_frame(l, luaL_checkinteger(L, 2), &due, &err) != FG_OK) return fg_lua_raise(L, &err);
     lua_pushinteger(L, due);
     return 1;

@@ -383,11 +383,12 @@ static void push_unshortened(lua_State *L, const char *msg, const char *path) {
     luaL_pushresult(&b);
 }
 
-int fg_lua_raise_load_error(lua_State *L, const char *path, const fg_error *err) {
+int fg_lua_raise_load_error(lua_State *L, const char *path, fg_error *err) {
     if (lua_getfield(L, LUA_REGISTRYINDEX, FG_LUA_FULL_ERROR_KEY) != LUA_TSTRING) {
         lua_pop(L, 1);
         return fg_lua_raise(L, err);
     }
+    fg_error_clear(err);
     push_unshortened(L, lua_tostring(L, -1), path);
     lua_pushnil(L);
     lua_setfield(L, LUA_REGISTRYINDEX, FG_LUA_FULL_ERROR_KEY);
@@ -395,13 +396,13 @@ int fg_lua_raise_load_error(lua_State *L, const char *path, const fg_error *err)
 }
 
 void fg_lua_load_rules_source(lua_State *L, const char *path, const char *text, size_t len) {
-    fg_error err;
+    fg_error err = {0};
     if (fg_lua_load_rules(L, path, text, len, 0, &err) != FG_OK)
         fg_lua_raise_load_error(L, path, &err);
 }
 
 void fg_lua_load_rules_file(lua_State *L, const char *path) {
-    fg_error err;
+    fg_error err = {0};
     if (fg_lua_load_rules(L, path, NULL, 0, 0, &err) != FG_OK)
         fg_lua_raise_load_error(L, path, &err);
 }

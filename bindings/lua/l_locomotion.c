@@ -84,7 +84,7 @@ static void read_config(lua_State *L, int t, fg_loco_config *out, uint32_t *rate
     c.wall_speed = num_field(&rd, t, "wall_speed", c.wall_speed);
     c.braking_deceleration = num_field(&rd, t, "braking_deceleration", c.braking_deceleration);
     lua_remove(L, rd.box);
-    fg_error err;
+    fg_error err = {0};
     if (fg_loco_config_check(&c, &err) != FG_OK) fg_lua_raise(L, &err);
     *out = c;
     *rate_out = rate;

@@ -189,7 +189,7 @@ static bool read_buttons(lua_State *L, int t, fg_motion_buttons *out) {
     } else if (gt != LUA_TNIL) {
         luaL_error(L, "field 'groups': expected a table, got %s", luaL_typename(L, -1));
     }
-    fg_error err;
+    fg_error err = {0};
     if (fg_motion_buttons_init(out, names, (uint32_t)nb, gt == LUA_TTABLE ? groups : NULL, ng,
                                &err) != FG_OK)
         fg_lua_raise(L, &err);
@@ -200,7 +200,7 @@ static bool read_buttons(lua_State *L, int t, fg_motion_buttons *out) {
 static void read_profile(lua_State *L, int idx, fg_motion_profile *out) {
     const char *name = luaL_optstring(L, idx, NULL);
     if (!name) return;
-    fg_error err;
+    fg_error err = {0};
     if (fg_motion_profile_named(name, out, &err) != FG_OK) fg_lua_raise(L, &err);
 }
 
@@ -254,7 +254,7 @@ static void push_command(lua_State *L, const fg_motion_set *set, const fg_motion
 static fg_motion_run *run_script(lua_State *L, const lmotion *m, const char *script,
                                  const fg_motion_profile *profile, fg_motion_miss *misses) {
     fg_motion_run *run = lua_newuserdatauv(L, sizeof *run, 0);
-    fg_error err;
+    fg_error err = {0};
     if (fg_motion_run_script(m->set, script, profile, NULL, run, misses, &err) != FG_OK)
         fg_lua_raise(L, &err);
     return run;
@@ -370,13 +370,15 @@ static int motion_new(lua_State *L) {
         read_profile(L, -1, &m->profile);
         lua_pop(L, 1);
     }
-    fg_error err;
+    fg_error err = {0};
     if (fg_motion_set_compile(&b, &d, 1, NULL, &m->set, &err) != FG_OK) {
         /* One pattern: the message needs no "name: " prefix. */
         size_t nl = strlen(d.name);
-        const char *msg = err.msg;
+        const char *msg = fg_error_message(&err);
         if (strncmp(msg, d.name, nl) == 0 && msg[nl] == ':' && msg[nl + 1] == ' ') msg += nl + 2;
-        return luaL_error(L, "%s", msg);
+        lua_pushstring(L, msg);
+        fg_error_clear(&err);
+        return fg_lua_raise_top(L);
     }
     return 1;
 }
@@ -534,9 +536,13 @@ static int motion_set_new(lua_State *L) {
     read_profile(L, -1, &m->profile);
     lua_pop(L, 1);
     fg_motion_options opts = {read_mode(L, 1, "fg.motion_set", FG_MOTION_MODE_CONSUME), NULL};
-    fg_error err;
+    fg_error err = {0};
     if (fg_motion_set_compile_with(&b, defs, n, &opts, NULL, &m->set, &err) != FG_OK)
-        return luaL_error(L, "motions.%s", err.msg);
+    {
+        lua_pushfstring(L, "motions.%s", fg_error_message(&err));
+        fg_error_clear(&err);
+        return fg_lua_raise_top(L);
+    }
     return 1;
 }
 
@@ -571,7 +577,7 @@ static int motion_cmd_new(lua_State *L) {
     }
     lmotion *m = new_lmotion(L, MOTION_SET_T);
     m->profile = profile;
-    fg_error err;
+    fg_error err = {0};
     if (fg_motion_set_load_cmd(&b, text, len, &opts, NULL, &m->set, &err) != FG_OK)
         return fg_lua_raise(L, &err);
     return 1;

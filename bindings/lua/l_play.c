@@ -15,8 +15,9 @@
 
 /* fg_lua_call_rule, the budgeted protected call, lives in l_sandbox.c with the budgets. */
 
-void fg_lua_report_hook_error(lua_State *L, fg_world *w, fg_entity e, const fg_error *err) {
-    fg_world_note_error(w, e, fg_lua_full_error(L, err));
+void fg_lua_report_hook_error(fg_world *w, fg_entity e, fg_error *err) {
+    fg_world_note_error(w, e, fg_error_message(err));
+    fg_error_clear(err);
 }
 
 /* }====================================================================== */
@@ -182,7 +183,7 @@ static int l_cue(lua_State *L) {
         if (lua_getfield(L, 2, "b") == LUA_TNUMBER) b = lua_tointeger(L, -1);
         else if (lua_getfield(L, 2, "occurrence") == LUA_TNUMBER) b = lua_tointeger(L, -1);
     }
-    fg_error err;
+    fg_error err = {0};
     if (fg_world_push_cue(w, e, name, a, b, &err) != FG_OK) return fg_lua_raise(L, &err);
     return 0;
 }
@@ -226,7 +227,7 @@ static int world_request(lua_State *L) {
     uint32_t a = check_action_name(L, 3, r);
     static const char *const sources[] = {"command", "ai", "replay", "script", NULL};
     int src = luaL_checkoption(L, 4, "script", sources);
-    fg_error err;
+    fg_error err = {0};
     if (fg_world_request(w, e, a, (fg_request_source)src, &err) != FG_OK)
         return fg_lua_raise(L, &err);
     return 0;
@@ -378,7 +379,7 @@ static int world_report_event(lua_State *L) {
     const char *marker = luaL_checkstring(L, 5);
     lua_Integer occ = luaL_optinteger(L, 6, 0);
     luaL_argcheck(L, occ >= 0, 6, "occurrence must be >= 0");
-    fg_error err;
+    fg_error err = {0};
     if (fg_world_report_event(w, e, layer, seq, marker, (uint64_t)occ, &err) != FG_OK)
         return fg_lua_raise(L, &err);
     return 0;
@@ -415,7 +416,7 @@ static int world_play(lua_State *L) {
         const char *list[FG_INPUT_MAX_ACTIONS];
         for (uint32_t i = FG_IN_FIRST_BUTTON; i < names->count; i++)
             list[i - FG_IN_FIRST_BUTTON] = names->names[i];
-        fg_error berr;
+        fg_error berr = {0};
         if (fg_motion_buttons_init(&fallback, list, names->count - FG_IN_FIRST_BUTTON, NULL, 0,
                                    &berr) != FG_OK)
             return fg_lua_raise(L, &berr);
@@ -424,7 +425,7 @@ static int world_play(lua_State *L) {
     enum { MAX_EVENTS = 256 };
     fg_motion_script_event *ev = lua_newuserdatauv(L, sizeof *ev * MAX_EVENTS, 0);
     uint32_t n = 0;
-    fg_error err;
+    fg_error err = {0};
     if (fg_motion_script_parse(script, buttons, ev, MAX_EVENTS, &n, &err) != FG_OK)
         return fg_lua_raise(L, &err);
     fg_tick base = fg_world_tick(w), last = base;
@@ -490,7 +491,7 @@ static int entity_request(lua_State *L) {
     uint32_t a = check_action_name(L, 2, r);
     static const char *const sources[] = {"command", "ai", "replay", "script", NULL};
     int src = luaL_checkoption(L, 3, "script", sources);
-    fg_error err;
+    fg_error err = {0};
     if (fg_world_request(w, e, a, (fg_request_source)src, &err) != FG_OK)
         return fg_lua_raise(L, &err);
     return 0;
@@ -555,7 +556,7 @@ static int entity_resource(lua_State *L) {
     int k = fg_ruleset_find_resource(r, name);
     if (k < 0) return luaL_argerror(L, 2, lua_pushfstring(L, "no resource '%s'", name));
     if (!lua_isnoneornil(L, 3)) {
-        fg_error err;
+        fg_error err = {0};
         lua_Integer v = fg_lua_check_range(L, 3, lua_pushfstring(L, "resource %s", name), 0,
                                            INT32_MAX);
         if (fg_world_set_resource(w, e, (uint32_t)k, (int32_t)v, &err) != FG_OK)
@@ -578,7 +579,7 @@ static int entity_position(lua_State *L) {
         }
         fg_fx x = fg_lua_check_fx(L, 2, "position x");
         fg_fx y = fg_lua_check_fx(L, 3, "position y");
-        fg_error err;
+        fg_error err = {0};
         if (fg_world_set_position(w, e, x, y, &err) != FG_OK) return fg_lua_raise(L, &err);
         return 0;
     }
@@ -616,9 +617,12 @@ static int entity_explain(lua_State *L) {
     fg_entity e = fg_lua_check_entity(L, 1, &w);
     const fg_ruleset *r = rules_or_error(L, w, e);
     fg_motion_explanation x;
-    fg_error err;
+    fg_error err = {0};
     if (fg_world_explain(w, e, luaL_checkstring(L, 2), &x, &err) != FG_OK)
-        return luaL_argerror(L, 2, err.msg);
+    {
+        fg_lua_push_error(L, &err);
+        return luaL_argerror(L, 2, lua_tostring(L, -1));
+    }
     return fg_lua_push_explanation(L, fg_ruleset_motions(r), x.fired ? &x.command : NULL,
                                    &x.miss);
 }

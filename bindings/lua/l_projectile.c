@@ -45,8 +45,8 @@ static void read_projectile(fg_lua_reader *rd, const char *name, fg_ruleset_buil
         fg_lua_reader_pop(rd, old);
     }
     lua_pop(L, 1);
-    fg_error err;
-    if (fg_ruleset_add_projectile(b, &p, &err) != FG_OK) fg_lua_reader_note(rd, "%s", err.msg);
+    fg_error err = {0};
+    if (fg_ruleset_add_projectile(b, &p, &err) != FG_OK) fg_lua_reader_note_error(rd, &err);
 }
 
 void fg_lua_read_projectiles(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) {
@@ -201,7 +201,7 @@ static int world_spawn_projectile(lua_State *L) {
         lua_pop(L, 3);
     }
     uint32_t id = 0;
-    fg_error err;
+    fg_error err = {0};
     if (fg_world_spawn_projectile(lw->w, owner, name, x, y, facing, &id, &err) != FG_OK)
         return fg_lua_raise(L, &err);
     lua_pushinteger(L, id);

@@ -120,12 +120,12 @@ static void push_changes(lua_State *L, const fg_ruleset *old, const fg_ruleset *
 static int build_from_table(lua_State *L) { return fg_lua_build_rules(L, 1, NULL, 0); }
 
 /* A failed reload: traced, and returned as nil, message. */
-static int reload_failed(lua_State *L, fg_lua_world *lw, const char *msg) {
-    char note[FG_ERROR_MAX + 16];
-    snprintf(note, sizeof note, "reload failed: %s", msg);
-    fg_world_note_error(lw->w, 0, note);
+/* Returns nil and err's whole message, which the trace notes too; err is cleared. */
+static int reload_failed(lua_State *L, fg_lua_world *lw, fg_error *err) {
     lua_pushnil(L);
-    lua_pushstring(L, msg);
+    fg_lua_push_error(L, err);
+    fg_world_note_error(lw->w, 0, lua_pushfstring(L, "reload failed: %s", lua_tostring(L, -1)));
+    lua_pop(L, 1);
     return 2;
 }
 
@@ -142,14 +142,15 @@ static int world_reload(lua_State *L) {
     fg_lua_rules *old = fg_lua_test_rules(L, -1);
     if (!old) return luaL_error(L, "world:reload: this world has no rules in slot %d", (int)slot + 1);
     int old_idx = lua_gettop(L);
-    fg_error err;
+    fg_error err = {0};
     fg_status st = FG_OK;
     if (lua_isnil(L, 2)) {
         lua_getiuservalue(L, old_idx, 1);
         if (lua_getfield(L, -1, "root") != LUA_TSTRING) {
-            lua_pushfstring(L, "world:reload: the rules '%s' were not loaded from a file; pass "
-                            "a path (world:reload \"rules.lua\")", fg_ruleset_name(old->rules));
-            return reload_failed(L, lw, lua_tostring(L, -1));
+            fg_error_set(&err, FG_ESTATE, "world:reload: the rules '%s' were not loaded from a "
+                         "file; pass a path (world:reload \"rules.lua\")",
+                         fg_ruleset_name(old->rules));
+            return reload_failed(L, lw, &err);
         }
         lua_replace(L, 2);
         lua_pop(L, 1);
@@ -169,7 +170,7 @@ static int world_reload(lua_State *L) {
     } else {
         return luaL_typeerror(L, 2, "a path, a ruleset table or Rules");
     }
-    if (st != FG_OK) return reload_failed(L, lw, err.msg);
+    if (st != FG_OK) return reload_failed(L, lw, &err);
     int new_idx = lua_gettop(L);
     fg_lua_rules *nr = fg_lua_check_rules(L, new_idx);
     const char *where = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2)
@@ -211,7 +212,7 @@ static int world_reload(lua_State *L) {
         lua_remove(L, -2);
         fg_lua_plain_copy(L, info); /* the rule's copy: the host's info stays as built */
         if (fg_lua_call_rule(L, NULL, "on_reload", 1, 1, &err) != FG_OK)
-            return reload_failed(L, lw, err.msg);
+            return reload_failed(L, lw, &err);
         if (lua_type(L, -1) == LUA_TSTRING) lua_setfield(L, info, "message");
         lua_pop(L, lua_gettop(L) - info);
     } else {
@@ -219,8 +220,8 @@ static int world_reload(lua_State *L) {
     }
 
     if (fg_world_replace_rules(lw->w, slot, nr->rules, &err) != FG_OK) {
-        lua_pushfstring(L, "%s: %s", where, err.msg);
-        return reload_failed(L, lw, lua_tostring(L, -1));
+        fg_error_prefix(&err, "%s", where);
+        return reload_failed(L, lw, &err);
     }
     lua_pushvalue(L, new_idx);
     lua_rawseti(L, rules, (lua_Integer)slot + 1);
@@ -356,7 +357,7 @@ static int world_what_if(lua_State *L) {
     lua_pop(L, 1);
     int alt = 0;
     if (lua_getfield(L, 2, "rules") == LUA_TSTRING) {
-        fg_error err;
+        fg_error err = {0};
         if (fg_lua_load_rules(L, lua_tostring(L, -1), NULL, 0, 0, &err) != FG_OK)
             return fg_lua_raise(L, &err);
         alt = lua_gettop(L);
@@ -368,7 +369,7 @@ static int world_what_if(lua_State *L) {
     fg_lua_world *sw = fg_lua_new_world(L);
     int shadow = lua_gettop(L);
     fg_world_hooks hooks = fg_lua_world_hooks(sw);
-    fg_error err;
+    fg_error err = {0};
     sw->w = fg_world_clone(lw->w, &hooks, &err);
     if (!sw->w) return fg_lua_raise(L, &err);
     size_t size;

@@ -186,8 +186,7 @@ static int l_open(lua_State *L) {
     const char *path = luaL_checkstring(L, 1);
     fg_replay_read_options opt = read_options(L, 2);
     lreader *lr = new_reader(L);
-    fg_error err;
-    fg_error_clear(&err);
+    fg_error err = {0};
     if (fg_replay_reader_create_file(path, &opt, &lr->r, &err) != FG_OK)
         return fg_lua_raise(L, &err);
     return 1;
@@ -200,8 +199,7 @@ static int l_load(lua_State *L) {
     lreader *lr = new_reader(L);
     lua_pushvalue(L, 1);
     lua_setiuservalue(L, -2, 1); /* the reader borrows the string's bytes */
-    fg_error err;
-    fg_error_clear(&err);
+    fg_error err = {0};
     if (fg_replay_reader_create_memory(bytes, len, &opt, &lr->r, &err) != FG_OK)
         return fg_lua_raise(L, &err);
     return 1;
@@ -210,8 +208,7 @@ static int l_load(lua_State *L) {
 /* Pushes the next record, or nil at the end marker. */
 static int reader_next(lua_State *L, lreader *lr) {
     fg_replay_record rec;
-    fg_error err;
-    fg_error_clear(&err);
+    fg_error err = {0};
     if (fg_replay_next(lr->r, &rec, &err) != FG_OK) return fg_lua_raise(L, &err);
     if (rec.type == FG_REPLAY_END) lua_pushnil(L);
     else push_record(L, &rec);
@@ -225,8 +222,7 @@ static int l_reader_next(lua_State *L) {
 static int l_reader_peek(lua_State *L) {
     lreader *lr = check_reader(L, 1);
     fg_replay_record rec;
-    fg_error err;
-    fg_error_clear(&err);
+    fg_error err = {0};
     if (fg_replay_peek(lr->r, &rec, &err) != FG_OK) return fg_lua_raise(L, &err);
     if (rec.type == FG_REPLAY_END) lua_pushnil(L);
     else push_record(L, &rec);
@@ -269,14 +265,13 @@ static int l_reader_check_ruleset(lua_State *L) {
     lua_Integer loaded = luaL_checkinteger(L, 2);
     uint64_t h;
     memcpy(&h, &loaded, sizeof h);
-    fg_error err;
-    fg_error_clear(&err);
+    fg_error err = {0};
     if (fg_replay_check_ruleset(lr->r, h, &err) == FG_OK) {
         lua_pushboolean(L, 1);
         return 1;
     }
     lua_pushboolean(L, 0);
-    lua_pushstring(L, err.msg);
+    fg_lua_push_error(L, &err);
     return 2;
 }
 
@@ -438,7 +433,7 @@ static uint32_t u32_field(lua_State *L, int t, const char *k, bool required) {
     return (uint32_t)v;
 }
 
-static int raise_status(lua_State *L, fg_status st, const fg_error *err) {
+static int raise_status(lua_State *L, fg_status st, fg_error *err) {
     if (st != FG_OK) return fg_lua_raise(L, err);
     return 0;
 }
@@ -452,8 +447,7 @@ static void write_input(lua_State *L, lwriter *lw, int t) {
     in.action = u8_field(L, t, "action", 0);
     in.dir = u8_field(L, t, "dir", 5);
     in.source = (uint8_t)enum_field(L, t, "source", SOURCE_NAMES, FG_SOURCE_DEVICE);
-    fg_error err;
-    fg_error_clear(&err);
+    fg_error err = {0};
     raise_status(L, fg_replay_write_input(lw->w, in, &err), &err);
 }
 
@@ -462,8 +456,7 @@ static void write_command(lua_State *L, lwriter *lw, int t) {
     c.entity = u32_field(L, t, "entity", true);
     c.tick = int_field(L, t, "tick");
     c.motion = u32_field(L, t, "motion", true);
-    fg_error err;
-    fg_error_clear(&err);
+    fg_error err = {0};
     raise_status(L, fg_replay_write_command(lw->w, c, &err), &err);
 }
 
@@ -504,8 +497,7 @@ static void write_reload(lua_State *L, lwriter *lw, int t) {
     }
     rl.nfiles = (uint32_t)n;
     rl.files = f;
-    fg_error err;
-    fg_error_clear(&err);
+    fg_error err = {0};
     fg_status st = fg_replay_write_reload(lw->w, &rl, &err);
     lua_settop(L, files - 1);
     raise_status(L, st, &err);
@@ -513,8 +505,7 @@ static void write_reload(lua_State *L, lwriter *lw, int t) {
 
 static void write_tick_u64(lua_State *L, lwriter *lw, int t, fg_replay_type type) {
     fg_tick tick = int_field(L, t, "tick");
-    fg_error err;
-    fg_error_clear(&err);
+    fg_error err = {0};
     fg_status st;
     if (type == FG_REPLAY_CLAMP)
         st = fg_replay_write_clamp(lw->w, tick, int_field(L, t, "clamped_us"), &err);
@@ -574,8 +565,7 @@ static int tick_hash_method(lua_State *L, fg_replay_type type) {
     lua_Integer v = luaL_checkinteger(L, 3);
     uint64_t u;
     memcpy(&u, &v, sizeof u);
-    fg_error err;
-    fg_error_clear(&err);
+    fg_error err = {0};
     fg_status st = type == FG_REPLAY_CLAMP      ? fg_replay_write_clamp(lw->w, tick, v, &err)
                    : type == FG_REPLAY_FINAL    ? fg_replay_write_final(lw->w, tick, u, &err)
                                                 : fg_replay_write_checkpoint(lw->w, tick, u, &err);
@@ -595,8 +585,7 @@ static int l_w_clamp(lua_State *L) {
 
 static int l_w_flush(lua_State *L) {
     lwriter *lw = check_writer(L, 1);
-    fg_error err;
-    fg_error_clear(&err);
+    fg_error err = {0};
     raise_status(L, fg_replay_writer_flush(lw->w, &err), &err);
     lua_settop(L, 1);
     return 1;
@@ -605,8 +594,7 @@ static int l_w_flush(lua_State *L) {
 /* Writes the end marker. A memory writer returns its bytes; a file writer returns true. */
 static int l_w_finish(lua_State *L) {
     lwriter *lw = check_writer(L, 1);
-    fg_error err;
-    fg_error_clear(&err);
+    fg_error err = {0};
     raise_status(L, fg_replay_writer_finish(lw->w, &err), &err);
     lw->finished = true;
     if (lw->to_memory) lua_pushlstring(L, lw->mem ? lw->mem : "", lw->len);
@@ -768,8 +756,7 @@ static lwriter *open_writer(lua_State *L, const char *path, int header_idx, int 
     int ud = lua_gettop(L);
     fg_replay_header h;
     read_header(L, header_idx, &h);
-    fg_error err;
-    fg_error_clear(&err);
+    fg_error err = {0};
     fg_status st;
     if (path) {
         st = fg_replay_writer_create_file(path, &h, &opt, &lw->w, &err);
@@ -808,8 +795,7 @@ static int l_write(lua_State *L) {
         write_record(L, lw, lua_gettop(L));
         lua_pop(L, 1);
     }
-    fg_error err;
-    fg_error_clear(&err);
+    fg_error err = {0};
     raise_status(L, fg_replay_writer_finish(lw->w, &err), &err);
     if (!path) {
         lua_pushlstring(L, lw->mem, lw->len);

@@ -24,8 +24,7 @@ typedef struct l_rep {
     fg_rep_session *s;
     lua_State *L; /* the state of the call in progress, for hooks; the userdata is its index 1 */
     uint8_t kind[FG_REP_MAX_PROPERTIES];
-    bool has_error;
-    char error[FG_ERROR_MAX]; /* the first hook error of the call in progress */
+    bool has_error; /* the first hook error of the call in progress waits in the registry */
 } l_rep;
 
 /* The userdata's one user value is its environment table:
@@ -345,8 +344,9 @@ static void run_hook(hook_call *c) {
     if (!r->has_error) {
         const char *msg = lua_tostring(L, -1);
         r->has_error = true;
-        snprintf(r->error, sizeof r->error, "replication: %s of node %u failed: %s", c->hook,
-                 c->node, msg ? msg : "(error object is not a string)");
+        lua_pushfstring(L, "replication: %s of node %I failed: %s", c->hook, (LUAI_UACINT)c->node,
+                        msg ? msg : "(error object is not a string)");
+        lua_rawsetp(L, LUA_REGISTRYINDEX, r); /* whole, however long */
     }
     lua_pop(L, 1);
 }
@@ -382,13 +382,17 @@ static lua_State *enter(l_rep *r, lua_State *L) {
     return saved;
 }
 
-static void leave(l_rep *r, lua_State *L, lua_State *saved, fg_status st, const fg_error *err) {
+static void leave(l_rep *r, lua_State *L, lua_State *saved, fg_status st, fg_error *err) {
     r->L = saved;
-    if (st != FG_OK) fg_lua_raise(L, err);
     if (r->has_error) {
         r->has_error = false;
-        luaL_error(L, "%s", r->error);
+        lua_rawgetp(L, LUA_REGISTRYINDEX, r);
+        lua_pushnil(L);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, r);
+        if (st == FG_OK) lua_error(L);
+        lua_pop(L, 1);
     }
+    if (st != FG_OK) fg_lua_raise(L, err);
 }
 
 /* }====================================================================== */
@@ -507,7 +511,7 @@ int fg_lua_replication_new(lua_State *L) {
     lua_pushvalue(L, 4);
     lua_setiuservalue(L, -2, 1);
     fg_rep_spec spec = {props, nprops, acts, nacts};
-    fg_error err;
+    fg_error err = {0};
     fg_rep_session *s = NULL;
     if (fg_rep_create(&spec, &cfg, NULL, &s, &err) != FG_OK) fg_lua_raise(L, &err);
     r->s = s;
@@ -531,7 +535,7 @@ static int l_advance(lua_State *L) {
     lua_Integer n = luaL_optinteger(L, 2, 1);
     if (n < 0) luaL_error(L, "replication: advance(%I): expected a count of at least 0",
                           (LUAI_UACINT)n);
-    fg_error err;
+    fg_error err = {0};
     fg_status st = FG_OK;
     lua_State *saved = enter(r, L);
     for (lua_Integer i = 0; i < n && st == FG_OK; i++) st = fg_rep_advance(r->s, &err);
@@ -559,7 +563,7 @@ static int l_join(lua_State *L) {
     check_hooks(L, 2, "join"); /* before joining: an error leaves no half-joined observer */
     fg_rep_hooks h = c_hooks(r);
     fg_rep_node id;
-    fg_error err;
+    fg_error err = {0};
     lua_getiuservalue(L, 1, 1);
     if (fg_rep_join(r->s, link, &h, &id, &err) != FG_OK) fg_lua_raise(L, &err);
     store_hooks(L, -1, lua_isnoneornil(L, 2) ? 0 : 2, id);
@@ -583,7 +587,7 @@ static int l_observers(lua_State *L) {
 static int l_leave(lua_State *L) {
     l_rep *r = check_rep(L, 1);
     fg_rep_node node = check_node(L, 2);
-    fg_error err;
+    fg_error err = {0};
     if (fg_rep_leave(r->s, node, &err) != FG_OK) fg_lua_raise(L, &err);
     lua_getiuservalue(L, 1, 1);
     lua_getfield(L, -1, "hooks");
@@ -600,7 +604,7 @@ static int l_hooks(lua_State *L) {
     luaL_checktype(L, 3, LUA_TTABLE);
     fg_lua_check_fields(L, 3, "replication hooks", fields);
     fg_rep_role role;
-    fg_error err;
+    fg_error err = {0};
     if (fg_rep_role_of(r->s, node, &role, &err) != FG_OK) fg_lua_raise(L, &err);
     check_hooks(L, 3, "hooks");
     lua_getiuservalue(L, 1, 1);
@@ -615,7 +619,7 @@ static int l_set(lua_State *L) {
     const char *name = luaL_checkstring(L, 3);
     luaL_checkany(L, 4);
     int64_t v = check_value(L, r, name, 4);
-    fg_error err;
+    fg_error err = {0};
     lua_State *saved = enter(r, L);
     fg_status st = fg_rep_set(r->s, node, name, v, &err);
     leave(r, L, saved, st, &err);
@@ -628,7 +632,7 @@ static int l_get(lua_State *L) {
     fg_rep_node node = check_node(L, 2);
     const char *name = luaL_checkstring(L, 3);
     int64_t v;
-    fg_error err;
+    fg_error err = {0};
     if (fg_rep_get(r->s, node, name, &v, &err) != FG_OK) fg_lua_raise(L, &err);
     lua_getiuservalue(L, 1, 1);
     push_value(L, r, lua_gettop(L), (uint32_t)fg_rep_property_id(r->s, name), v);
@@ -640,7 +644,7 @@ static int l_try(lua_State *L) {
     l_rep *r = check_rep(L, 1);
     const char *name = luaL_checkstring(L, 2);
     fg_rep_try t;
-    fg_error err;
+    fg_error err = {0};
     lua_State *saved = enter(r, L);
     fg_status st = fg_rep_try_action(r->s, name, &t, &err);
     leave(r, L, saved, st, &err);
@@ -655,7 +659,7 @@ static int l_set_cooldown(lua_State *L) {
     fg_rep_node node = check_node(L, 2);
     const char *name = luaL_checkstring(L, 3);
     lua_Integer t = luaL_checkinteger(L, 4);
-    fg_error err;
+    fg_error err = {0};
     if (fg_rep_set_cooldown(r->s, node, name, (fg_tick)t, &err) != FG_OK) fg_lua_raise(L, &err);
     return 0;
 }
@@ -666,7 +670,7 @@ static int l_cooldown(lua_State *L) {
     fg_rep_node node = check_node(L, 2);
     const char *name = luaL_checkstring(L, 3);
     fg_tick t;
-    fg_error err;
+    fg_error err = {0};
     if (fg_rep_cooldown(r->s, node, name, &t, &err) != FG_OK) fg_lua_raise(L, &err);
     lua_pushinteger(L, (lua_Integer)t);
     return 1;
@@ -677,7 +681,7 @@ static int l_stats(lua_State *L) {
     l_rep *r = check_rep(L, 1);
     fg_rep_node node = check_node(L, 2);
     fg_rep_stats st;
-    fg_error err;
+    fg_error err = {0};
     if (fg_rep_stats_of(r->s, node, &st, &err) != FG_OK) fg_lua_raise(L, &err);
     lua_createtable(L, 0, 13);
 #define F(f)                                                                                     \
@@ -705,7 +709,7 @@ static int l_role(lua_State *L) {
     l_rep *r = check_rep(L, 1);
     fg_rep_node node = check_node(L, 2);
     fg_rep_role role;
-    fg_error err;
+    fg_error err = {0};
     if (fg_rep_role_of(r->s, node, &role, &err) != FG_OK) fg_lua_raise(L, &err);
     lua_pushstring(L, fg_rep_role_name(role));
     return 1;

@@ -383,7 +383,7 @@ static void read_declaration(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) 
                                          NULL};
     fg_lua_reader_pop(rd, 0);
     fg_lua_reader_only(rd, idx, fields);
-    fg_error err;
+    fg_error err = {0};
     if (fg_lua_reader_get(rd, idx, "buttons")) {
         size_t old = fg_lua_reader_push(rd, "buttons");
         fg_lua_reader_table(rd, -1, "a list of button names");
@@ -397,7 +397,7 @@ static void read_declaration(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) 
                                    fg_lua_describe_value(L, -1, buf, sizeof buf));
             }
             if (fg_ruleset_add_button(b, lua_tostring(L, -1), &err) != FG_OK)
-                fg_lua_reader_note(rd, "%s", err.msg);
+                fg_lua_reader_note_error(rd, &err);
             lua_pop(L, 1);
         }
         fg_lua_reader_pop(rd, old);
@@ -409,7 +409,7 @@ static void read_declaration(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) 
         uint32_t n = fg_lua_read_names(rd, idx, "layers", layers, FG_MAX_LAYERS);
         for (uint32_t i = 0; i < n; i++)
             if (fg_ruleset_add_layer(b, layers[i], &err) != FG_OK)
-                fg_lua_reader_note(rd, "%s", err.msg);
+                fg_lua_reader_note_error(rd, &err);
     } else {
         lua_pop(L, 1);
     }
@@ -426,7 +426,7 @@ static void read_declaration(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) 
             for (uint32_t j = 0; j < m; j++)
                 ptrs[j] = members[j];
             if (fg_ruleset_add_group(b, k, ptrs, m, &err) != FG_OK)
-                fg_lua_reader_note(rd, "%s", err.msg);
+                fg_lua_reader_note_error(rd, &err);
             lua_pop(L, 1);
         }
         lua_pop(L, 1);
@@ -453,7 +453,7 @@ static void read_declaration(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) 
             r.regen = (int32_t)fg_lua_read_int(rd, -1, "regen", 0, -1000000000, 1000000000);
             r.regen_every = (int32_t)fg_lua_read_int(rd, -1, "every", 1, -1000000000, 1000000000);
             if (fg_ruleset_add_resource(b, &r, &err) != FG_OK)
-                fg_lua_reader_note(rd, "%s", err.msg);
+                fg_lua_reader_note_error(rd, &err);
             fg_lua_reader_pop(rd, o2);
             lua_pop(L, 2);
         }
@@ -576,7 +576,7 @@ static void read_declaration(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) 
             if (lua_type(L, -1) == LUA_TSTRING) {
                 def.notation = lua_tostring(L, -1);
                 if (fg_ruleset_add_motion(b, &def, &err) != FG_OK)
-                    fg_lua_reader_note(rd, "%s", err.msg);
+                    fg_lua_reader_note_error(rd, &err);
             } else {
                 fg_lua_reader_table(rd, -1, "a notation string or { \"236P\", window = 12 }");
                 int nn = read_motion_options(rd, -1, &def);
@@ -585,7 +585,7 @@ static void read_declaration(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) 
                     def.notation = lua_tostring(L, -1); /* alive in the table */
                     lua_pop(L, 1);
                     if (fg_ruleset_add_motion(b, &def, &err) != FG_OK)
-                        fg_lua_reader_note(rd, "%s", err.msg);
+                        fg_lua_reader_note_error(rd, &err);
                 }
             }
             fg_lua_reader_pop(rd, o2);
@@ -606,7 +606,7 @@ static void read_declaration(fg_lua_reader *rd, int idx, fg_ruleset_builder *b) 
             lua_getfield(L, -4, k);
             size_t o2 = fg_lua_reader_push(rd, ".%s", k);
             read_action(rd, -1, k, a);
-            if (fg_ruleset_add_action(b, a, &err) != FG_OK) fg_lua_reader_note(rd, "%s", err.msg);
+            if (fg_ruleset_add_action(b, a, &err) != FG_OK) fg_lua_reader_note_error(rd, &err);
             fg_lua_reader_pop(rd, o2);
             lua_pop(L, 2);
         }
@@ -798,7 +798,7 @@ int fg_lua_build_rules(lua_State *L, int decl, const char *chunk, uint64_t sourc
     }
     lua_setmetatable(L, -2);
     fg_ruleset_builder *b = guard->b = fg_ruleset_builder_create(name, NULL);
-    fg_error err;
+    fg_error err = {0};
     if (!b || fg_findings_create(NULL, &guard->findings, &err) != FG_OK)
         return luaL_error(L, "rules: out of memory");
     /* The hash of the files' text, so the trace of a reload names exactly what was loaded. */
@@ -812,7 +812,8 @@ int fg_lua_build_rules(lua_State *L, int decl, const char *chunk, uint64_t sourc
     ** follow, so one load lists everything. */
     if (!r || lua_rawlen(L, rd.notes) > 0) {
         if (r) fg_ruleset_unref(r);
-        push_invalid(&rd, findings, !r && fg_findings_errors(findings) == 0 ? err.msg : NULL);
+        push_invalid(&rd, findings, !r && fg_findings_errors(findings) == 0 ? fg_error_message(&err) : NULL);
+        fg_error_clear(&err);
         return lua_error(L);
     }
     fg_lua_rules *lr = lua_newuserdatauv(L, sizeof *lr, 1);

@@ -39,6 +39,15 @@
 #define LOAD_WALL_MS 10000
 #define HOOK_EVERY 1000                   /* instructions between two checks of the budget */
 #define ERROR_SLACK (256 * 1024)          /* what reporting an overrun may still allocate */
+/* An overrun's message is made without allocating (the heap may be what ran out), in fixed
+** buffers sized for the worst case, so nothing in it is ever cut: a head of bounded parts
+** (sources are LUA_IDSIZE at most), then up to FRAMES traceback lines, each with a function
+** name shortened to FRAME_NAME bytes with "..." (as Lua shortens a long source name). */
+#define FRAMES 8
+#define FRAME_NAME 64
+#define FRAME_LINE (2 * LUA_IDSIZE + FRAME_NAME + 64)
+#define TRACE_HEAD 384
+#define TRACE_MAX (TRACE_HEAD + 64 + FRAMES * (FRAME_LINE + 2))
 
 /* {====================================================================== budgets */
 
@@ -71,7 +80,7 @@ typedef struct fg_lua_budget {
     int64_t call_steps, call_memory, load_steps, load_memory;
     int64_t heap;    /* the whole state may hold this much while rules run */
     int64_t call_wall_ms, load_wall_ms;
-    char msg[FG_ERROR_MAX];
+    char msg[TRACE_MAX];
 } fg_lua_budget;
 
 /* What a nested budgeted call saves of the one it interrupts. */
@@ -152,10 +161,21 @@ static void *budget_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
 ** to buf, from `level` up. The rule's own function is named `what`. Frames are told apart by
 ** lua_Debug's i_ci, which lua_getstack sets: reading a pointer costs the call nothing, where
 ** marking the boundary with a frame of our own would cost a C call on every rule call. */
+/* name, or its first FRAME_NAME bytes (whole characters) and "..." in out. */
+static const char *frame_name(char out[FRAME_NAME + 4], const char *name) {
+    size_t len = strlen(name);
+    if (len <= FRAME_NAME) return name;
+    len = FRAME_NAME;
+    while (len > 0 && ((unsigned char)name[len] & 0xC0) == 0x80) len--;
+    memcpy(out, name, len);
+    memcpy(out + len, "...", 4);
+    return out;
+}
+
 static size_t append_frames(lua_State *L, int level, const void *caller, const char *what,
                             char *buf, size_t n, size_t size) {
     lua_Debug ar;
-    char lines[8][160];
+    char lines[FRAMES][FRAME_LINE], name[FRAME_NAME + 4];
     int count = 0, more = 0, walked = 0;
     /* lua_getstack walks from the top, so a walk to level n costs n: stopping after a bounded
     ** number of levels keeps a traceback of a deep recursion cheap (it is built once per frame
@@ -166,7 +186,7 @@ static size_t append_frames(lua_State *L, int level, const void *caller, const c
             more = -1;
             break;
         }
-        if (count == 8) {
+        if (count == FRAMES) {
             more++;
             continue;
         }
@@ -174,21 +194,21 @@ static size_t append_frames(lua_State *L, int level, const void *caller, const c
         if (*ar.what == 'C' && (!ar.name || strcmp(ar.namewhat, "metamethod") == 0)) continue;
         char *line = lines[count++];
         if (*ar.what == 'C')
-            snprintf(line, 160, "[C]: in function '%s'", ar.name);
+            snprintf(line, FRAME_LINE, "[C]: in function '%s'", frame_name(name, ar.name));
         else if (ar.name && *ar.namewhat)
-            snprintf(line, 160, "%s:%d: in %s '%s'", ar.short_src, ar.currentline, ar.namewhat,
-                     ar.name);
+            snprintf(line, FRAME_LINE, "%s:%d: in %s '%s'", ar.short_src, ar.currentline,
+                     ar.namewhat, frame_name(name, ar.name));
         else if (*ar.what == 'm')
-            snprintf(line, 160, "%s:%d: in main chunk", ar.short_src, ar.currentline);
+            snprintf(line, FRAME_LINE, "%s:%d: in main chunk", ar.short_src, ar.currentline);
         else
-            snprintf(line, 160, "%s:%d: in function <%s:%d>", ar.short_src, ar.currentline,
-                     ar.short_src, ar.linedefined);
+            snprintf(line, FRAME_LINE, "%s:%d: in function <%s:%d>", ar.short_src,
+                     ar.currentline, ar.short_src, ar.linedefined);
     }
     /* The bottom frame is the rule itself, called from C: give it the hook's name. */
     if (count > 0 && what && !more) {
         char *last = lines[count - 1];
         char *in = strstr(last, ": in function <");
-        if (in) snprintf(in, 160 - (size_t)(in - last), ": in %s", what);
+        if (in) snprintf(in, FRAME_LINE - (size_t)(in - last), ": in %s", what);
     }
     if (count == 0) return n;
     n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "\nrule traceback:");
@@ -345,7 +365,7 @@ static int rule_handler(lua_State *L) {
         lua_pushvalue(L, 1);
     else
         lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
-    char frames[FG_ERROR_MAX];
+    char frames[TRACE_MAX];
     frames[0] = '\0';
     append_frames(L, 1, b && b->active ? b->caller : NULL, b && b->active ? b->what : NULL,
                   frames, 0, sizeof frames);
@@ -403,7 +423,7 @@ static fg_status budget_pcall(lua_State *L, fg_lua_budget *b, int nargs, int nre
     } else {
         const char *msg = lua_tostring(L, -1);
         fg_error_set(err, FG_ERULE, "%s", msg ? msg : "rule failed");
-        /* err holds FG_ERROR_MAX bytes; a load that failed with many findings needs them all. */
+        /* Kept as Lua gave it: a failed load is raised from it with the file named in full. */
         if (msg) {
             lua_pushvalue(L, -1);
             lua_setfield(L, LUA_REGISTRYINDEX, FG_LUA_FULL_ERROR_KEY);
@@ -411,19 +431,6 @@ static fg_status budget_pcall(lua_State *L, fg_lua_budget *b, int nargs, int nre
     }
     lua_settop(L, fidx - 1);
     return FG_ERULE;
-}
-
-const char *fg_lua_full_error(lua_State *L, const fg_error *err) {
-    size_t cut = strlen(err->msg);
-    if (cut + 1 < FG_ERROR_MAX) return err->msg; /* nothing was cut */
-    const char *full = NULL;
-    if (lua_getfield(L, LUA_REGISTRYINDEX, FG_LUA_FULL_ERROR_KEY) == LUA_TSTRING) {
-        full = lua_tostring(L, -1);
-        /* Kept alive by the registry; another call's message would not start with this one. */
-        if (strncmp(full, err->msg, cut) != 0) full = NULL;
-    }
-    lua_pop(L, 1);
-    return full ? full : err->msg;
 }
 
 fg_status fg_lua_call_rule(lua_State *L, fg_world *rng, const char *what, int nargs, int nresults,
@@ -1095,7 +1102,7 @@ static int l_sandboxed(lua_State *L) {
     if (luaL_loadbufferx(L, text, len, name, "t") != LUA_OK) return lua_error(L);
     fg_lua_sandbox_env(L, 0, NULL);
     lua_setupvalue(L, -2, 1);
-    fg_error err;
+    fg_error err = {0};
     if (fg_lua_call_load(L, 0, LUA_MULTRET, "sandboxed chunk", &err) != FG_OK)
         return fg_lua_raise(L, &err);
     return lua_gettop(L) - 2;

@@ -100,7 +100,7 @@ static int l_link(lua_State *L) {
     luaL_setmetatable(L, LINK_T);
     lua_pushvalue(L, over); /* the inner transport lives as long as the link */
     lua_setiuservalue(L, -2, 1);
-    fg_error err;
+    fg_error err = {0};
     if (fg_link_create(&c, &ll->l, &err) != FG_OK) return fg_lua_raise(L, &err);
     ll->nodes = c.nodes;
     return 1;
@@ -183,7 +183,7 @@ static int l_enet(lua_State *L) {
     lua_enet *le = lua_newuserdatauv(L, sizeof *le, 0);
     le->e = NULL;
     luaL_setmetatable(L, ENET_T);
-    fg_error err;
+    fg_error err = {0};
     if (fg_enet_create(&c, &le->e, &err) != FG_OK) return fg_lua_raise(L, &err);
     return 1;
 }
@@ -302,7 +302,7 @@ static int l_session(lua_State *L) {
     c.advance = session_step;
     c.ud = ls;
     ls->nplayers = c.nplayers;
-    fg_error err;
+    fg_error err = {0};
     if (fg_session_create(lw->w, &c, &ls->s, &err) != FG_OK) return fg_lua_raise(L, &err);
     return 1;
 }
@@ -322,7 +322,7 @@ static int input_edge(lua_State *L, fg_edge_kind kind) {
             return luaL_error(L, "session:%s('%s'): not a button of this world",
                               kind == FG_EDGE_PRESS ? "press" : "release", name);
     }
-    fg_error err;
+    fg_error err = {0};
     if (fg_session_input(ls->s, kind, value, &err) != FG_OK) return fg_lua_raise(L, &err);
     return 0;
 }
@@ -340,7 +340,7 @@ static int session_input_from(lua_State *L) {
     fg_entity e = fg_lua_check_entity(L, 3, &w);
     luaL_argcheck(L, w == lw->w, 3, "not an entity of that world");
     fg_input_record r;
-    fg_error err;
+    fg_error err = {0};
     if (fg_input_record_of_tick(fg_world_buffer(w, e), fg_world_last_input(w, e), NULL, &r,
                                 &err) != FG_OK ||
         fg_session_input_record(ls->s, &r, &err) != FG_OK)
@@ -360,7 +360,7 @@ static int l_feed(lua_State *L) {
     luaL_argcheck(L, w == fg_lua_check_world(L, 1)->w, 2, "not an entity of that world");
     luaL_argcheck(L, src == fg_lua_check_world(L, 3)->w, 4, "not an entity of that world");
     fg_input_record r;
-    fg_error err;
+    fg_error err = {0};
     if (fg_input_record_of_tick(fg_world_buffer(src, se), fg_world_last_input(src, se), NULL, &r,
                                 &err) != FG_OK ||
         fg_input_record_push(&r, w, e, fg_world_tick(w), &err) != FG_OK)
@@ -378,7 +378,7 @@ static int session_delay(lua_State *L) {
     lua_session *ls = check_session(L, 1);
     if (!lua_isnoneornil(L, 2)) {
         lua_Integer n = luaL_checkinteger(L, 2);
-        fg_error err;
+        fg_error err = {0};
         if (n < 0 || n > FG_SESSION_MAX_DELAY ||
             fg_session_set_delay(ls->s, (uint32_t)n, &err) != FG_OK)
             return luaL_error(L, "session:delay(%I): expected 0..%d ticks", n,
@@ -397,7 +397,7 @@ static int session_advance(lua_State *L) {
     push_world(L, 1);
     ls->L = L;
     ls->world_idx = 3;
-    fg_error err;
+    fg_error err = {0};
     fg_status st = fg_session_advance(ls->s, (int64_t)now, &err);
     ls->L = NULL;
     if (st == FG_OK) {
@@ -407,7 +407,7 @@ static int session_advance(lua_State *L) {
     fg_session_state state = fg_session_get_state(ls->s);
     if (state == FG_SESSION_DESYNCED || state == FG_SESSION_DISCONNECTED) {
         lua_pushboolean(L, 0);
-        lua_pushstring(L, err.msg);
+        fg_lua_push_error(L, &err);
         return 2;
     }
     return fg_lua_raise(L, &err);

@@ -156,7 +156,7 @@ static int world_stage(lua_State *L) {
     fg_lua_reader rd;
     fg_lua_reader_callee(&rd, L);
     fg_lua_read_stage(&rd, 2, &s);
-    fg_error err;
+    fg_error err = {0};
     if (fg_world_set_stage(lw->w, &s, &err) != FG_OK) return fg_lua_raise(L, &err);
     lua_settop(L, 1);
     return 1;

@@ -68,8 +68,8 @@ void fg_lua_read_ruleset_vars(fg_lua_reader *rd, int idx, fg_ruleset_builder *b)
         size_t o2 = fg_lua_reader_push(rd, ".%s", k);
         fg_var_def v;
         read_var(rd, k, &v);
-        fg_error err;
-        if (fg_ruleset_add_var(b, &v, &err) != FG_OK) fg_lua_reader_note(rd, "%s", err.msg);
+        fg_error err = {0};
+        if (fg_ruleset_add_var(b, &v, &err) != FG_OK) fg_lua_reader_note_error(rd, &err);
         fg_lua_reader_pop(rd, o2);
         lua_pop(L, 2);
     }
@@ -166,9 +166,12 @@ static int propose(lua_State *L, fg_var_op op, const char *fn) {
             return luaL_error(L, "%s %s: %I is out of range (expected %d..%d)", fn, d->name,
                               (LUAI_UACINT)value, d->min, d->max);
     }
-    fg_error err;
+    fg_error err = {0};
     if (fg_world_propose_var(w, e, var, op, (int32_t)value, &err) != FG_OK)
-        return luaL_error(L, "%s: %s", fn, err.msg);
+    {
+        fg_error_prefix(&err, "%s", fn);
+        return fg_lua_raise(L, &err);
+    }
     return 0;
 }
 

@@ -147,8 +147,6 @@ static fg_status hook_request(void *ud, fg_world *w, const fg_decision *d, fg_ve
     fg_lua_push_rule_view(L, lw->self, d->entity);
     fg_lua_push_request_view(L, lw->self, d);
     fg_status st = fg_lua_call_rule(L, w, "request rule", 2, 1, err);
-    const char *full = st != FG_OK ? fg_lua_full_error(L, err) : NULL;
-    if (full && full != err->msg) fg_world_trace_hook_error(w, full);
     if (st == FG_OK && !fg_lua_read_verdict(L, -1, out, err)) st = FG_ERULE;
     lua_settop(L, top);
     return st;
@@ -186,10 +184,10 @@ static void present(lua_State *L, fg_lua_world *lw, int world_idx) {
         fg_lua_push_rule_view(L, world_idx, ev->entity);
         fg_lua_push_event(L, w, ev);
         fg_lua_set_cue_target(L, lw, ev->entity);
-        fg_error err;
+        fg_error err = {0};
         /* No RNG for presentation: drawing would change the world. */
         if (fg_lua_call_rule(L, NULL, "on_event", 2, 0, &err) != FG_OK)
-            fg_lua_report_hook_error(L, w, ev->entity, &err);
+            fg_lua_report_hook_error(w, ev->entity, &err);
         fg_lua_set_cue_target(L, NULL, 0);
     }
     lua_pop(L, 1);
@@ -281,7 +279,7 @@ static int l_world(lua_State *L) {
                                   ground);
     fg_lua_world *lw = fg_lua_new_world(L);
     c.hooks = fg_lua_world_hooks(lw);
-    fg_error err;
+    fg_error err = {0};
     lw->w = fg_world_create(&c, &err);
     if (!lw->w) return fg_lua_raise(L, &err);
     if (rules_idx) {
@@ -382,7 +380,7 @@ static int world_spawn(lua_State *L) {
         lua_pop(L, 1);
     }
     fg_entity id;
-    fg_error err;
+    fg_error err = {0};
     if (fg_world_spawn(lw->w, &sp, &id, &err) != FG_OK) return fg_lua_raise(L, &err);
     fg_lua_push_entity(L, 1, id);
     return 1;
@@ -431,7 +429,7 @@ static int world_advance(lua_State *L) {
         luaL_argcheck(L, n >= 0, 2, "tick count must be >= 0");
         lua_settop(L, 2);
     }
-    fg_error err;
+    fg_error err; /* every failure of step writes it (the runtime's contract) */
     for (lua_Integer i = 0; i < n; i++)
         if (step(L, lw, 1, false, &err) != FG_OK) return fg_lua_raise(L, &err);
     lua_pushinteger(L, fg_world_tick(lw->w));
@@ -486,7 +484,7 @@ static int world_save(lua_State *L) {
     size_t size = fg_world_snapshot_size(lw->w);
     luaL_Buffer b;
     char *p = luaL_buffinitsize(L, &b, size);
-    fg_error err;
+    fg_error err = {0};
     if (fg_world_save(lw->w, p, size, &err) != FG_OK) return fg_lua_raise(L, &err);
     luaL_pushresultsize(&b, size);
     return 1;
@@ -505,7 +503,7 @@ static int world_restore(lua_State *L) {
         luaL_checktype(L, 3, LUA_TTABLE);
         fresh = fg_lua_opt_bool_field(L, 3, "fresh", 0);
     }
-    fg_error err;
+    fg_error err = {0};
     if (fg_world_restore(lw->w, p, size, &err) != FG_OK) return fg_lua_raise(L, &err);
     if (fresh) lw->presented = fg_world_tick(lw->w);
     return 0;
@@ -556,7 +554,7 @@ static int64_t check_time(lua_State *L, int idx) {
     return t;
 }
 
-static int push_result(lua_State *L, fg_status st, const fg_error *err) {
+static int push_result(lua_State *L, fg_status st, fg_error *err) {
     if (st != FG_OK) return fg_lua_raise(L, err);
     return 0;
 }
@@ -566,7 +564,7 @@ static int entity_press(lua_State *L) {
     fg_world *w;
     fg_entity e = fg_lua_self_entity(L, &w);
     int a = fg_lua_check_action(L, w, 2);
-    fg_error err;
+    fg_error err = {0};
     return push_result(L, fg_world_press(w, e, a, check_time(L, 3), FG_SOURCE_SCRIPT, &err), &err);
 }
 
@@ -574,7 +572,7 @@ static int entity_release(lua_State *L) {
     fg_world *w;
     fg_entity e = fg_lua_self_entity(L, &w);
     int a = fg_lua_check_action(L, w, 2);
-    fg_error err;
+    fg_error err = {0};
     return push_result(L, fg_world_release(w, e, a, check_time(L, 3), FG_SOURCE_SCRIPT, &err),
                        &err);
 }
@@ -585,7 +583,7 @@ static int entity_dir(lua_State *L) {
     fg_entity e = fg_lua_self_entity(L, &w);
     lua_Integer d = luaL_checkinteger(L, 2);
     luaL_argcheck(L, d >= 1 && d <= 9, 2, "numpad direction 1..9 expected");
-    fg_error err;
+    fg_error err = {0};
     return push_result(L, fg_world_direction(w, e, (int)d, check_time(L, 3), FG_SOURCE_SCRIPT,
                                              &err), &err);
 }
@@ -595,7 +593,7 @@ static int entity_contact(lua_State *L) {
     fg_world *w;
     fg_entity e = fg_lua_check_entity(L, 1, &w);
     luaL_checktype(L, 2, LUA_TBOOLEAN);
-    fg_error err;
+    fg_error err = {0};
     return push_result(L, fg_world_report_contact(w, e, lua_toboolean(L, 2), &err), &err);
 }
 
@@ -637,7 +635,7 @@ static int entity_facing(lua_State *L) {
     if (!lua_isnoneornil(L, 2)) {
         static const char *const facings[] = {"right", "left", NULL};
         int f = luaL_checkoption(L, 2, NULL, facings);
-        fg_error err;
+        fg_error err = {0};
         if (fg_world_set_facing(w, e, (fg_facing)f, &err) != FG_OK) return fg_lua_raise(L, &err);
         return 0;
     }
@@ -773,7 +771,7 @@ static int entity_bind(lua_State *L) {
     fg_entity e = fg_lua_check_entity(L, 1, &w);
     uint32_t control = check_control(L, 2);
     int a = fg_lua_check_action(L, w, 3);
-    fg_error err;
+    fg_error err = {0};
     return push_result(L, fg_input_map_bind(fg_world_input_map(w, e), control, a, &err), &err);
 }
 
@@ -783,7 +781,7 @@ static int entity_key(lua_State *L) {
     fg_entity e = fg_lua_check_entity(L, 1, &w);
     uint32_t control = check_control(L, 2);
     luaL_checktype(L, 3, LUA_TBOOLEAN);
-    fg_error err;
+    fg_error err = {0};
     return push_result(L, fg_world_device_control(w, e, control, lua_toboolean(L, 3),
                                                   check_time(L, 4), &err), &err);
 }
@@ -793,7 +791,7 @@ static int entity_stick(lua_State *L) {
     fg_world *w;
     fg_entity e = fg_lua_check_entity(L, 1, &w);
     float x = (float)luaL_checknumber(L, 2), y = (float)luaL_checknumber(L, 3);
-    fg_error err;
+    fg_error err = {0};
     if (fg_world_device_stick(w, e, x, y, check_time(L, 4), &err) != FG_OK)
         return fg_lua_raise(L, &err);
     fg_vec2 v = fg_world_stick(w, e);
@@ -806,7 +804,7 @@ static int entity_stick(lua_State *L) {
 static int entity_camera(lua_State *L) {
     fg_world *w;
     fg_entity e = fg_lua_check_entity(L, 1, &w);
-    fg_error err;
+    fg_error err = {0};
     return push_result(L, fg_world_device_camera(w, e, (float)luaL_checknumber(L, 2),
                                                  (float)luaL_checknumber(L, 3),
                                                  (float)luaL_optnumber(L, 4, 0.0), &err), &err);
@@ -842,7 +840,7 @@ static int entity_input_map(lua_State *L) {
     next.stick.exponent = (float)fg_lua_opt_num_field(L, 2, "exponent", next.stick.exponent);
     next.stick.direction_threshold =
         (float)fg_lua_opt_num_field(L, 2, "threshold", next.stick.direction_threshold);
-    fg_error err;
+    fg_error err = {0};
     if (fg_stick_config_check(&next.stick, &err) != FG_OK) return fg_lua_raise(L, &err);
     *m = next;
     return 0;

@@ -115,8 +115,23 @@ uint32_t fg_lua_opt_layer(lua_State *L, int idx, const fg_ruleset *r) {
     return (uint32_t)v;
 }
 
-int fg_lua_raise(lua_State *L, const fg_error *err) {
-    return luaL_error(L, "%s", err && err->msg[0] ? err->msg : "framegate: unknown error");
+int fg_lua_raise(lua_State *L, fg_error *err) {
+    fg_lua_push_error(L, err);
+    return fg_lua_raise_top(L);
+}
+
+int fg_lua_raise_top(lua_State *L) {
+    luaL_where(L, 1);
+    lua_insert(L, -2);
+    lua_concat(L, 2);
+    return lua_error(L);
+}
+
+void fg_lua_push_error(lua_State *L, fg_error *err) {
+    const char *msg = fg_error_message(err);
+    lua_pushstring(L, msg[0] ? msg : "framegate: unknown error");
+    /* Lua owns the text now; lua_error jumps past the caller, which could not free it later. */
+    fg_error_clear(err);
 }
 
 /* The allocation-free readers of one optional field: the common case (the field is absent or
@@ -283,6 +298,12 @@ void fg_lua_reader_note(fg_lua_reader *rd, const char *fmt, ...) {
     va_end(ap);
     if (!rd->notes) raise_finding(rd);
     lua_rawseti(rd->L, rd->notes, (lua_Integer)lua_rawlen(rd->L, rd->notes) + 1);
+}
+
+void fg_lua_reader_note_error(fg_lua_reader *rd, fg_error *err) {
+    fg_lua_push_error(rd->L, err); /* held by Lua: the note may raise */
+    fg_lua_reader_note(rd, "%s", lua_tostring(rd->L, -1));
+    lua_pop(rd->L, 1);
 }
 
 int fg_lua_reader_fail(fg_lua_reader *rd, const char *fmt, ...) {

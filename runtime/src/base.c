@@ -20,11 +20,52 @@ const char *fg_version(void) { return FG_VERSION_STRING; }
 
 /* {====================================================================== errors */
 
-fg_status fg_error_setv(fg_error *err, fg_status code, const char *fmt, va_list ap) {
-    if (err) {
-        err->code = code;
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+/* Fills err->buf with the head of text (total bytes; at least FG_ERROR_MAX - 1 of them
+** readable), cut at a word and never inside a UTF-8 sequence, plus a note of what was dropped.
+** It is what a reader gets when the heap copy could not be made. */
+static void error_mark_cut(fg_error *err, const char *text, size_t total) {
+    char note[80];
+    size_t cap = sizeof err->buf - 1, room = cap - (sizeof note - 1), keep = room;
+    while (keep > 0 && ((unsigned char)text[keep] & 0xC0) == 0x80) keep--;
+    for (size_t k = keep; k > 0 && keep - k < 64; k--)
+        if (text[k] == ' ' || text[k] == '\n') {
+            keep = k;
+            break;
+        }
+    int n = snprintf(note, sizeof note, " [... %zu more bytes: no memory for the whole message]",
+                     total - keep);
+    memcpy(err->buf, text, keep);
+    memcpy(err->buf + keep, note, (size_t)n + 1);
+}
+
+/* Stores a message of total bytes, already assembled in text (NUL-terminated when owned, else at
+** least FG_ERROR_MAX - 1 bytes readable): inline when it fits, else text itself becomes the
+** heap copy (owned != NULL) or, without one, the marked head. */
+static void error_store(fg_error *err, const char *text, size_t total, char *owned) {
+    err->spill = NULL;
+    if (total < sizeof err->buf) {
+        memmove(err->buf, text, total);
+        err->buf[total] = '\0';
+        return;
     }
+    error_mark_cut(err, text, total);
+    err->spill = owned;
+}
+
+fg_status fg_error_setv(fg_error *err, fg_status code, const char *fmt, va_list ap) {
+    if (!err) return code;
+    /* Formatted away from err first: an argument may point into err's own message. */
+    char head[FG_ERROR_MAX];
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(head, sizeof head, fmt, ap);
+    if (n < 0) n = 0, head[0] = '\0';
+    char *whole = NULL;
+    if ((size_t)n >= sizeof head && (whole = malloc((size_t)n + 1)) != NULL)
+        vsnprintf(whole, (size_t)n + 1, fmt, again);
+    va_end(again);
+    err->code = code;
+    error_store(err, whole ? whole : head, (size_t)n, whole);
     return code;
 }
 
@@ -38,25 +79,48 @@ fg_status fg_error_set(fg_error *err, fg_status code, const char *fmt, ...) {
 
 void fg_error_prefix(fg_error *err, const char *fmt, ...) {
     if (!err) return;
-    char prefix[FG_ERROR_MAX], old[FG_ERROR_MAX];
-    va_list ap;
+    char head[FG_ERROR_MAX], out[FG_ERROR_MAX];
+    va_list ap, again;
     va_start(ap, fmt);
-    vsnprintf(prefix, sizeof prefix, fmt, ap);
+    va_copy(again, ap);
+    int n = vsnprintf(head, sizeof head, fmt, ap);
     va_end(ap);
-    memcpy(old, err->msg, sizeof old);
-    /* Assembled by hand: the result is cut at FG_ERROR_MAX, on purpose. */
-    size_t n = strlen(prefix), m = 0, cap = sizeof err->msg - 1, at = 0;
-    while (m < sizeof old - 1 && old[m]) m++;
-    for (size_t i = 0; i < n && at < cap; i++) err->msg[at++] = prefix[i];
-    for (const char *sep = ": "; *sep && at < cap; sep++) err->msg[at++] = *sep;
-    for (size_t i = 0; i < m && at < cap; i++) err->msg[at++] = old[i];
-    err->msg[at] = '\0';
+    if (n < 0) n = 0, head[0] = '\0';
+    const char *old = fg_error_message(err);
+    char *old_spill = err->spill;
+    size_t p = (size_t)n, m = strlen(old), total = p + 2 + m;
+    char *whole = total >= sizeof out ? malloc(total + 1) : NULL;
+    char *dst = whole ? whole : out;
+    size_t cap = whole ? total : sizeof out - 1, at = 0;
+    if (whole) vsnprintf(whole, p + 1, fmt, again);
+    else memcpy(out, head, at = p < cap ? p : cap);
+    at = whole ? p : at;
+    va_end(again);
+    /* Assembled piece by piece: old may be err's own inline text. */
+    for (const char *sep = ": "; *sep && at < cap; sep++) dst[at++] = *sep;
+    size_t take = m < cap - at ? m : cap - at;
+    memcpy(dst + at, old, take);
+    dst[at + take] = '\0';
+    error_store(err, dst, total, whole);
+    free(old_spill);
+}
+
+const char *fg_error_message(const fg_error *err) {
+    if (!err) return "";
+    return err->spill ? err->spill : err->buf;
+}
+
+fg_status fg_error_copy(fg_error *dst, const fg_error *src) {
+    if (!src) return fg_error_set(dst, FG_OK, "%s", "");
+    return fg_error_set(dst, src->code, "%s", fg_error_message(src));
 }
 
 void fg_error_clear(fg_error *err) {
     if (err) {
+        free(err->spill);
+        err->spill = NULL;
         err->code = FG_OK;
-        err->msg[0] = '\0';
+        err->buf[0] = '\0';
     }
 }
 

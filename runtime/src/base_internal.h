@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** base_internal.h: allocation of a public flat block that frees itself. Not installed.
+** base_internal.h: allocation of a public flat block that frees itself, and the moves of an
+** fg_error between a checker and its caller. Not installed.
 **
 ** Dispatchers and playback owners are plain blocks the caller may also place in its own memory
 ** (fg_*_init) and that snapshots copy byte for byte, so their allocator cannot live inside them.
@@ -18,5 +19,22 @@
 void *fg_alloc_kept(const fg_allocator *a, size_t size);
 /* Frees a block from fg_alloc_kept with the allocator it remembers; NULL is ignored. */
 void fg_free_kept(void *ptr, size_t size);
+
+/* An fg_error ready for a callee that may fail without writing it, set field by field: zeroing
+** the whole struct would cost FG_ERROR_MAX bytes of stores on paths that run every tick. */
+static inline void fg_error_blank(fg_error *e) {
+    e->code = FG_OK;
+    e->buf[0] = '\0';
+    e->spill = NULL;
+}
+
+/* Hands src's message, heap copy included, over to dst (NULL: released) and returns its code;
+** src is not read again. The way a checker's error reaches the caller after fg_error_prefix. */
+static inline fg_status fg_error_move(fg_error *dst, fg_error *src) {
+    fg_status code = src->code;
+    if (dst) *dst = *src;
+    else fg_error_clear(src);
+    return code;
+}
 
 #endif

@@ -236,7 +236,7 @@ struct fg_world {
     char *trace_text;
     uint32_t trace_text_cap;
     uint64_t trace_text_head;
-    /* A failing request hook's whole message (fg_world_trace_hook_error), waiting for the rule
+    /* A failing request hook's own text (fg_world_trace_hook_error), waiting for the rule
     ** error record request.c makes next. */
     bool hook_text;
     uint64_t hook_text_at;

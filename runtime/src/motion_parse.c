@@ -26,9 +26,9 @@ void fg_motion_quote(char *buf, size_t n, const char *s) {
         return;
     }
     buf[o++] = '"';
-    for (size_t i = 0; s && s[i] && o + 8 < n; i++) {
+    for (size_t i = 0; s && s[i]; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (i >= 160) {
+        if (i >= 160 || o + 8 >= n) { /* shortened, and says so */
             o += (size_t)snprintf(buf + o, n - o, "...");
             break;
         }
@@ -163,9 +163,11 @@ void fg_motion_buttons_default(fg_motion_buttons *out, int syntax) {
         first = names + 6;
         n -= 6;
     }
-    fg_error err;
-    if (fg_motion_buttons_init(out, first, n, NULL, 0, &err) != FG_OK)
+    fg_error err = {0};
+    if (fg_motion_buttons_init(out, first, n, NULL, 0, &err) != FG_OK) {
         memset(out, 0, sizeof *out); /* unreachable: the lists above are valid */
+        fg_error_clear(&err);
+    }
 }
 
 int fg_motion_buttons_group(const fg_motion_buttons *b, const char *name) {

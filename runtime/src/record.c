@@ -24,6 +24,7 @@
 **   fg.file.<slot>.<i>.path / .text   the files it was read from, embedded
 ** Named hashes: "ruleset.<slot>" (fg_ruleset_hash) and "source.<slot>.<i>" (of each file's text).
 */
+#include "base_internal.h"
 #include "world_access.h"
 
 #include "framegate/determinism.h"
@@ -88,7 +89,10 @@ static fg_status check_rebuild(fg_world *w, fg_error *err) {
     }
     fg_error e2;
     fg_world *f = fg_world_create(&c, &e2);
-    if (!f) return fg_error_set(err, e2.code, "recording: cannot build the setup: %s", e2.msg);
+    if (!f) {
+        fg_error_prefix(&e2, "recording: cannot build the setup");
+        return fg_error_move(err, &e2);
+    }
     fg_status st = FG_OK;
     for (uint32_t s = 1; st == FG_OK && s < fg_world_slot_count(w); s++)
         st = fg_world_add_rules(f, fg_world_slot_rules(w, s), NULL, &e2);
@@ -106,7 +110,8 @@ static fg_status check_rebuild(fg_world *w, fg_error *err) {
     }
     if (st != FG_OK) {
         fg_world_destroy(f);
-        return fg_error_set(err, st, "recording: cannot build the setup: %s", e2.msg);
+        fg_error_prefix(&e2, "recording: cannot build the setup");
+        return fg_error_move(err, &e2);
     }
     uint64_t want = fg_world_hash(w), got = fg_world_hash(f);
     if (want == got) {
@@ -114,8 +119,8 @@ static fg_status check_rebuild(fg_world *w, fg_error *err) {
         return FG_OK;
     }
     /* Name what differs: both worlds have the same layout, so their snapshots compare. */
-    char fields[FG_ERROR_MAX] = "";
-    size_t cap = fg_world_snapshot_capacity(w), len = 0;
+    char fields[FG_DIFF_LIST_MAX(4)] = "";
+    size_t cap = fg_world_snapshot_capacity(w);
     fg_allocator alloc = fg_world_allocator(w);
     void *a = fg_alloc(&alloc, cap), *b = fg_alloc(&alloc, cap);
     fg_state_diff diffs[4];
@@ -123,12 +128,7 @@ static fg_status check_rebuild(fg_world *w, fg_error *err) {
     if (a && b && fg_world_save(f, a, cap, NULL) == FG_OK &&
         fg_world_save(w, b, cap, NULL) == FG_OK &&
         fg_world_diff(w, a, cap, b, cap, diffs, 4, &n, NULL) == FG_OK)
-        for (uint32_t i = 0; i < n && i < 4; i++) {
-            int k = snprintf(fields + len, sizeof fields - len, "%s%s: %s vs %s", i ? ", " : "",
-                             diffs[i].path, diffs[i].a, diffs[i].b);
-            if (k > 0) len += (size_t)k;
-            if (len >= sizeof fields) break;
-        }
+        fg_state_diff_list(fields, diffs, n < 4 ? n : 4);
     fg_free(&alloc, a, cap);
     fg_free(&alloc, b, cap);
     fg_world_destroy(f);

@@ -8,10 +8,13 @@
 ** counts read from the file are bounded by the bytes that must back them before anything is
 ** allocated for them. Messages name the replay, the byte offset and the values that disagree.
 */
+#include "base_internal.h"
 #include "replay_internal.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,6 +99,22 @@ static fg_status rfail(const fg_replay_reader *r, fg_error *err, fg_status code,
     va_end(ap);
     fg_error_prefix(err, "%s", r->name);
     return code;
+}
+
+/* rfail for a checker's error: "NAME: where: its message", sub's heap copy handed to err. The
+** place is a record number and a byte offset, which always fit. */
+static fg_status rfail_sub(const fg_replay_reader *r, fg_error *err, fg_error *sub,
+                           const char *fmt, ...) FG_PRINTF(4, 5);
+static fg_status rfail_sub(const fg_replay_reader *r, fg_error *err, fg_error *sub,
+                           const char *fmt, ...) {
+    char where[96];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(where, sizeof where, fmt, ap);
+    va_end(ap);
+    sub->code = FG_EFORMAT;
+    fg_error_prefix(sub, "%s: %s", r->name, where);
+    return fg_error_move(err, sub);
 }
 
 static size_t hex_of(char *out, size_t cap, const uint8_t *p, size_t n) {
@@ -366,7 +385,7 @@ static fg_status read_reload_tail(fg_replay_reader *r, size_t pos, size_t end, f
         }
         fg_error sub;
         if (check_name(f.path, "reload.files", i, "path", &sub) != FG_OK)
-            return rfail(r, err, FG_EFORMAT, "path at byte %zu: %s", at, sub.msg);
+            return rfail_sub(r, err, &sub, "path at byte %zu", at);
         size_t q = first;
         for (uint32_t j = 0; j < i; j++) {
             fg_replay_str other = {(const char *)d + q + 4, rd32(d + q)};
@@ -489,15 +508,12 @@ static fg_status read_record(fg_replay_reader *r, cursor *c, fg_replay_record *o
             out->as.end.records = rd64(fixed);
             break;
         }
-        if (st != FG_OK)
-            return rfail(r, err, FG_EFORMAT, "record %" PRIu64 " at byte %zu: %s", index, at,
-                         sub.msg);
+        if (st != FG_OK) return rfail_sub(r, err, &sub, "record %" PRIu64 " at byte %zu", index, at);
         if (type != FG_REPLAY_END) {
             st = check_order(fg_replay_type_name((int)type), tick, r->header.start_tick,
                              c->last_tick, c->final_seen, &sub);
             if (st != FG_OK)
-                return rfail(r, err, FG_EFORMAT, "record %" PRIu64 " at byte %zu: %s", index, at,
-                             sub.msg);
+                return rfail_sub(r, err, &sub, "record %" PRIu64 " at byte %zu", index, at);
             c->last_tick = tick;
         }
         if (type == FG_REPLAY_FINAL) c->final_seen = true;
@@ -616,8 +632,7 @@ static fg_status read_header(fg_replay_reader *r, cursor *c, fg_error *err) {
     h.hashes = r->hashes;
     h.meta = r->meta;
     fg_error sub;
-    if (check_header(&h, &sub) != FG_OK)
-        return rfail(r, err, FG_EFORMAT, "header record at byte %zu: %s", at, sub.msg);
+    if (check_header(&h, &sub) != FG_OK) return rfail_sub(r, err, &sub, "header record at byte %zu", at);
     r->header = h;
     c->pos = end;
     c->left--;

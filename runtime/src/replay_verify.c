@@ -16,6 +16,7 @@
 ** has come (as a host polls its devices), then runs the ticks the loop says are due. The state
 ** hash must come out the same as tick by tick, because only consumed input is authoritative.
 */
+#include "base_internal.h"
 #include "world_access.h"
 
 #include "framegate/determinism.h"
@@ -164,8 +165,10 @@ fg_status fg_replay_setup(fg_world *w, const fg_replay_reader *r, fg_error *err)
         if (i <= 64) sp = spawns[i - 1];
         else parse_entity(r, i, &sp, NULL);
         fg_error e2;
-        if (fg_world_spawn(w, &sp, NULL, &e2) != FG_OK)
-            return fg_error_set(err, e2.code, "%s: setting up entity %u: %s", name, i, e2.msg);
+        if (fg_world_spawn(w, &sp, NULL, &e2) != FG_OK) {
+            fg_error_prefix(&e2, "%s: setting up entity %u", name, i);
+            return fg_error_move(err, &e2);
+        }
         char key[32];
         snprintf(key, sizeof key, "fg.e%u.res", i);
         const char *res = meta_get(r, key);
@@ -176,8 +179,10 @@ fg_status fg_replay_setup(fg_world *w, const fg_replay_reader *r, fg_error *err)
             if (sscanf(res, "%u=%lld%n", &k, &v, &used) != 2 || v < INT32_MIN || v > INT32_MAX)
                 return fg_error_set(err, FG_EFORMAT, "%s: metadata %s: '%s', expected 'INDEX=VALUE "
                                     "...'", name, key, meta_get(r, key));
-            if (fg_world_set_resource(w, i, k, (int32_t)v, &e2) != FG_OK)
-                return fg_error_set(err, e2.code, "%s: setting up entity %u: %s", name, i, e2.msg);
+            if (fg_world_set_resource(w, i, k, (int32_t)v, &e2) != FG_OK) {
+                fg_error_prefix(&e2, "%s: setting up entity %u", name, i);
+                return fg_error_move(err, &e2);
+            }
             res += used;
             while (*res == ' ') res++;
         }
@@ -332,13 +337,12 @@ static fg_status diverge(fg_player *p, fg_tick tick, uint64_t expected, uint64_t
     p->status.divergent_tick = tick;
     p->status.expected = expected;
     p->status.got = got;
-    char what[FG_ERROR_MAX];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(what, sizeof what, fmt, ap);
+    fg_error_setv(err, FG_EMISMATCH, fmt, ap);
     va_end(ap);
-    return fg_error_set(err, FG_EMISMATCH, "%s: tick %lld: %s", fg_replay_reader_name(p->r),
-                        (long long)tick, what);
+    fg_error_prefix(err, "%s: tick %lld", fg_replay_reader_name(p->r), (long long)tick);
+    return FG_EMISMATCH;
 }
 
 /* Reads the next record into a queue, applying a reload of `now` on the way. Returns false when
@@ -478,9 +482,12 @@ static fg_status push_input(fg_player *p, const queued *q, fg_error *err) {
     fg_buffer *b = fg_world_input_buffer(w, q->entity - 1);
     fg_error e2;
     if (fg_buffer_push(b, (fg_edge_kind)q->kind, q->action, q->dir, q->time_us, at,
-                       (fg_source)q->source, NULL, &e2) != FG_OK)
-        return diverge(p, q->tick, 0, 0, err, "e%u's recorded input cannot be pushed: %s",
-                       q->entity, e2.msg);
+                       (fg_source)q->source, NULL, &e2) != FG_OK) {
+        diverge(p, q->tick, 0, 0, err, "e%u's recorded input cannot be pushed: %s", q->entity,
+                fg_error_message(&e2));
+        fg_error_clear(&e2);
+        return FG_EMISMATCH;
+    }
     const fg_edge *e = fg_buffer_pending_at(b, b->pending_count - 1);
     if (e->tick != q->tick)
         return diverge(p, q->tick, 0, 0, err, "e%u's input lands on tick %lld", q->entity,

@@ -47,13 +47,14 @@ static fg_status wusable(const fg_replay_writer *w, fg_error *err) {
 }
 
 static fg_status wsink(fg_replay_writer *w, const void *data, size_t len, fg_error *err) {
-    fg_error local;
-    fg_error_clear(&local);
+    fg_error local = {0};
     fg_status st = w->sink(w->ud, data, len, &local);
     if (st != FG_OK) {
         w->failed = true;
-        return fg_error_set(err, st, "%s: chunk %" PRIu32 ": %s", w->name, w->chunk_index,
-                            local.msg[0] ? local.msg : "the sink failed");
+        fg_error_set(err, st, "%s: chunk %" PRIu32 ": %s", w->name, w->chunk_index,
+                     fg_error_message(&local)[0] ? fg_error_message(&local) : "the sink failed");
+        fg_error_clear(&local);
+        return st;
     }
     w->bytes += len;
     return FG_OK;

@@ -456,6 +456,7 @@ static void copy_rule_error(char *dst, size_t size, const char *msg) {
     size_t cut = size - 4;
     while (cut > 0 && msg[cut] != ' ') cut--;
     if (cut == 0) cut = size - 4;
+    while (cut > 0 && ((unsigned char)msg[cut] & 0xC0) == 0x80) cut--; /* whole characters */
     memcpy(dst, msg, cut);
     memcpy(dst + cut, "...", 4);
 }
@@ -471,8 +472,9 @@ fg_decision fg_request_merge_rule(fg_world *w, fg_entity_state *es, fg_decision 
         return d;
     fg_verdict v;
     memset(&v, 0, sizeof v);
-    fg_error err;
-    err.msg[0] = '\0';
+    fg_error err; /* set by hand, not zeroed: this runs on every request the rule sees */
+    err.buf[0] = '\0';
+    err.spill = NULL;
     w->hook_text = false; /* only this call's message may reach the record */
     fg_vars_rule_begin(w, es);
     fg_status st = w->hooks.request(w->hooks.ud, w, &d, &v, &err);
@@ -480,8 +482,9 @@ fg_decision fg_request_merge_rule(fg_world *w, fg_entity_state *es, fg_decision 
     if (st != FG_OK) {
         d.kind = FG_DECIDE_REJECTED;
         d.reason = FG_R_RULE_ERROR;
-        copy_rule_error(d.rule_text, sizeof d.rule_text, err.msg);
-        fg_world_trace_rule_error(w, d.tick, es->id, err.msg);
+        copy_rule_error(d.rule_text, sizeof d.rule_text, fg_error_message(&err));
+        fg_world_trace_rule_error(w, d.tick, es->id, fg_error_message(&err));
+        fg_error_clear(&err);
         return d;
     }
     copy_text(d.rule_text, sizeof d.rule_text, v.text);

@@ -94,22 +94,31 @@ fg_ruleset_builder *fg_ruleset_builder_create(const char *name, const fg_allocat
 void fg_ruleset_builder_destroy(fg_ruleset_builder *b) {
     if (!b) return;
     fg_allocator a = b->alloc;
+    fg_error_clear(&b->first_error);
     fg_free(&a, b->actions, sizeof(fg_action_def) * b->cap_actions);
     fg_free(&a, b, sizeof *b);
 }
 
+/* The builder keeps its own copy of the first error; err gets the message itself (a move). */
+static void refusev(fg_ruleset_builder *b, fg_error *err, fg_status code, const char *fmt,
+                    va_list ap) {
+    fg_error local;
+    fg_error_setv(&local, code, fmt, ap);
+    if (!b->failed) fg_error_copy(&b->first_error, &local);
+    b->failed = true;
+    if (err) *err = local;
+    else fg_error_clear(&local);
+}
+
 static fg_status refuse(fg_ruleset_builder *b, fg_error *err, fg_status code, const char *fmt,
                         ...) FG_PRINTF(4, 5);
+
 static fg_status refuse(fg_ruleset_builder *b, fg_error *err, fg_status code, const char *fmt,
                         ...) {
     va_list ap;
     va_start(ap, fmt);
-    fg_error local;
-    fg_error_setv(&local, code, fmt, ap);
+    refusev(b, err, code, fmt, ap);
     va_end(ap);
-    if (!b->failed) b->first_error = local;
-    b->failed = true;
-    if (err) *err = local;
     return code;
 }
 
@@ -228,8 +237,12 @@ void fg_ruleset_set_source_hash(fg_ruleset_builder *b, uint64_t hash) { b->sourc
 fg_builder_hits *fg_ruleset_builder_hits(fg_ruleset_builder *b) { return &b->hits; }
 
 fg_status fg_ruleset_builder_refuse(fg_ruleset_builder *b, fg_error *err, fg_status code,
-                                    const char *msg) {
-    return refuse(b, err, code, "%s", msg);
+                                    const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    refusev(b, err, code, fmt, ap);
+    va_end(ap);
+    return code;
 }
 
 /* }====================================================================== */
@@ -698,10 +711,11 @@ static void compile_motions(fg_ruleset *r, const fg_ruleset_builder *b, fg_findi
         gdefs[g].nmembers = b->groups[g].n;
     }
     fg_motion_buttons mb;
-    fg_error err;
+    fg_error err = {0};
     if (fg_motion_buttons_init(&mb, buttons, nbuttons, b->ngroups ? gdefs : NULL, b->ngroups,
                                &err) != FG_OK) {
-        finding(f, false, "groups", "%s", err.msg);
+        finding(f, false, "groups", "%s", fg_error_message(&err));
+        fg_error_clear(&err);
         return;
     }
     uint32_t cap = r->nmotions + r->nactions;
@@ -734,8 +748,10 @@ static void compile_motions(fg_ruleset *r, const fg_ruleset_builder *b, fg_findi
     }
     for (uint32_t i = 0; i < n; i++) {
         fg_motion_set *one = NULL;
-        if (fg_motion_set_compile(&mb, &defs[i], 1, &r->alloc, &one, &err) != FG_OK)
-            finding(f, false, paths[i], "%s", err.msg);
+        if (fg_motion_set_compile(&mb, &defs[i], 1, &r->alloc, &one, &err) != FG_OK) {
+            finding(f, false, paths[i], "%s", fg_error_message(&err));
+            fg_error_clear(&err);
+        }
         fg_motion_set_destroy(one);
     }
     fg_motion_options opts = {b->command_mode, NULL};
@@ -745,8 +761,10 @@ static void compile_motions(fg_ruleset *r, const fg_ruleset_builder *b, fg_findi
         return;
     }
     if (fg_findings_errors(f) == 0 &&
-        fg_motion_set_compile_with(&mb, defs, n, &opts, &r->alloc, &r->motion_set, &err) != FG_OK)
-        finding(f, false, "motions", "%s", err.msg);
+        fg_motion_set_compile_with(&mb, defs, n, &opts, &r->alloc, &r->motion_set, &err) != FG_OK) {
+        finding(f, false, "motions", "%s", fg_error_message(&err));
+        fg_error_clear(&err);
+    }
     fg_free(&r->alloc, defs, sizeof *defs * (cap ? cap : 1));
     fg_free(&r->alloc, paths, sizeof *paths * (cap ? cap : 1));
     if (!r->motion_set) return;
@@ -813,8 +831,8 @@ fg_ruleset *fg_ruleset_build(fg_ruleset_builder *b, fg_findings *findings, fg_er
 
 static fg_ruleset *build(fg_ruleset_builder *b, fg_findings *f, fg_error *err) {
     if (b->failed) {
-        finding(f, false, "rules", "%s", b->first_error.msg);
-        if (err) *err = b->first_error;
+        finding(f, false, "rules", "%s", fg_error_message(&b->first_error));
+        fg_error_copy(err, &b->first_error);
         return NULL;
     }
     fg_ruleset *r = fg_alloc(&b->alloc, sizeof *r);
@@ -855,9 +873,12 @@ static fg_ruleset *build(fg_ruleset_builder *b, fg_findings *f, fg_error *err) {
     /* Names in sorted order, then ids. */
     const char *buttons[MAX_BUTTONS];
     for (uint32_t i = 0; i < b->nbuttons; i++) buttons[i] = b->buttons[i];
-    fg_error berr;
-    if (fg_action_names_init(&r->buttons, buttons, b->nbuttons, &berr) != FG_OK)
-        finding(f, false, "buttons", "%s", berr.msg + (strncmp(berr.msg, "buttons", 7) == 0 ? 9 : 0));
+    fg_error berr = {0};
+    if (fg_action_names_init(&r->buttons, buttons, b->nbuttons, &berr) != FG_OK) {
+        const char *m = fg_error_message(&berr);
+        finding(f, false, "buttons", "%s", m + (strncmp(m, "buttons", 7) == 0 ? 9 : 0));
+        fg_error_clear(&berr);
+    }
     if (b->nlayers == 0) {
         snprintf(r->layers[0], FG_NAME_MAX, "body");
         r->nlayers = 1;

@@ -31,32 +31,27 @@ fg_status fg_ruleset_add_default_box(fg_ruleset_builder *b, const char *group, f
                                      fg_box box, fg_error *err) {
     fg_builder_hits *bh = fg_ruleset_builder_hits(b);
     const char *where = group && *group ? group : "default";
-    char msg[160];
     if (kind != FG_BOX_HURT && kind != FG_BOX_PUSH) {
-        snprintf(msg, sizeof msg, "boxes.%.31s: a default box is a hurt or push box, got %s",
+        return fg_ruleset_builder_refuse(b, err, FG_EINVAL, "boxes.%s: a default box is a hurt or push box, got %s",
                  where, fg_box_kind_name(kind));
-        return fg_ruleset_builder_refuse(b, err, FG_EINVAL, msg);
     }
     if (box.w < 0 || box.h < 0) {
-        snprintf(msg, sizeof msg, "boxes.%.31s.%s.%s: %g, expected a size >= 0", where,
+        return fg_ruleset_builder_refuse(b, err, FG_EINVAL, "boxes.%s.%s.%s: %g, expected a size >= 0", where,
                  fg_box_kind_name(kind), box.w < 0 ? "w" : "h",
                  (double)(box.w < 0 ? box.w : box.h) / FG_FX_ONE);
-        return fg_ruleset_builder_refuse(b, err, FG_EINVAL, msg);
     }
     fg_group_boxes *g = &bh->fighter;
     if (group && *group) {
         if (strlen(group) >= FG_HIT_NAME_MAX) {
-            snprintf(msg, sizeof msg, "boxes: group name '%.40s...' is longer than %d characters",
+            return fg_ruleset_builder_refuse(b, err, FG_EINVAL, "boxes: group name '%.40s...' is longer than %d characters",
                      group, FG_HIT_NAME_MAX - 1);
-            return fg_ruleset_builder_refuse(b, err, FG_EINVAL, msg);
         }
         uint32_t i = 0;
         while (i < bh->ngroups && strcmp(bh->group_names[i], group) != 0) i++;
         if (i == bh->ngroups) {
             if (bh->ngroups == FG_HIT_GROUPS) {
-                snprintf(msg, sizeof msg, "boxes.%s: at most %d state groups have default boxes",
+                return fg_ruleset_builder_refuse(b, err, FG_ENOMEM, "boxes.%s: at most %d state groups have default boxes",
                          group, FG_HIT_GROUPS);
-                return fg_ruleset_builder_refuse(b, err, FG_ENOMEM, msg);
             }
             snprintf(bh->group_names[bh->ngroups++], FG_HIT_NAME_MAX, "%s", group);
         }

@@ -141,7 +141,7 @@ static inline const fg_action_rt *fg_rt_of(const fg_ruleset *r, uint32_t action)
 /* ruleset.c: for the builder's other files. */
 fg_builder_hits *fg_ruleset_builder_hits(fg_ruleset_builder *b);
 fg_status fg_ruleset_builder_refuse(fg_ruleset_builder *b, fg_error *err, fg_status code,
-                                    const char *msg);
+                                    const char *fmt, ...) FG_PRINTF(4, 5);
 /* findings.c: adding a finding formatted in place, whatever its length (memory running out
 ** counts it as lost, see fg_findings_lost). */
 void fg_findings_vaddf(fg_findings *f, bool warning, const char *path, const char *fmt,

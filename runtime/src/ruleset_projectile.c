@@ -18,21 +18,17 @@
 fg_status fg_ruleset_add_projectile(fg_ruleset_builder *b, const fg_projectile_def *p,
                                     fg_error *err) {
     fg_builder_hits *bh = fg_ruleset_builder_hits(b);
-    char msg[160];
     if (!p->name[0] || !memchr(p->name, 0, sizeof p->name)) {
-        snprintf(msg, sizeof msg, "projectiles: a projectile needs a name of 1 to %d characters",
+        return fg_ruleset_builder_refuse(b, err, FG_EINVAL, "projectiles: a projectile needs a name of 1 to %d characters",
                  FG_HIT_NAME_MAX - 1);
-        return fg_ruleset_builder_refuse(b, err, FG_EINVAL, msg);
     }
     for (uint32_t i = 0; i < bh->nprojectiles; i++)
         if (!strcmp(bh->projectiles[i].name, p->name)) {
-            snprintf(msg, sizeof msg, "projectiles.%s: declared twice", p->name);
-            return fg_ruleset_builder_refuse(b, err, FG_EINVAL, msg);
+            return fg_ruleset_builder_refuse(b, err, FG_EINVAL, "projectiles.%s: declared twice", p->name);
         }
     if (bh->nprojectiles == FG_MAX_PROJECTILE_DEFS) {
-        snprintf(msg, sizeof msg, "projectiles.%s: at most %d projectile kinds per ruleset",
+        return fg_ruleset_builder_refuse(b, err, FG_ENOMEM, "projectiles.%s: at most %d projectile kinds per ruleset",
                  p->name, FG_MAX_PROJECTILE_DEFS);
-        return fg_ruleset_builder_refuse(b, err, FG_ENOMEM, msg);
     }
     bh->projectiles[bh->nprojectiles++] = *p;
     return FG_OK;

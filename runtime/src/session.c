@@ -16,6 +16,7 @@
 ** at the confirmed frontier, a desync report needs the one after the first divergent tick. The
 ** protocol itself (hello, input, desync details, snapshot chunks) is in docs/netplay.md.
 */
+#include "base_internal.h"
 #include "internal.h"
 #include "text.h"
 
@@ -182,6 +183,7 @@ static fg_status stop(fg_session *s, fg_session_state st, fg_status code, fg_err
                       const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
+    fg_error_clear(&s->failure);
     fg_error_setv(&s->failure, code, fmt, ap);
     va_end(ap);
     s->state = st;
@@ -189,7 +191,7 @@ static fg_status stop(fg_session *s, fg_session_state st, fg_status code, fg_err
     if (fg_world_tick(s->w) != s->confirmed && s->snap_tick[s->confirmed % s->nsnaps] ==
                                                    s->confirmed)
         restore_quiet(s, s->confirmed);
-    if (err) *err = s->failure;
+    fg_error_copy(err, &s->failure);
     return code;
 }
 
@@ -264,6 +266,7 @@ static fg_status check_config(const fg_world *w, const fg_session_config *c, fg_
 void fg_session_destroy(fg_session *s) {
     if (!s) return;
     fg_allocator a = s->cfg.allocator;
+    fg_error_clear(&s->failure);
     fg_free(&a, s->snaps, s->snap_cap * s->nsnaps);
     fg_free(&a, s->theirs, s->snap_cap);
     fg_free(&a, s->chunk_got, s->nchunks_max);
@@ -418,7 +421,11 @@ static void send_out(fg_session *s, uint32_t node, uint8_t *end) {
     put32(&end, crc);
     size_t len = (size_t)(end - s->out);
     fg_error e;
-    if (s->cfg.transport.send(s->cfg.transport.ud, node, s->out, len, &e) != FG_OK) return;
+    fg_error_blank(&e);
+    if (s->cfg.transport.send(s->cfg.transport.ud, node, s->out, len, &e) != FG_OK) {
+        fg_error_clear(&e);
+        return;
+    }
     s->stats.bytes_sent += len;
     s->stats.datagrams_sent++;
 }
@@ -498,6 +505,7 @@ static void begin_desync(fg_session *s, uint32_t node, fg_tick at, uint64_t mine
     r->local_hash = mine;
     r->peer_hash = theirs;
     r->tick = -1;
+    fg_error_clear(&s->failure);
     fg_error_set(&s->failure, FG_EMISMATCH, "desync with %s: the state hash after tick %lld "
                  "is %016llx here, %016llx there", name_of(s, node).s, (long long)at, (unsigned long long)mine,
                  (unsigned long long)theirs);
@@ -649,8 +657,10 @@ static void on_input(fg_session *s, uint32_t node, reader *r) {
         fg_input_record rec;
         size_t used = 0;
         fg_error e;
+        fg_error_blank(&e);
         if (fg_input_record_decode(r->p, (size_t)(r->end - r->p), &used, &prev, s->nbuttons,
                                    &rec, &e) != FG_OK) {
+            fg_error_clear(&e);
             s->stats.rejected++;
             return;
         }
@@ -901,8 +911,8 @@ static fg_status desynced(fg_session *s, fg_error *err) {
     find_first(s);
     send_snapshot(s);
     compare_snapshots(s);
-    if (err) *err = s->failure;
-    if (s->report.tick >= 0)
+    if (s->report.tick < 0) fg_error_copy(err, &s->failure);
+    else
         fg_error_set(err, FG_EMISMATCH, "desync with %s: first divergent tick %lld (hash "
                      "%016llx here, %016llx there; detected at the checkpoint after tick %lld)%s",
                      name_of(s, s->report.peer).s, (long long)s->report.tick,
@@ -914,8 +924,7 @@ static fg_status desynced(fg_session *s, fg_error *err) {
 
 fg_status fg_session_advance(fg_session *s, int64_t now_us, fg_error *err) {
     if (s->state == FG_SESSION_DISCONNECTED) {
-        if (err) *err = s->failure;
-        return s->failure.code;
+        return fg_error_copy(err, &s->failure);
     }
     if (now_us < s->now)
         return fg_error_set(err, FG_EINVAL, "session: time went back (%lld us after %lld us)",

@@ -11,6 +11,7 @@
 */
 #include "internal.h"
 #include "snapshot.h"
+#include "world_access.h"
 
 #include "framegate/determinism.h"
 
@@ -566,6 +567,15 @@ static uint64_t motion_hash(const fg_ruleset *r, const fg_motion_state *st) {
 }
 
 /* }====================================================================== */
+
+size_t fg_state_diff_list(char *out, const fg_state_diff *d, uint32_t n) {
+    size_t len = 0;
+    out[0] = '\0';
+    for (uint32_t i = 0; i < n; i++)
+        len += (size_t)snprintf(out + len, FG_DIFF_LIST_MAX(n) - len, "%s%s: %s vs %s",
+                                i ? ", " : "", d[i].path, d[i].a, d[i].b);
+    return len;
+}
 
 fg_status fg_world_diff(const fg_world *w, const void *a, size_t asize, const void *b,
                         size_t bsize, fg_state_diff *out, uint32_t max, uint32_t *count,

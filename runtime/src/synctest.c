@@ -259,15 +259,9 @@ static fg_status mismatch(fg_synctest *st, fg_tick k, fg_tick t, uint32_t distan
     if (s != FG_OK) r->ndiffs = 0;
     /* The world goes on from the first run's state. */
     restore_quiet(st, slot_of(st, t + 1)->snap);
-    char fields[FG_ERROR_MAX];
-    size_t len = 0;
-    fields[0] = '\0';
-    uint32_t shown = r->ndiffs < FG_SYNCTEST_MAX_DIFFS ? r->ndiffs : FG_SYNCTEST_MAX_DIFFS;
-    for (uint32_t i = 0; i < shown && len + 1 < sizeof fields; i++) {
-        int n = snprintf(fields + len, sizeof fields - len, "%s%s: %s vs %s", i ? ", " : "",
-                         r->diffs[i].path, r->diffs[i].a, r->diffs[i].b);
-        if (n > 0) len += (size_t)n;
-    }
+    char fields[FG_DIFF_LIST_MAX(FG_SYNCTEST_MAX_DIFFS)];
+    fg_state_diff_list(fields, r->diffs,
+                       r->ndiffs < FG_SYNCTEST_MAX_DIFFS ? r->ndiffs : FG_SYNCTEST_MAX_DIFFS);
     if (r->ndiffs == 0) snprintf(fields, sizeof fields, "no field differs in the snapshots");
     return fg_error_set(err, FG_EMISMATCH,
                         "sync test: tick %lld re-simulated differently (rolled back %u ticks at "

@@ -23,6 +23,7 @@
 **
 ** Nothing here allocates: candidate and event arrays are sized when the world is created.
 */
+#include "base_internal.h"
 #include "internal.h"
 
 #include <stdio.h>
@@ -677,8 +678,11 @@ static void gate_phase(fg_world *w, fg_tick t) {
             ec.stamp = c->stamp;
             fg_dispatch_result res;
             fg_error err;
-            if (fg_dispatcher_dispatch(fg_world_ledger_at(w, c->slot), &ec, &res, &err) != FG_OK)
+            fg_error_blank(&err);
+            if (fg_dispatcher_dispatch(fg_world_ledger_at(w, c->slot), &ec, &res, &err) != FG_OK) {
                 res = FG_DISPATCH_STALE_ACTION; /* a report for an action never begun */
+                fg_error_clear(&err);
+            }
             fg_world_trace4(w, t, es->id, FG_TRACE_EVENT, res, c->layer, c->stamp.sequence,
                             c->stamp.marker, (int64_t)c->stamp.occurrence);
             if (res != FG_DISPATCH_ACCEPTED) continue;

@@ -30,21 +30,17 @@ const char *fg_var_op_name(fg_var_op op) {
 
 fg_status fg_ruleset_add_var(fg_ruleset_builder *b, const fg_var_def *v, fg_error *err) {
     fg_builder_hits *bh = fg_ruleset_builder_hits(b);
-    char msg[160];
     if (!memchr(v->name, '\0', sizeof v->name) || v->name[0] == '\0') {
-        snprintf(msg, sizeof msg, "vars: a name must be 1 to %d characters",
+        return fg_ruleset_builder_refuse(b, err, FG_EINVAL, "vars: a name must be 1 to %d characters",
                  (int)sizeof v->name - 1);
-        return fg_ruleset_builder_refuse(b, err, FG_EINVAL, msg);
     }
     for (uint32_t i = 0; i < bh->nvars; i++)
         if (!strcmp(bh->vars[i].name, v->name)) {
-            snprintf(msg, sizeof msg, "vars.%s: declared twice", v->name);
-            return fg_ruleset_builder_refuse(b, err, FG_EINVAL, msg);
+            return fg_ruleset_builder_refuse(b, err, FG_EINVAL, "vars.%s: declared twice", v->name);
         }
     if (bh->nvars == FG_MAX_VARS) {
-        snprintf(msg, sizeof msg, "vars.%s: at most %d variables per ruleset", v->name,
+        return fg_ruleset_builder_refuse(b, err, FG_ENOMEM, "vars.%s: at most %d variables per ruleset", v->name,
                  FG_MAX_VARS);
-        return fg_ruleset_builder_refuse(b, err, FG_ENOMEM, msg);
     }
     bh->vars[bh->nvars] = *v;
     if (v->flag) {

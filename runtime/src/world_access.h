@@ -11,6 +11,7 @@
 #ifndef FG_WORLD_ACCESS_H
 #define FG_WORLD_ACCESS_H
 
+#include "framegate/determinism.h"
 #include "framegate/gate.h"
 #include "framegate/world.h"
 
@@ -108,5 +109,10 @@ void fg_world_restore_trusted(fg_world *w, const void *buf, size_t size);
 void fg_world_restore_quiet(fg_world *w, const void *buf, size_t size);
 
 /* }====================================================================== */
+
+/* statediff.c: "path: a vs b, ..." for the first n differences, for a message. out must hold
+** FG_DIFF_LIST_MAX(n) bytes, the longest such list, so none is cut. Returns its length. */
+#define FG_DIFF_LIST_MAX(n) ((size_t)(n) * (sizeof(fg_state_diff) + 8) + 1)
+size_t fg_state_diff_list(char *out, const fg_state_diff *d, uint32_t n);
 
 #endif

@@ -51,14 +51,14 @@ static void reload(fg_lua_host *s, const void *snap, size_t size) {
     fg_lua_reload_info info;
     fg_error err;
     if (fg_lua_host_reload(s, NULL, 0, &info, &err) != FG_OK) {
-        printf("reload failed, the old rules keep running:\n%s\n", err.msg);
+        printf("reload failed, the old rules keep running:\n%s\n", fg_error_message(&err));
         return;
     }
     printf("t=%lld reload: ok, '%s' hash %s; %u added, %u changed, %u removed\n",
            (long long)info.tick, info.name, info.hash, info.added, info.changed, info.removed);
     fg_lua_what_if report;
     if (fg_lua_host_what_if(s, snap, size, &report, &err) != FG_OK) {
-        printf("what-if: %s\n", err.msg);
+        printf("what-if: %s\n", fg_error_message(&err));
         return;
     }
     printf("what-if: ticks %lld-%lld against the new rules: %u difference%s\n",
@@ -88,14 +88,14 @@ int main(int argc, char **argv) {
     opt.trace_capacity = 16384; /* the what-if report reads the decisions from the trace */
     fg_lua_host *s = fg_lua_host_load_file(path, &opt, &err);
     if (!s) {
-        fprintf(stderr, "embed_lua: %s\n", err.msg);
+        fprintf(stderr, "embed_lua: %s\n", fg_error_message(&err));
         return 1;
     }
     fg_world *w = fg_lua_host_world(s);
     fg_spawn s1 = {.x = FG_FX(-35)}, s2 = {.x = FG_FX(35), .facing = FG_FACING_LEFT};
     fg_entity p1, p2;
     if (fg_world_spawn(w, &s1, &p1, &err) != FG_OK || fg_world_spawn(w, &s2, &p2, &err) != FG_OK) {
-        fprintf(stderr, "embed_lua: %s\n", err.msg);
+        fprintf(stderr, "embed_lua: %s\n", fg_error_message(&err));
         fg_lua_host_destroy(s);
         return 1;
     }
@@ -128,7 +128,7 @@ int main(int argc, char **argv) {
                 fg_world_save(w, snap, snap_size, NULL) == FG_OK)
                 snap_used = fg_world_snapshot_size(w);
             if (fg_lua_host_advance(s, &err) != FG_OK) {
-                fprintf(stderr, "embed_lua: %s\n", err.msg);
+                fprintf(stderr, "embed_lua: %s\n", fg_error_message(&err));
                 status = 1;
                 goto done;
             }

@@ -58,7 +58,7 @@ static fg_ruleset *build_rules(void) {
                         ? fg_ruleset_build(b, findings, &err)
                         : NULL;
     fg_ruleset_builder_destroy(b);
-    if (!r && fg_findings_count(findings) == 0) fprintf(stderr, "rules: %s\n", err.msg);
+    if (!r && fg_findings_count(findings) == 0) fprintf(stderr, "rules: %s\n", fg_error_message(&err));
     for (uint32_t i = 0; i < fg_findings_count(findings); i++) {
         fg_finding x = fg_findings_get(findings, i);
         fprintf(stderr, "rules: %s: %s%s\n", x.path,
@@ -90,7 +90,7 @@ int main(void) {
     fg_world *w = fg_world_create(&cfg, &err);
     fg_ruleset_unref(rules);
     if (!w) {
-        fprintf(stderr, "world: %s\n", err.msg);
+        fprintf(stderr, "world: %s\n", fg_error_message(&err));
         return 1;
     }
     fg_spawn s1 = {.x = FG_FX(-60)}, s2 = {.x = FG_FX(60), .facing = FG_FACING_LEFT};
@@ -120,7 +120,7 @@ int main(void) {
             const device_event *e = &stream[next++];
             if (fg_world_device_control(w, p1, e->control, e->down,
                                         fg_loop_map_time(&loop, e->us), &err) != FG_OK)
-                fprintf(stderr, "input: %s\n", err.msg);
+                fprintf(stderr, "input: %s\n", fg_error_message(&err));
         }
         while (due--) {
             fg_world_advance(w, &err);

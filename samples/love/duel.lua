@@ -22,8 +22,15 @@ end
 
 local function copy(dst, s) ffi.copy(dst, s, #s + 1) end
 
+-- A failed call's whole message; clearing frees the heap copy a long one has.
+local function message(err)
+  local text = ffi.string(M.C.fg_error_message(err))
+  M.C.fg_error_clear(err)
+  return text
+end
+
 local function check(status, err, what)
-  if status ~= 0 then error(("duel: %s: %s"):format(what, ffi.string(err.msg)), 2) end
+  if status ~= 0 then error(("duel: %s: %s"):format(what, message(err)), 2) end
 end
 
 -- The fighter: idle, walks both ways, a jab (LP) and a heavier strong (HP), hit and block stun.
@@ -70,7 +77,7 @@ local function build_rules(C)
   action("blockstun", function() end)
 
   local out = ffi.new("fg_findings *[1]")
-  if C.fg_findings_create(nil, out, err) ~= 0 then error("duel: rules: " .. ffi.string(err.msg)) end
+  if C.fg_findings_create(nil, out, err) ~= 0 then error("duel: rules: " .. message(err)) end
   local findings = ffi.gc(out[0], C.fg_findings_destroy)
   local rules = C.fg_ruleset_build(b, findings, err)
   C.fg_ruleset_builder_destroy(b)
@@ -81,7 +88,7 @@ local function build_rules(C)
       local x = C.fg_findings_get(findings, i)
       lines[#lines + 1] = ffi.string(x.path) .. ": " .. ffi.string(x.message)
     end
-    error("duel: rules: " .. (#lines > 0 and table.concat(lines, "\n  ") or ffi.string(err.msg)))
+    error("duel: rules: " .. (#lines > 0 and table.concat(lines, "\n  ") or message(err)))
   end
   return rules
 end
@@ -99,7 +106,7 @@ function M.new()
   cfg[0].rules = rules
   local w = C.fg_world_create(cfg, err)
   C.fg_ruleset_unref(rules) -- the world holds its own reference
-  if w == nil then error("duel: world: " .. ffi.string(err.msg)) end
+  if w == nil then error("duel: world: " .. message(err)) end
   w = ffi.gc(w, C.fg_world_destroy)
   local self = setmetatable({ C = C, w = w, err = err, ids = ffi.new("fg_entity[2]") }, Duel)
   local spawns = { { x = -50, facing = C.FG_FACING_RIGHT }, { x = 50, facing = C.FG_FACING_LEFT } }

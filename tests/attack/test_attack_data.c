@@ -52,7 +52,7 @@ static void damaged_and_crafted_snapshots_are_refused_and_change_nothing(void **
     const size_t head = sizeof(fg_snapshot_header);
     const size_t ents = head + fg_world_snapshot_bytes(w, 0);
     const size_t bufs = ents + 2 * sizeof(fg_entity_state);
-    fg_error err;
+    fg_error err = {0};
     struct {
         size_t at;
         size_t len;
@@ -83,7 +83,7 @@ static void damaged_and_crafted_snapshots_are_refused_and_change_nothing(void **
         fg_error_clear(&err);
         uint64_t before = fg_world_hash(w);
         assert_int_not_equal(fg_world_restore(w, bad, size, &err), FG_OK);
-        if (!strstr(err.msg, cases[i].want)) fail_msg("case %zu: %s", i, err.msg);
+        if (!strstr(fg_error_message(&err), cases[i].want)) fail_msg("case %zu: %s", i, fg_error_message(&err));
         assert_int_equal(fg_world_hash(w), before);
     }
     /* The record's note of which layers have a request waiting must agree with its queues
@@ -102,7 +102,7 @@ static void damaged_and_crafted_snapshots_are_refused_and_change_nothing(void **
     memcpy(bad + motions + set->patterns[0].off + offsetof(mdone, beat), &beat, sizeof beat);
     reseal(bad);
     assert_int_equal(fg_world_restore(w, bad, size, &err), FG_EFORMAT);
-    assert_non_null(strstr(err.msg, "e1: matcher state: done.beat is 30583"));
+    assert_non_null(strstr(fg_error_message(&err), "e1: matcher state: done.beat is 30583"));
     assert_int_equal(fg_world_hash(w), fg_world_hash(twin));
     /* The honest snapshot still restores, and the world goes on like its twin. */
     assert_int_equal(fg_world_restore(w, snap, size, &err), FG_OK);
@@ -141,12 +141,12 @@ static void far_future_input_and_huge_positions_are_refused(void **state) {
     fg_ruleset *r = fg_det_rules(30);
     fg_world *w = played(r, 10), *twin = played(r, 10);
     int lp = fg_world_action_id(w, "LP");
-    fg_error err;
+    fg_error err = {0};
     int64_t ten_years = (int64_t)10 * 365 * 24 * 3600 * FG_US_PER_S;
     assert_int_equal(fg_world_press(w, 1, lp, ten_years, FG_SOURCE_NETWORK, &err), FG_EINVAL);
-    assert_non_null(strstr(err.msg, "more than 60 s ahead of the world"));
+    assert_non_null(strstr(fg_error_message(&err), "more than 60 s ahead of the world"));
     assert_int_equal(fg_world_set_position(w, 1, INT32_MAX, 0, &err), FG_EINVAL);
-    assert_non_null(strstr(err.msg, "out of range"));
+    assert_non_null(strstr(fg_error_message(&err), "out of range"));
     fg_spawn sp = {INT32_MIN, 0, FG_FACING_RIGHT, true, 0, 0};
     assert_int_equal(fg_world_spawn(w, &sp, NULL, &err), FG_EINVAL);
     assert_int_equal(fg_world_hash(w), fg_world_hash(twin));
@@ -208,11 +208,11 @@ static void a_replay_ending_at_tick_2_40_is_refused_at_once(void **state) {
     h.tick_rate = 60;
     h.seed = 1;
     fg_replay_writer *wr;
-    fg_error err;
+    fg_error err = {0};
     assert_int_equal(fg_replay_writer_create_sink(&h, sink_write, &s, NULL, &wr, &err), FG_OK);
     const fg_tick marker = 0x123456789AL; /* a tick the writer takes, easy to find */
     assert_int_equal(fg_replay_write_final(wr, marker, 0, &err), FG_EINVAL);
-    assert_non_null(strstr(err.msg, "a replay spans at most 16777216 ticks"));
+    assert_non_null(strstr(fg_error_message(&err), "a replay spans at most 16777216 ticks"));
     assert_int_equal(fg_replay_write_final(wr, 0x654321, 0, &err), FG_OK);
     assert_int_equal(fg_replay_writer_finish(wr, &err), FG_OK);
     fg_replay_writer_destroy(wr);
@@ -228,8 +228,8 @@ static void a_replay_ending_at_tick_2_40_is_refused_at_once(void **state) {
     fg_replay_reader *rd = NULL;
     assert_int_not_equal(fg_replay_reader_create_memory(s.b, s.n, NULL, &rd, &err), FG_OK);
     assert_null(rd);
-    assert_non_null(strstr(err.msg, "1099511627776"));
-    assert_non_null(strstr(err.msg, "a replay spans at most"));
+    assert_non_null(strstr(fg_error_message(&err), "1099511627776"));
+    assert_non_null(strstr(fg_error_message(&err), "a replay spans at most"));
     assert_true(seconds() - t0 < 1.0);
     free(s.b);
 }

@@ -64,7 +64,7 @@ static const char *const MOTIONS[][2] = {
 static void add(fg_ruleset_builder *b, const fg_action_def *a) {
     fg_error err;
     if (fg_ruleset_add_action(b, a, &err) != FG_OK) {
-        fprintf(stderr, "bench: %s\n", err.msg);
+        fprintf(stderr, "bench: %s\n", fg_error_message(&err));
         exit(1);
     }
 }
@@ -177,7 +177,7 @@ static fg_ruleset *build_rules(void) {
     fg_ruleset *r = fg_ruleset_build(b, NULL, &err);
     fg_ruleset_builder_destroy(b);
     if (!r) {
-        fprintf(stderr, "bench: %s\n", err.msg);
+        fprintf(stderr, "bench: %s\n", fg_error_message(&err));
         exit(1);
     }
     return r;
@@ -207,7 +207,7 @@ static void spawn_pairs(run *x) {
         fg_entity id;
         fg_error err;
         if (fg_world_spawn(x->w, &s, &id, &err) != FG_OK) {
-            fprintf(stderr, "bench: %s\n", err.msg);
+            fprintf(stderr, "bench: %s\n", fg_error_message(&err));
             exit(1);
         }
     }

@@ -54,7 +54,7 @@ static fg_status mem_write(void *ud, const void *data, size_t len, fg_error *err
 }
 
 static void die(const char *what, const fg_error *err) {
-    fprintf(stderr, "bench_determinism: %s: %s\n", what, err ? err->msg : "failed");
+    fprintf(stderr, "bench_determinism: %s: %s\n", what, err ? fg_error_message(err) : "failed");
     exit(1);
 }
 

@@ -158,7 +158,7 @@ int main(int argc, char **argv) {
     fg_loco_batch *batch;
     fg_error err;
     if (fg_loco_batch_create(&cfg, n, NULL, &batch, &err) != FG_OK) {
-        fprintf(stderr, "bench_locomotion: %s\n", err.msg);
+        fprintf(stderr, "bench_locomotion: %s\n", fg_error_message(&err));
         return 1;
     }
     printf("locomotion: %u entities, %u ticks\n", n, ticks);

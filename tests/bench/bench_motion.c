@@ -197,7 +197,7 @@ static bool load_cmd(const char *path, fg_motion_mode mode, const fg_motion_butt
     fg_motion_options opts = {mode, path};
     fg_error err;
     if (fg_motion_set_load_cmd(bt, text, len, &opts, NULL, set, &err) != FG_OK) {
-        fprintf(stderr, "bench_motion: %s\n", err.msg);
+        fprintf(stderr, "bench_motion: %s\n", fg_error_message(&err));
         return false;
     }
     return true;
@@ -225,7 +225,7 @@ int main(int argc, char **argv) {
     if (cmd) {
         if (!load_cmd(cmd, mode, &bt, &set)) return 1;
     } else if (fg_motion_set_compile(&bt, bench_defs, NDEFS, NULL, &set, &err) != FG_OK) {
-        fprintf(stderr, "bench_motion: %s\n", err.msg);
+        fprintf(stderr, "bench_motion: %s\n", fg_error_message(&err));
         return 1;
     }
     printf("motion bench: %u patterns (%s mode%s%s), state %zu bytes per entity, %d entities, "

@@ -142,7 +142,7 @@ int main(int argc, char **argv) {
         lua_pushvalue(L, me);
         lua_pushvalue(L, req);
         if (fg_lua_call_rule(L, NULL, "request rule", 2, 1, &err) != FG_OK) {
-            fprintf(stderr, "bench_reload: %s\n", err.msg);
+            fprintf(stderr, "bench_reload: %s\n", fg_error_message(&err));
             return 1;
         }
         lua_pop(L, 1);

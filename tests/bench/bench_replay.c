@@ -105,7 +105,7 @@ static uint64_t write_stream(const stream *s, mem_sink *m) {
     fg_replay_writer_destroy(w);
     return n;
 fail:
-    fprintf(stderr, "bench_replay: %s\n", err.msg);
+    fprintf(stderr, "bench_replay: %s\n", fg_error_message(&err));
     exit(1);
 }
 
@@ -115,7 +115,7 @@ static uint64_t read_all(const mem_sink *m, fg_replay_reader *r) {
     fg_error err;
     bool own = r == NULL;
     if (own && fg_replay_reader_create_memory(m->b, m->n, NULL, &r, &err) != FG_OK) {
-        fprintf(stderr, "bench_replay: %s\n", err.msg);
+        fprintf(stderr, "bench_replay: %s\n", fg_error_message(&err));
         exit(1);
     }
     fg_replay_reader_rewind(r);
@@ -123,7 +123,7 @@ static uint64_t read_all(const mem_sink *m, fg_replay_reader *r) {
     uint64_t n = 0, sum = 0;
     do {
         if (fg_replay_next(r, &rec, &err) != FG_OK) {
-            fprintf(stderr, "bench_replay: %s\n", err.msg);
+            fprintf(stderr, "bench_replay: %s\n", fg_error_message(&err));
             exit(1);
         }
         sum += (uint64_t)rec.as.input.tick; /* keep the loop honest */
@@ -161,7 +161,7 @@ int main(int argc, char **argv) {
     fg_replay_reader *r = NULL;
     fg_error err;
     if (fg_replay_reader_create_memory(m.b, m.n, NULL, &r, &err) != FG_OK) {
-        fprintf(stderr, "bench_replay: %s\n", err.msg);
+        fprintf(stderr, "bench_replay: %s\n", fg_error_message(&err));
         return 1;
     }
     for (int i = 0; i < reps; i++) {

@@ -62,7 +62,7 @@ static void run(const char *name, int64_t one_way_us, uint32_t loss, uint32_t fr
     fg_link *link;
     fg_error err;
     if (fg_link_create(&lc, &link, &err) != FG_OK) {
-        fprintf(stderr, "%s\n", err.msg);
+        fprintf(stderr, "%s\n", fg_error_message(&err));
         exit(1);
     }
     node n[2];
@@ -80,7 +80,7 @@ static void run(const char *name, int64_t one_way_us, uint32_t loss, uint32_t fr
         c.advance = fg_sample_advance;
         c.ud = &n[i].s;
         if (fg_session_create(n[i].s.w, &c, &n[i].session, &err) != FG_OK) {
-            fprintf(stderr, "%s\n", err.msg);
+            fprintf(stderr, "%s\n", fg_error_message(&err));
             exit(1);
         }
     }
@@ -95,7 +95,7 @@ static void run(const char *name, int64_t one_way_us, uint32_t loss, uint32_t fr
             fg_status st = fg_session_advance(n[i].session, now, &err);
             double dt = cpu_ns() - t0;
             if (st != FG_OK) {
-                fprintf(stderr, "%s: %s\n", name, err.msg);
+                fprintf(stderr, "%s: %s\n", name, fg_error_message(&err));
                 exit(1);
             }
             if (i == 0) {

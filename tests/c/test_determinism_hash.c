@@ -31,7 +31,7 @@ static fg_world *played(fg_ruleset *r, uint64_t seed, int ticks) {
     fg_input_fuzz_init(&fz, seed);
     fg_error err;
     for (int t = 0; t < ticks; t++) {
-        if (fg_input_fuzz_tick(&fz, w, &err) != FG_OK) fail_msg("fuzz: %s", err.msg);
+        if (fg_input_fuzz_tick(&fz, w, &err) != FG_OK) fail_msg("fuzz: %s", fg_error_message(&err));
         assert_int_equal(fg_world_advance(w, &err), FG_OK);
     }
     return w;
@@ -328,13 +328,13 @@ static void snapshot_grows_with_the_spawned_entities(void **state) {
     fg_error err;
     unsigned char *small = malloc(two);
     assert_int_equal(fg_world_save(w, small, one, &err), FG_EINVAL);
-    assert_non_null(strstr(err.msg, "need"));
+    assert_non_null(strstr(fg_error_message(&err), "need"));
     assert_int_equal(fg_world_restore(w, snap1, one, NULL), FG_OK);
     assert_int_equal(fg_world_entity_count(w), 1);
     /* A short buffer for its entity count is refused, the world unchanged. */
     uint64_t h = fg_world_hash(w);
     assert_int_equal(fg_world_restore(w, snap1, one - 8, &err), FG_EFORMAT);
-    assert_non_null(strstr(err.msg, "for 1 entities, expected"));
+    assert_non_null(strstr(fg_error_message(&err), "for 1 entities, expected"));
     assert_int_equal(fg_world_hash(w), h);
     free(snap1);
     free(small);
@@ -404,19 +404,19 @@ static void diff_refuses_what_is_not_a_snapshot_of_this_world(void **state) {
     uint32_t n = 77;
     fg_error err;
     assert_int_equal(fg_world_diff(w, a, size, a + 1, size - 1, d, 2, &n, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "diff: snapshot b is not 8-byte aligned (copy it into memory "
+    assert_string_equal(fg_error_message(&err), "diff: snapshot b is not 8-byte aligned (copy it into memory "
                                  "from malloc)");
     unsigned char *bad = malloc(size);
     memcpy(bad, a, size);
     memset(bad, 0, 4);
     assert_int_equal(fg_world_diff(w, a, size, bad, size, d, 2, &n, &err), FG_EFORMAT);
-    assert_string_equal(err.msg, "diff: snapshot b: bad magic 0x00000000, not a world snapshot");
+    assert_string_equal(fg_error_message(&err), "diff: snapshot b: bad magic 0x00000000, not a world snapshot");
     fg_world_config c = fg_world_config_default();
     c.rules = r;
     c.buffer_capacity = 8;
     fg_world *other = fg_world_create(&c, NULL);
     assert_int_equal(fg_world_diff(other, a, size, a, size, d, 2, &n, &err), FG_EMISMATCH);
-    assert_non_null(strstr(err.msg, "another layout"));
+    assert_non_null(strstr(fg_error_message(&err), "another layout"));
     assert_int_equal(n, 77);
     assert_int_equal(d[0].path[0], 0x5A);
     free(a);

@@ -48,13 +48,13 @@ static uint64_t record(fg_ruleset *r, uint64_t seed, int ticks, uint32_t every, 
     o.checkpoint_every = every;
     fg_recorder *rec;
     fg_error err;
-    if (fg_recorder_create_sink(w, mem_sink, out, &o, &rec, &err) != FG_OK) fail_msg("%s", err.msg);
+    if (fg_recorder_create_sink(w, mem_sink, out, &o, &rec, &err) != FG_OK) fail_msg("%s", fg_error_message(&err));
     fg_input_fuzz fz;
     fg_input_fuzz_init(&fz, seed);
     for (int t = 0; t < ticks; t++) {
         fg_input_fuzz_tick(&fz, w, NULL);
         fg_world_advance(w, NULL);
-        if (fg_recorder_tick(rec, &err) != FG_OK) fail_msg("tick %d: %s", t, err.msg);
+        if (fg_recorder_tick(rec, &err) != FG_OK) fail_msg("tick %d: %s", t, fg_error_message(&err));
     }
     assert_int_equal(fg_recorder_finish(rec, &err), FG_OK);
     fg_recorder_destroy(rec);
@@ -71,7 +71,7 @@ static fg_world *setup(fg_ruleset *r, fg_replay_reader *rd, fg_world_hooks hooks
     c.hooks = hooks;
     fg_world *w = fg_world_create(&c, &err);
     assert_non_null(w);
-    if (fg_replay_setup(w, rd, &err) != FG_OK) fail_msg("%s", err.msg);
+    if (fg_replay_setup(w, rd, &err) != FG_OK) fail_msg("%s", fg_error_message(&err));
     return w;
 }
 
@@ -79,7 +79,7 @@ static fg_replay_reader *open_mem(const mem *m) {
     fg_replay_reader *rd;
     fg_error err;
     if (fg_replay_reader_create_memory(m->b, m->n, NULL, &rd, &err) != FG_OK)
-        fail_msg("%s", err.msg);
+        fail_msg("%s", fg_error_message(&err));
     return rd;
 }
 
@@ -103,14 +103,14 @@ static void replay_matches_at_every_display_rate(void **state) {
         fg_player *p;
         fg_error err;
         assert_int_equal(fg_player_create(w, rd, &o, &p, &err), FG_OK);
-        if (fg_player_run(p, &err) != FG_OK) fail_msg("%u fps: %s", rates[i], err.msg);
+        if (fg_player_run(p, &err) != FG_OK) fail_msg("%u fps: %s", rates[i], fg_error_message(&err));
         const fg_player_status *s = fg_player_get_status(p);
         assert_true(s->done);
         assert_int_equal(s->checkpoints, 51); /* 50 checkpoints and the final hash */
         assert_int_equal(fg_world_hash(w), final);
         if (rates[i]) assert_true(s->frames > 0);
         assert_int_equal(fg_player_step(p, &err), FG_ESTATE);
-        assert_non_null(strstr(err.msg, "the replay has ended (tick 1499)"));
+        assert_non_null(strstr(fg_error_message(&err), "the replay has ended (tick 1499)"));
         fg_player_destroy(p);
         fg_world_destroy(w);
     }
@@ -159,10 +159,10 @@ static void player_reports_the_first_tick_that_differs(void **state) {
     assert_true(s->divergent_tick > s->last_good_tick);
     char want[64];
     snprintf(want, sizeof want, "replay: tick %lld: ", (long long)s->divergent_tick);
-    assert_non_null(strstr(err.msg, want));
-    assert_true(strstr(err.msg, "state hash") || strstr(err.msg, "motion command"));
+    assert_non_null(strstr(fg_error_message(&err), want));
+    assert_true(strstr(fg_error_message(&err), "state hash") || strstr(fg_error_message(&err), "motion command"));
     assert_int_equal(fg_player_step(p, &err), FG_ESTATE);
-    assert_non_null(strstr(err.msg, "diverged at tick"));
+    assert_non_null(strstr(fg_error_message(&err), "diverged at tick"));
     fg_player_destroy(p);
     fg_world_destroy(w);
     fg_replay_reader_destroy(rd);
@@ -272,7 +272,7 @@ static void reload_is_recorded_with_its_source_and_replayed(void **state) {
     o.ud = &calls;
     fg_player *p;
     assert_int_equal(fg_player_create(p1, rd, &o, &p, &err), FG_OK);
-    if (fg_player_run(p, &err) != FG_OK) fail_msg("%s", err.msg);
+    if (fg_player_run(p, &err) != FG_OK) fail_msg("%s", fg_error_message(&err));
     assert_int_equal(calls, 1);
     assert_int_equal(fg_player_get_status(p)->reloads, 1);
     assert_int_equal(fg_world_hash(p1), final);
@@ -282,7 +282,7 @@ static void reload_is_recorded_with_its_source_and_replayed(void **state) {
     fg_world *p2 = setup(a, rd, no_hooks());
     assert_int_equal(fg_player_create(p2, rd, NULL, &p, &err), FG_OK);
     assert_int_equal(fg_player_run(p, &err), FG_ESTATE);
-    assert_non_null(strstr(err.msg, "a hot reload at tick 300"));
+    assert_non_null(strstr(fg_error_message(&err), "a hot reload at tick 300"));
     assert_int_equal(fg_world_tick(p2), 300);
     fg_player_destroy(p);
     fg_world_destroy(p2);
@@ -327,10 +327,10 @@ static void recorder_refuses_what_a_replay_cannot_carry(void **state) {
         if (i == 3) fg_world_replace_rules(w, 0, b, NULL);
         fg_world_advance(w, NULL);
         assert_int_equal(fg_recorder_tick(rec, &err), FG_ESTATE);
-        assert_non_null(strstr(err.msg, cases[i].message));
+        assert_non_null(strstr(fg_error_message(&err), cases[i].message));
         size_t bytes = m.n;
         assert_int_equal(fg_recorder_tick(rec, &err), FG_ESTATE);
-        assert_non_null(strstr(err.msg, "stopped by an earlier error"));
+        assert_non_null(strstr(fg_error_message(&err), "stopped by an earlier error"));
         assert_int_equal(fg_recorder_finish(rec, &err), FG_ESTATE);
         assert_int_equal(m.n, bytes);
         fg_recorder_destroy(rec);
@@ -354,9 +354,9 @@ static void recorder_refuses_a_world_that_is_not_freshly_set_up(void **state) {
     assert_int_equal(fg_recorder_create_sink(w, mem_sink, &m, NULL, &rec, &err), FG_ESTATE);
     assert_null(rec);
     assert_int_equal(m.n, 0);
-    assert_non_null(strstr(err.msg, "recording: the state at tick 6 cannot be rebuilt from its "
+    assert_non_null(strstr(fg_error_message(&err), "recording: the state at tick 6 cannot be rebuilt from its "
                                     "setup"));
-    assert_non_null(strstr(err.msg, "tick: 0 vs 6"));
+    assert_non_null(strstr(fg_error_message(&err), "tick: 0 vs 6"));
     /* Set up anew (positions, facing, resources) is fine. */
     fg_world *f = fg_det_world(r, 1, NULL, no_hooks());
     fg_world_set_position(f, 2, FG_FX(120), 0, NULL);
@@ -398,14 +398,14 @@ static void setup_refuses_the_wrong_rules_and_changes_nothing(void **state) {
     snprintf(want, sizeof want, "replay: replay was recorded with ruleset 0x%016llx in slot 0, "
              "loaded ruleset is 0x%016llx", (unsigned long long)fg_ruleset_hash(r),
              (unsigned long long)fg_ruleset_hash(other));
-    assert_string_equal(err.msg, want);
+    assert_string_equal(fg_error_message(&err), want);
     assert_int_equal(fg_world_entity_count(w), 0);
     assert_int_equal(fg_world_hash(w), h);
     fg_world_destroy(w);
     fg_world *used = fg_det_world(r, 3, NULL, no_hooks());
     h = fg_world_hash(used);
     assert_int_equal(fg_replay_setup(used, rd, &err), FG_ESTATE);
-    assert_non_null(strstr(err.msg, "the world must be fresh (tick 0, no entity)"));
+    assert_non_null(strstr(fg_error_message(&err), "the world must be fresh (tick 0, no entity)"));
     assert_int_equal(fg_world_hash(used), h);
     fg_world_destroy(used);
     fg_replay_reader_destroy(rd);
@@ -440,10 +440,10 @@ static void cut_and_damaged_replays(void **state) {
     fg_replay_reader_destroy(rd);
     ro.flags = 0;
     assert_int_equal(fg_replay_reader_create_memory(m.b, cut, &ro, &rd, &err), FG_EFORMAT);
-    assert_non_null(strstr(err.msg, "cut.fgr: "));
+    assert_non_null(strstr(fg_error_message(&err), "cut.fgr: "));
     m.b[m.n - 40] ^= 0x10;
     assert_int_equal(fg_replay_reader_create_memory(m.b, m.n, &ro, &rd, &err), FG_EFORMAT);
-    assert_non_null(strstr(err.msg, "CRC mismatch"));
+    assert_non_null(strstr(fg_error_message(&err), "CRC mismatch"));
     free(m.b);
     fg_ruleset_unref(r);
 }

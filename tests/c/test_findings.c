@@ -52,7 +52,7 @@ static void over_a_thousand_findings_are_all_reported_in_order(void **state) {
             assert_string_equal(x.message, msg);
         }
     assert_int_equal(err.code, FG_EINVAL);
-    assert_string_equal(err.msg, "actions.a000.cancels[1].to: 6 is past the end of a000 (6 ticks)");
+    assert_string_equal(fg_error_message(&err), "actions.a000.cancels[1].to: 6 is past the end of a000 (6 ticks)");
     /* A build clears the list it is given: the same list reused reports only its own. */
     b = faulty(NULL, 1);
     assert_null(fg_ruleset_build(b, f, &err));
@@ -92,7 +92,7 @@ static void a_10_kb_path_and_message_come_back_whole(void **state) {
     assert_string_equal(x.path, "");
     assert_string_equal(x.message, "");
     assert_int_equal(fg_findings_add(f, (fg_severity)7, "p", 0, "m", &err), FG_EINVAL);
-    assert_string_equal(err.msg, "fg_findings_add: severity 7, expected FG_SEVERITY_ERROR or "
+    assert_string_equal(fg_error_message(&err), "fg_findings_add: severity 7, expected FG_SEVERITY_ERROR or "
                         "FG_SEVERITY_WARNING");
     assert_int_equal(fg_findings_add(NULL, FG_SEVERITY_ERROR, "p", 0, "m", &err), FG_EINVAL);
     assert_int_equal(fg_findings_count(NULL), 0);
@@ -154,7 +154,7 @@ static void every_motion_lint_warning_is_reported(void **state) {
     fg_error err;
     fg_ruleset *r = fg_ruleset_build(b, f, &err);
     fg_ruleset_builder_destroy(b);
-    if (!r) fail_msg("build: %s", err.msg);
+    if (!r) fail_msg("build: %s", fg_error_message(&err));
     uint32_t n = 0;
     for (uint32_t i = 0; i < fg_findings_count(f); i++) {
         fg_finding x = fg_findings_get(f, i);
@@ -193,7 +193,7 @@ static void running_out_of_memory_for_findings_refuses_the_build(void **state) {
         fg_ruleset_builder_destroy(b);
         if (fg_findings_lost(f) > 0) {
             assert_int_equal(err.code, FG_ENOMEM);
-            assert_non_null(strstr(err.msg, "out of memory recording the validator's findings"));
+            assert_non_null(strstr(fg_error_message(&err), "out of memory recording the validator's findings"));
             assert_true(fg_findings_count(f) < 8 * FG_MAX_CANCELS);
             enomem++;
         } else {

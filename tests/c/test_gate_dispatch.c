@@ -31,14 +31,14 @@ static fg_dispatch_result run(fg_dispatcher *d, fg_event_candidate c) {
     fg_dispatch_result r = (fg_dispatch_result)-1;
     fg_error err;
     fg_status st = fg_dispatcher_dispatch(d, &c, &r, &err);
-    if (st != FG_OK) fail_msg("dispatch failed: %s", err.msg);
+    if (st != FG_OK) fail_msg("dispatch failed: %s", fg_error_message(&err));
     return r;
 }
 
 static void begin(fg_dispatcher *d, uint32_t channel, int64_t seq) {
     fg_error err;
     fg_status st = fg_dispatcher_begin(d, channel, seq, &err);
-    if (st != FG_OK) fail_msg("begin failed: %s", err.msg);
+    if (st != FG_OK) fail_msg("begin failed: %s", fg_error_message(&err));
 }
 
 static uint64_t hash_of(const fg_dispatcher *d) {
@@ -164,21 +164,21 @@ static void begin_that_is_not_newer_is_refused_and_changes_nothing(void **state)
     fg_dispatcher *d = make(2, 4);
     fg_error err;
     assert_int_equal(fg_dispatcher_begin(d, 0, 0, &err), FG_ESTATE);
-    assert_string_equal(err.msg,
+    assert_string_equal(fg_error_message(&err),
                         "begin: channel 0: action sequence 0 is not valid (sequences start at 1)");
     begin(d, 0, 100);
     assert_int_equal(run(d, cand(0, 100, DAMAGE, 0)), FG_DISPATCH_ACCEPTED);
     void *snap = snapshot(d);
     assert_int_equal(fg_dispatcher_begin(d, 0, 100, &err), FG_ESTATE);
-    assert_string_equal(err.msg,
+    assert_string_equal(fg_error_message(&err),
                         "begin: channel 0: action sequence 100 is not newer than the live sequence "
                         "100");
     assert_int_equal(fg_dispatcher_begin(d, 0, 99, &err), FG_ESTATE);
-    assert_string_equal(err.msg,
+    assert_string_equal(fg_error_message(&err),
                         "begin: channel 0: action sequence 99 is not newer than the live sequence "
                         "100");
     assert_int_equal(fg_dispatcher_begin(d, 2, 200, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "begin: channel 2 does not exist (channels 0 to 1)");
+    assert_string_equal(fg_error_message(&err), "begin: channel 2 does not exist (channels 0 to 1)");
     assert_unchanged(d, snap);
     /* The ledger of 100 survived the refused begins. */
     assert_int_equal(run(d, cand(0, 100, DAMAGE, 0)), FG_DISPATCH_DUPLICATE);
@@ -197,7 +197,7 @@ static void candidate_of_an_action_not_begun_is_refused(void **state) {
     c.marker_name = "damage";
     void *snap = snapshot(d);
     assert_int_equal(fg_dispatcher_dispatch(d, &c, &r, &err), FG_ESTATE);
-    assert_string_equal(err.msg, "dispatch: damage (marker 3) occurrence 0 of action 100: no "
+    assert_string_equal(fg_error_message(&err), "dispatch: damage (marker 3) occurrence 0 of action 100: no "
                                  "action has begun on channel 0");
     assert_unchanged(d, snap);
     free(snap);
@@ -205,15 +205,15 @@ static void candidate_of_an_action_not_begun_is_refused(void **state) {
     snap = snapshot(d);
     c.stamp.sequence = 101;
     assert_int_equal(fg_dispatcher_dispatch(d, &c, &r, &err), FG_ESTATE);
-    assert_string_equal(err.msg, "dispatch: damage (marker 3) occurrence 0 of action 101: action "
+    assert_string_equal(fg_error_message(&err), "dispatch: damage (marker 3) occurrence 0 of action 101: action "
                                  "101 has not begun on channel 0 (live sequence 100)");
     c = cand(4, 100, DAMAGE, 2);
     assert_int_equal(fg_dispatcher_dispatch(d, &c, &r, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "dispatch: marker 3 occurrence 2 of action 100: channel 4 does "
+    assert_string_equal(fg_error_message(&err), "dispatch: marker 3 occurrence 2 of action 100: channel 4 does "
                                  "not exist (channels 0 to 0)");
     c = cand(0, 100, DAMAGE, FG_OCCURRENCE_MAX + 1);
     assert_int_equal(fg_dispatcher_dispatch(d, &c, &r, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "dispatch: marker 3 occurrence 9223372036854775808 of action 100: "
+    assert_string_equal(fg_error_message(&err), "dispatch: marker 3 occurrence 9223372036854775808 of action 100: "
                                  "occurrence is above 9223372036854775807");
     assert_int_equal(r, FG_DISPATCH_ACCEPTED); /* the result was not written either */
     assert_unchanged(d, snap);
@@ -238,7 +238,7 @@ static void full_ledger_refuses_a_new_marker_and_changes_nothing(void **state) {
     fg_event_candidate c = cand(0, 100, PARRY, 0);
     c.marker_name = "parry";
     assert_int_equal(fg_dispatcher_dispatch(d, &c, &r, &err), FG_ENOMEM);
-    assert_string_equal(err.msg, "dispatch: parry (marker 9) occurrence 0 of action 100: channel 0 "
+    assert_string_equal(fg_error_message(&err), "dispatch: parry (marker 9) occurrence 0 of action 100: channel 0 "
                                  "already holds 2 distinct markers for this action (capacity 2)");
     assert_unchanged(d, snap);
     /* Markers already known keep deciding. */
@@ -394,7 +394,7 @@ static void restore_refuses_a_foreign_snapshot_and_changes_nothing(void **state)
     fg_error err;
     assert_int_equal(fg_dispatcher_restore(d, other, fg_dispatcher_bytes(other), &err),
                      FG_EMISMATCH);
-    assert_string_equal(err.msg, "dispatcher snapshot: 104 bytes, expected 152 (channels 1, "
+    assert_string_equal(fg_error_message(&err), "dispatcher snapshot: 104 bytes, expected 152 (channels 1, "
                                  "capacity 5)");
     /* 2 channels of capacity 2 take as many bytes as 1 channel of capacity 5. */
     assert_int_equal(fg_dispatcher_size(2, 2), fg_dispatcher_bytes(d));
@@ -404,13 +404,13 @@ static void restore_refuses_a_foreign_snapshot_and_changes_nothing(void **state)
     uint32_t shape[2] = {2, 2};
     memcpy(bad, shape, sizeof shape);
     assert_int_equal(fg_dispatcher_restore(d, bad, fg_dispatcher_bytes(d), &err), FG_EMISMATCH);
-    assert_string_equal(err.msg, "dispatcher snapshot: shape channels 2, capacity 2, expected "
+    assert_string_equal(fg_error_message(&err), "dispatcher snapshot: shape channels 2, capacity 2, expected "
                                  "channels 1, capacity 5");
     memcpy(bad, d, fg_dispatcher_bytes(d));
     fg_dispatch_channel ch = {9, 6, 0, 0}; /* 6 entries in a ledger of 5 */
     memcpy(bad + offsetof(fg_dispatcher, cells), &ch, sizeof ch);
     assert_int_equal(fg_dispatcher_restore(d, bad, fg_dispatcher_bytes(d), &err), FG_EFORMAT);
-    assert_string_equal(err.msg, "dispatcher snapshot: channel 0 has live sequence 9 with 6 "
+    assert_string_equal(fg_error_message(&err), "dispatcher snapshot: channel 0 has live sequence 9 with 6 "
                                  "entries, expected at most 5 entries of a begun sequence");
     assert_int_equal(fg_dispatcher_restore(d, NULL, 0, &err), FG_EMISMATCH);
     assert_unchanged(d, snap);
@@ -528,9 +528,9 @@ static void creation_refuses_bad_shapes_and_failed_allocations(void **state) {
     fg_dispatcher *d = NULL;
     fg_error err;
     assert_int_equal(fg_dispatcher_create(0, 4, NULL, &d, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "dispatcher channels: 0, expected 1 to 65536");
+    assert_string_equal(fg_error_message(&err), "dispatcher channels: 0, expected 1 to 65536");
     assert_int_equal(fg_dispatcher_create(1, 0, NULL, &d, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "dispatcher capacity: 0, expected 1 to 4096 markers per action");
+    assert_string_equal(fg_error_message(&err), "dispatcher capacity: 0, expected 1 to 4096 markers per action");
     assert_int_equal(fg_dispatcher_create(1, 5000, NULL, &d, &err), FG_EINVAL);
     assert_null(d);
     assert_int_equal(fg_dispatcher_size(0, 1), 0);
@@ -539,7 +539,7 @@ static void creation_refuses_bad_shapes_and_failed_allocations(void **state) {
     fg_allocator a = fg_test_counting_allocator(&counter);
     counter.fail_after = 0;
     assert_int_equal(fg_dispatcher_create(1, 4, &a, &d, &err), FG_ENOMEM);
-    assert_string_equal(err.msg, "dispatcher: cannot allocate 128 bytes");
+    assert_string_equal(fg_error_message(&err), "dispatcher: cannot allocate 128 bytes");
     assert_null(d);
     assert_int_equal(counter.live_bytes, 0);
     /* A caller-owned block works without any allocator. */

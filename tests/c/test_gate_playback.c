@@ -18,7 +18,7 @@ static fg_cycle_track run_cycle(void) {
     const fg_track_marker_spec m[] = {{950, FOOT_RIGHT, "FootRight"}, {50, FOOT_LEFT, "FootLeft"}};
     fg_cycle_track t;
     fg_error err;
-    if (fg_cycle_track_init(&t, 1000, m, 2, &err) != FG_OK) fail_msg("%s", err.msg);
+    if (fg_cycle_track_init(&t, 1000, m, 2, &err) != FG_OK) fail_msg("%s", fg_error_message(&err));
     return t;
 }
 
@@ -34,7 +34,7 @@ static sampled sample(const fg_cycle_track *t, fg_playback_token tok, fg_tick fr
     sampled s;
     fg_error err;
     if (fg_cycle_track_sample(t, tok, from, to, s.events, 16, &s.batch, &err) != FG_OK)
-        fail_msg("%s", err.msg);
+        fail_msg("%s", fg_error_message(&err));
     return s;
 }
 
@@ -58,7 +58,7 @@ static fg_playback_owner *owner(uint32_t queue, fg_playback_token tok, fg_tick c
     fg_playback_owner *o = NULL;
     fg_error err;
     assert_int_equal(fg_playback_owner_create(queue, NULL, &o, &err), FG_OK);
-    if (fg_playback_owner_begin(o, tok, cursor, &err) != FG_OK) fail_msg("%s", err.msg);
+    if (fg_playback_owner_begin(o, tok, cursor, &err) != FG_OK) fail_msg("%s", fg_error_message(&err));
     return o;
 }
 
@@ -67,7 +67,7 @@ static fg_commit_result commit(fg_playback_owner *o, const sampled *s) {
     fg_error err;
     fg_track_batch b = s->batch;
     b.events = s->events; /* the sampled struct was copied: point at this copy's events */
-    if (fg_playback_owner_commit(o, &b, &r, &err) != FG_OK) fail_msg("%s", err.msg);
+    if (fg_playback_owner_commit(o, &b, &r, &err) != FG_OK) fail_msg("%s", fg_error_message(&err));
     return r;
 }
 
@@ -212,7 +212,7 @@ static void intervals_near_the_end_of_time_do_not_overflow(void **state) {
     fg_error err;
     assert_int_equal(fg_cycle_track_sample(&dense, slot2_gen7, 0, INT64_MAX, out, 4, &b, &err),
                      FG_ENOMEM);
-    assert_string_equal(err.msg, "cycle track: interval (0, 9223372036854775807] holds "
+    assert_string_equal(fg_error_message(&err), "cycle track: interval (0, 9223372036854775807] holds "
                                  "18446744073709551615 events, the output array holds 4");
 }
 
@@ -322,11 +322,11 @@ static void reversed_interval_is_refused_with_a_message(void **state) {
     fg_error err;
     assert_int_equal(fg_cycle_track_sample(&t, slot2_gen7, 1080, 920, out, 4, &batch, &err),
                      FG_EINVAL);
-    assert_string_equal(err.msg,
+    assert_string_equal(fg_error_message(&err),
                         "cycle track: interval (1080, 920] is reversed (expected to >= from)");
     assert_int_equal(fg_cycle_track_sample(&t, slot2_gen7, -5, 920, out, 4, &batch, &err),
                      FG_EINVAL);
-    assert_string_equal(err.msg, "cycle track: interval (-5, 920]: from -5 is before the start of "
+    assert_string_equal(fg_error_message(&err), "cycle track: interval (-5, 920]: from -5 is before the start of "
                                  "playback (expected from >= 0)");
     uint64_t n = 77;
     assert_int_equal(fg_cycle_track_count(&t, 10, 9, &n, &err), FG_EINVAL);
@@ -346,23 +346,23 @@ static void bad_marker_is_refused_with_a_message(void **state) {
     const fg_track_marker_spec late[] = {{50, FOOT_LEFT, "FootLeft"},
                                          {1000, FOOT_RIGHT, "FootRight"}};
     assert_int_equal(fg_cycle_track_init(&t, 1000, late, 2, &err), FG_EINVAL);
-    assert_string_equal(err.msg,
+    assert_string_equal(fg_error_message(&err),
                         "cycle track: markers[2] FootRight (marker 1): tick 1000 is outside "
                         "the duration (expected 0 to 999)");
     const fg_track_marker_spec early[] = {{-1, 4, NULL}};
     assert_int_equal(fg_cycle_track_init(&t, 1000, early, 1, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "cycle track: markers[1] marker 4: tick -1 is outside the duration "
+    assert_string_equal(fg_error_message(&err), "cycle track: markers[1] marker 4: tick -1 is outside the duration "
                                  "(expected 0 to 999)");
     assert_int_equal(fg_cycle_track_init(&t, 0, NULL, 0, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "cycle track: duration 0, expected at least 1 tick");
+    assert_string_equal(fg_error_message(&err), "cycle track: duration 0, expected at least 1 tick");
     const fg_track_marker_spec twice[] = {{50, FOOT_LEFT, "FootLeft"}, {50, FOOT_LEFT, "FootLeft"}};
     assert_int_equal(fg_cycle_track_init(&t, 1000, twice, 2, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "cycle track: FootLeft (marker 0) appears twice at tick 50, "
+    assert_string_equal(fg_error_message(&err), "cycle track: FootLeft (marker 0) appears twice at tick 50, "
                                  "expected each marker once per tick");
     fg_track_marker_spec many[FG_TRACK_MAX_MARKERS + 1];
     for (int i = 0; i <= FG_TRACK_MAX_MARKERS; i++) many[i] = (fg_track_marker_spec){i, 1, NULL};
     assert_int_equal(fg_cycle_track_init(&t, 1000, many, FG_TRACK_MAX_MARKERS + 1, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "cycle track: 33 markers, at most 32 allowed");
+    assert_string_equal(fg_error_message(&err), "cycle track: 33 markers, at most 32 allowed");
     assert_memory_equal(&t, &before, sizeof t);
     assert_int_equal(fg_cycle_track_init(&t, 1000, many, FG_TRACK_MAX_MARKERS, &err), FG_OK);
 }
@@ -379,7 +379,7 @@ static void output_overflow_is_reported_and_writes_nothing(void **state) {
     fg_error err;
     assert_int_equal(fg_cycle_track_sample(&t, slot2_gen7, 920, 1080, out, 1, &batch, &err),
                      FG_ENOMEM);
-    assert_string_equal(err.msg, "cycle track: interval (920, 1080] holds 2 events, the output "
+    assert_string_equal(fg_error_message(&err), "cycle track: interval (920, 1080] holds 2 events, the output "
                                  "array holds 1");
     assert_int_equal(batch.count, 0);
     assert_null(batch.events);
@@ -406,7 +406,7 @@ static void full_delivery_queue_refuses_the_commit_and_changes_nothing(void **st
     fg_commit_result r = FG_COMMIT_STALE_PLAYBACK;
     fg_error err;
     assert_int_equal(fg_playback_owner_commit(o, &c.batch, &r, &err), FG_ENOMEM);
-    assert_string_equal(err.msg, "commit: batch (1000, 1960] brings 2 events but the delivery "
+    assert_string_equal(fg_error_message(&err), "commit: batch (1000, 1960] brings 2 events but the delivery "
                                  "queue has 0 free of 2 (drain it first)");
     assert_int_equal(r, FG_COMMIT_STALE_PLAYBACK);
     assert_memory_equal(o, full, fg_playback_owner_bytes(o));
@@ -442,12 +442,12 @@ static void begin_with_a_generation_that_is_not_newer_is_refused(void **state) {
     void *before = snapshot(o);
     fg_error err;
     assert_int_equal(fg_playback_owner_begin(o, slot2_gen7, 0, &err), FG_ESTATE);
-    assert_string_equal(err.msg, "playback owner: begin slot 2 generation 7: generation is not "
+    assert_string_equal(fg_error_message(&err), "playback owner: begin slot 2 generation 7: generation is not "
                                  "newer than 8 (slot 2), the last one begun");
     assert_int_equal(fg_playback_owner_begin(o, slot2_gen8, 0, &err), FG_ESTATE);
     const fg_playback_token gen9 = {2, 9};
     assert_int_equal(fg_playback_owner_begin(o, gen9, -1, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "playback owner: begin slot 2 generation 9: cursor -1, expected "
+    assert_string_equal(fg_error_message(&err), "playback owner: begin slot 2 generation 9: cursor -1, expected "
                                  ">= 0");
     assert_memory_equal(o, before, fg_playback_owner_bytes(o));
     /* Ending does not let an old generation back in. */
@@ -472,23 +472,23 @@ static void malformed_batch_is_refused(void **state) {
     fg_commit_result r;
     fg_error err;
     assert_int_equal(fg_playback_owner_commit(o, &b, &r, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "commit: batch (0, 100] events[2] at tick 40 is out of order "
+    assert_string_equal(fg_error_message(&err), "commit: batch (0, 100] events[2] at tick 40 is out of order "
                                  "(expected ticks inside the interval, in order)");
     ev[1].tick = 150;
     assert_int_equal(fg_playback_owner_commit(o, &b, &r, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "commit: batch (0, 100] events[2] at tick 150 is outside the "
+    assert_string_equal(fg_error_message(&err), "commit: batch (0, 100] events[2] at tick 150 is outside the "
                                  "interval (expected ticks inside the interval, in order)");
     ev[0].tick = 0;
     b.token = slot2_gen8;
     assert_int_equal(fg_playback_owner_commit(o, &b, &r, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "commit: batch (0, 100] events[1] at tick 0 is outside the "
+    assert_string_equal(fg_error_message(&err), "commit: batch (0, 100] events[1] at tick 0 is outside the "
                                  "interval (expected ticks inside the interval, in order)");
     b.events = NULL;
     assert_int_equal(fg_playback_owner_commit(o, &b, &r, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "commit: batch (0, 100] has 2 events but no event array");
+    assert_string_equal(fg_error_message(&err), "commit: batch (0, 100] has 2 events but no event array");
     b.from = 200;
     assert_int_equal(fg_playback_owner_commit(o, &b, &r, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "commit: batch (200, 100] is reversed (expected to >= from)");
+    assert_string_equal(fg_error_message(&err), "commit: batch (200, 100] is reversed (expected to >= from)");
     assert_memory_equal(o, before, fg_playback_owner_bytes(o));
     free(before);
     fg_playback_owner_destroy(o);
@@ -520,13 +520,13 @@ static void snapshot_restore_delivers_once_per_timeline(void **state) {
     fg_playback_owner *small = owner(2, slot2_gen7, 0);
     assert_int_equal(fg_playback_owner_restore(o, small, fg_playback_owner_bytes(small), &err),
                      FG_EMISMATCH);
-    assert_string_equal(err.msg, "playback owner snapshot: 88 bytes, expected 232 (queue 8)");
+    assert_string_equal(fg_error_message(&err), "playback owner snapshot: 88 bytes, expected 232 (queue 8)");
     fg_playback_owner *bad = malloc(fg_playback_owner_bytes(o));
     memcpy(bad, o, fg_playback_owner_bytes(o));
     bad->count = 9;
     assert_int_equal(fg_playback_owner_restore(o, bad, fg_playback_owner_bytes(o), &err),
                      FG_EFORMAT);
-    assert_string_equal(err.msg,
+    assert_string_equal(fg_error_message(&err),
                         "playback owner snapshot: queue head 0 count 9 live 1 cursor 1080, "
                         "expected head and count within 8, live 0 or 1, cursor >= 0");
     assert_memory_equal(o, after, fg_playback_owner_bytes(o));
@@ -626,7 +626,7 @@ static void names_and_queue_limits(void **state) {
     fg_playback_owner *o = NULL;
     fg_error err;
     assert_int_equal(fg_playback_owner_create(0, NULL, &o, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "playback owner queue: 0, expected 1 to 65536 events");
+    assert_string_equal(fg_error_message(&err), "playback owner queue: 0, expected 1 to 65536 events");
     assert_null(o);
     assert_int_equal(fg_playback_owner_size(FG_PLAYBACK_MAX_QUEUE + 1), 0);
 }

@@ -44,7 +44,7 @@ static fg_ruleset *make_rules(void) {
     }
     fg_error err;
     fg_ruleset *r = fg_ruleset_build(b, NULL, &err);
-    if (!r) fail_msg("rules: %s", err.msg);
+    if (!r) fail_msg("rules: %s", fg_error_message(&err));
     fg_ruleset_builder_destroy(b);
     return r;
 }
@@ -194,7 +194,7 @@ static void bad_reports_are_refused(void **state) {
     uint64_t h = fg_world_hash(d.w);
     fg_error err;
     assert_int_equal(fg_world_report_event(d.w, d.p1, 0, seq, "footstep", 0, &err), FG_ENOTFOUND);
-    assert_string_equal(err.msg, "report_event: marker 'footstep' is not used by any action of "
+    assert_string_equal(fg_error_message(&err), "report_event: marker 'footstep' is not used by any action of "
                                  "'gatefighter'");
     assert_int_equal(fg_world_report_event(d.w, d.p1, 3, seq, "damage", 0, &err), FG_EINVAL);
     assert_int_equal(fg_world_report_event(d.w, d.p1, 0, 0, "damage", 0, &err), FG_EINVAL);

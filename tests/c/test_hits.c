@@ -585,7 +585,7 @@ static void box_mistakes_name_the_path_and_the_value(void **state) {
     b = brawler(NULL);
     assert_int_equal(fg_ruleset_add_default_box(b, NULL, FG_BOX_PUSH, px_box(0, 0, 3, -1), &err),
                      FG_EINVAL);
-    assert_string_equal(err.msg, "boxes.default.push.h: -1, expected a size >= 0");
+    assert_string_equal(fg_error_message(&err), "boxes.default.push.h: -1, expected a size >= 0");
     fg_ruleset_builder_destroy(b);
 }
 
@@ -622,7 +622,7 @@ static void launches_juggles_and_throws_survive_rollback_at_every_distance(void 
             if (fg_synctest_advance(st, &err) != FG_OK) {
                 char line[512];
                 fg_synctest_report_format(fg_synctest_last_report(st), line, sizeof line);
-                fail_msg("distance %u, tick %d: %s\n%s", check, t, err.msg, line);
+                fail_msg("distance %u, tick %d: %s\n%s", check, t, fg_error_message(&err), line);
             }
             fg_combat_view v = combat(&d, d.p2);
             if (v.combo > max_combo) max_combo = v.combo;

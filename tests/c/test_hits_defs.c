@@ -170,7 +170,7 @@ static void a_two_part_kick_survives_rollback_at_every_distance(void **state) {
             if (fg_synctest_advance(st, &err) != FG_OK) {
                 char line[512];
                 fg_synctest_report_format(fg_synctest_last_report(st), line, sizeof line);
-                fail_msg("distance %u, tick %d: %s\n%s", check, t, err.msg, line);
+                fail_msg("distance %u, tick %d: %s\n%s", check, t, fg_error_message(&err), line);
             }
             for (uint32_t i = 0; i < fg_world_event_count(d.w); i++)
                 hits += fg_world_event_at(d.w, i)->kind != FG_EVENT_MARKER;

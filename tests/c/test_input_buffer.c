@@ -76,7 +76,7 @@ static void consume_takes_one_edge_and_refuses_stale_handles(void **state) {
     assert_int_equal(fg_buffer_consume(b, r, NULL), FG_OK);
     fg_error err;
     assert_int_equal(fg_buffer_consume(b, r, &err), FG_ESTATE);
-    assert_non_null(strstr(err.msg, "already consumed"));
+    assert_non_null(strstr(fg_error_message(&err), "already consumed"));
     /* The other press is untouched. */
     fg_edge_ref r2;
     assert_true(fg_buffer_find_press(b, LP, 0, 3, &r2));
@@ -87,7 +87,7 @@ static void consume_takes_one_edge_and_refuses_stale_handles(void **state) {
     run_to(b, 5);
     assert_null(fg_buffer_find(b, r.id));
     assert_int_equal(fg_buffer_consume(b, r, &err), FG_ESTATE);
-    assert_non_null(strstr(err.msg, "no longer in the buffer"));
+    assert_non_null(strstr(fg_error_message(&err), "no longer in the buffer"));
     fg_edge_ref never = {999};
     assert_int_equal(fg_buffer_consume(b, never, &err), FG_ESTATE);
     free(b);
@@ -136,7 +136,7 @@ static void full_pending_queue_refuses(void **state) {
     release(b, LP, 6);
     fg_error err;
     assert_int_equal(fg_buffer_push(b, FG_EDGE_PRESS, LP, 0, 7000, 7, 0, NULL, &err), FG_ENOMEM);
-    assert_non_null(strstr(err.msg, "input queue full"));
+    assert_non_null(strstr(fg_error_message(&err), "input queue full"));
     assert_int_equal(b->refused, 1);
     assert_int_equal(fg_buffer_pending_count(b), 2);
     run_to(b, 6);
@@ -228,16 +228,16 @@ static void bad_edges_are_refused_and_change_nothing(void **state) {
     fg_error err;
     /* Time going back. */
     assert_int_equal(fg_buffer_push(b, FG_EDGE_RELEASE, LP, 0, 3000, 4, 0, NULL, &err), FG_ESTATE);
-    assert_non_null(strstr(err.msg, "time may not go back"));
+    assert_non_null(strstr(fg_error_message(&err), "time may not go back"));
     /* Press of a held button. */
     assert_int_equal(fg_buffer_push(b, FG_EDGE_PRESS, LP, 0, 5000, 5, 0, NULL, &err), FG_ESTATE);
-    assert_non_null(strstr(err.msg, "already down"));
+    assert_non_null(strstr(fg_error_message(&err), "already down"));
     /* Release of a free button. */
     assert_int_equal(fg_buffer_push(b, FG_EDGE_RELEASE, HP, 0, 5000, 5, 0, NULL, &err), FG_ESTATE);
     /* Not a button, not a direction, not a kind. */
     assert_int_equal(fg_buffer_push(b, FG_EDGE_PRESS, 2, 0, 5000, 5, 0, NULL, &err), FG_EINVAL);
     assert_int_equal(fg_buffer_push(b, FG_EDGE_DIR, 0, 10, 5000, 5, 0, NULL, &err), FG_EINVAL);
-    assert_non_null(strstr(err.msg, "numpad value 1..9"));
+    assert_non_null(strstr(fg_error_message(&err), "numpad value 1..9"));
     assert_int_equal(fg_buffer_push(b, (fg_edge_kind)9, LP, 0, 5000, 5, 0, NULL, &err), FG_EINVAL);
     /* Direction to the one already held. */
     assert_int_equal(fg_buffer_push(b, FG_EDGE_DIR, 0, 5, 5000, 5, 0, NULL, &err), FG_ESTATE);
@@ -257,7 +257,7 @@ static void zero_capacity_is_an_error(void **state) {
     fg_buffer b;
     fg_error err;
     assert_int_equal(fg_buffer_init(&b, 0, 0, &err), FG_EINVAL);
-    assert_non_null(strstr(err.msg, "capacity: 0"));
+    assert_non_null(strstr(fg_error_message(&err), "capacity: 0"));
 }
 
 /* Rule: the hash covers live edges and consumption; equal buffers hash equal. */

@@ -34,9 +34,9 @@ static void bad_button_lists_are_refused(void **state) {
     const char *dup[] = {"LP", "LP"}, *dir[] = {"left"}, *empty[] = {""},
                *longn[] = {"ABCDEFGHIJKLMNOPQ"};
     assert_int_equal(fg_action_names_init(&n, dup, 2, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "buttons: 'LP' is declared twice");
+    assert_string_equal(fg_error_message(&err), "buttons: 'LP' is declared twice");
     assert_int_equal(fg_action_names_init(&n, dir, 1, &err), FG_EINVAL);
-    assert_non_null(strstr(err.msg, "is a direction"));
+    assert_non_null(strstr(fg_error_message(&err), "is a direction"));
     assert_int_equal(fg_action_names_init(&n, empty, 1, &err), FG_EINVAL);
     assert_int_equal(fg_action_names_init(&n, longn, 1, &err), FG_EINVAL);
     const char *many[40];
@@ -46,7 +46,7 @@ static void bad_button_lists_are_refused(void **state) {
         many[i] = names[i];
     }
     assert_int_equal(fg_action_names_init(&n, many, 40, &err), FG_EINVAL);
-    assert_non_null(strstr(err.msg, "at most 28"));
+    assert_non_null(strstr(fg_error_message(&err), "at most 28"));
 }
 
 /* Rule: numpad notation from direction bits, and its horizontal mirror when facing left. */
@@ -148,13 +148,13 @@ static void stick_rejects_non_finite_values(void **state) {
     fg_vec2 bad[] = {{NAN, 0.0f}, {0.0f, INFINITY}, {-INFINITY, NAN}};
     for (int i = 0; i < 3; i++) {
         assert_int_equal(fg_stick_shape(bad[i], &c, &out, &err), FG_EINVAL);
-        assert_non_null(strstr(err.msg, "not finite"));
+        assert_non_null(strstr(fg_error_message(&err), "not finite"));
         assert_true(out.x == 0.25f && out.y == 0.5f);
     }
     fg_stick_config badc = c;
     badc.deadzone = 1.5f;
     assert_int_equal(fg_stick_config_check(&badc, &err), FG_EINVAL);
-    assert_non_null(strstr(err.msg, "stick.deadzone: 1.5"));
+    assert_non_null(strstr(fg_error_message(&err), "stick.deadzone: 1.5"));
 }
 
 /* Rule: camera-relative sticks are projected on the camera's horizontal basis. */

@@ -218,7 +218,7 @@ static void hysteresis_policy_one_way_by_default_both_ways_on_request(void **sta
     bad.hysteresis = (fg_loco_hysteresis)7;
     fg_error err;
     assert_int_equal(fg_loco_config_check(&bad, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "locomotion.hysteresis: 7, expected one_way (0) or both_ways (1)");
+    assert_string_equal(fg_error_message(&err), "locomotion.hysteresis: 7, expected one_way (0) or both_ways (1)");
 }
 
 /* Rule: the boundaries and the dead zone are data. */
@@ -827,42 +827,42 @@ static void config_errors_name_field_value_and_range(void **state) {
     c = good;
     c.forward_limit_deg = 200.0f;
     assert_int_equal(fg_loco_config_check(&c, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "locomotion.forward_limit_deg: 200, expected a value in (0, 180)");
+    assert_string_equal(fg_error_message(&err), "locomotion.forward_limit_deg: 200, expected a value in (0, 180)");
     c = good;
     c.backward_limit_deg = 130.0f;
     assert_int_equal(fg_loco_config_check(&c, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "locomotion.backward_limit_deg: 130 with forward_limit_deg 65, "
+    assert_string_equal(fg_error_message(&err), "locomotion.backward_limit_deg: 130 with forward_limit_deg 65, "
                                  "expected the two to add up to at most 180");
     c = good;
     c.dead_zone_deg = 70.0f;
     assert_int_equal(fg_loco_config_check(&c, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "locomotion.dead_zone_deg: 70, expected a value in [0, 65) "
+    assert_string_equal(fg_error_message(&err), "locomotion.dead_zone_deg: 70, expected a value in [0, 65) "
                                  "(below both sector limits)");
     c = good;
     c.dead_zone_deg = NAN;
     assert_int_equal(fg_loco_config_check(&c, &err), FG_EINVAL);
-    assert_non_null(strstr(err.msg, "locomotion.dead_zone_deg: nan"));
+    assert_non_null(strstr(fg_error_message(&err), "locomotion.dead_zone_deg: nan"));
     c = good;
     c.wall_ticks = 0;
     assert_int_equal(fg_loco_config_check(&c, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "locomotion.wall_ticks: 0, expected 1 to 65535");
+    assert_string_equal(fg_error_message(&err), "locomotion.wall_ticks: 0, expected 1 to 65535");
     c = good;
     c.pivot_min_ticks = 70000;
     assert_int_equal(fg_loco_config_check(&c, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "locomotion.pivot_min_ticks: 70000, expected at most 65535");
+    assert_string_equal(fg_error_message(&err), "locomotion.pivot_min_ticks: 70000, expected at most 65535");
     c = good;
     c.pivot_turn_deg = 0.0f;
     assert_int_equal(fg_loco_config_check(&c, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "locomotion.pivot_turn_deg: 0, expected a value in (0, 180]");
+    assert_string_equal(fg_error_message(&err), "locomotion.pivot_turn_deg: 0, expected a value in (0, 180]");
     c = good;
     c.braking_deceleration = -1.0f;
     assert_int_equal(fg_loco_config_check(&c, &err), FG_EINVAL);
-    assert_string_equal(err.msg,
+    assert_string_equal(fg_error_message(&err),
                         "locomotion.braking_deceleration: -1, expected a finite value above 0");
     c = good;
     c.move_speed = 0.0f;
     assert_int_equal(fg_loco_config_check(&c, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "locomotion.move_speed: 0, expected a finite value above 0");
+    assert_string_equal(fg_error_message(&err), "locomotion.move_speed: 0, expected a finite value above 0");
 
     fg_loco_batch *b = NULL;
     assert_int_equal(fg_loco_batch_create(&good, 4, NULL, &b, &err), FG_OK);
@@ -875,7 +875,7 @@ static void config_errors_name_field_value_and_range(void **state) {
     assert_int_equal(fg_loco_batch_create(&c, 4, NULL, &b, &err), FG_EINVAL);
     assert_null(b);
     assert_int_equal(fg_loco_batch_create(&good, 0, NULL, &b, &err), FG_EINVAL);
-    assert_non_null(strstr(err.msg, "locomotion batch capacity: 0, expected 1 to"));
+    assert_non_null(strstr(fg_error_message(&err), "locomotion batch capacity: 0, expected 1 to"));
     assert_null(b);
 }
 
@@ -963,7 +963,7 @@ static void batch_matches_step_and_does_not_allocate(void **state) {
     assert_null(fg_loco_batch_job(b, N));
     fg_error err;
     assert_int_equal(fg_loco_batch_gather(b, 77, &world[0], &(fg_loco_input){0}, &err), FG_ENOMEM);
-    assert_string_equal(err.msg, "locomotion batch: entity 77 does not fit, all 64 jobs are taken");
+    assert_string_equal(fg_error_message(&err), "locomotion batch: entity 77 does not fit, all 64 jobs are taken");
     assert_int_equal(fg_loco_batch_count(b), N);
     fg_loco_batch_destroy(b);
     assert_int_equal(counter.live_bytes, 0);

@@ -179,10 +179,10 @@ static void spawn_pair(duel *d, int distance) {
     s.grounded = true;
     s.x = FG_FX(-35);
     fg_error err;
-    if (fg_world_spawn(d->w, &s, &d->p1, &err) != FG_OK) fail_msg("spawn: %s", err.msg);
+    if (fg_world_spawn(d->w, &s, &d->p1, &err) != FG_OK) fail_msg("spawn: %s", fg_error_message(&err));
     s.x = FG_FX(-35 + distance);
     s.facing = FG_FACING_LEFT;
-    if (fg_world_spawn(d->w, &s, &d->p2, &err) != FG_OK) fail_msg("spawn: %s", err.msg);
+    if (fg_world_spawn(d->w, &s, &d->p2, &err) != FG_OK) fail_msg("spawn: %s", fg_error_message(&err));
 }
 
 static void apply_steps(duel *d, fg_entity e, const setup_step *steps, int n, fg_tick t) {
@@ -194,12 +194,12 @@ static void apply_steps(duel *d, fg_entity e, const setup_step *steps, int n, fg
             int numpad = fg_numpad_relative(what[0] - '0', fg_world_facing(d->w, e));
             int64_t us = fg_us_of_tick(t, fg_world_tick_rate(d->w));
             if (fg_world_direction(d->w, e, numpad, us, FG_SOURCE_SCRIPT, &err) != FG_OK)
-                fail_msg("hold %s: %s", what, err.msg);
+                fail_msg("hold %s: %s", what, fg_error_message(&err));
         } else {
             int id = fg_ruleset_find_action(d->r, what);
             if (id < 0) fail_msg("setup: '%s' is not an action", what);
             if (fg_world_request(d->w, e, (uint32_t)id, FG_REQ_SCRIPT, &err) != FG_OK)
-                fail_msg("request %s: %s", what, err.msg);
+                fail_msg("request %s: %s", what, fg_error_message(&err));
         }
     }
 }
@@ -265,7 +265,7 @@ static void every_request_in_every_state_gets_the_tables_answer_with_a_reason(vo
         fg_error err;
         int meter = fg_ruleset_find_resource(d.r, "meter");
         if (fg_world_set_resource(d.w, d.p1, (uint32_t)meter, st->meter, &err) != FG_OK)
-            fail_msg("%s: %s", st->name, err.msg);
+            fail_msg("%s: %s", st->name, fg_error_message(&err));
         while (fg_world_tick(d.w) < st->tick) {
             fg_tick now = fg_world_tick(d.w);
             apply_steps(&d, d.p1, st->p1, st->np1, now);
@@ -281,7 +281,7 @@ static void every_request_in_every_state_gets_the_tables_answer_with_a_reason(vo
             assert_int_equal(fg_world_restore(d.w, snap, size, NULL), FG_OK);
             uint32_t id = (uint32_t)fg_ruleset_find_action(d.r, row->action);
             if (fg_world_request(d.w, d.p1, id, FG_REQ_AI, &err) != FG_OK)
-                fail_msg("line %d: %s", row->line, err.msg);
+                fail_msg("line %d: %s", row->line, fg_error_message(&err));
             advance(&d);
             const fg_decision *dec = NULL;
             for (uint32_t k = 0; k < fg_world_trace_count(d.w); k++) {

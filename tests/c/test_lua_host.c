@@ -44,7 +44,7 @@ static fg_lua_host *load(int startup, const char *rule, const fg_lua_options *op
     fg_error err;
     fg_lua_host *s = fg_lua_host_load_string("probe.lua", text, strlen(text), opt, &err);
     free(text);
-    if (!s) fail_msg("load: %s", err.msg);
+    if (!s) fail_msg("load: %s", fg_error_message(&err));
     return s;
 }
 
@@ -114,11 +114,11 @@ static void test_a_bad_file_is_refused_with_its_line_and_field(void **state) {
     fg_error err;
     assert_null(fg_lua_host_load_file(path, NULL, &err));
     assert_int_equal(err.code, FG_ERULE);
-    assert_non_null(strstr(err.msg, path));
-    assert_non_null(strstr(err.msg, "actions.jab.startpu"));
+    assert_non_null(strstr(fg_error_message(&err), path));
+    assert_non_null(strstr(fg_error_message(&err), "actions.jab.startpu"));
     remove(path);
     assert_null(fg_lua_host_load_file(path, NULL, &err));
-    assert_non_null(strstr(err.msg, path));
+    assert_non_null(strstr(fg_error_message(&err), path));
     assert_null(fg_lua_host_load_string("x.lua", NULL, 0, NULL, &err));
     assert_int_equal(err.code, FG_EINVAL);
     free(good);
@@ -138,7 +138,7 @@ static void test_reload_swaps_or_keeps_the_old_rules(void **state) {
                                  "  actions = { idle = { neutral = true, loop = 1 } } }\n";
     fg_error err;
     assert_int_equal(fg_lua_host_reload(s, broken, strlen(broken), NULL, &err), FG_ERULE);
-    assert_non_null(strstr(err.msg, "probe.lua:3"));
+    assert_non_null(strstr(fg_error_message(&err), "probe.lua:3"));
     assert_ptr_equal(fg_lua_host_ruleset(s), before);
     assert_int_equal(jab(s, e, 3)->kind, FG_DECIDE_REJECTED);
 
@@ -165,7 +165,7 @@ static void test_a_changed_file_is_noticed_and_reloaded(void **state) {
     free(text);
     fg_error err;
     fg_lua_host *s = fg_lua_host_load_file(path, NULL, &err);
-    if (!s) fail_msg("%s", err.msg);
+    if (!s) fail_msg("%s", fg_error_message(&err));
     assert_false(fg_lua_host_files_changed(s));
     text = rules_text(12, "reject"); /* another size, whatever the clock's resolution */
     rewrite(path, text);
@@ -215,7 +215,7 @@ static void test_what_if_names_the_decisions_that_change(void **state) {
     assert_int_equal(fg_world_hash(w), live_hash); /* the live world is untouched */
 
     assert_int_equal(fg_lua_host_what_if(s, "junk", 4, &report, &err), FG_ERULE);
-    assert_true(strlen(err.msg) > 0);
+    assert_true(strlen(fg_error_message(&err)) > 0);
     free(snap);
     fg_lua_host_destroy(s);
 }

@@ -101,7 +101,7 @@ static void rule_over_memory_cap_fails_alone(void **state) {
     lua_pushvalue(L, fn);
     lua_pushinteger(L, 100000000);
     assert_int_equal(fg_lua_call_rule(L, NULL, "request rule", 1, 1, &err), FG_ERULE);
-    assert_non_null(strstr(err.msg, "rules/c.lua:3: framegate: request rule went over its memory cap"));
+    assert_non_null(strstr(fg_error_message(&err), "rules/c.lua:3: framegate: request rule went over its memory cap"));
     assert_int_equal(lua_gettop(L), fn);
     lua_gc(L, LUA_GCCOLLECT);
     assert_true(fg_lua_memory_in_use(L) <= before + 1024);
@@ -131,7 +131,7 @@ static void budget_ends_pcall_loops_and_restores_the_hosts_hook(void **state) {
     lua_sethook(L, host_hook, LUA_MASKCOUNT, 100000);
     fg_error err;
     assert_int_equal(fg_lua_call_rule(L, NULL, "request rule", 0, 1, &err), FG_ERULE);
-    assert_non_null(strstr(err.msg, "rules/c.lua:3: framegate: request rule ran past its budget"));
+    assert_non_null(strstr(fg_error_message(&err), "rules/c.lua:3: framegate: request rule ran past its budget"));
     assert_ptr_equal(lua_gethook(L), host_hook);
     assert_int_equal(lua_gethookcount(L), 100000);
     lua_close(L);

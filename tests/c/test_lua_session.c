@@ -130,7 +130,7 @@ static void open_match(match *m, uint32_t nnodes, const fg_link_config *lc, cons
         c.transport = fg_link_transport(m->link, i);
         c.advance = node_tick;
         c.ud = n;
-        if (fg_session_create(n->s.w, &c, &n->session, &err) != FG_OK) fail_msg("%s", err.msg);
+        if (fg_session_create(n->s.w, &c, &n->session, &err) != FG_OK) fail_msg("%s", fg_error_message(&err));
         n->fed = -1;
         m->running[i] = true;
     }
@@ -155,7 +155,7 @@ static void feed(node *n, uint32_t player, const script *sc) {
         if (k < TICKS) r = &sc->rec[player][k];
         else fg_input_record_start(&idle, &sc->rec[player][TICKS - 1]);
         fg_error err;
-        if (fg_session_input_record(n->session, r, &err) != FG_OK) fail_msg("%s", err.msg);
+        if (fg_session_input_record(n->session, r, &err) != FG_OK) fail_msg("%s", fg_error_message(&err));
     }
     n->fed = t;
 }
@@ -190,7 +190,7 @@ static bool done(const match *m) {
 static void run_to_end(match *m, const script *sc) {
     fg_error err;
     while (!done(m)) {
-        if (frame(m, sc, &err, NULL) != FG_OK) fail_msg("%s", err.msg);
+        if (frame(m, sc, &err, NULL) != FG_OK) fail_msg("%s", fg_error_message(&err));
         assert_true(m->frames < TICKS * 3);
     }
 }
@@ -290,7 +290,7 @@ static void delay_changes_mid_match(void **state) {
         if (m.frames == 1000) assert_int_equal(fg_session_set_delay(m.n[0].session, 0, &err), FG_OK);
         if (m.frames == 1500) assert_int_equal(fg_session_set_delay(m.n[0].session, 3, &err), FG_OK);
         if (m.frames == 2000) assert_int_equal(fg_session_set_delay(m.n[1].session, 1, &err), FG_OK);
-        if (frame(&m, the_script, &err, NULL) != FG_OK) fail_msg("%s", err.msg);
+        if (frame(&m, the_script, &err, NULL) != FG_OK) fail_msg("%s", fg_error_message(&err));
         assert_true(m.frames < TICKS * 3);
     }
     assert_memory_equal(used[0], used[1], sizeof(script));
@@ -310,7 +310,7 @@ static void delay_changes_mid_match(void **state) {
     check_same(&m, &ref);
     assert_int_equal(fg_session_get_stats(m.n[0].session).input_delay, 3);
     assert_int_equal(fg_session_set_delay(m.n[0].session, 16, &err), FG_EINVAL);
-    assert_non_null(strstr(err.msg, "expected 0..15"));
+    assert_non_null(strstr(fg_error_message(&err), "expected 0..15"));
     close_match(&m);
     free(used[0]);
     free(used[1]);
@@ -362,7 +362,7 @@ static void a_cable_pulled_and_plugged_back(void **state) {
     while (!done(&m)) {
         if (m.frames == 1000) fg_link_set_cut(m.link, 1, true);
         if (m.frames == 1120) fg_link_set_cut(m.link, 1, false);
-        if (frame(&m, the_script, &err, NULL) != FG_OK) fail_msg("%s", err.msg);
+        if (frame(&m, the_script, &err, NULL) != FG_OK) fail_msg("%s", fg_error_message(&err));
         uint32_t n = fg_session_get_stats(m.n[0].session).interrupted;
         if (n > interrupted) interrupted = n;
         assert_true(m.frames < TICKS * 3);
@@ -391,7 +391,7 @@ static void a_peer_killed_mid_match(void **state) {
     }
     assert_int_equal(st, FG_ESTATE);
     assert_int_equal(who, 0);
-    assert_non_null(strstr(err.msg, "player 2 disconnected: nothing received for 5"));
+    assert_non_null(strstr(fg_error_message(&err), "player 2 disconnected: nothing received for 5"));
     assert_true(m.frames >= 1000 + 5 * 60 && m.frames <= 1000 + 5 * 60 + 10);
     fg_session *s = m.n[0].session;
     assert_int_equal(fg_session_get_state(s), FG_SESSION_DISCONNECTED);
@@ -401,7 +401,7 @@ static void a_peer_killed_mid_match(void **state) {
     assert_int_equal(fg_world_hash(m.n[0].s.w), the_ref.hashes[stats.confirmed - 1]);
     /* It stays stopped, with the same message. */
     assert_int_equal(fg_session_advance(s, (int64_t)m.frames * FRAME_US, &err), FG_ESTATE);
-    assert_non_null(strstr(err.msg, "player 2 disconnected"));
+    assert_non_null(strstr(fg_error_message(&err), "player 2 disconnected"));
     close_match(&m);
 }
 
@@ -438,7 +438,7 @@ static void a_planted_desync_is_named(void **state) {
     fg_status st = FG_OK;
     while (st == FG_OK && m.frames < TICKS) st = frame(&m, the_script, &err, NULL);
     assert_int_equal(st, FG_EMISMATCH);
-    assert_non_null(strstr(err.msg, "desync with player"));
+    assert_non_null(strstr(fg_error_message(&err), "desync with player"));
     /* A few more frames: hashes and snapshots cross. */
     for (int i = 0; i < 30; i++) frame(&m, the_script, &err, NULL);
     const fg_session_report *r0 = fg_session_get_report(m.n[0].session);
@@ -486,7 +486,7 @@ static void a_spectator_finds_a_desync(void **state) {
     fg_status st = FG_OK;
     while (st == FG_OK && m.frames < TICKS * 2) st = frame(&m, the_script, &err, &who);
     assert_int_equal(st, FG_EMISMATCH);
-    print_message("first stop: node %u: %s\n", who, err.msg);
+    print_message("first stop: node %u: %s\n", who, fg_error_message(&err));
     for (int i = 0; i < 30; i++) frame(&m, the_script, &err, NULL);
     fg_session *spec = m.n[2].session, *p1 = m.n[0].session;
     assert_int_equal(fg_session_get_state(spec), FG_SESSION_DESYNCED);
@@ -549,7 +549,7 @@ static void different_rules_refuse_to_play(void **state) {
     fg_status st = FG_OK;
     while (st == FG_OK && m.frames < 10) st = frame(&m, the_script, &err, NULL);
     assert_int_equal(st, FG_EMISMATCH);
-    assert_non_null(strstr(err.msg, "plays a different match"));
+    assert_non_null(strstr(fg_error_message(&err), "plays a different match"));
     assert_int_equal(fg_session_get_stats(m.n[0].session).tick, 0);
     close_match(&m);
     free(other);
@@ -567,11 +567,11 @@ static void bad_configurations(void **state) {
     fg_session *se;
     c.max_prediction = 0;
     assert_int_equal(fg_session_create(s.w, &c, &se, &err), FG_EINVAL);
-    assert_non_null(strstr(err.msg, "max prediction 0 ticks, expected 1..16"));
+    assert_non_null(strstr(fg_error_message(&err), "max prediction 0 ticks, expected 1..16"));
     c.max_prediction = 8;
     c.nplayers = 3;
     assert_int_equal(fg_session_create(s.w, &c, &se, &err), FG_EINVAL);
-    assert_non_null(strstr(err.msg, "3 players but the world has 2 entities"));
+    assert_non_null(strstr(fg_error_message(&err), "3 players but the world has 2 entities"));
     c.nplayers = 2;
     c.local = 2;
     assert_int_equal(fg_session_create(s.w, &c, &se, &err), FG_EINVAL);
@@ -581,7 +581,7 @@ static void bad_configurations(void **state) {
     c.hash_every = 30;
     assert_int_equal(fg_sample_step(&s, &err), FG_OK);
     assert_int_equal(fg_session_create(s.w, &c, &se, &err), FG_ESTATE);
-    assert_non_null(strstr(err.msg, "a match starts at tick 0"));
+    assert_non_null(strstr(fg_error_message(&err), "a match starts at tick 0"));
     fg_link_destroy(l);
     fg_sample_close(&s);
 }

@@ -18,7 +18,7 @@ static fg_motion_set *compile_one(const char *name, const char *notation, int32_
     fg_motion_set *set = NULL;
     fg_error err;
     if (fg_motion_set_compile(&b, &d, 1, NULL, &set, &err) != FG_OK)
-        fail_msg("%s does not compile: %s", notation, err.msg);
+        fail_msg("%s does not compile: %s", notation, fg_error_message(&err));
     return set;
 }
 
@@ -27,7 +27,7 @@ static fg_tick fires(const fg_motion_set *set, const char *script) {
     fg_tick first[64];
     fg_error err;
     if (fgt_motion_first_ticks(set, script, first, &err) != FG_OK)
-        fail_msg("script %s: %s", script, err.msg);
+        fail_msg("script %s: %s", script, fg_error_message(&err));
     fg_tick best = -1;
     for (uint32_t i = 0; i < fg_motion_count(set); i++)
         if (first[i] >= 0 && (best < 0 || first[i] < best)) best = first[i];
@@ -105,9 +105,9 @@ static void bad_alternatives_name_the_column(void **state) {
         fg_error err;
         if (fg_motion_set_compile(&b, &d, 1, NULL, &set, &err) == FG_OK)
             fail_msg("%s compiled", cases[i].notation);
-        if (strcmp(err.msg, cases[i].msg) != 0)
+        if (strcmp(fg_error_message(&err), cases[i].msg) != 0)
             fail_msg("%s\n  expected: %s\n  got:      %s", cases[i].notation, cases[i].msg,
-                     err.msg);
+                     fg_error_message(&err));
         assert_null(set);
     }
 }

@@ -38,7 +38,7 @@ static fg_motion_set *load(const char *name, fg_motion_mode mode) {
     fg_motion_set *set = NULL;
     fg_error err;
     if (fg_motion_set_load_cmd(&b, text, len, &opts, NULL, &set, &err) != FG_OK)
-        fail_msg("%s does not load: %s", source, err.msg);
+        fail_msg("%s does not load: %s", source, fg_error_message(&err));
     free(text);
     return set;
 }
@@ -91,7 +91,7 @@ static int run_rows(const fg_motion_set *set, const char *file, char *table, int
         *tab = '\0';
         fg_error err;
         if (fgt_motion_first_ticks(set, row, first, &err) != FG_OK)
-            fail_msg("%s.tsv:%d: %s", file, line, err.msg);
+            fail_msg("%s.tsv:%d: %s", file, line, fg_error_message(&err));
         char *isave = NULL;
         for (char *it = strtok_r(tab + 1, ",", &isave); it; it = strtok_r(NULL, ",", &isave))
             *failures += check_one(set, first, file, line, row, it);
@@ -178,7 +178,7 @@ static void every_construct_works_in_a_cmd_file(void **state) {
     fg_error err;
     if (fg_motion_set_load_cmd(&b, constructs_cmd, sizeof constructs_cmd - 1, &opts, NULL, &set,
                                &err) != FG_OK)
-        fail_msg("%s", err.msg);
+        fail_msg("%s", fg_error_message(&err));
     uint32_t n;
     fg_motion_lint(set, &n);
     assert_int_equal(n, 0);

@@ -29,7 +29,7 @@ static fg_motion_set *compile(void) {
     }
     fg_motion_set *set = NULL;
     fg_error err;
-    if (fg_motion_set_compile(&b, defs, 12, NULL, &set, &err) != FG_OK) fail_msg("%s", err.msg);
+    if (fg_motion_set_compile(&b, defs, 12, NULL, &set, &err) != FG_OK) fail_msg("%s", fg_error_message(&err));
     return set;
 }
 

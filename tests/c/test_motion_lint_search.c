@@ -52,7 +52,7 @@ static void run(const fg_motion_set *set, const char *script, bool *fired) {
     fg_error err;
     runs++;
     if (fgt_motion_feed(set, script, 2, mark, fired, &err) != FG_OK)
-        fail_msg("script \"%s\": %s", script, err.msg);
+        fail_msg("script \"%s\": %s", script, fg_error_message(&err));
 }
 
 static void enumerate(const fg_motion_set *set, char *script, size_t len, int n, int dir,
@@ -89,7 +89,7 @@ static int check_pair(int i, int j, fg_motion_mode mode) {
     fg_motion_set *set = NULL;
     fg_error err;
     if (fg_motion_set_compile_with(&b, d, 2, &opts, NULL, &set, &err) != FG_OK)
-        fail_msg("%s + %s: %s", it[0]->notation, it[1]->notation, err.msg);
+        fail_msg("%s + %s: %s", it[0]->notation, it[1]->notation, fg_error_message(&err));
     bool never[2] = {false, false}, fired[2] = {false, false};
     uint32_t nf;
     const fg_motion_finding *f = fg_motion_lint(set, &nf);

@@ -38,7 +38,7 @@ static fg_motion_set *compile(const fg_motion_def *d, uint32_t n) {
     fg_motion_buttons_default(&b, FG_MOTION_AUTO);
     fg_motion_set *set = NULL;
     fg_error err;
-    if (fg_motion_set_compile(&b, d, n, NULL, &set, &err) != FG_OK) fail_msg("%s", err.msg);
+    if (fg_motion_set_compile(&b, d, n, NULL, &set, &err) != FG_OK) fail_msg("%s", fg_error_message(&err));
     return set;
 }
 
@@ -60,7 +60,7 @@ static void sim_init(sim *s, const fg_motion_set *set, const char *script) {
     fg_error err;
     if (fg_motion_script_parse(script, fg_motion_set_buttons(set), s->ev, 256, &s->nev, &err) !=
         FG_OK)
-        fail_msg("%s", err.msg);
+        fail_msg("%s", fg_error_message(&err));
 }
 
 static void sim_free(sim *s) {
@@ -101,7 +101,7 @@ static void sim_run(sim *s, fg_tick until) {
         uint32_t n = 0;
         fg_error err;
         if (fg_motion_step(s->set, s->st, s->buf, &in, &ctx, s->out, 64, &n, &err) != FG_OK)
-            fail_msg("%s", err.msg);
+            fail_msg("%s", fg_error_message(&err));
         for (uint32_t i = 0; i < n && s->nlog < 64; i++) s->log[s->nlog++] = s->out[i];
         s->tick = t;
     }
@@ -694,13 +694,13 @@ static void bad_steps_change_nothing(void **state) {
     fg_error err;
     uint32_t n = 9;
     assert_int_equal(fg_motion_step(set, s.st, s.buf, &in, NULL, s.out, 64, &n, &err), FG_ESTATE);
-    assert_string_equal(err.msg, "motion step: tick 3 is not after the last stepped tick 3");
+    assert_string_equal(fg_error_message(&err), "motion step: tick 3 is not after the last stepped tick 3");
     assert_int_equal(n, 0);
     assert_memory_equal(before, s.st, size);
     in.tick = 4;
     assert_int_equal(fg_motion_step(other, s.st, s.buf, &in, NULL, s.out, 64, &n, &err),
                      FG_EMISMATCH);
-    assert_non_null(strstr(err.msg, "the state was initialised for another motion set"));
+    assert_non_null(strstr(fg_error_message(&err), "the state was initialised for another motion set"));
     assert_memory_equal(before, s.st, size);
     free(before);
     sim_free(&s);
@@ -840,7 +840,7 @@ static void script_runner_matches_manual_stepping(void **state) {
     assert_string_equal(line, "shoryuken (623P): reached step 2 (2) of 4, waiting for step 3 (3)");
     fg_error err;
     assert_int_equal(fg_motion_run_script(set, "2@0 3@x", NULL, &a, &r, NULL, &err), FG_EFORMAT);
-    assert_string_equal(err.msg, "script \"2@0 3@x\": unexpected 'x' at column 7, expected a tick");
+    assert_string_equal(fg_error_message(&err), "script \"2@0 3@x\": unexpected 'x' at column 7, expected a tick");
     assert_int_equal(counter.live_bytes, 0);
     fg_motion_set_destroy(set);
 }

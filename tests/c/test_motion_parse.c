@@ -28,7 +28,7 @@ static void describe_one(const fg_motion_buttons *b, const char *notation, fg_mo
     fg_motion_set *set = NULL;
     fg_error err;
     if (fg_motion_set_compile(b, &d, 1, NULL, &set, &err) != FG_OK) {
-        snprintf(out, n, "error: %.400s", err.msg);
+        snprintf(out, n, "error: %.400s", fg_error_message(&err));
         return;
     }
     fg_motion_describe(set, 0, out, n);
@@ -205,9 +205,9 @@ static void malformed_notation_names_the_column_and_the_expectation(void **state
         fg_error err;
         const fg_motion_buttons *b = cases[i].syntax == FG_MOTION_MUGEN ? &mugen : &numpad;
         fg_status s = fg_motion_set_compile(b, &d, 1, &a, &set, &err);
-        if (s != FG_EFORMAT || strcmp(err.msg, cases[i].msg) != 0)
+        if (s != FG_EFORMAT || strcmp(fg_error_message(&err), cases[i].msg) != 0)
             fail_msg("%s\n  expected: %s\n  got (%d): %s", cases[i].in, cases[i].msg, (int)s,
-                     err.msg);
+                     fg_error_message(&err));
         assert_ptr_equal(set, sentinel);
         assert_int_equal(counter.live_bytes, 0);
     }
@@ -222,14 +222,14 @@ static void bad_options_name_the_field_and_the_range(void **state) {
     fg_motion_set *set = NULL;
     fg_error err;
     assert_int_equal(fg_motion_set_compile(&b, &d, 1, NULL, &set, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "hadouken.time: 5000, expected 1..3600 ticks (0 = default)");
+    assert_string_equal(fg_error_message(&err), "hadouken.time: 5000, expected 1..3600 ticks (0 = default)");
     assert_null(set);
     d = def_of("", "236P");
     assert_int_equal(fg_motion_set_compile(&b, &d, 1, NULL, &set, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "motions[1]: name '' must be 1 to 31 characters");
+    assert_string_equal(fg_error_message(&err), "motions[1]: name '' must be 1 to 31 characters");
     fg_motion_def two[2] = {def_of("a", "236P"), def_of("b", "236Q")};
     assert_int_equal(fg_motion_set_compile(&b, two, 2, NULL, &set, &err), FG_EFORMAT);
-    assert_string_equal(err.msg,
+    assert_string_equal(fg_error_message(&err),
                         "b: \"236Q\": unexpected 'Q' at column 4, expected a direction or button");
     assert_null(set);
 }
@@ -250,13 +250,13 @@ static void per_step_gaps_override_and_are_checked(void **state) {
     set = NULL;
     d.gaps[3] = 4;
     assert_int_equal(fg_motion_set_compile(&b, &d, 1, NULL, &set, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "hadouken: \"236P\": gaps[4] = 4, but the motion has 3 step "
+    assert_string_equal(fg_error_message(&err), "hadouken: \"236P\": gaps[4] = 4, but the motion has 3 step "
                                  "gaps (gaps[1..3])");
     assert_null(set);
     d.gaps[3] = 0;
     d.gaps[0] = -2;
     assert_int_equal(fg_motion_set_compile(&b, &d, 1, NULL, &set, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "hadouken.gaps[1]: -2, expected 1..3600 ticks (0 = default)");
+    assert_string_equal(fg_error_message(&err), "hadouken.gaps[1]: -2, expected 1..3600 ticks (0 = default)");
     assert_null(set);
 }
 
@@ -312,11 +312,11 @@ static void button_groups_default_to_shared_last_capitals(void **state) {
     const char *const bad_members[] = {"LP", "XX"};
     fg_motion_group_def bad[1] = {{"Q", bad_members, 2}};
     assert_int_equal(fg_motion_buttons_init(&after, sf, 7, bad, 1, &err), FG_ENOTFOUND);
-    assert_string_equal(err.msg, "groups.Q[2]: 'XX' is not a declared button");
+    assert_string_equal(fg_error_message(&err), "groups.Q[2]: 'XX' is not a declared button");
     assert_memory_equal(&before, &after, sizeof before);
     fg_motion_group_def clash[1] = {{"LP", punches, 2}};
     assert_int_equal(fg_motion_buttons_init(&after, sf, 7, clash, 1, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "groups.LP: the name is already a button or direction; a group "
+    assert_string_equal(fg_error_message(&err), "groups.LP: the name is already a button or direction; a group "
                                  "needs its own name");
     assert_memory_equal(&before, &after, sizeof before);
     /* a group stands for any member */
@@ -417,8 +417,8 @@ static void cmd_file_errors_name_the_line(void **state) {
         fg_status s = fg_motion_set_compile_cmd(&b, cases[i].text, strlen(cases[i].text),
                                                 "kfm.cmd", &a, &set, &err);
         assert_int_not_equal(s, FG_OK);
-        if (strcmp(err.msg, cases[i].msg) != 0)
-            fail_msg("case %zu\n  expected: %s\n  got:      %s", i, cases[i].msg, err.msg);
+        if (strcmp(fg_error_message(&err), cases[i].msg) != 0)
+            fail_msg("case %zu\n  expected: %s\n  got:      %s", i, cases[i].msg, fg_error_message(&err));
         assert_null(set);
         assert_int_equal(counter.live_bytes, 0);
     }
@@ -590,8 +590,8 @@ static void scripts_parse_to_ordered_events(void **state) {
         fg_error err;
         uint32_t m = 77;
         assert_int_equal(fg_motion_script_parse(bad[i].in, &b, ev, 16, &m, &err), FG_EFORMAT);
-        if (strcmp(err.msg, bad[i].msg) != 0)
-            fail_msg("%s\n  expected: %s\n  got:      %s", bad[i].in, bad[i].msg, err.msg);
+        if (strcmp(fg_error_message(&err), bad[i].msg) != 0)
+            fail_msg("%s\n  expected: %s\n  got:      %s", bad[i].in, bad[i].msg, fg_error_message(&err));
         assert_int_equal(m, 77);
     }
 }
@@ -609,11 +609,11 @@ static void profiles_are_named_and_checked(void **state) {
     fg_error err;
     fg_motion_profile before = p;
     assert_int_equal(fg_motion_profile_named("easy", &p, &err), FG_ENOTFOUND);
-    assert_string_equal(err.msg, "profile 'easy': unknown, expected strict, standard or lenient");
+    assert_string_equal(fg_error_message(&err), "profile 'easy': unknown, expected strict, standard or lenient");
     assert_memory_equal(&before, &p, sizeof p);
     p.chord_window = 99;
     assert_int_equal(fg_motion_profile_check(&p, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "strict.chord_window: 99, expected 0..60 ticks");
+    assert_string_equal(fg_error_message(&err), "strict.chord_window: 99, expected 0..60 ticks");
 }
 
 int main(void) {

@@ -76,12 +76,12 @@ static void priority_table_rows_produce_their_commands(void **state) {
         fg_motion_set *set = NULL;
         fg_error err;
         if (fg_motion_set_compile(&buttons, defs, (uint32_t)nd, NULL, &set, &err) != FG_OK)
-            fail_msg("line %d: %s", lineno, err.msg);
+            fail_msg("line %d: %s", lineno, fg_error_message(&err));
         fg_motion_profile profile;
         assert_int_equal(fg_motion_profile_named(trim(cols[1]), &profile, NULL), FG_OK);
         static fg_motion_run run;
         if (fg_motion_run_script(set, trim(cols[2]), &profile, NULL, &run, NULL, &err) != FG_OK)
-            fail_msg("line %d: %s", lineno, err.msg);
+            fail_msg("line %d: %s", lineno, fg_error_message(&err));
         char got[512] = "";
         size_t o = 0;
         for (uint32_t i = 0; i < run.ncommands; i++) {

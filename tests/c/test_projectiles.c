@@ -93,12 +93,12 @@ static void the_validator_names_path_and_value(void **state) {
     fg_projectile_def p = fg_projectile_def_default("fireball");
     fg_error err;
     assert_int_equal(fg_ruleset_add_projectile(b, &p, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "projectiles.fireball: declared twice");
+    assert_string_equal(fg_error_message(&err), "projectiles.fireball: declared twice");
     fg_ruleset_builder_destroy(b);
     b = thrower(0);
     assert_null(fg_ruleset_build(b, NULL, &err));
     fg_ruleset_builder_destroy(b);
-    assert_string_equal(err.msg, "projectiles.fireball.durability: 0, expected 1..255");
+    assert_string_equal(fg_error_message(&err), "projectiles.fireball.durability: 0, expected 1..255");
     /* A spawn naming no kind of the ruleset, and one whose marker the action lacks. */
     b = thrower(1);
     fg_action_def a = fgt_action("bad", 2, 0, 2);
@@ -107,7 +107,7 @@ static void the_validator_names_path_and_value(void **state) {
     fgt_add(b, &a);
     assert_null(fg_ruleset_build(b, NULL, &err));
     fg_ruleset_builder_destroy(b);
-    assert_string_equal(err.msg, "actions.bad.spawn.projectile: 'fireblal' is not a projectile "
+    assert_string_equal(fg_error_message(&err), "actions.bad.spawn.projectile: 'fireblal' is not a projectile "
                                  "(projectiles: fireball)");
 }
 
@@ -228,7 +228,7 @@ static void a_damaged_pool_is_refused_by_name(void **state) {
     reseal(buf);
     fg_error err;
     assert_int_equal(fg_world_restore(d.w, buf, size, &err), FG_EFORMAT);
-    assert_string_equal(err.msg, "snapshot: projectiles[1].def is 7, out of range: the snapshot "
+    assert_string_equal(fg_error_message(&err), "snapshot: projectiles[1].def is 7, out of range: the snapshot "
                                  "is damaged or from another build");
     free(buf);
     fgt_duel_free(&d);

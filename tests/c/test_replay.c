@@ -50,7 +50,7 @@ static fg_replay_writer *open_mem(mem_sink *m, const fg_replay_header *h,
     fg_replay_writer *w = NULL;
     fg_error err = {0};
     fg_status st = fg_replay_writer_create_sink(h, mem_write, m, opt, &w, &err);
-    if (st != FG_OK) fail_msg("open: %s", err.msg);
+    if (st != FG_OK) fail_msg("open: %s", fg_error_message(&err));
     return w;
 }
 
@@ -58,14 +58,14 @@ static fg_replay_reader *read_mem(const mem_sink *m) {
     fg_replay_reader *r = NULL;
     fg_error err = {0};
     if (fg_replay_reader_create_memory(m->b, m->n, NULL, &r, &err) != FG_OK)
-        fail_msg("read: %s", err.msg);
+        fail_msg("read: %s", fg_error_message(&err));
     return r;
 }
 
 static fg_replay_record next_rec(fg_replay_reader *r) {
     fg_replay_record rec;
     fg_error err = {0};
-    if (fg_replay_next(r, &rec, &err) != FG_OK) fail_msg("next: %s", err.msg);
+    if (fg_replay_next(r, &rec, &err) != FG_OK) fail_msg("next: %s", fg_error_message(&err));
     return rec;
 }
 
@@ -76,7 +76,7 @@ static fg_replay_input edge(uint32_t entity, fg_tick tick, int kind, int action,
 }
 
 static void expect_ok(fg_status st, const fg_error *err) {
-    if (st != FG_OK) fail_msg("unexpected failure: %s", err->msg);
+    if (st != FG_OK) fail_msg("unexpected failure: %s", fg_error_message(err));
 }
 
 /* }====================================================================== */
@@ -408,10 +408,10 @@ static void writer_refuses_a_tick_that_goes_back_and_writes_nothing(void **state
     fg_error err = {0};
     expect_ok(fg_replay_write_input(w, edge(0, 42, 0, 4, 5), &err), &err);
     assert_int_equal(fg_replay_write_input(w, edge(1, 41, 0, 4, 5), &err), FG_EINVAL);
-    assert_string_equal(err.msg, "replay writer: input.tick 41 is before the previous record's "
+    assert_string_equal(fg_error_message(&err), "replay writer: input.tick 41 is before the previous record's "
                                  "tick 42 (records go in tick order)");
     assert_int_equal(fg_replay_write_checkpoint(w, 40, 1, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "replay writer: checkpoint.tick 40 is before the previous "
+    assert_string_equal(fg_error_message(&err), "replay writer: checkpoint.tick 40 is before the previous "
                                  "record's tick 42 (records go in tick order)");
     assert_int_equal(fg_replay_writer_records(w), 2);
     expect_ok(fg_replay_write_input(w, edge(1, 42, 0, 4, 5), &err), &err); /* same tick is fine */
@@ -430,7 +430,7 @@ static void writer_refuses_a_tick_before_the_start_tick(void **state) {
     fg_replay_writer *w = open_mem(&m, &h, NULL);
     fg_error err = {0};
     assert_int_equal(fg_replay_write_clamp(w, 99, 10, &err), FG_EINVAL);
-    assert_string_equal(err.msg,
+    assert_string_equal(fg_error_message(&err),
                         "replay writer: clamp.tick 99 is before the start tick 100");
     assert_int_equal(fg_replay_writer_records(w), 1);
     fg_replay_writer_destroy(w);
@@ -457,14 +457,14 @@ static void writer_refuses_input_fields_out_of_range(void **state) {
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         assert_int_equal(fg_replay_write_input(w, cases[i].in, &err), FG_EINVAL);
-        assert_string_equal(err.msg, cases[i].msg);
+        assert_string_equal(fg_error_message(&err), cases[i].msg);
     }
     fg_replay_input bad_source = edge(0, 1, 0, 4, 5);
     bad_source.source = 5;
     assert_int_equal(fg_replay_write_input(w, bad_source, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "replay writer: input.source 5 is not a source (expected 0..4)");
+    assert_string_equal(fg_error_message(&err), "replay writer: input.source 5 is not a source (expected 0..4)");
     assert_int_equal(fg_replay_write_clamp(w, 1, -1, &err), FG_EINVAL);
-    assert_string_equal(err.msg,
+    assert_string_equal(fg_error_message(&err),
                         "replay writer: clamp.clamped_us -1 is negative (expected >= 0)");
     expect_ok(fg_replay_writer_finish(w, &err), &err);
     fg_replay_writer_destroy(w);
@@ -481,14 +481,14 @@ static void only_the_end_marker_may_follow_the_final_record(void **state) {
     fg_error err = {0};
     expect_ok(fg_replay_write_final(w, 10, 5, &err), &err);
     assert_int_equal(fg_replay_write_checkpoint(w, 10, 5, &err), FG_ESTATE);
-    assert_string_equal(err.msg, "replay writer: checkpoint after the final record (only the end "
+    assert_string_equal(fg_error_message(&err), "replay writer: checkpoint after the final record (only the end "
                                  "marker may follow it)");
     assert_int_equal(fg_replay_write_final(w, 11, 6, &err), FG_ESTATE);
-    assert_string_equal(err.msg, "replay writer: final after the final record (only the end "
+    assert_string_equal(fg_error_message(&err), "replay writer: final after the final record (only the end "
                                  "marker may follow it)");
     expect_ok(fg_replay_writer_finish(w, &err), &err);
     assert_int_equal(fg_replay_write_input(w, edge(0, 12, 0, 4, 5), &err), FG_ESTATE);
-    assert_string_equal(err.msg, "replay writer: already finished (the end marker is written)");
+    assert_string_equal(fg_error_message(&err), "replay writer: already finished (the end marker is written)");
     assert_int_equal(fg_replay_writer_finish(w, &err), FG_ESTATE);
     fg_replay_writer_destroy(w);
     assert_int_equal(records_after_header(&m), 2);
@@ -508,7 +508,7 @@ static void writer_refuses_a_bad_header_before_writing_or_allocating(void **stat
     fg_replay_header h = basic_header();
     h.tick_rate = 0;
     assert_int_equal(fg_replay_writer_create_sink(&h, mem_write, &m, &opt, &w, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "replay writer: header.tick_rate 0 is out of range (expected "
+    assert_string_equal(fg_error_message(&err), "replay writer: header.tick_rate 0 is out of range (expected "
                                  "1..100000)");
     assert_null(w);
 
@@ -519,28 +519,28 @@ static void writer_refuses_a_bad_header_before_writing_or_allocating(void **stat
     h.nmeta = 3;
     h.meta = meta;
     assert_int_equal(fg_replay_writer_create_sink(&h, mem_write, &m, &opt, &w, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "replay writer: header.meta[2].key \"name\" repeats meta[0]");
+    assert_string_equal(fg_error_message(&err), "replay writer: header.meta[2].key \"name\" repeats meta[0]");
 
     fg_replay_named_hash hashes[] = {{fg_replay_str_of(""), 1}};
     h = basic_header();
     h.nhashes = 1;
     h.hashes = hashes;
     assert_int_equal(fg_replay_writer_create_sink(&h, mem_write, &m, &opt, &w, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "replay writer: header.hashes[0].name is empty");
+    assert_string_equal(fg_error_message(&err), "replay writer: header.hashes[0].name is empty");
 
     fg_replay_meta *many = calloc(1025, sizeof *many);
     h = basic_header();
     h.nmeta = 1025;
     h.meta = many;
     assert_int_equal(fg_replay_writer_create_sink(&h, mem_write, &m, &opt, &w, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "replay writer: header has 0 hashes and 1025 meta pairs (at most "
+    assert_string_equal(fg_error_message(&err), "replay writer: header has 0 hashes and 1025 meta pairs (at most "
                                  "1024 of each)");
     free(many);
 
     h = basic_header();
     opt.chunk_size = 10;
     assert_int_equal(fg_replay_writer_create_sink(&h, mem_write, &m, &opt, &w, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "replay writer: chunk_size 10 is out of range (expected "
+    assert_string_equal(fg_error_message(&err), "replay writer: chunk_size 10 is out of range (expected "
                                  "64..16777216)");
 
     assert_int_equal(counter.allocations, 0);
@@ -558,18 +558,18 @@ static void writer_refuses_reload_files_with_repeated_or_empty_paths(void **stat
                               {fg_replay_str_of("a.lua"), fg_replay_str_of("2")}};
     fg_replay_reload rl = {1, 1, 2, 2, files};
     assert_int_equal(fg_replay_write_reload(w, &rl, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "replay writer: reload.files[1].path \"a.lua\" repeats files[0]");
+    assert_string_equal(fg_error_message(&err), "replay writer: reload.files[1].path \"a.lua\" repeats files[0]");
     files[1].path = fg_replay_str_of("");
     assert_int_equal(fg_replay_write_reload(w, &rl, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "replay writer: reload.files[1].path is empty");
+    assert_string_equal(fg_error_message(&err), "replay writer: reload.files[1].path is empty");
     static const char nul_path[] = "b\0c.lua";
     files[1].path.s = nul_path;
     files[1].path.len = sizeof nul_path - 1;
     assert_int_equal(fg_replay_write_reload(w, &rl, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "replay writer: reload.files[1].path \"b\" contains a '\\0' byte");
+    assert_string_equal(fg_error_message(&err), "replay writer: reload.files[1].path \"b\" contains a '\\0' byte");
     rl.nfiles = 1025;
     assert_int_equal(fg_replay_write_reload(w, &rl, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "replay writer: reload has 1025 files (at most 1024)");
+    assert_string_equal(fg_error_message(&err), "replay writer: reload has 1025 files (at most 1024)");
     assert_int_equal(fg_replay_writer_records(w), 1);
     fg_replay_writer_destroy(w);
     free(m.b);
@@ -589,9 +589,9 @@ static void a_failing_sink_stops_the_writer_with_its_message(void **state) {
     fg_tick t = 0;
     while (st == FG_OK && t < 100) st = fg_replay_write_input(w, edge(0, t++, 0, 4, 5), &err);
     assert_int_equal(st, FG_EIO);
-    assert_string_equal(err.msg, "replay writer: chunk 3: disk full after 294 bytes");
+    assert_string_equal(fg_error_message(&err), "replay writer: chunk 3: disk full after 294 bytes");
     assert_int_equal(fg_replay_write_input(w, edge(0, t, 0, 4, 5), &err), FG_ESTATE);
-    assert_string_equal(err.msg, "replay writer: an earlier write to the sink failed; the "
+    assert_string_equal(fg_error_message(&err), "replay writer: an earlier write to the sink failed; the "
                                  "recording is incomplete");
     assert_int_equal(fg_replay_writer_finish(w, &err), FG_ESTATE);
     fg_replay_writer_destroy(w);
@@ -613,7 +613,7 @@ static void ruleset_check_names_the_recorded_and_the_loaded_hash(void **state) {
     expect_ok(fg_replay_reader_create_memory(m.b, m.n, &opt, &r, &err), &err);
     assert_int_equal(fg_replay_check_ruleset(r, 0x00000000deadbeefull, &err), FG_OK);
     assert_int_equal(fg_replay_check_ruleset(r, 0xabcdef0123456789ull, &err), FG_EMISMATCH);
-    assert_string_equal(err.msg, "match.fgr: replay was recorded with ruleset 0x00000000deadbeef, "
+    assert_string_equal(fg_error_message(&err), "match.fgr: replay was recorded with ruleset 0x00000000deadbeef, "
                                  "loaded ruleset is 0xabcdef0123456789");
     fg_replay_reader_destroy(r);
     free(m.b);
@@ -704,11 +704,11 @@ static void files_round_trip_and_a_missing_file_names_its_path(void **state) {
     assert_int_equal(fg_replay_reader_create_file(path, NULL, &r, &err), FG_EIO);
     char want[256];
     snprintf(want, sizeof want, "%s: cannot open: No such file or directory", path);
-    assert_string_equal(err.msg, want);
+    assert_string_equal(fg_error_message(&err), want);
     assert_null(r);
     /* A directory opens on some systems; reading it must fail cleanly, not size it by ftell. */
     assert_int_equal(fg_replay_reader_create_file(".", NULL, &r, &err), FG_EIO);
-    assert_string_equal(err.msg, ".: cannot read: Is a directory");
+    assert_string_equal(fg_error_message(&err), ".: cannot read: Is a directory");
 
     /* A bad header does not create or truncate the file. */
     h.tick_rate = 0;

@@ -205,8 +205,8 @@ static void expect_error(const uint8_t *data, size_t n, fg_status code, const ch
     fg_error err = {0};
     fg_status st = try_open(data, n, 0, &err);
     if (st != code) fail_msg("status %s, expected %s: %s", fg_status_name(st), fg_status_name(code),
-                             err.msg);
-    assert_string_equal(err.msg, msg);
+                             fg_error_message(&err));
+    assert_string_equal(fg_error_message(&err), msg);
 }
 
 static fg_replay_reader *open_ok(const uint8_t *data, size_t n, uint32_t flags) {
@@ -214,14 +214,14 @@ static fg_replay_reader *open_ok(const uint8_t *data, size_t n, uint32_t flags) 
     fg_replay_reader *r = NULL;
     fg_replay_read_options opt = {NULL, NULL, flags};
     if (fg_replay_reader_create_memory(data, n, &opt, &r, &err) != FG_OK)
-        fail_msg("open: %s", err.msg);
+        fail_msg("open: %s", fg_error_message(&err));
     return r;
 }
 
 static fg_replay_record next_rec(fg_replay_reader *r) {
     fg_replay_record rec;
     fg_error err = {0};
-    if (fg_replay_next(r, &rec, &err) != FG_OK) fail_msg("next: %s", err.msg);
+    if (fg_replay_next(r, &rec, &err) != FG_OK) fail_msg("next: %s", fg_error_message(&err));
     return rec;
 }
 
@@ -494,7 +494,7 @@ static void every_truncation_is_refused_and_says_what_is_missing(void **state) {
         fg_error err = {0};
         fg_status st = try_open(copy, cut, 0, &err);
         free(copy);
-        if (st != FG_EFORMAT) fail_msg("cut at %zu: %s (%s)", cut, fg_status_name(st), err.msg);
+        if (st != FG_EFORMAT) fail_msg("cut at %zu: %s (%s)", cut, fg_status_name(st), fg_error_message(&err));
     }
     expect_error(m.b, 0, FG_EFORMAT,
                  "replay: truncated: 0 bytes, the file header alone is 16 bytes");
@@ -679,7 +679,7 @@ static void a_missing_end_marker_is_an_error_unless_read_partially(void **state)
     m.b[154 + 20] ^= 1;
     fg_error err = {0};
     assert_int_equal(try_open(m.b, m.n, FG_REPLAY_READ_PARTIAL, &err), FG_EFORMAT);
-    assert_non_null(strstr(err.msg, "chunk 1 at byte 154: CRC mismatch"));
+    assert_non_null(strstr(fg_error_message(&err), "chunk 1 at byte 154: CRC mismatch"));
     free(m.b);
 }
 
@@ -821,7 +821,7 @@ static void absurd_counts_are_refused_before_allocating(void **state) {
     fg_replay_reader *r = NULL;
     fg_error err = {0};
     assert_int_equal(fg_replay_reader_create_memory(b.b, b.n, &opt, &r, &err), FG_EFORMAT);
-    assert_string_equal(err.msg, "replay: header.meta at byte 143: 4294967295 entries do not fit "
+    assert_string_equal(fg_error_message(&err), "replay: header.meta at byte 143: 4294967295 entries do not fit "
                                  "(at most 1024, 0 bytes left)");
     assert_true(c.peak_bytes < 4096 + sizeof(fg_replay_stats));
     assert_int_equal(c.live_bytes, 0);

@@ -43,7 +43,7 @@ static void on_value(void *ud, fg_rep_node node, uint32_t p, const char *name, i
     if (r->try_reentry) {
         fg_error err;
         r->reentry_status = fg_rep_set(r->s, FG_REP_NODE_AUTHORITY, name, v, &err);
-        snprintf(r->reentry_msg, sizeof r->reentry_msg, "%s", err.msg);
+        snprintf(r->reentry_msg, sizeof r->reentry_msg, "%s", fg_error_message(&err));
         r->try_reentry = false;
     }
 }
@@ -101,7 +101,7 @@ enum { P_STANCE = 0, P_TARGET = 1, P_WEAPON = 2 }; /* ids: sorted names */
 static fg_rep_session *make(const fg_rep_config *cfg, recorder *r) {
     fg_rep_session *s = NULL;
     fg_error err;
-    if (fg_rep_create(&spec, cfg, NULL, &s, &err) != FG_OK) fail_msg("%s", err.msg);
+    if (fg_rep_create(&spec, cfg, NULL, &s, &err) != FG_OK) fail_msg("%s", fg_error_message(&err));
     fg_rep_hooks h = hooks_of(r);
     assert_int_equal(fg_rep_set_hooks(s, FG_REP_NODE_AUTHORITY, &h, NULL), FG_OK);
     assert_int_equal(fg_rep_set_hooks(s, FG_REP_NODE_OWNER, &h, NULL), FG_OK);
@@ -462,28 +462,28 @@ static void errors_name_the_problem_and_change_nothing(void **state) {
     fg_error err;
 
     assert_int_equal(fg_rep_set(s, obs, "weapon", 1, &err), FG_ESTATE);
-    assert_string_equal(err.msg, "replication: observer 2 cannot set 'weapon': observers only "
+    assert_string_equal(fg_error_message(&err), "replication: observer 2 cannot set 'weapon': observers only "
                                  "receive replicated state");
     assert_int_equal(fg_rep_set(s, FG_REP_NODE_OWNER, "wepon", 1, &err), FG_ENOTFOUND);
-    assert_string_equal(err.msg, "replication: no property 'wepon' (declared: stance, "
+    assert_string_equal(fg_error_message(&err), "replication: no property 'wepon' (declared: stance, "
                                  "target_locked, weapon)");
     assert_int_equal(fg_rep_set(s, FG_REP_NODE_OWNER, "weapon", 7, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "replication: weapon: 7 is outside [0, 3]");
+    assert_string_equal(fg_error_message(&err), "replication: weapon: 7 is outside [0, 3]");
     assert_int_equal(fg_rep_set(s, 9, "weapon", 1, &err), FG_ENOTFOUND);
-    assert_string_equal(err.msg, "replication: node 9 is not joined");
+    assert_string_equal(fg_error_message(&err), "replication: node 9 is not joined");
     fg_rep_try t;
     assert_int_equal(fg_rep_try_action(s, "dodge", &t, &err), FG_ENOTFOUND);
-    assert_string_equal(err.msg, "replication: no action 'dodge' (declared: dash)");
+    assert_string_equal(fg_error_message(&err), "replication: no action 'dodge' (declared: dash)");
     assert_int_equal(fg_rep_join(s, (fg_rep_link){2, 0.0}, NULL, NULL, &err), FG_ENOMEM);
-    assert_string_equal(err.msg, "replication: cannot join, all 1 observer slots are taken "
+    assert_string_equal(fg_error_message(&err), "replication: cannot join, all 1 observer slots are taken "
                                  "(max_observers)");
     assert_int_equal(fg_rep_join(s, (fg_rep_link){0, 0.0}, NULL, NULL, &err), FG_EINVAL);
-    assert_string_equal(err.msg,
+    assert_string_equal(fg_error_message(&err),
                         "replication: join link.latency_ticks: 0, expected 1 to 1000");
     assert_int_equal(fg_rep_join(s, (fg_rep_link){1, 1.5}, NULL, NULL, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "replication: join link.loss: 1.5, expected a value in [0, 1)");
+    assert_string_equal(fg_error_message(&err), "replication: join link.loss: 1.5, expected a value in [0, 1)");
     assert_int_equal(fg_rep_leave(s, FG_REP_NODE_OWNER, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "replication: node 1 is the owner; only observers leave");
+    assert_string_equal(fg_error_message(&err), "replication: node 1 is the owner; only observers leave");
     assert_true(hash_of(s) == h0);
 
     /* A full channel refuses the request before anything is applied or predicted. */
@@ -492,10 +492,10 @@ static void errors_name_the_problem_and_change_nothing(void **state) {
     uint64_t h1 = hash_of(s);
     int events = rec.n;
     assert_int_equal(fg_rep_set(s, FG_REP_NODE_OWNER, "weapon", 3, &err), FG_ENOMEM);
-    assert_string_equal(err.msg, "replication: owner cannot set 'weapon': 2 requests await an ack "
+    assert_string_equal(fg_error_message(&err), "replication: owner cannot set 'weapon': 2 requests await an ack "
                                  "(channel_capacity)");
     assert_int_equal(fg_rep_try_action(s, "dash", &t, &err), FG_ENOMEM);
-    assert_string_equal(err.msg, "replication: owner cannot try 'dash': 2 requests await the "
+    assert_string_equal(fg_error_message(&err), "replication: owner cannot try 'dash': 2 requests await the "
                                  "authority (channel_capacity)");
     assert_int_equal(get(s, FG_REP_NODE_OWNER, "weapon"), 2);
     assert_true(hash_of(s) == h1);
@@ -541,29 +541,29 @@ static void bad_declarations_are_refused(void **state) {
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         fg_rep_spec sp = {rows[i].p, rows[i].n, acts, 1};
         assert_int_equal(fg_rep_create(&sp, &cfg, &alloc, &s, &err), FG_EINVAL);
-        assert_string_equal(err.msg, rows[i].msg);
+        assert_string_equal(fg_error_message(&err), rows[i].msg);
         assert_null(s);
     }
     fg_rep_action_def twice[2] = {{"dash", 1}, {"dash", 2}};
     fg_rep_spec sp = {props, 3, twice, 2};
     assert_int_equal(fg_rep_create(&sp, &cfg, &alloc, &s, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "replication: action 'dash' is declared twice");
+    assert_string_equal(fg_error_message(&err), "replication: action 'dash' is declared twice");
     fg_rep_config bad = cfg;
     bad.owner_link.loss = -0.1;
     assert_int_equal(fg_rep_create(&spec, &bad, &alloc, &s, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "replication: owner_link.loss: -0.1, expected a value in [0, 1)");
+    assert_string_equal(fg_error_message(&err), "replication: owner_link.loss: -0.1, expected a value in [0, 1)");
     bad = cfg;
     bad.max_observers = 65;
     assert_int_equal(fg_rep_create(&spec, &bad, &alloc, &s, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "replication: max_observers: 65, expected 0 to 64");
+    assert_string_equal(fg_error_message(&err), "replication: max_observers: 65, expected 0 to 64");
     bad = cfg;
     bad.channel_capacity = 0;
     assert_int_equal(fg_rep_create(&spec, &bad, &alloc, &s, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "replication: channel_capacity: 0, expected 1 to 65536");
+    assert_string_equal(fg_error_message(&err), "replication: channel_capacity: 0, expected 1 to 65536");
     assert_int_equal(counter.allocations, 0);
     counter.fail_after = 1; /* the session, then the block fails */
     assert_int_equal(fg_rep_create(&spec, &cfg, &alloc, &s, &err), FG_ENOMEM);
-    assert_non_null(strstr(err.msg, "bytes for 6 nodes"));
+    assert_non_null(strstr(fg_error_message(&err), "bytes for 6 nodes"));
     assert_null(s);
     assert_int_equal(counter.live_bytes, 0);
 }

@@ -329,7 +329,7 @@ static void snapshot_after_a_full_queue_restores(void **state) {
     uint64_t first = fg_world_hash(d.w);
     fg_error err = {0};
     assert_int_equal(fg_world_restore(d.w, snap, size, &err), FG_OK);
-    assert_string_equal(err.msg, "");
+    assert_string_equal(fg_error_message(&err), "");
     fgt_run(&d, 10);
     assert_int_equal(fg_world_hash(d.w), first);
     free(snap);
@@ -956,14 +956,14 @@ static void bad_requests_are_refused_with_a_message_and_change_nothing(void **st
     assert_int_equal(fg_world_request(d.w, d.p1, n, FG_REQ_AI, &err), FG_ENOTFOUND);
     char want[128];
     snprintf(want, sizeof want, "request: action id %u does not exist (%u actions)", n, n);
-    assert_string_equal(err.msg, want);
+    assert_string_equal(fg_error_message(&err), want);
     assert_int_equal(fg_world_request(d.w, 9, 0, FG_REQ_AI, &err), FG_ENOTFOUND);
-    assert_string_equal(err.msg, "entity 9 does not exist (2 spawned)");
+    assert_string_equal(fg_error_message(&err), "entity 9 does not exist (2 spawned)");
     for (int i = 0; i < 8; i++)
         assert_int_equal(fg_world_request(d.w, d.p2, fgt_id(d.r, "jab"), FG_REQ_AI, &err), FG_OK);
     assert_int_equal(fg_world_request(d.w, d.p2, fgt_id(d.r, "jab"), FG_REQ_AI, &err),
                      FG_ENOMEM);
-    assert_string_equal(err.msg, "request: 8 requests already wait for the next tick");
+    assert_string_equal(fg_error_message(&err), "request: 8 requests already wait for the next tick");
     /* p1 asked for nothing that was kept; p2's eight are decided (one jab, seven refusals). */
     assert_int_equal(fg_world_hash(d.w), before);
     fgt_run(&d, 1);

@@ -52,7 +52,7 @@ static void expect_error(fg_ruleset_builder *b, const char *path, const char *ms
     assert_string_equal(x.message, msg);
     char whole[512];
     snprintf(whole, sizeof whole, "%s: %s", path, msg);
-    assert_string_equal(err.msg, whole);
+    assert_string_equal(fg_error_message(&err), whole);
     assert_int_equal(err.code, FG_EINVAL);
     fg_findings_destroy(f);
 }
@@ -343,7 +343,7 @@ static void every_error_is_reported_not_just_the_first(void **state) {
     assert_string_equal(fg_findings_get(f, 1).path, "actions.strong.markers[1].tick");
     assert_string_equal(fg_findings_get(f, 2).path, "actions.strong.cost.stamina");
     /* err holds the first. */
-    assert_string_equal(err.msg, "actions.strong.cancels[1].to: 30 is past the end of strong (26 "
+    assert_string_equal(fg_error_message(&err), "actions.strong.cancels[1].to: 30 is past the end of strong (26 "
                                  "ticks)");
     fg_findings_destroy(f);
 }
@@ -354,15 +354,15 @@ static void refused_declaration_fails_the_build_with_its_message(void **state) {
     fg_error err;
     assert_int_equal(fg_ruleset_add_layer(b, "body", &err), FG_OK);
     assert_int_equal(fg_ruleset_add_layer(b, "body", &err), FG_EINVAL);
-    assert_string_equal(err.msg, "layers: 'body' is declared twice");
+    assert_string_equal(fg_error_message(&err), "layers: 'body' is declared twice");
     fg_action_def a = fgt_action("", 1, 1, 1);
     assert_int_equal(fg_ruleset_add_action(b, &a, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "actions: name '' must be 1 to 31 characters");
+    assert_string_equal(fg_error_message(&err), "actions: name '' must be 1 to 31 characters");
     fg_findings *f = fgt_findings();
     assert_null(fg_ruleset_build(b, f, &err));
     fg_ruleset_builder_destroy(b);
     /* The first refusal is what the build reports. */
-    assert_string_equal(err.msg, "layers: 'body' is declared twice");
+    assert_string_equal(fg_error_message(&err), "layers: 'body' is declared twice");
     assert_int_equal(fg_findings_errors(f), 1);
     fg_findings_destroy(f);
 }
@@ -517,7 +517,7 @@ static void every_failed_allocation_fails_cleanly(void **state) {
             fg_ruleset *got = fg_ruleset_build(b, NULL, &err);
             if (!got) {
                 failures++;
-                assert_true(err.msg[0] != '\0');
+                assert_true(fg_error_message(&err)[0] != '\0');
             }
             fg_ruleset_unref(got);
             fg_ruleset_builder_destroy(b);

@@ -69,7 +69,7 @@ static void feed(pair *p, uint32_t i) {
                                              &err),
                      FG_OK);
     /* The scratch world's first tick may start from any state: give the session only edges. */
-    if (fg_session_input_record(p->s[i], &r, &err) != FG_OK) fail_msg("%s", err.msg);
+    if (fg_session_input_record(p->s[i], &r, &err) != FG_OK) fail_msg("%s", fg_error_message(&err));
     p->prev[i] = r;
 }
 
@@ -80,7 +80,7 @@ static void frames(pair *p, uint64_t *frame, uint32_t n) {
         fg_link_set_time(p->link, now);
         for (uint32_t i = 0; i < 2; i++) {
             feed(p, i);
-            if (fg_session_advance(p->s[i], now, &err) != FG_OK) fail_msg("%s", err.msg);
+            if (fg_session_advance(p->s[i], now, &err) != FG_OK) fail_msg("%s", fg_error_message(&err));
         }
     }
 }
@@ -111,7 +111,7 @@ static void a_frame_allocates_nothing(void **state) {
     if (fg_session_input(p.s[0], FG_EDGE_DIR, d, &err) != FG_OK) d = 7; /* 3 was held already */
     assert_int_equal(fg_session_input(p.s[0], FG_EDGE_DIR, d, &err), d == 3 ? FG_ESTATE : FG_OK);
     assert_int_equal(fg_session_input(p.s[0], FG_EDGE_PRESS, 9, &err), FG_EINVAL);
-    assert_non_null(strstr(err.msg, "button id 9 is not declared (ids 4..5)"));
+    assert_non_null(strstr(fg_error_message(&err), "button id 9 is not declared (ids 4..5)"));
     assert_int_equal(fg_session_input(p.s[0], FG_EDGE_DIR, d, &err), FG_ESTATE); /* still at d */
     assert_true(st.confirmed > 2000);
     uint64_t a, b;
@@ -201,7 +201,7 @@ static void hostile_datagrams_are_refused(void **state) {
     ** played: a refusal to play or a desync report is the correct answer to it. */
     if (st != FG_OK) {
         assert_int_equal(st, FG_EMISMATCH);
-        print_message("stopped at frame %llu: %s\n", (unsigned long long)frame, err.msg);
+        print_message("stopped at frame %llu: %s\n", (unsigned long long)frame, fg_error_message(&err));
         assert_true(h.injected > 0);
         close_pair(&p);
         return;
@@ -261,7 +261,7 @@ static void the_link_does_what_it_says(void **state) {
     lc.loss_pct = 101;
     fg_link *bad;
     assert_int_equal(fg_link_create(&lc, &bad, &err), FG_EINVAL);
-    assert_non_null(strstr(err.msg, "loss 101%"));
+    assert_non_null(strstr(fg_error_message(&err), "loss 101%"));
     fg_link_destroy(l);
 }
 

@@ -80,7 +80,7 @@ static void records_keep_gameplay(void **state) {
             assert_int_equal(used, n);
             assert_true(fg_input_record_equal(&r, &back));
             if (fg_input_record_push(&back, fed, p + 1, t, &err) != FG_OK)
-                fail_msg("tick %lld: %s", (long long)t, err.msg);
+                fail_msg("tick %lld: %s", (long long)t, fg_error_message(&err));
             prev[p] = r;
         }
         assert_int_equal(fg_world_advance(fed, &err), FG_OK);
@@ -113,7 +113,7 @@ static void build_and_format(void **state) {
     assert_int_equal(fg_input_record_add(&r, FG_EDGE_DIR, 6, &err), FG_OK);
     assert_int_equal(fg_input_record_add(&r, FG_EDGE_PRESS, 5, &err), FG_OK);
     assert_int_equal(fg_input_record_add(&r, FG_EDGE_PRESS, 5, &err), FG_ESTATE);
-    assert_non_null(strstr(err.msg, "already held"));
+    assert_non_null(strstr(fg_error_message(&err), "already held"));
     assert_int_equal(fg_input_record_add(&r, FG_EDGE_RELEASE, 6, &err), FG_ESTATE);
     assert_int_equal(fg_input_record_add(&r, FG_EDGE_DIR, 6, &err), FG_ESTATE);
     assert_int_equal(fg_input_record_add(&r, FG_EDGE_DIR, 0, &err), FG_EINVAL);
@@ -169,7 +169,7 @@ static void adversarial_bytes(void **state) {
     const uint8_t truncated[] = {0x02, 0x04};
     assert_int_equal(fg_input_record_decode(truncated, 2, &used, &prev, 4, &out, &err),
                      FG_EFORMAT);
-    assert_non_null(strstr(err.msg, "needs 3"));
+    assert_non_null(strstr(fg_error_message(&err), "needs 3"));
     const uint8_t flags[] = {0xC0};
     assert_int_equal(fg_input_record_decode(flags, 1, &used, &prev, 4, &out, &err), FG_EFORMAT);
     const uint8_t too_many[] = {0x0F};
@@ -178,11 +178,11 @@ static void adversarial_bytes(void **state) {
     const uint8_t undeclared[] = {0x01, 0x0A}; /* press of button 10, 4 declared */
     assert_int_equal(fg_input_record_decode(undeclared, 2, &used, &prev, 4, &out, &err),
                      FG_EINVAL);
-    assert_non_null(strstr(err.msg, "button id 10: expected 4..7"));
+    assert_non_null(strstr(fg_error_message(&err), "button id 10: expected 4..7"));
     const uint8_t release_free[] = {0x01, 0x44};
     assert_int_equal(fg_input_record_decode(release_free, 2, &used, &prev, 4, &out, &err),
                      FG_ESTATE);
-    assert_non_null(strstr(err.msg, "not held"));
+    assert_non_null(strstr(fg_error_message(&err), "not held"));
     const uint8_t bad_dir[] = {0x01, 0x80 | 12};
     assert_int_equal(fg_input_record_decode(bad_dir, 2, &used, &prev, 4, &out, &err), FG_EINVAL);
     const uint8_t bad_state[] = {0x30, 0xFF, 0xFF, 0xFF, 0xFF}; /* overflow: all held, dir 15 */

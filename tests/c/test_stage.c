@@ -24,7 +24,7 @@ static fg_stage level(void) {
 static void check_fails(fg_stage s, const char *message) {
     fg_error err;
     assert_int_equal(fg_stage_check(&s, &err), FG_EINVAL);
-    assert_string_equal(err.msg, message);
+    assert_string_equal(fg_error_message(&err), message);
 }
 
 static void stage_checks_name_the_field_and_the_value(void **state) {
@@ -121,7 +121,7 @@ static void world_takes_the_rules_stage_and_a_host_stage(void **state) {
     bad.platforms[0].w = -FG_FX(1);
     fg_error err;
     assert_int_equal(fg_world_set_stage(w, &bad, &err), FG_EINVAL);
-    assert_non_null(strstr(err.msg, "stage.platforms[1].w"));
+    assert_non_null(strstr(fg_error_message(&err), "stage.platforms[1].w"));
     assert_int_equal(fg_world_hash(w), before);
 
     /* A good one changes the hash, and the support of a fighter moved onto a platform. */
@@ -141,7 +141,7 @@ static void contact_reports_belong_to_the_contacts_mode(void **state) {
     fg_world *w = fg_det_world(r, 1, NULL, (fg_world_hooks){0});
     fg_error err;
     assert_int_equal(fg_world_report_contact(w, 1, false, &err), FG_ESTATE);
-    assert_non_null(strstr(err.msg, "ground comes from its stage"));
+    assert_non_null(strstr(fg_error_message(&err), "ground comes from its stage"));
     fg_world_destroy(w);
 
     w = fg_det_world_in(r, 1, NULL, (fg_world_hooks){0}, FG_GROUND_CONTACTS);
@@ -174,10 +174,10 @@ static void a_jump_action_the_rules_lack_is_refused(void **state) {
     c.jump_action = "hop";
     fg_error err;
     assert_null(fg_world_create(&c, &err));
-    assert_string_equal(err.msg, "world.jump_action: 'hop' is not an action of rules 'boxer'");
+    assert_string_equal(fg_error_message(&err), "world.jump_action: 'hop' is not an action of rules 'boxer'");
     c.jump_button = NULL;
     assert_null(fg_world_create(&c, &err));
-    assert_string_equal(err.msg, "world.jump_action: 'hop' needs a jump_button");
+    assert_string_equal(fg_error_message(&err), "world.jump_action: 'hop' needs a jump_button");
     fg_ruleset_unref(r);
 }
 

@@ -75,7 +75,7 @@ static void synctest_passes_a_deterministic_world_at_every_distance(void **state
         fg_synctest *st = NULL;
         fg_error err;
         fg_status s = run(w, check, 9, 500, &st, &err);
-        if (s != FG_OK) fail_msg("check %u: %s", check, err.msg);
+        if (s != FG_OK) fail_msg("check %u: %s", check, fg_error_message(&err));
         fg_synctest_stats stats = fg_synctest_get_stats(st);
         assert_int_equal(stats.ticks, 500);
         /* Every tick rolls back min(check, ticks so far) ticks and compares each one again. */
@@ -123,8 +123,8 @@ static void synctest_catches_a_rule_with_hidden_state(void **state) {
     assert_true(decision);
     char tick[32];
     snprintf(tick, sizeof tick, "sync test: tick %lld ", (long long)rep->tick);
-    assert_non_null(strstr(err.msg, tick));
-    assert_non_null(strstr(err.msg, "re-simulated differently"));
+    assert_non_null(strstr(fg_error_message(&err), tick));
+    assert_non_null(strstr(fg_error_message(&err), "re-simulated differently"));
     char text[4096];
     fg_synctest_report_format(rep, text, sizeof text);
     assert_non_null(strstr(text, rep->diffs[0].path));
@@ -167,7 +167,7 @@ static void synctest_reinjects_every_kind_of_input_once(void **state) {
             const fg_instance *in = fg_world_instance(w, 1, 0);
             fg_world_report_event(w, 1, 0, in->seq, "hit", 0, &err);
         }
-        if (fg_synctest_advance(st, &err) != FG_OK) fail_msg("tick %d: %s", t, err.msg);
+        if (fg_synctest_advance(st, &err) != FG_OK) fail_msg("tick %d: %s", t, fg_error_message(&err));
     }
     /* Nothing was pushed twice: e2 consumed each scripted press once. */
     const fg_buffer *b = fg_world_buffer(w, 2);
@@ -205,7 +205,7 @@ static void synctest_restarts_its_window_after_a_host_edit(void **state) {
             fg_input_fuzz_init(&fz, 6);
         }
         fg_input_fuzz_tick(&fz, w, NULL);
-        if (fg_synctest_advance(st, &err) != FG_OK) fail_msg("tick %d: %s", t, err.msg);
+        if (fg_synctest_advance(st, &err) != FG_OK) fail_msg("tick %d: %s", t, fg_error_message(&err));
     }
     assert_int_equal(fg_synctest_get_stats(st).resets, 3);
     free(snap);
@@ -224,11 +224,11 @@ static void synctest_refuses_a_distance_out_of_range(void **state) {
     fg_error err;
     c.check = 0;
     assert_int_equal(fg_synctest_create(w, &c, &st, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "sync test: check distance 0, expected 1..8 ticks");
+    assert_string_equal(fg_error_message(&err), "sync test: check distance 0, expected 1..8 ticks");
     assert_null(st);
     c.check = 9;
     assert_int_equal(fg_synctest_create(w, &c, &st, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "sync test: check distance 9, expected 1..8 ticks");
+    assert_string_equal(fg_error_message(&err), "sync test: check distance 9, expected 1..8 ticks");
     fg_world_destroy(w);
     fg_ruleset_unref(r);
 }

@@ -114,7 +114,7 @@ static void nothing_else_changes_a_variable(void **state) {
     fgt_duel d = duel(&h);
     fg_error err;
     assert_int_equal(fg_world_propose_var(d.w, d.p1, STANCE, FG_VAR_SET, 1, &err), FG_ESTATE);
-    assert_non_null(strstr(err.msg, "variables change only through a request rule"));
+    assert_non_null(strstr(fg_error_message(&err), "variables change only through a request rule"));
     fgt_run(&d, 2);
     assert_int_equal(fg_world_var(d.w, d.p1, STANCE), 0);
     fgt_duel_free(&d);
@@ -164,14 +164,14 @@ static void declaration_mistakes_name_the_path_and_the_value(void **state) {
     v = fg_var_def_default("stance");
     assert_int_equal(fg_ruleset_add_var(b, &v, &err), FG_OK);
     assert_int_equal(fg_ruleset_add_var(b, &v, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "vars.stance: declared twice");
+    assert_string_equal(fg_error_message(&err), "vars.stance: declared twice");
     for (int i = 1; i < FG_MAX_VARS; i++) {
         snprintf(v.name, sizeof v.name, "v%d", i);
         assert_int_equal(fg_ruleset_add_var(b, &v, NULL), FG_OK);
     }
     snprintf(v.name, sizeof v.name, "one_more");
     assert_int_equal(fg_ruleset_add_var(b, &v, &err), FG_ENOMEM);
-    assert_string_equal(err.msg, "vars.one_more: at most 8 variables per ruleset");
+    assert_string_equal(fg_error_message(&err), "vars.one_more: at most 8 variables per ruleset");
     fg_ruleset_builder_destroy(b);
 }
 
@@ -257,7 +257,7 @@ static void proposals_survive_rollback_at_every_distance(void **state) {
             if (fg_synctest_advance(st, &err) != FG_OK) {
                 char line[512];
                 fg_synctest_report_format(fg_synctest_last_report(st), line, sizeof line);
-                fail_msg("distance %u, tick %d: %s\n%s", check, t, err.msg, line);
+                fail_msg("distance %u, tick %d: %s\n%s", check, t, fg_error_message(&err), line);
             }
         }
         assert_true(fg_synctest_get_stats(st).compared > 150);

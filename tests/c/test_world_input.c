@@ -40,7 +40,7 @@ static void push_event(fg_world *w, const ev *e, int64_t t) {
     if (e->kind == 0) st = fg_world_press(w, 1, e->value, t, FG_SOURCE_DEVICE, &err);
     else if (e->kind == 1) st = fg_world_release(w, 1, e->value, t, FG_SOURCE_DEVICE, &err);
     else st = fg_world_direction(w, 1, e->value, t, FG_SOURCE_DEVICE, &err);
-    if (st != FG_OK) fail_msg("push failed: %s", err.msg);
+    if (st != FG_OK) fail_msg("push failed: %s", fg_error_message(&err));
 }
 
 /* Short presses (1..4 ms, shorter than any display frame) at seeded random times. */
@@ -223,10 +223,10 @@ static void loop_clamps_counts_and_interpolates(void **state) {
     assert_int_equal(b, 116667);
     fg_error err;
     assert_int_equal(fg_loop_frame(&l, 100, &due, &err), FG_ESTATE);
-    assert_non_null(strstr(err.msg, "host clock went back"));
+    assert_non_null(strstr(fg_error_message(&err), "host clock went back"));
     fg_loop_config bad = {0, 100000};
     assert_int_equal(fg_loop_init(&l, &bad, &err), FG_EINVAL);
-    assert_string_equal(err.msg, "loop.tick_rate: 0, expected 1..100000 Hz");
+    assert_string_equal(fg_error_message(&err), "loop.tick_rate: 0, expected 1..100000 Hz");
 }
 
 /* Bad input through the world: each gets a clear error and the world's hash is unchanged. */
@@ -240,17 +240,17 @@ static void bad_input_is_refused_and_changes_nothing(void **state) {
     uint64_t before = fg_world_hash(w);
     fg_error err;
     assert_int_equal(fg_world_device_stick(w, 1, NAN, 0.5f, 40000, &err), FG_EINVAL);
-    assert_non_null(strstr(err.msg, "not finite"));
+    assert_non_null(strstr(fg_error_message(&err), "not finite"));
     assert_int_equal(fg_world_device_stick(w, 1, 0.2f, INFINITY, 40000, &err), FG_EINVAL);
     assert_int_equal(fg_world_release(w, 1, lp, 10000, 0, &err), FG_ESTATE);
-    assert_non_null(strstr(err.msg, "time may not go back"));
-    assert_non_null(strstr(err.msg, "entity 1 release 'LP'"));
+    assert_non_null(strstr(fg_error_message(&err), "time may not go back"));
+    assert_non_null(strstr(fg_error_message(&err), "entity 1 release 'LP'"));
     assert_int_equal(fg_world_press(w, 1, 31, 40000, 0, &err), FG_ENOTFOUND);
     assert_int_equal(fg_world_action_id(w, "MK"), -1);
     assert_int_equal(fg_world_press(w, 7, lp, 40000, 0, &err), FG_ENOTFOUND);
-    assert_string_equal(err.msg, "entity 7 does not exist (1 spawned)");
+    assert_string_equal(fg_error_message(&err), "entity 7 does not exist (1 spawned)");
     assert_int_equal(fg_world_press(w, 1, lp, -5, 0, &err), FG_EINVAL);
-    assert_non_null(strstr(err.msg, "before the world's origin"));
+    assert_non_null(strstr(fg_error_message(&err), "before the world's origin"));
     assert_int_equal(fg_world_direction(w, 1, 0, 40000, 0, &err), FG_EINVAL);
     assert_int_equal(fg_world_device_control(w, 1, 77, true, 40000, &err), FG_ENOTFOUND);
     assert_int_equal(fg_world_hash(w), before);
@@ -259,19 +259,19 @@ static void bad_input_is_refused_and_changes_nothing(void **state) {
     fg_world_config c = fg_world_config_default();
     c.tick_rate = 0;
     assert_null(fg_world_create(&c, &err));
-    assert_string_equal(err.msg, "world.tick_rate: 0, expected 1..100000 Hz");
+    assert_string_equal(fg_error_message(&err), "world.tick_rate: 0, expected 1..100000 Hz");
     c = fg_world_config_default();
     c.buffer_capacity = 0;
     assert_null(fg_world_create(&c, &err));
-    assert_string_equal(err.msg, "world.buffer_capacity: 0 edges, expected 1..65536");
+    assert_string_equal(fg_error_message(&err), "world.buffer_capacity: 0 edges, expected 1..65536");
     c = fg_world_config_default();
     c.jump_button = "jump";
     assert_null(fg_world_create(&c, &err));
-    assert_string_equal(err.msg, "world.jump_button: 'jump' is not a declared button");
+    assert_string_equal(fg_error_message(&err), "world.jump_button: 'jump' is not a declared button");
     c = fg_world_config_default();
     c.jump.coyote_ticks = -1;
     assert_null(fg_world_create(&c, &err));
-    assert_string_equal(err.msg, "jump.coyote: -1 ticks, expected >= 0");
+    assert_string_equal(fg_error_message(&err), "jump.coyote: -1 ticks, expected >= 0");
 }
 
 /* Device mapping: bound keys go through SOCD cleaning; key repeat is not a new press; sticks
@@ -363,7 +363,7 @@ static void snapshot_restore_is_exact(void **state) {
     fg_world *other = fg_world_create(&c, NULL);
     uint64_t h = fg_world_hash(other);
     assert_int_equal(fg_world_restore(other, snap, size, &err), FG_EMISMATCH);
-    assert_non_null(strstr(err.msg, "another layout"));
+    assert_non_null(strstr(fg_error_message(&err), "another layout"));
     assert_int_equal(fg_world_hash(other), h);
     assert_int_equal(fg_world_restore(w, snap, 10, &err), FG_EINVAL);
     memset(snap, 0, 4);

@@ -48,13 +48,13 @@ local b = C.fg_ruleset_builder_create("ffi", nil)
 local idle = ffi.new("fg_action_def[1]")
 idle[0] = C.fg_action_def_default("idle")
 idle[0].neutral, idle[0].loop = true, true
-assert(C.fg_ruleset_add_action(b, idle, err) == 0, ffi.string(err.msg))
+assert(C.fg_ruleset_add_action(b, idle, err) == 0, ffi.string(C.fg_error_message(err)))
 local out = ffi.new("fg_findings *[1]")
-assert(C.fg_findings_create(nil, out, err) == 0, ffi.string(err.msg))
+assert(C.fg_findings_create(nil, out, err) == 0, ffi.string(C.fg_error_message(err)))
 local findings = ffi.gc(out[0], C.fg_findings_destroy)
 local rules = C.fg_ruleset_build(b, findings, err)
 C.fg_ruleset_builder_destroy(b)
-assert(rules ~= nil, ffi.string(err.msg))
+assert(rules ~= nil, ffi.string(C.fg_error_message(err)))
 assert(C.fg_findings_count(findings) == 0)
 -- A finding by value through the FFI, its long path whole.
 local long = string.rep("deep/", 2000) .. "rules.lua"
@@ -66,12 +66,12 @@ cfg[0] = C.fg_world_config_default()
 cfg[0].rules = rules
 local w = C.fg_world_create(cfg, err)
 C.fg_ruleset_unref(rules)
-assert(w ~= nil, ffi.string(err.msg))
+assert(w ~= nil, ffi.string(C.fg_error_message(err)))
 local sp, id = ffi.new("fg_spawn"), ffi.new("fg_entity[1]")
 sp.grounded = true
-assert(C.fg_world_spawn(w, sp, id, err) == 0, ffi.string(err.msg))
+assert(C.fg_world_spawn(w, sp, id, err) == 0, ffi.string(C.fg_error_message(err)))
 local h0 = C.fg_world_hash(w)
-for _ = 1, 10 do assert(C.fg_world_advance(w, err) == 0, ffi.string(err.msg)) end
+for _ = 1, 10 do assert(C.fg_world_advance(w, err) == 0, ffi.string(C.fg_error_message(err))) end
 assert(C.fg_world_tick(w) == 10)
 assert(C.fg_world_hash(w) ~= h0)
 C.fg_world_destroy(w)

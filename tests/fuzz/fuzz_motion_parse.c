@@ -23,7 +23,7 @@
 
 static void check_error(fg_status s, const fg_motion_set *set, const fg_error *err) {
     if (s == FG_OK) return;
-    if (set != NULL || err->msg[0] == '\0') abort();
+    if (set != NULL || fg_error_message(err)[0] == '\0') abort();
 }
 
 static void exercise(fg_motion_set *set, const char *script) {
@@ -33,16 +33,17 @@ static void exercise(fg_motion_set *set, const char *script) {
     fg_motion_lint(set, &n);
     static fg_motion_run run;
     fg_motion_miss miss[FG_MOTION_MAX_PATTERNS];
-    fg_error err;
+    fg_error err = {0};
     fg_motion_profile lenient = fg_motion_profile_preset(FG_MOTION_PROFILE_LENIENT);
     if (fg_motion_run_script(set, script, &lenient, NULL, &run, miss, &err) == FG_OK) {
         for (uint32_t i = 0; i < fg_motion_count(set); i++)
             fg_motion_miss_format(set, &miss[i], buf, sizeof buf);
         for (uint32_t i = 0; i < run.ncommands; i++)
             fg_motion_command_format(set, &run.commands[i], buf, sizeof buf);
-    } else if (err.msg[0] == '\0') {
+    } else if (fg_error_message(&err)[0] == '\0') {
         abort();
     }
+    fg_error_clear(&err);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -54,8 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fg_motion_buttons b;
     fg_motion_buttons_default(&b, FG_MOTION_AUTO);
     fg_motion_set *set = NULL;
-    fg_error err;
-    err.msg[0] = '\0';
+    fg_error err = {0};
     uint8_t mode = data[0] % 8;
     if (mode <= 2) {
         fg_motion_def d;
@@ -95,6 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (s == FG_OK) exercise(set, script);
     }
     fg_motion_set_destroy(set);
+    fg_error_clear(&err);
     free(text);
     return 0;
 }

@@ -173,10 +173,9 @@ static void run(const uint8_t *data, size_t size) {
     for (int pass = 0; pass < 2; pass++) {
         fg_replay_read_options opt = {NULL, "fuzz", pass ? FG_REPLAY_READ_PARTIAL : 0u};
         fg_replay_reader *r = NULL;
-        fg_error err;
-        fg_error_clear(&err);
+        fg_error err = {0};
         if (fg_replay_reader_create_memory(data, size, &opt, &r, &err) != FG_OK) {
-            check(r == NULL && err.msg[0] != '\0');
+            check(r == NULL && fg_error_message(&err)[0] != '\0');
             continue;
         }
         const fg_replay_stats *s = fg_replay_reader_stats(r);

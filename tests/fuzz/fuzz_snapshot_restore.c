@@ -124,11 +124,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
     }
     if (flags & 1) reseal(f->copy, len);
-    fg_error err;
-    fg_error_clear(&err);
+    fg_error err = {0};
     uint64_t before = fg_world_hash(f->w);
     if (fg_world_restore(f->w, f->copy, len, &err) != FG_OK) {
-        check(err.msg[0] != '\0');
+        check(fg_error_message(&err)[0] != '\0');
         check(fg_world_hash(f->w) == before);
         return 0;
     }
@@ -136,7 +135,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     play(f->w, fg_world_tick(f->w), 120);
     read_everything(f->w);
     if (fg_world_restore(f->w, f->snap, f->size, &err) != FG_OK) {
-        fprintf(stderr, "the original snapshot was refused after a damaged one ran: %s\n", err.msg);
+        fprintf(stderr, "the original snapshot was refused after a damaged one ran: %s\n", fg_error_message(&err));
         abort();
     }
     check(fg_world_hash(f->w) == f->hash);

@@ -21,7 +21,7 @@ static fg_dispatch_result hit(probe *p, int64_t seq, const char *clip, float tim
     fg_dispatch_result r;
     fg_error err;
     if (fg_dispatcher_dispatch(p->d, &c, &r, &err) != FG_OK) {
-        fprintf(stderr, "probe: %s\n", err.msg);
+        fprintf(stderr, "probe: %s\n", fg_error_message(&err));
         return FG_DISPATCH_DUPLICATE;
     }
     if (r == FG_DISPATCH_ACCEPTED) p->effects++;
@@ -31,7 +31,7 @@ static fg_dispatch_result hit(probe *p, int64_t seq, const char *clip, float tim
 static int begin(probe *p, int64_t seq) {
     fg_error err;
     if (fg_dispatcher_begin(p->d, 0, seq, &err) == FG_OK) return 0;
-    fprintf(stderr, "probe: %s\n", err.msg);
+    fprintf(stderr, "probe: %s\n", fg_error_message(&err));
     return 1;
 }
 
@@ -39,7 +39,7 @@ int main(void) {
     fg_error err;
     probe p = {NULL, 0};
     if (fg_dispatcher_create(1, 4, NULL, &p.d, &err) != FG_OK) {
-        fprintf(stderr, "probe: %s\n", err.msg);
+        fprintf(stderr, "probe: %s\n", fg_error_message(&err));
         return 1;
     }
     if (begin(&p, 100)) return 1;

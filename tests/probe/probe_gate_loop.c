@@ -28,7 +28,7 @@ int main(void) {
         fg_cycle_track_sample(&track, token, 920, 1080, out, 8, &batch, &err) != FG_OK ||
         fg_playback_owner_commit(owner, &batch, &first, &err) != FG_OK ||
         fg_playback_owner_commit(owner, &batch, &retry, &err) != FG_OK) {
-        fprintf(stderr, "probe: %s\n", err.msg);
+        fprintf(stderr, "probe: %s\n", fg_error_message(&err));
         return 1;
     }
     char events[256] = "";

@@ -53,10 +53,24 @@ typedef enum fg_status {
     FG_EMISMATCH  /* a replay, snapshot or hash does not match what was expected */
 } fg_status;
 
+/* A status and its message. The message has no length limit: up to FG_ERROR_MAX - 1 bytes it
+** lives inline (no allocation, the common case); a longer one is copied whole to the heap with
+** plain malloc, on the failure path only, so a successful call never allocates for its error.
+** Read the message with fg_error_message, never the fields. If that allocation fails, the inline
+** text keeps the head, cut at a word (never inside a UTF-8 sequence), ending with
+** " [... N more bytes: ...]" so the reader knows how much was dropped.
+**
+** Ownership: an error that holds a long message owns its heap copy until fg_error_clear. Setting
+** functions treat err as write-only (an uninitialised fg_error is fine to pass), so an error that
+** failed with a long message and is set again without fg_error_clear leaks that copy: clear an
+** error once its message has been read. A plain struct copy shares the heap copy (valid while the
+** original is not cleared); fg_error_copy makes an independent one. fg_error_clear needs an error
+** that a call wrote or one that starts zeroed (`fg_error err = {0};`). */
 #define FG_ERROR_MAX 512
 typedef struct fg_error {
     fg_status code;
-    char msg[FG_ERROR_MAX];
+    char buf[FG_ERROR_MAX]; /* private: the message, or its marked head when spilled */
+    char *spill;                   /* private: the whole message when longer, else NULL */
 } fg_error;
 
 /* Records code and message in err (which may be NULL) and returns code. */
@@ -64,6 +78,13 @@ FG_API fg_status fg_error_set(fg_error *err, fg_status code, const char *fmt, ..
 FG_API fg_status fg_error_setv(fg_error *err, fg_status code, const char *fmt, va_list ap);
 /* Prepends "prefix: " to an existing message (used to add file and field context). */
 FG_API void fg_error_prefix(fg_error *err, const char *fmt, ...) FG_PRINTF(2, 3);
+/* The whole message ("" for a NULL or cleared error). Valid until err is set, prefixed or
+** cleared. */
+FG_API const char *fg_error_message(const fg_error *err);
+/* Writes an independent copy of src (code and message) into dst, which is treated as
+** write-only; returns src's code. */
+FG_API fg_status fg_error_copy(fg_error *dst, const fg_error *src);
+/* Releases a long message's heap copy and resets err to FG_OK with an empty message. */
 FG_API void fg_error_clear(fg_error *err);
 FG_API const char *fg_status_name(fg_status status);
 FG_API const char *fg_version(void);

@@ -354,8 +354,8 @@ FG_API void fg_world_trace_clear(fg_world *w);
 ** ring has since reused for newer records, or one longer than the ring, says so in place of the
 ** missing part: nothing is cut silently. Valid until the next record with text is written. */
 FG_API const char *fg_world_trace_text(const fg_world *w, const fg_trace_record *r);
-/* A request hook that fails with a message longer than fg_error holds (FG_ERROR_MAX) hands its
-** whole text here before returning; the rule error's trace record then carries all of it. */
+/* The text the rule error's trace record of a failing request hook carries, handed here before
+** the hook returns, instead of its fg_error's message (which is whole too, whatever its length). */
 FG_API void fg_world_trace_hook_error(fg_world *w, const char *text);
 /* Records a failure of a host-side hook (a presentation hook that raised) in the trace. */
 FG_API void fg_world_note_error(fg_world *w, fg_entity e, const char *text);

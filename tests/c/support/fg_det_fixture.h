@@ -105,7 +105,7 @@ static inline fg_ruleset *fg_det_rules(int32_t jab_damage) {
                         ? fg_ruleset_build(b, findings, &err)
                         : NULL;
     if (!r) {
-        fprintf(stderr, "fixture rules: %s\n", err.msg);
+        fprintf(stderr, "fixture rules: %s\n", fg_error_message(&err));
         for (uint32_t i = 0; i < fg_findings_count(findings); i++)
             fprintf(stderr, "  %s: %s\n", fg_findings_get(findings, i).path,
                     fg_findings_get(findings, i).message);

@@ -76,7 +76,7 @@ void fgt_hit(fg_action_def *a, int tick, int range, int damage, int hitstop, int
 
 void fgt_add(fg_ruleset_builder *b, const fg_action_def *a) {
     fg_error err;
-    if (fg_ruleset_add_action(b, a, &err) != FG_OK) fail_msg("add %s: %s", a->name, err.msg);
+    if (fg_ruleset_add_action(b, a, &err) != FG_OK) fail_msg("add %s: %s", a->name, fg_error_message(&err));
 }
 
 void fgt_resource(fg_ruleset_builder *b, const char *name, int max, int start) {
@@ -87,13 +87,13 @@ void fgt_resource(fg_ruleset_builder *b, const char *name, int max, int start) {
     r.start = start;
     r.regen_every = 1;
     fg_error err;
-    if (fg_ruleset_add_resource(b, &r, &err) != FG_OK) fail_msg("resource: %s", err.msg);
+    if (fg_ruleset_add_resource(b, &r, &err) != FG_OK) fail_msg("resource: %s", fg_error_message(&err));
 }
 
 fg_findings *fgt_findings(void) {
     fg_findings *f = NULL;
     fg_error err;
-    if (fg_findings_create(NULL, &f, &err) != FG_OK) fail_msg("%s", err.msg);
+    if (fg_findings_create(NULL, &f, &err) != FG_OK) fail_msg("%s", fg_error_message(&err));
     return f;
 }
 
@@ -107,7 +107,7 @@ fg_ruleset *fgt_build(fg_ruleset_builder *b) {
             print_error("finding: %s: %s\n", fg_findings_get(f, i).path,
                         fg_findings_get(f, i).message);
         fg_findings_destroy(f);
-        fail_msg("build: %s", err.msg);
+        fail_msg("build: %s", fg_error_message(&err));
     }
     fg_findings_destroy(f);
     return r;
@@ -216,16 +216,16 @@ fgt_duel fgt_duel_new(fg_ruleset *r, int distance, const fg_world_hooks *hooks,
     if (alloc) c.allocator = *alloc;
     fg_error err;
     d.w = fg_world_create(&c, &err);
-    if (!d.w) fail_msg("world: %s", err.msg);
+    if (!d.w) fail_msg("world: %s", fg_error_message(&err));
     fg_spawn s;
     memset(&s, 0, sizeof s);
     s.grounded = true;
     s.x = FG_FX(-35);
     s.facing = FG_FACING_RIGHT;
-    if (fg_world_spawn(d.w, &s, &d.p1, &err) != FG_OK) fail_msg("spawn: %s", err.msg);
+    if (fg_world_spawn(d.w, &s, &d.p1, &err) != FG_OK) fail_msg("spawn: %s", fg_error_message(&err));
     s.x = FG_FX(-35 + distance);
     s.facing = FG_FACING_LEFT;
-    if (fg_world_spawn(d.w, &s, &d.p2, &err) != FG_OK) fail_msg("spawn: %s", err.msg);
+    if (fg_world_spawn(d.w, &s, &d.p2, &err) != FG_OK) fail_msg("spawn: %s", fg_error_message(&err));
     return d;
 }
 
@@ -249,13 +249,13 @@ const char *fgt_name(const fg_ruleset *r, uint32_t id) {
 void fgt_request(fgt_duel *d, fg_entity e, const char *action) {
     fg_error err;
     if (fg_world_request(d->w, e, fgt_id(d->r, action), FG_REQ_AI, &err) != FG_OK)
-        fail_msg("request %s: %s", action, err.msg);
+        fail_msg("request %s: %s", action, fg_error_message(&err));
 }
 
 void fgt_run(fgt_duel *d, int ticks) {
     fg_error err;
     for (int i = 0; i < ticks; i++)
-        if (fg_world_advance(d->w, &err) != FG_OK) fail_msg("advance: %s", err.msg);
+        if (fg_world_advance(d->w, &err) != FG_OK) fail_msg("advance: %s", fg_error_message(&err));
 }
 
 void fgt_hold(fgt_duel *d, fg_entity e, int numpad) {
@@ -263,7 +263,7 @@ void fgt_hold(fgt_duel *d, fg_entity e, int numpad) {
     int abs = fg_numpad_relative(numpad, fg_world_facing(d->w, e));
     int64_t us = fg_us_of_tick(fg_world_tick(d->w), fg_world_tick_rate(d->w));
     if (fg_world_direction(d->w, e, abs, us, FG_SOURCE_SCRIPT, &err) != FG_OK)
-        fail_msg("direction: %s", err.msg);
+        fail_msg("direction: %s", fg_error_message(&err));
 }
 
 void fgt_set_meter(fgt_duel *d, fg_entity e, int value) {
@@ -271,7 +271,7 @@ void fgt_set_meter(fgt_duel *d, fg_entity e, int value) {
     int k = fg_ruleset_find_resource(d->r, "meter");
     assert_true(k >= 0);
     if (fg_world_set_resource(d->w, e, (uint32_t)k, value, &err) != FG_OK)
-        fail_msg("meter: %s", err.msg);
+        fail_msg("meter: %s", fg_error_message(&err));
 }
 
 const fg_decision *fgt_decision(const fgt_duel *d, fg_entity e, fg_tick t, int nth) {

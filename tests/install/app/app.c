@@ -16,7 +16,7 @@ int main(int argc, char **argv) {
     fg_error err;
     fg_lua_host *s = fg_lua_host_load_file(argv[1], NULL, &err);
     if (!s) {
-        fprintf(stderr, "app: %s\n", err.msg);
+        fprintf(stderr, "app: %s\n", fg_error_message(&err));
         return 1;
     }
     fg_world *w = fg_lua_host_world(s);
@@ -30,7 +30,7 @@ int main(int argc, char **argv) {
     fg_world_release(w, p1, lp, at + 3000, FG_SOURCE_DEVICE, NULL);
     for (int i = 0; i < 120; i++) {
         if (fg_lua_host_advance(s, &err) != FG_OK) {
-            fprintf(stderr, "app: %s\n", err.msg);
+            fprintf(stderr, "app: %s\n", fg_error_message(&err));
             fg_lua_host_destroy(s);
             return 1;
         }

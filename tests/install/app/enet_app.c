@@ -12,7 +12,7 @@
 #include <time.h>
 
 static int fail(const char *what, const fg_error *err) {
-    fprintf(stderr, "enet_app: %s: %s\n", what, err ? err->msg : "timed out");
+    fprintf(stderr, "enet_app: %s: %s\n", what, err ? fg_error_message(err) : "timed out");
     return 1;
 }
 
