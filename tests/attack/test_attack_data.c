@@ -92,7 +92,7 @@ static void damaged_and_crafted_snapshots_are_refused_and_change_nothing(void **
     bad[ents + offsetof(fg_entity_state, queued_layers)] ^= 1u;
     reseal(bad);
     assert_int_equal(fg_world_restore(w, bad, size, &err), FG_EFORMAT);
-    assert_non_null(strstr(err.msg, "e1.queued_layers (bit 0 against its queue)"));
+    assert_non_null(strstr(fg_error_message(&err), "e1.queued_layers (bit 0 against its queue)"));
     assert_int_equal(fg_world_hash(w), fg_world_hash(twin));
     /* Entity 1's matcher state: the motion its last command beat, past the set's motions. */
     size_t motions = bufs + 2 * w->buffer_stride + 2 * w->ledger_stride;
