@@ -34,7 +34,8 @@ typedef struct fg_queued {
 ** tick runs each phase over every entity, so at thousands of fighters a record is fetched from
 ** memory again in every phase, and each phase should find what it reads in few cache lines.
 ** The first 64 bytes are what nearly every phase reads (position, facing, opponent, freeze), then
-** the running actions and when requests started them, then the combat state (its first fields are
+** when requests last started actions and the running actions (the meter reads the first of
+** each, in one line), then the combat state (its first fields are
 ** the ones the collision and movement phases read), then the input phase's fields in one line,
 ** then what only a decision, a queue or a report reads. The order is the layout of snapshots; the
 ** state hash and the field diff name fields, so they do not depend on it. */
@@ -60,8 +61,8 @@ typedef struct fg_entity_state {
     ** edge holds then never changes, except its CONSUMED flag, which the hash reads from the
     ** buffer). It lets the state hash cover the stored edges without re-reading them each tick. */
     uint64_t input_digest;
-    fg_instance layers[FG_MAX_LAYERS];
     fg_tick started_tick[FG_MAX_LAYERS]; /* tick a request last started an action per layer */
+    fg_instance layers[FG_MAX_LAYERS];
     fg_combat combat; /* teams, combo, juggle, pushback, throws, the hit log (hit_internal.h) */
     int64_t next_seq[FG_MAX_LAYERS];
     fg_ground ground;
