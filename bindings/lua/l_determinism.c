@@ -125,8 +125,14 @@ static void push_report(lua_State *L, const fg_synctest_report *r) {
     lua_pushinteger(L, r->ndiffs);
     lua_setfield(L, -2, "ndiffs");
     char text[4096];
-    fg_synctest_report_format(r, text, sizeof text);
-    lua_pushstring(L, text);
+    int n = fg_synctest_report_format(r, text, sizeof text);
+    if (n < (int)sizeof text) {
+        lua_pushstring(L, n < 0 ? "?" : text);
+    } else { /* many long fields: rendered again in a buffer of its size */
+        luaL_Buffer b;
+        fg_synctest_report_format(r, luaL_buffinitsize(L, &b, (size_t)n + 1), (size_t)n + 1);
+        luaL_pushresultsize(&b, (size_t)n);
+    }
     lua_setfield(L, -2, "text");
 }
 
@@ -162,6 +168,7 @@ static int synctest_advance(lua_State *L) {
         fg_error err = {0};
         fg_status st = fg_synctest_advance(ls->st, &err);
         if (st == FG_EMISMATCH && fg_synctest_last_report(ls->st)->tick >= 0) {
+            fg_error_clear(&err); /* the report says it all */
             ls->L = NULL;
             lua_pushboolean(L, 0);
             push_report(L, fg_synctest_last_report(ls->st));
@@ -302,7 +309,6 @@ typedef struct fg_lua_recording {
     uint32_t every;
     membuf mem;
     fg_tick ticks;     /* over every take */
-    char files[2048];  /* the takes written, newline-separated */
     fg_replay_meta meta[32];
     uint32_t nmeta;
     char *meta_text; /* the meta strings, one allocation */
@@ -324,15 +330,16 @@ static fg_status mem_sink(void *ud, const void *data, size_t len, fg_error *err)
     return FG_OK;
 }
 
-static void take_path(const fg_lua_recording *r, int take, char *buf, size_t size) {
-    if (take <= 1) {
-        snprintf(buf, size, "%s", r->path);
-        return;
-    }
+/* Pushes the file of a take: the path itself, then "name-2.fgr", "name-3.fgr"... [-0, +1, m] */
+static const char *push_take_path(lua_State *L, const fg_lua_recording *r, int take) {
+    if (take <= 1) return lua_pushstring(L, r->path);
     const char *dot = strrchr(r->path, '.');
     const char *slash = strrchr(r->path, '/');
     if (!dot || (slash && dot < slash)) dot = r->path + strlen(r->path);
-    snprintf(buf, size, "%.*s-%d%s", (int)(dot - r->path), r->path, take, dot);
+    lua_pushlstring(L, r->path, (size_t)(dot - r->path));
+    lua_pushfstring(L, "-%d%s", take, dot);
+    lua_concat(L, 2);
+    return lua_tostring(L, -1);
 }
 
 /* Opens the next take (or the only recording) at the world's state now. */
@@ -365,13 +372,8 @@ static fg_status open_take(lua_State *L, int world_idx, fg_lua_world *lw, fg_lua
     o.nmeta = r->nmeta;
     fg_status st;
     if (r->path) {
-        char path[1024];
-        take_path(r, r->take + 1, path, sizeof path);
+        const char *path = push_take_path(L, r, r->take + 1); /* popped by the settop below */
         st = fg_recorder_create_file(lw->w, path, &o, &r->rec, err);
-        if (st == FG_OK) {
-            size_t used = strlen(r->files);
-            snprintf(r->files + used, sizeof r->files - used, "%s\n", path);
-        }
     } else {
         if (r->take > 0) {
             lua_settop(L, top);
@@ -544,13 +546,10 @@ static int recording_finish(lua_State *L) {
         return fg_lua_raise(L, &err);
     }
     if (r->path) {
-        lua_newtable(L);
-        lua_Integer k = 0;
-        for (const char *p = r->files; *p;) {
-            const char *nl = strchr(p, '\n');
-            lua_pushlstring(L, p, (size_t)(nl - p));
-            lua_rawseti(L, -2, ++k);
-            p = nl + 1;
+        lua_createtable(L, r->take, 0); /* the takes written */
+        for (int k = 1; k <= r->take; k++) {
+            push_take_path(L, r, k);
+            lua_rawseti(L, -2, k);
         }
     } else {
         lua_pushlstring(L, (const char *)r->mem.p, r->mem.len);

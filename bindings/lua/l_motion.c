@@ -245,8 +245,14 @@ static void push_command(lua_State *L, const fg_motion_set *set, const fg_motion
     }
     lua_setfield(L, -2, "edges");
     char line[512];
-    fg_motion_command_format(set, c, line, sizeof line);
-    lua_pushstring(L, line);
+    size_t len = fg_motion_command_format(set, c, line, sizeof line);
+    if (len < sizeof line) {
+        lua_pushstring(L, line);
+    } else { /* long motion names: formatted again at its length */
+        luaL_Buffer b;
+        fg_motion_command_format(set, c, luaL_buffinitsize(L, &b, len + 1), len + 1);
+        luaL_pushresultsize(&b, len);
+    }
     lua_setfield(L, -2, "text");
 }
 
@@ -414,15 +420,25 @@ static int motion_explain(lua_State *L) {
 }
 
 /* Every alternative's compiled form, one line each. */
+/* Pushes a motion's description at whatever length it needs. [-0, +1, m] */
+static const char *push_describe(lua_State *L, const fg_motion_set *set, uint32_t id) {
+    char buf[512];
+    size_t n = fg_motion_describe(set, id, buf, sizeof buf);
+    if (n < sizeof buf) return lua_pushstring(L, buf);
+    luaL_Buffer b;
+    fg_motion_describe(set, id, luaL_buffinitsize(L, &b, n + 1), n + 1);
+    luaL_pushresultsize(&b, n);
+    return lua_tostring(L, -1);
+}
+
 static int motion_describe(lua_State *L) {
     lmotion *m = check_motion(L, 1, MOTION_T);
     luaL_Buffer b;
     luaL_buffinit(L, &b);
     for (uint32_t i = 0; i < fg_motion_count(m->set); i++) {
-        char buf[512];
-        fg_motion_describe(m->set, i, buf, sizeof buf);
         if (i) luaL_addchar(&b, '\n');
-        luaL_addstring(&b, buf);
+        push_describe(L, m->set, i);
+        luaL_addvalue(&b);
     }
     luaL_pushresult(&b);
     return 1;
@@ -434,11 +450,10 @@ static int motion_tostring(lua_State *L) {
         lua_pushstring(L, MOTION_T " (freed)");
         return 1;
     }
-    char buf[512];
-    fg_motion_describe(m->set, 0, buf, sizeof buf);
+    const char *text = push_describe(L, m->set, 0);
     uint32_t n = fg_motion_count(m->set);
-    if (n > 1) lua_pushfstring(L, MOTION_T " %s, and %d more alternatives", buf, (int)n - 1);
-    else lua_pushfstring(L, MOTION_T " %s", buf);
+    if (n > 1) lua_pushfstring(L, MOTION_T " %s, and %d more alternatives", text, (int)n - 1);
+    else lua_pushfstring(L, MOTION_T " %s", text);
     return 1;
 }
 
@@ -666,10 +681,9 @@ static int set_describe(lua_State *L) {
     for (uint32_t i = id; i < fg_motion_count(m->set) &&
                           strcmp(fg_motion_name(m->set, i), fg_motion_name(m->set, id)) == 0;
          i++) {
-        char buf[512];
-        fg_motion_describe(m->set, i, buf, sizeof buf);
         if (i > id) luaL_addchar(&b, '\n');
-        luaL_addstring(&b, buf);
+        push_describe(L, m->set, i);
+        luaL_addvalue(&b);
     }
     luaL_pushresult(&b);
     return 1;

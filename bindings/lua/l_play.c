@@ -339,8 +339,14 @@ static int world_meter(lua_State *L) {
     lua_Integer from = luaL_optinteger(L, 2, now - 60 < 0 ? 0 : now - 60);
     lua_Integer to = luaL_optinteger(L, 3, now - 1);
     char buf[8192];
-    fg_world_meter_render(w, from, to, buf, sizeof buf);
-    lua_pushstring(L, buf);
+    int n = fg_world_meter_render(w, from, to, buf, sizeof buf);
+    if (n < (int)sizeof buf) {
+        lua_pushstring(L, buf);
+    } else { /* many fighters: rendered again in a buffer of its size */
+        luaL_Buffer b;
+        fg_world_meter_render(w, from, to, luaL_buffinitsize(L, &b, (size_t)n + 1), (size_t)n + 1);
+        luaL_pushresultsize(&b, (size_t)n);
+    }
     return 1;
 }
 

@@ -477,7 +477,7 @@ static int world_what_if(lua_State *L) {
 #define WATCH_MAX 64
 
 typedef struct watched {
-    char path[512];
+    const char *path; /* kept alive by the watcher's user value, a table of the paths */
     long long mtime_ns, size, ino;
     bool exists;
 } watched;
@@ -534,12 +534,15 @@ static void watch_dirs(watcher *w) {
 #ifdef FG_HAVE_INOTIFY
     if (w->fd < 0) return;
     for (int i = 0; i < w->nfiles; i++) {
-        char dir[512];
-        snprintf(dir, sizeof dir, "%s", w->files[i].path);
-        char *slash = strrchr(dir, '/');
-        if (slash) *slash = '\0';
-        else snprintf(dir, sizeof dir, ".");
-        inotify_add_watch(w->fd, dir, IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE);
+        const char *path = w->files[i].path, *slash = strrchr(path, '/');
+        char *dir = slash ? malloc((size_t)(slash - path) + 1) : NULL;
+        if (dir) {
+            memcpy(dir, path, (size_t)(slash - path));
+            dir[slash - path] = '\0';
+        }
+        inotify_add_watch(w->fd, dir ? dir : ".",
+                          IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE);
+        free(dir);
     }
 #else
     (void)w;
@@ -552,15 +555,23 @@ static int watcher_set(lua_State *L) {
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_Integer n = luaL_len(L, 2);
     luaL_argcheck(L, n <= WATCH_MAX, 2, "too many files (at most 64)");
-    w->nfiles = 0;
+    lua_createtable(L, (int)n, 0); /* the paths, whatever their length, owned by the watcher */
     for (lua_Integer i = 1; i <= n; i++) {
         lua_geti(L, 2, i);
-        const char *p = luaL_checkstring(L, -1);
+        luaL_checkstring(L, -1);
+        lua_pushstring(L, lua_tostring(L, -1)); /* a string, even from a number */
+        lua_rawseti(L, -3, i);
+        lua_pop(L, 1);
+    }
+    w->nfiles = 0;
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, -1, i);
         watched *f = &w->files[w->nfiles++];
-        snprintf(f->path, sizeof f->path, "%s", p);
+        f->path = lua_tostring(L, -1);
         stat_file(f);
         lua_pop(L, 1);
     }
+    lua_setiuservalue(L, 1, 1);
     watch_dirs(w);
     return 0;
 }
@@ -569,7 +580,7 @@ static int watcher_set(lua_State *L) {
 ** the terminal in raw mode (restored by close) so wait() returns keys as they are typed. */
 static int l_watcher(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
-    watcher *w = lua_newuserdatauv(L, sizeof *w, 0);
+    watcher *w = lua_newuserdatauv(L, sizeof *w, 1);
     memset(w, 0, sizeof *w);
     w->fd = -1;
     luaL_setmetatable(L, WATCHER_T);

@@ -130,7 +130,8 @@ static void compile_spawn(fg_ruleset *r, uint32_t id, fg_findings *f) {
     fg_action_hits *h = &r->rt[id].hits;
     h->spawn = -1;
     if (!s->projectile[0]) return;
-    char path[96], p[128], list[160];
+    char path[96], p[128];
+    char list[FG_MAX_PROJECTILE_DEFS * (FG_HIT_NAME_MAX + 2)]; /* every kind's name fits */
     snprintf(path, sizeof path, "actions.%s.spawn", a->name);
     int k = fg_ruleset_find_projectile(r, s->projectile);
     if (k < 0) {

@@ -87,6 +87,76 @@ static void an_action_spawns_one_on_its_marker_tick(void **state) {
     fgt_duel_free(&d);
 }
 
+/* The thrower's fireball with a hurt box, and a jab for the other side to swing at it. */
+static fg_ruleset *thrower_and_jab(void) {
+    fg_ruleset_builder *b = fg_ruleset_builder_create("thrower", NULL);
+    fg_ruleset_add_button(b, "LP", NULL);
+    fgt_resource(b, "health", 1000, 1000);
+    assert_int_equal(fg_ruleset_add_default_box(b, NULL, FG_BOX_HURT, px_box(-20, 0, 40, 100),
+                                                NULL), FG_OK);
+    fg_action_def a = fgt_neutral("idle", 0);
+    fgt_add(b, &a);
+    a = fgt_action("hitstun", 0, 0, 1);
+    fgt_add(b, &a);
+    a = fgt_action("blockstun", 0, 0, 1);
+    fgt_add(b, &a);
+    fg_projectile_def p = fg_projectile_def_default("fireball");
+    p.vx = FG_FX(10);
+    p.lifetime = 80;
+    p.boxes[p.nboxes++] = (fg_box_def){FG_BOX_HIT, 0, 1000, px_box(-10, 40, 20, 20), 0};
+    p.boxes[p.nboxes++] = (fg_box_def){FG_BOX_HURT, 0, 1000, px_box(-12, 38, 24, 24), 0};
+    p.hit.damage = 50;
+    assert_int_equal(fg_ruleset_add_projectile(b, &p, NULL), FG_OK);
+    a = fgt_action("fire", 10, 1, 50);
+    fgt_marker(&a, 10, "spawn");
+    snprintf(a.spawn.projectile, sizeof a.spawn.projectile, "fireball");
+    a.spawn.x = FG_FX(30);
+    fgt_add(b, &a);
+    a = fgt_action("jab", 3, 2, 6);
+    a.boxes[a.nboxes++] = (fg_box_def){FG_BOX_HIT, 3, 4, px_box(20, 50, 40, 20), 0};
+    a.hit.enabled = true;
+    a.hit.damage = 5;
+    a.hit.hitstun = 10;
+    a.hit.blockstun = 5;
+    fgt_add(b, &a);
+    return fgt_build(b);
+}
+
+/* From C: p2's jab meets the fireball's hurt box before its hit box reaches p2. The strike is a
+** FG_EVENT_STRUCK event, the fireball (durability 1) is gone, and nobody is hurt. */
+static void a_swing_strikes_a_projectiles_hurt_box(void **state) {
+    (void)state;
+    fgt_duel d = fgt_duel_new(thrower_and_jab(), 300, NULL, NULL);
+    fgt_request(&d, d.p1, "fire");
+    bool swung = false;
+    int struck = 0;
+    for (int t = 0; t < 60; t++) {
+        fg_projectile_view v;
+        if (!swung && fg_world_projectile_at(d.w, 0, &v) && v.x >= FG_FX(175)) {
+            fg_placed_box boxes[4];
+            assert_int_equal(fg_world_projectile_boxes(d.w, 0, boxes, 4), 2);
+            assert_int_equal(boxes[1].kind, FG_BOX_HURT);
+            fgt_request(&d, d.p2, "jab");
+            swung = true;
+        }
+        fgt_run(&d, 1);
+        for (uint32_t i = 0; i < fg_world_event_count(d.w); i++) {
+            const fg_event *ev = fg_world_event_at(d.w, i);
+            if (ev->kind != FG_EVENT_STRUCK) continue;
+            assert_int_equal(ev->entity, d.p2);
+            assert_int_equal(ev->target, d.p1);
+            assert_int_equal(ev->projectile, 1);
+            struck++;
+        }
+    }
+    assert_true(swung);
+    assert_int_equal(struck, 1);
+    assert_int_equal(fg_world_projectile_count(d.w), 0);
+    assert_int_equal(health(&d, d.p1), 1000);
+    assert_int_equal(health(&d, d.p2), 1000);
+    fgt_duel_free(&d);
+}
+
 static void the_validator_names_path_and_value(void **state) {
     (void)state;
     fg_ruleset_builder *b = thrower(1);
@@ -257,6 +327,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(an_action_spawns_one_on_its_marker_tick),
         cmocka_unit_test(the_validator_names_path_and_value),
+        cmocka_unit_test(a_swing_strikes_a_projectiles_hurt_box),
         cmocka_unit_test(the_hash_covers_every_field_of_the_pool),
         cmocka_unit_test(a_damaged_pool_is_refused_by_name),
         cmocka_unit_test(flying_and_clashing_allocates_nothing),

@@ -90,4 +90,57 @@ function TestLongErrors:test_the_cli_prints_a_long_error_whole()
   lu.assertEquals(select(2, stderr:gsub("\n", "")), 1)
 end
 
+-- Long texts the bindings render in a stack buffer first come whole too: the frame meter of
+-- many fighters is longer than that buffer (8 KiB) and still ends with its legend.
+function TestLongErrors:test_a_long_frame_meter_is_whole()
+  local w = fg.world { rules = ROOT .. "/duel/rules.lua", seed = 7, entities = 150 }
+  for i = 1, 150 do w:spawn { x = i } end
+  w:run(60)
+  local text = w:meter()
+  lu.assertTrue(#text > 8192)
+  lu.assertStrContains(text, "e150 ")
+  lu.assertStrContains(text, "legend: . neutral")
+end
+
+-- A recording's takes in a deep folder (a path over 1 KiB) are written and listed at their paths.
+function TestLongErrors:test_takes_in_a_deep_folder_keep_their_paths()
+  local dir = os.tmpname()
+  os.remove(dir)
+  dir = dir .. "/" .. string.rep(string.rep("t", 99) .. "/", 11)
+  assert(os.execute("mkdir -p '" .. dir .. "'"))
+  local w = duel()
+  local start = w:save()
+  local rec = w:record(dir .. "take.fgr", { takes = true })
+  w:run(5)
+  w:restore(start)
+  w:run(5)
+  local files = rec:finish()
+  lu.assertEquals(files, { dir .. "take.fgr", dir .. "take-2.fgr" })
+  for _, f in ipairs(files) do
+    fg.replay.open(f):close()
+    os.remove(f)
+  end
+end
+
+-- A watched file in a deep folder (a path over 512 bytes) is watched at its real path.
+function TestLongErrors:test_a_watcher_watches_a_deep_path()
+  local dir = os.tmpname()
+  os.remove(dir)
+  dir = dir .. "/" .. string.rep(string.rep("w", 99) .. "/", 6)
+  assert(os.execute("mkdir -p '" .. dir .. "'"))
+  local path = dir .. "rules.lua"
+  local function save(text)
+    local f = assert(io.open(path, "w"))
+    f:write(text)
+    f:close()
+  end
+  save("return {}\n")
+  local w = fg.watcher { files = { path }, poll = true }
+  lu.assertEquals(w:wait(0), {})
+  save("return { changed = true }\n")
+  lu.assertEquals(w:wait(50), { path })
+  w:close()
+  os.remove(path)
+end
+
 os.exit(lu.LuaUnit.run())
