@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
 ** l_query.c: the per-tick input queries of framegate.Entity, built for hosts that poll every
-** fighter every tick: action handles, pressed/held/released tests and records filled in place.
+** fighter every tick: action handles, pressed/held/released tests and records filled in place,
+** one entity's (e:poll) or every entity's (w:poll).
 **
 ** An action handle is the C action id (fg_world_action_id), so a name is looked up once, not
 ** on every query. None of these functions allocates Lua memory once the caller's table has its
@@ -42,24 +43,55 @@ static int entity_pressed(lua_State *L) { return push_in_mask(L, 0); }
 /* e:released(action) -> whether the last tick consumed a release of action. */
 static int entity_released(lua_State *L) { return push_in_mask(L, 1); }
 
+/* Writes one tick's record into the table at t: tick, dir and the masks. */
+static void fill_record(lua_State *L, int t, const fg_tick_input *in) {
+    lua_pushinteger(L, in->tick);
+    lua_setfield(L, t, "tick");
+    lua_pushinteger(L, in->dir);
+    lua_setfield(L, t, "dir");
+    lua_pushinteger(L, in->pressed);
+    lua_setfield(L, t, "pressed");
+    lua_pushinteger(L, in->released);
+    lua_setfield(L, t, "released");
+    lua_pushinteger(L, in->held);
+    lua_setfield(L, t, "held");
+}
+
 /* e:poll(t) -> t with tick, dir and the pressed, released and held masks of the last tick
 ** (bit `1 << handle`), so one call answers every binding. */
 static int entity_poll(lua_State *L) {
     fg_world *w;
     fg_entity e = fg_lua_self_entity(L, &w);
     luaL_checktype(L, 2, LUA_TTABLE);
-    const fg_tick_input *in = fg_world_last_input(w, e);
     lua_settop(L, 2);
-    lua_pushinteger(L, in->tick);
-    lua_setfield(L, 2, "tick");
-    lua_pushinteger(L, in->dir);
-    lua_setfield(L, 2, "dir");
-    lua_pushinteger(L, in->pressed);
-    lua_setfield(L, 2, "pressed");
-    lua_pushinteger(L, in->released);
-    lua_setfield(L, 2, "released");
-    lua_pushinteger(L, in->held);
-    lua_setfield(L, 2, "held");
+    fill_record(L, 2, fg_world_last_input(w, e));
+    return 1;
+}
+
+/* w:poll(t) -> t with t[id] the record e:poll fills, for every entity: one call a tick for a
+** host polling every fighter. The records are made once and reused; entries past the last entity
+** (after a restore to fewer) are cleared. */
+static int world_poll(lua_State *L) {
+    fg_world *w = fg_lua_self_world(L)->w;
+    luaL_checktype(L, 2, LUA_TTABLE);
+    lua_settop(L, 2);
+    lua_Integer n = fg_world_entity_count(w);
+    for (lua_Integer id = 1; id <= n; id++) {
+        if (lua_rawgeti(L, 2, id) != LUA_TTABLE) {
+            lua_pop(L, 1);
+            lua_createtable(L, 0, 5);
+            lua_pushvalue(L, -1);
+            lua_rawseti(L, 2, id);
+        }
+        fill_record(L, 3, fg_world_last_input(w, (fg_entity)id));
+        lua_pop(L, 1);
+    }
+    for (lua_Integer id = n + 1; lua_rawgeti(L, 2, id) != LUA_TNIL; id++) {
+        lua_pop(L, 1);
+        lua_pushnil(L);
+        lua_rawseti(L, 2, id);
+    }
+    lua_settop(L, 2);
     return 1;
 }
 
@@ -143,7 +175,9 @@ static int entity_input_into(lua_State *L) {
 }
 
 void fg_lua_open_queries(lua_State *L) {
-    static const luaL_Reg world_fns[] = {{"action_id", world_action_id}, {NULL, NULL}};
+    static const luaL_Reg world_fns[] = {
+        {"action_id", world_action_id}, {"poll", world_poll}, {NULL, NULL},
+    };
     static const luaL_Reg entity_fns[] = {
         {"action_id", entity_action_id}, {"pressed", entity_pressed},
         {"released", entity_released},   {"poll", entity_poll},  {"masks", entity_masks},

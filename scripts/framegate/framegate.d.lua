@@ -447,6 +447,11 @@ function World:cues() end
 ---@param name string
 ---@return integer
 function World:action_id(name) end
+---Fills t[id] with every entity's last tick as Entity:poll fills a record (made once, then
+---reused), clears entries past the last entity, and returns t: one call per tick for all fighters.
+---@param t table
+---@return { tick: integer, dir: integer, pressed: integer, released: integer, held: integer }[]
+function World:poll(t) end
 ---@param entity framegate.Entity|integer
 ---@param layer string|integer a layer's name or index (0 = the first)
 ---@param sequence integer

@@ -106,6 +106,42 @@ function TestQueries:test_input_into_clears_what_a_previous_tick_left()
   lu.assertEquals(#t.held, #BUTTONS)
 end
 
+-- w:poll(t) fills t[id] with what e:poll fills, for every entity, reusing the records; after a
+-- restore to fewer entities the extra entries go.
+function TestQueries:test_world_poll_fills_every_entity()
+  local w = fg.world { buttons = BUTTONS }
+  local ps = { w:spawn(), w:spawn() }
+  local snap = w:save()
+  ps[3] = w:spawn()
+  local feeds = { script(ps[1], 5), script(ps[2], 6), script(ps[3], 7) }
+  local all, one, records, differ = {}, {}, nil, 0
+  for t = 0, 119 do
+    for i = 1, 3 do feeds[i](t) end
+    w:advance()
+    lu.assertIs(w:poll(all), all)
+    lu.assertEquals(#all, 3)
+    records = records or { all[1], all[2], all[3] }
+    for i = 1, 3 do
+      lu.assertIs(all[i], records[i]) -- reused, not rebuilt
+      lu.assertEquals(all[i], ps[i]:poll(one))
+      lu.assertEquals(all[i].tick, t)
+    end
+    if all[1].pressed ~= all[2].pressed then differ = differ + 1 end
+  end
+  lu.assertTrue(differ > 20, differ) -- the entities' records are their own
+  w:restore(snap)
+  w:poll(all)
+  lu.assertEquals(#all, 2)
+  lu.assertNil(all[3])
+  all[2] = "not a record"
+  w:poll(all)
+  lu.assertEquals(all[2], ps[2]:poll({}))
+  lu.assertErrorMsgContains("table expected", w.poll, w)
+  lu.assertErrorMsgContains("framegate.World expected, got framegate.Entity", w.poll, ps[1], {})
+  w:close()
+  lu.assertErrorMsgContains("closed world", w.poll, w, all)
+end
+
 -- e:input_into takes its names from strings the world keeps, so it creates none even for a name
 -- nothing else holds between ticks (the strings here are built at run time and dropped).
 function TestQueries:test_input_into_creates_no_strings()
@@ -146,7 +182,7 @@ function TestQueries:test_a_loop_of_queries_allocates_no_lua_memory()
   local feed = script(p, 3)
   local hs = {}
   for i, b in ipairs(BUTTONS) do hs[i] = w:action_id(b) end
-  local rec, into = {}, {}
+  local rec, into, all = {}, {}, {}
   local function tick_queries()
     local n = 0
     for i = 1, #hs do
@@ -157,6 +193,7 @@ function TestQueries:test_a_loop_of_queries_allocates_no_lua_memory()
       if p:pressed(BUTTONS[i]) then n = n + 1 end
     end
     p:poll(rec)
+    w:poll(all)
     p:input_into(into)
     local pressed, _, held = p:masks()
     return n + (pressed & 1) + (held & 1)
