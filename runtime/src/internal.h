@@ -218,6 +218,10 @@ struct fg_world {
     ** known yet, 1 yes, 2 no. Not authoritative: it follows from the records' opponents, which
     ** only a spawn or a restore change, and those set it back to 0. */
     uint8_t pairs;
+    /* Whether a throw may hold an entity (throw.c): 0 not known yet, 1 none, 2 maybe. Not
+    ** authoritative either: a grab sets 2, the throw phase finds 1 when it held nobody, a spawn
+    ** or a restore sets 0; with 1 the throw phase reads no record. */
+    uint8_t grabs;
     fg_collide_space coll; /* the collision phase's work space, sized at creation */
     fg_combat_memo *combat_memo; /* per entity slot, written by fg_world_hash */
     fg_projectile_pool *ppool;  /* in the arena, after the world header (projectile.c) */

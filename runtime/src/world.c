@@ -467,6 +467,7 @@ fg_status fg_world_spawn(fg_world *w, const fg_spawn *s, fg_entity *out, fg_erro
     for (fg_tick k = 0; k < FG_METER_TICKS; k++) *fg_world_meter_cell(w, slot, k) = 0;
     w->state->nentities++;
     w->pairs = 0; /* opponents changed: tick.c looks again */
+    w->grabs = 0;
     if (w->state->nslots > 0) {
         const fg_ruleset *r = w->versions[w->state->slot_version[es->rules_slot]];
         for (uint32_t k = 0; k < r->nresources; k++) es->res[k] = r->resources[k].start;
@@ -895,6 +896,7 @@ static fg_status restore_snapshot(fg_world *w, const void *buf, size_t size, boo
     if (st != FG_OK) return st;
     fg_world_note_edit(w, "restore");
     w->pairs = 0; /* opponents may differ: tick.c looks again */
+    w->grabs = 0; /* and who is held: throw.c looks again */
     uint32_t n = h.entities;
     memcpy(w->state, p, state_section(w));
     p += state_section(w);
