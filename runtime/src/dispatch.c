@@ -3,9 +3,16 @@
 ** dispatch.c: event stamps and the dispatch ledger (framegate/gate.h). Decides whether a gameplay
 ** event candidate is new for the live action of its channel and records it when it is.
 **
-** The block holds `channels` headers followed by `capacity` entries per channel. Entries of a
-** channel are packed: the live sequence's markers occupy [0, used) in order of first dispatch and
-** the rest is zero, so two dispatchers in the same logical state have the same bytes too.
+** The block holds `channels` headers followed by `capacity` entries per channel, then one fold
+** cell per channel. Entries of a channel are packed: the live sequence's markers occupy [0, used)
+** in order of first dispatch and the rest is zero, so two dispatchers in the same logical state
+** have the same bytes too (the fold cells are a function of the rest).
+**
+** The hash folds, per channel, the words live, used, then marker, closed_below, window of each
+** entry. A zero word adds nothing to a fold's sum, so a channel's fold over all `capacity`
+** entries (the unused ones are zero) has the same sum as over the used ones: its cell (a, b)
+** changes by the difference of the scrambled words each write changes, and the hash adds the
+** cells at the k where each channel starts (2 + 3 * used words per channel).
 */
 #include "framegate/gate.h"
 #include "base_internal.h"
@@ -31,7 +38,7 @@ size_t fg_dispatcher_size(uint32_t channels, uint32_t capacity) {
     if (capacity < 1 || capacity > FG_DISPATCH_MAX_CAPACITY) return 0;
     /* Both bounds keep this far from overflow: at most 65536 * 4097 cells of 24 bytes. */
     return sizeof(fg_dispatcher) +
-           ((size_t)channels + (size_t)channels * capacity) * sizeof(fg_ledger_cell);
+           ((size_t)channels * 2 + (size_t)channels * capacity) * sizeof(fg_ledger_cell);
 }
 
 static inline fg_dispatch_channel *chan(fg_dispatcher *d, uint32_t c) {
@@ -48,6 +55,52 @@ static inline fg_ledger_entry *entries(fg_dispatcher *d, uint32_t c) {
 
 static inline const fg_ledger_entry *centries(const fg_dispatcher *d, uint32_t c) {
     return &d->cells[d->channels + (size_t)c * d->capacity].entry;
+}
+
+static inline fg_ledger_fold *fold_of(fg_dispatcher *d, uint32_t c) {
+    return &d->cells[d->channels + (size_t)d->channels * d->capacity + c].fold;
+}
+
+static inline const fg_ledger_fold *cfold(const fg_dispatcher *d, uint32_t c) {
+    return &d->cells[d->channels + (size_t)d->channels * d->capacity + c].fold;
+}
+
+/* Offsets (times D) of a channel's words in its fold. */
+#define AT_USED FG_FOLD_STEP
+#define AT_ENTRY(i, word) ((uint64_t)(2 + 3 * (uint64_t)(i) + (word)) * FG_FOLD_STEP)
+
+static void fold_change(fg_ledger_fold *f, uint64_t at, uint64_t old, uint64_t v) {
+    fg_fold_run r = {f->a, f->b, 0};
+    fg_fold_run_change(&r, at, old, v);
+    f->a = r.a;
+    f->b = r.b;
+}
+
+/* An entry changed from old to now (old all zero: it is new). */
+static void fold_entry(fg_ledger_fold *f, uint32_t i, const fg_ledger_entry *old,
+                       const fg_ledger_entry *now) {
+    fold_change(f, AT_ENTRY(i, 0), old->marker, now->marker);
+    fold_change(f, AT_ENTRY(i, 1), old->closed_below, now->closed_below);
+    fold_change(f, AT_ENTRY(i, 2), old->window, now->window);
+}
+
+void fg_dispatcher_refold(fg_dispatcher *d) {
+    for (uint32_t c = 0; c < d->channels; c++) {
+        const fg_dispatch_channel *ch = cchan(d, c);
+        fg_fold_run r = {0, 0, 0};
+        fg_fold_run_u64(&r, (uint64_t)ch->live);
+        fg_fold_run_u64(&r, ch->used);
+        const fg_ledger_entry *e = centries(d, c);
+        for (uint32_t i = 0; i < ch->used && i < d->capacity; i++) {
+            fg_fold_run_u64(&r, e[i].marker);
+            fg_fold_run_u64(&r, e[i].closed_below);
+            fg_fold_run_u64(&r, e[i].window);
+        }
+        fg_ledger_fold *f = fold_of(d, c);
+        f->a = r.a;
+        f->b = r.b;
+        f->reserved = 0;
+    }
 }
 
 static fg_status check_shape(uint32_t channels, uint32_t capacity, fg_error *err) {
@@ -139,6 +192,7 @@ fg_status fg_dispatcher_restore(fg_dispatcher *d, const void *snapshot, size_t s
     fg_status st = fg_dispatcher_check(snapshot, size, d->channels, d->capacity, err);
     if (st != FG_OK) return st;
     memcpy(d, snapshot, size);
+    fg_dispatcher_refold(d);
     return FG_OK;
 }
 
@@ -167,6 +221,10 @@ fg_status fg_dispatcher_begin(fg_dispatcher *d, uint32_t channel, int64_t sequen
     memset(entries(d, channel), 0, (size_t)ch->used * sizeof(fg_ledger_entry));
     ch->used = 0;
     ch->live = sequence;
+    /* Every word but live is zero now. */
+    fg_ledger_fold *f = fold_of(d, channel);
+    f->a = fg_fold_scramble((uint64_t)sequence);
+    f->b = 0;
     return FG_OK;
 }
 
@@ -289,13 +347,17 @@ fg_status fg_dispatcher_dispatch(fg_dispatcher *d, const fg_event_candidate *c,
     if (dec.result == FG_DISPATCH_ACCEPTED) {
         fg_dispatch_channel *ch = chan(d, c->stamp.channel);
         fg_ledger_entry *e = &entries(d, c->stamp.channel)[dec.index];
+        fg_ledger_fold *f = fold_of(d, c->stamp.channel);
+        fg_ledger_entry old = *e; /* all zero when the marker is new */
         if (dec.index == ch->used) {
             e->marker = c->stamp.marker;
             e->closed_below = 0;
             e->window = 0;
+            fold_change(f, AT_USED, ch->used, ch->used + 1);
             ch->used++;
         }
         record(e, c->stamp.occurrence);
+        fold_entry(f, dec.index, &old, e);
     }
     *out = dec.result;
     return FG_OK;
@@ -323,10 +385,20 @@ const fg_ledger_entry *fg_dispatcher_ledger_at(const fg_dispatcher *d, uint32_t 
     return &centries(d, channel)[i];
 }
 
-/* Mixed inline (the same result as fg_hash_u64): worlds hash their ledgers every tick. */
-/* A fold rather than a chain of mixes: the words are independent, so their multiplies overlap
-** (a world hashes one ledger per entity every tick). */
+/* A world hashes one ledger per entity every tick: it adds each channel's kept fold where the
+** channel starts, the same sum as fg_dispatcher_hash_fresh. */
 void fg_dispatcher_hash(const fg_dispatcher *d, fg_hasher *hs) {
+    fg_fold f = fg_fold_begin((uint64_t)d->channels << 32 | d->capacity);
+    for (uint32_t c = 0; c < d->channels; c++) {
+        const fg_ledger_fold *cf = cfold(d, c);
+        fg_fold_run r = {cf->a, cf->b, (2 + 3 * (uint64_t)cchan(d, c)->used) * FG_FOLD_STEP};
+        fg_fold_add_run(&f, &r);
+    }
+    fg_hash_fold_end(hs, &f);
+}
+
+/* Every word folded in turn: what the kept folds must always add up to. */
+void fg_dispatcher_hash_fresh(const fg_dispatcher *d, fg_hasher *hs) {
     fg_fold f = fg_fold_begin((uint64_t)d->channels << 32 | d->capacity);
     for (uint32_t c = 0; c < d->channels; c++) {
         const fg_dispatch_channel *ch = cchan(d, c);

@@ -163,6 +163,41 @@ typedef struct fg_combat_memo {
     bool valid;
 } fg_combat_memo;
 
+/* world_hash.c: the parts of an entity's fold that rarely change, kept between hashes. The key is
+** a copy of the fields they are read from (the record's bytes before its position: id and flags;
+** the opponent and frozen window; the ground flags and landing tick; each declared layer's
+** instance but for its elapsed tick, duration and loop count, its start tick and sequence
+** counter, its queue; the resources). The runs are the fold of those words (fg_fold_run), each
+** placed where it belongs in the entity's fold, and `hole` is where each layer's elapsed/duration
+** and loop count words, folded fresh, go in the layers run. Not authoritative: a key that differs
+** rebuilds it, so nothing saves, restores or invalidates it. */
+#define FG_MEMO_HEAD offsetof(fg_entity_state, x) /* bytes of the record before x */
+typedef struct fg_stable_memo {
+    unsigned char head[FG_MEMO_HEAD];
+    fg_entity opponent;
+    fg_tick frozen_from, frozen_until;
+    unsigned char ground[4]; /* the fg_ground flags */
+    fg_tick landed_at;
+    unsigned char layers[FG_MAX_LAYERS][28];
+    fg_tick started_tick[FG_MAX_LAYERS];
+    int64_t next_seq[FG_MAX_LAYERS];
+    int32_t res[FG_MAX_RESOURCES];
+    fg_queued queued[FG_MAX_LAYERS][FG_QUEUE_MAX];
+    uint32_t nlayers;
+    bool valid;
+    fg_fold_run head_run, ground_run, frozen_run, layers_run;
+    uint64_t hole[FG_MAX_LAYERS];
+} fg_stable_memo;
+
+typedef struct fg_hash_memo {
+    fg_combat_memo combat;
+    fg_stable_memo stable;
+} fg_hash_memo;
+
+/* world_hash.c: the state hash from scratch, every memo and kept fold bypassed: equal to
+** fg_world_hash whenever they are right (tests compare the two). */
+uint64_t fg_world_hash_fresh(const fg_world *w);
+
 struct fg_world {
     fg_allocator alloc;
     uint32_t tick_rate;
@@ -223,7 +258,7 @@ struct fg_world {
     ** or a restore sets 0; with 1 the throw phase reads no record. */
     uint8_t grabs;
     fg_collide_space coll; /* the collision phase's work space, sized at creation */
-    fg_combat_memo *combat_memo; /* per entity slot, written by fg_world_hash */
+    fg_hash_memo *hash_memo; /* per entity slot, written by fg_world_hash */
     fg_projectile_pool *ppool;  /* in the arena, after the world header (projectile.c) */
     fg_projectile_state *projs; /* its records */
     fg_projectile_space pspace; /* the projectile phase's work space, sized at creation */

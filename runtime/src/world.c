@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** world.c: the world: creation, rulesets and their versions, entities, the state hash and
-** snapshots. Input entry points are in world_input.c, the trace in trace.c, the tick pipeline in
-** tick.c.
+** world.c: the world: creation, rulesets and their versions, entities and snapshots. The state
+** hash is in world_hash.c, input entry points in world_input.c, the trace in trace.c, the tick
+** pipeline in tick.c.
 **
 ** Authoritative state is one arena: a header, the entity records, one input buffer and one event
 ** dispatcher per entity slot. Offsets are fixed at creation, so the arena never holds a pointer
@@ -175,15 +175,15 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
                                           c.max_entities);
     w->ncommands = fg_alloc(&w->alloc, c.max_entities);
     w->true_commands = fg_alloc(&w->alloc, sizeof(fg_motion_command) * FG_MOTION_MAX_PATTERNS);
-    w->combat_memo = fg_alloc(&w->alloc, sizeof(fg_combat_memo) * c.max_entities);
+    w->hash_memo = fg_alloc(&w->alloc, sizeof(fg_hash_memo) * c.max_entities);
     if (!w->arena || !w->maps || !w->devices || !w->meter || (w->trace_cap && !w->trace) ||
         (w->trace_text_cap && !w->trace_text) || !w->cands || !w->events || !w->commands ||
-        !w->ncommands || !coll || !w->true_commands || !w->proposals || !w->combat_memo) {
+        !w->ncommands || !coll || !w->true_commands || !w->proposals || !w->hash_memo) {
         fg_world_destroy(w);
         fg_error_set(err, FG_ENOMEM, "world: out of memory (state of %zu bytes)", w->arena_size);
         return NULL;
     }
-    memset(w->combat_memo, 0, sizeof(fg_combat_memo) * c.max_entities); /* every memo a miss */
+    memset(w->hash_memo, 0, sizeof(fg_hash_memo) * c.max_entities); /* every memo a miss */
     w->state = (fg_world_state *)w->arena;
     fg_projectile_pool_bind(w, w->arena + off_pool);
     w->ppool->next_id = 1;
@@ -228,7 +228,7 @@ void fg_world_destroy(fg_world *w) {
     fg_free(&a, w->commands, sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK * w->max_entities);
     fg_free(&a, w->ncommands, w->max_entities);
     fg_free(&a, w->true_commands, sizeof(fg_motion_command) * FG_MOTION_MAX_PATTERNS);
-    fg_free(&a, w->combat_memo, sizeof(fg_combat_memo) * w->max_entities);
+    fg_free(&a, w->hash_memo, sizeof(fg_hash_memo) * w->max_entities);
     fg_collide_space_free(&w->coll, &a, w->max_entities);
     fg_projectile_space_free(&w->pspace, &a);
     fg_free(&a, w->proposals, sizeof(fg_var_proposal) * w->cap_proposals);
@@ -487,7 +487,7 @@ size_t fg_world_memory(const fg_world *w) {
            sizeof(fg_trace_record) * w->trace_cap + w->trace_text_cap +
            sizeof(fg_candidate) * w->cap_cands +
            sizeof(fg_event) * w->cap_events +
-           (sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK + 1 + sizeof(fg_combat_memo)) *
+           (sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK + 1 + sizeof(fg_hash_memo)) *
                w->max_entities +
            fg_collide_space_bytes(w->max_entities) + fg_projectile_space_bytes(w->pspace.cap) +
            sizeof(fg_var_proposal) * w->cap_proposals;
@@ -651,16 +651,6 @@ const fg_jump_decision *fg_world_last_jump(const fg_world *w, fg_entity e) {
     return es ? &es->last_jump : NULL;
 }
 
-/* The world hash reads a few hundred words per entity every tick. They go through a fold
-** (fg_fold: each word multiplied by its own odd constant, the products summed), whose multiplies
-** run side by side, instead of a chain of dependent mixes; the fold then goes into the hasher.
-** Fields are still fed one at a time, never as raw struct bytes. */
-static inline void mix(fg_fold *f, uint64_t v) { fg_fold_u64(f, v); }
-
-static inline void mix2(fg_fold *f, uint32_t lo, uint32_t hi) {
-    fg_fold_u64(f, (uint64_t)lo | (uint64_t)hi << 32);
-}
-
 uint64_t fg_world_fold_edge(uint64_t digest, const fg_edge *e) {
     fg_hasher hs = {digest, 0};
     fg_hash_mix(&hs, e->id);
@@ -672,153 +662,8 @@ uint64_t fg_world_fold_edge(uint64_t digest, const fg_edge *e) {
     return hs.h;
 }
 
-static void hash_instance(fg_fold *f, const fg_instance *i) {
-    mix(f, (uint64_t)i->action | (uint64_t)i->version << 16 | (uint64_t)i->contact << 32);
-    mix2(f, (uint32_t)i->elapsed, (uint32_t)i->duration);
-    mix(f, (uint64_t)i->cycle);
-    mix(f, (uint64_t)i->seq);
-    mix(f, (uint64_t)i->started);
-}
-
-/* The last tick's input and jump decision are state too: a rule or a host reads them between
-** ticks. The last request decision is not: it is a report (like the trace), and a request a
-** failing rule dropped leaves the world as if it was never made. */
-static void hash_last(fg_fold *f, const fg_entity_state *es) {
-    const fg_tick_input *in = &es->last_input;
-    mix(f, (uint64_t)in->tick);
-    mix2(f, in->first, in->count);
-    mix2(f, in->pressed, in->released);
-    mix2(f, in->held, in->dir);
-    const fg_jump_decision *j = &es->last_jump;
-    mix(f, (uint64_t)j->result);
-    if (j->result != FG_JUMP_NO_PRESS) {
-        mix(f, (uint64_t)j->tick);
-        mix(f, j->press.id);
-        mix(f, (uint64_t)j->press_tick);
-        mix(f, (uint64_t)j->last_grounded);
-        mix(f, (uint64_t)j->window);
-        mix(f, (uint64_t)j->press_until);
-    }
-}
-
-/* An input buffer: its held state and counters, the digest of every edge it consumed, and which
-** stored edges gameplay has consumed since (the buffer's digest of their ids). The stored edges
-** are a suffix of the digested ones, fixed by the count. Pending edges are not hashed. */
-static void hash_buffer(fg_fold *f, const fg_buffer *b, uint64_t digest) {
-    mix2(f, b->capacity, b->count);
-    mix2(f, b->held, (uint32_t)b->dir | (uint32_t)b->facing << 8);
-    mix(f, (uint64_t)b->current_tick);
-    mix(f, b->dropped);
-    mix(f, digest);
-    for (uint32_t held = b->held; held; held &= held - 1)
-        mix(f, (uint64_t)b->held_since[__builtin_ctz(held)]);
-    /* Which stored edges gameplay consumed: a digest the buffer keeps up to date. */
-    mix(f, b->consumed_digest);
-}
-
-/* The combat state's fold through the entity's memo: on a hit the same sum and k as
-** fg_combat_fold(f, c). A fold starting at k adds (sum of scrambled words times their own k) =
-** k * A + B and advances k by n * D, whatever k is; two folds from k = 0 and k = 1 give A and B. */
-static void fold_combat(fg_combat_memo *m, fg_fold *f, const fg_combat *c) {
-    if (!m->valid || memcmp(&m->seen, c, sizeof *c) != 0) {
-        fg_fold zero = {0, 0}, one = {0, 1};
-        fg_combat_fold(&zero, c);
-        fg_combat_fold(&one, c);
-        memcpy(&m->seen, c, sizeof *c); /* bytes, padding included: what the key compares */
-        m->base = zero.sum;
-        m->start_mul = one.sum - zero.sum;
-        m->k_advance = zero.k;
-        m->valid = true;
-    }
-    f->sum += f->k * m->start_mul + m->base;
-    f->k += m->k_advance;
-}
-
 int64_t fg_world_random(fg_world *w, int64_t lo, int64_t hi) {
     return fg_rng_range(&w->state->rng, lo, hi);
-}
-
-/* Everything a later tick can read, entity by entity in id order. Pending requests, pending
-** input edges and animation reports are input for ticks not yet run: like a host's polling, they
-** take no part in the hash, so it is the same at every display rate (however early a host
-** pushed its input). The contact report is hashed: it stays in force until the next one. */
-uint64_t fg_world_hash(const fg_world *w) {
-    fg_hasher hs = fg_hasher_begin(0x66726D67u);
-    fg_fold f = fg_fold_begin(0);
-    const fg_world_state *s = w->state;
-    mix(&f, (uint64_t)s->tick);
-    mix(&f, s->rng.s[0]);
-    mix(&f, s->rng.s[1]);
-    mix2(&f, s->nentities, s->nslots);
-    for (uint32_t i = 0; i < s->nslots; i++) {
-        mix(&f, s->slot_version[i]);
-        mix(&f, w->versions[s->slot_version[i]]->hash);
-    }
-    /* The stage, through the fold like the rest (fg_stage_hash is the chained form). */
-    const fg_stage *sg = &s->stage;
-    mix2(&f, (uint32_t)sg->wall_min, (uint32_t)sg->wall_max);
-    mix2(&f, (uint32_t)sg->floor, sg->nplatforms | sg->nblocks << 8);
-    for (uint32_t i = 0; i < sg->nplatforms && i < FG_STAGE_MAX_PLATFORMS; i++) {
-        const fg_platform *p = &sg->platforms[i];
-        mix2(&f, (uint32_t)p->x, (uint32_t)p->y);
-        mix2(&f, (uint32_t)p->w, p->one_way);
-    }
-    for (uint32_t i = 0; i < sg->nblocks && i < FG_STAGE_MAX_BLOCKS; i++) {
-        const fg_block *b = &sg->blocks[i];
-        mix2(&f, (uint32_t)b->x, (uint32_t)b->y);
-        mix2(&f, (uint32_t)b->w, (uint32_t)b->h);
-    }
-    for (uint32_t slot = 0; slot < s->nentities; slot++) {
-        const fg_entity_state *es = &w->entities[slot];
-        mix(&f, es->id);
-        mix(&f, (uint64_t)es->facing | (uint64_t)es->contact << 8 |
-                    (uint64_t)es->rules_slot << 16 | (uint64_t)es->opponent << 32);
-        mix(&f, (uint64_t)es->support | (uint64_t)es->drop << 8 | (uint64_t)es->landed << 16);
-        mix2(&f, (uint32_t)es->x, (uint32_t)es->y);
-        mix2(&f, (uint32_t)es->vx, (uint32_t)es->vy);
-        mix2(&f, (uint32_t)es->prev_x, (uint32_t)es->prev_y);
-        const fg_ground *g = &es->ground;
-        mix(&f, (uint64_t)g->has_history | (uint64_t)g->permission_spent << 8 |
-                    (uint64_t)g->left_ground << 16 | (uint64_t)g->grounded << 24);
-        mix(&f, (uint64_t)g->last_grounded);
-        mix(&f, (uint64_t)g->landed_at);
-        hash_last(&f, es);
-        mix(&f, (uint64_t)es->frozen_from);
-        mix(&f, (uint64_t)es->frozen_until);
-        fold_combat(&w->combat_memo[slot], &f, &es->combat);
-        /* Layers the ruleset does not declare are never written (a reload keeps the layers). */
-        uint32_t nlayers = s->nslots > 0 ? fg_world_rules_of(w, es)->nlayers : 0;
-        for (uint32_t l = 0; l < nlayers; l++) {
-            const fg_instance *inst = &es->layers[l];
-            const fg_queued *q = &es->queued[l][0];
-            mix(&f, (uint64_t)q->action | (uint64_t)q->source << 16 | (uint64_t)q->why << 24);
-            mix(&f, (uint64_t)es->next_seq[l]);
-            mix(&f, (uint64_t)es->started_tick[l]);
-            hash_instance(&f, inst);
-            if (q->action != FG_NO_ACTION) {
-                mix2(&f, (uint32_t)q->waited, (uint32_t)q->limit);
-                mix(&f, (uint64_t)q->made);
-            }
-            /* Requests waiting behind the head, only when there are some (see statediff.c). */
-            for (uint32_t j = 1; j < FG_QUEUE_MAX; j++) {
-                q = &es->queued[l][j];
-                if (q->action == FG_NO_ACTION) continue;
-                mix(&f, (uint64_t)q->action | (uint64_t)q->source << 16 | (uint64_t)q->why << 24);
-                mix2(&f, (uint32_t)q->waited, (uint32_t)q->limit);
-                mix(&f, (uint64_t)q->made);
-            }
-        }
-        for (int k = 0; k < FG_MAX_RESOURCES; k += 2)
-            mix2(&f, (uint32_t)es->res[k], (uint32_t)es->res[k + 1]);
-        hash_buffer(&f, fg_world_buffer_at(w, slot), es->input_digest);
-        fg_dispatcher_hash(fg_world_ledger_at(w, slot), &hs);
-        if (s->nslots > 0)
-            fg_motion_state_hash(fg_world_rules_of(w, es)->motion_set, fg_world_motion_at(w, slot),
-                                 &hs);
-    }
-    fg_projectile_fold(w, &f);
-    fg_hash_fold_end(&hs, &f);
-    return fg_hasher_end(&hs);
 }
 
 /* A snapshot is the header below, then the arena's sections for the spawned entities only (the
@@ -907,6 +752,8 @@ static fg_status restore_snapshot(fg_world *w, const void *buf, size_t size, boo
     memcpy(w->ledgers, p, w->ledger_stride * n);
     p += w->ledger_stride * n;
     memcpy(w->motions, p, w->motion_stride * n);
+    /* The hash's kept folds are recomputed, never trusted from the bytes. */
+    for (uint32_t i = 0; i < n; i++) fg_dispatcher_refold(fg_world_ledger_at(w, i));
     /* Trace records of ticks that are now in the future did not happen. */
     while (w->trace_count > 0) {
         uint32_t last = (w->trace_head + w->trace_count - 1) % w->trace_cap;

@@ -387,16 +387,17 @@ static void snapshot_restore_accepts_the_event_once_per_timeline(void **state) {
 ** naming both; the dispatcher is unchanged. */
 static void restore_refuses_a_foreign_snapshot_and_changes_nothing(void **state) {
     (void)state;
-    fg_dispatcher *d = make(1, 5), *other = make(1, 3);
+    fg_dispatcher *d = make(1, 6), *other = make(1, 3);
     begin(d, 0, 9);
     assert_int_equal(run(d, cand(0, 9, DAMAGE, 0)), FG_DISPATCH_ACCEPTED);
     void *snap = snapshot(d);
     fg_error err;
     assert_int_equal(fg_dispatcher_restore(d, other, fg_dispatcher_bytes(other), &err),
                      FG_EMISMATCH);
-    assert_string_equal(fg_error_message(&err), "dispatcher snapshot: 104 bytes, expected 152 (channels 1, "
-                                 "capacity 5)");
-    /* 2 channels of capacity 2 take as many bytes as 1 channel of capacity 5. */
+    assert_string_equal(fg_error_message(&err), "dispatcher snapshot: 128 bytes, expected 200 (channels 1, "
+                                 "capacity 6)");
+    /* 2 channels of capacity 2 take as many bytes as 1 channel of capacity 6 (a header and a
+    ** fold cell per channel, a cell per entry). */
     assert_int_equal(fg_dispatcher_size(2, 2), fg_dispatcher_bytes(d));
     unsigned char *bad = malloc(fg_dispatcher_bytes(d));
     assert_non_null(bad);
@@ -405,18 +406,64 @@ static void restore_refuses_a_foreign_snapshot_and_changes_nothing(void **state)
     memcpy(bad, shape, sizeof shape);
     assert_int_equal(fg_dispatcher_restore(d, bad, fg_dispatcher_bytes(d), &err), FG_EMISMATCH);
     assert_string_equal(fg_error_message(&err), "dispatcher snapshot: shape channels 2, capacity 2, expected "
-                                 "channels 1, capacity 5");
+                                 "channels 1, capacity 6");
     memcpy(bad, d, fg_dispatcher_bytes(d));
-    fg_dispatch_channel ch = {9, 6, 0, 0}; /* 6 entries in a ledger of 5 */
+    fg_dispatch_channel ch = {9, 7, 0, 0}; /* 7 entries in a ledger of 6 */
     memcpy(bad + offsetof(fg_dispatcher, cells), &ch, sizeof ch);
     assert_int_equal(fg_dispatcher_restore(d, bad, fg_dispatcher_bytes(d), &err), FG_EFORMAT);
-    assert_string_equal(fg_error_message(&err), "dispatcher snapshot: channel 0 has live sequence 9 with 6 "
-                                 "entries, expected at most 5 entries of a begun sequence");
+    assert_string_equal(fg_error_message(&err), "dispatcher snapshot: channel 0 has live sequence 9 with 7 "
+                                 "entries, expected at most 6 entries of a begun sequence");
     assert_int_equal(fg_dispatcher_restore(d, NULL, 0, &err), FG_EMISMATCH);
     assert_unchanged(d, snap);
     free(bad);
     free(snap);
     fg_dispatcher_destroy(other);
+    fg_dispatcher_destroy(d);
+}
+
+static uint64_t fresh_hash_of(const fg_dispatcher *d) {
+    fg_hasher hs = fg_hasher_begin(0);
+    fg_dispatcher_hash_fresh(d, &hs);
+    return fg_hasher_end(&hs);
+}
+
+/* Rule: the per-channel folds the hash reads follow every change: after each of thousands of
+** random begins and dispatches (new markers, repeats, occurrences out of order and far ahead, so
+** the window slides), the hash equals a fold of every entry; a restore recomputes the folds, so
+** a snapshot with garbage in them hashes like the dispatcher it was taken from. */
+static void kept_folds_follow_every_change(void **state) {
+    (void)state;
+    fg_dispatcher *d = make(3, 4);
+    fg_rng rng = fg_rng_seeded(21);
+    int64_t live[3] = {0, 0, 0};
+    int accepted = 0;
+    for (int op = 0; op < 5000; op++) {
+        uint32_t ch = (uint32_t)fg_rng_range(&rng, 0, 2);
+        if (live[ch] == 0 || fg_rng_range(&rng, 0, 9) == 0) {
+            live[ch] += fg_rng_range(&rng, 1, 3);
+            begin(d, ch, live[ch]);
+        } else {
+            fg_marker m = (fg_marker)fg_rng_range(&rng, 1, 4);
+            uint64_t occ = (uint64_t)fg_rng_range(&rng, 0, 200);
+            fg_event_candidate c = cand(ch, live[ch], m, occ);
+            fg_dispatch_result r;
+            fg_error err;
+            if (fg_dispatcher_dispatch(d, &c, &r, &err) == FG_OK)
+                accepted += r == FG_DISPATCH_ACCEPTED;
+        }
+        if (hash_of(d) != fresh_hash_of(d)) fail_msg("operation %d: the kept folds are stale", op);
+    }
+    assert_true(accepted > 1000);
+    unsigned char *snap = snapshot(d);
+    size_t folds = offsetof(fg_dispatcher, cells) + sizeof(fg_ledger_cell) * (3 + 3 * 4);
+    memset(snap + folds, 0x5A, sizeof(fg_ledger_cell) * 3);
+    uint64_t h = hash_of(d);
+    begin(d, 0, live[0] + 1);
+    assert_int_not_equal(hash_of(d), h);
+    assert_int_equal(fg_dispatcher_restore(d, snap, fg_dispatcher_bytes(d), NULL), FG_OK);
+    assert_int_equal(hash_of(d), h);
+    assert_int_equal(fresh_hash_of(d), h);
+    free(snap);
     fg_dispatcher_destroy(d);
 }
 
@@ -539,7 +586,7 @@ static void creation_refuses_bad_shapes_and_failed_allocations(void **state) {
     fg_allocator a = fg_test_counting_allocator(&counter);
     counter.fail_after = 0;
     assert_int_equal(fg_dispatcher_create(1, 4, &a, &d, &err), FG_ENOMEM);
-    assert_string_equal(fg_error_message(&err), "dispatcher: cannot allocate 128 bytes");
+    assert_string_equal(fg_error_message(&err), "dispatcher: cannot allocate 152 bytes");
     assert_null(d);
     assert_int_equal(counter.live_bytes, 0);
     /* A caller-owned block works without any allocator. */
@@ -571,6 +618,7 @@ int main(void) {
         cmocka_unit_test(snapshot_restore_accepts_the_event_once_per_timeline),
         cmocka_unit_test(restore_refuses_a_foreign_snapshot_and_changes_nothing),
         cmocka_unit_test(hash_changes_when_state_changes_and_only_then),
+        cmocka_unit_test(kept_folds_follow_every_change),
         cmocka_unit_test(describe_writes_one_field_per_line),
         cmocka_unit_test(classify_decides_without_recording),
         cmocka_unit_test(result_names_are_the_seed_spellings),

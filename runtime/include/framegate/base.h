@@ -139,13 +139,39 @@ static inline void fg_hash_mix(fg_hasher *hs, uint64_t v) {
 typedef struct fg_fold {
     uint64_t sum, k;
 } fg_fold;
+#define FG_FOLD_STEP 0x632BE59BD9B4E01Aull /* D: how far k moves per word */
+static inline uint64_t fg_fold_scramble(uint64_t v) { return v ^ (v >> 29); }
 static inline fg_fold fg_fold_begin(uint64_t seed) {
     fg_fold f = {seed, 0x9E3779B97F4A7C15ull};
     return f;
 }
 static inline void fg_fold_u64(fg_fold *f, uint64_t v) {
-    f->sum += (v ^ (v >> 29)) * f->k;
-    f->k += 0x632BE59BD9B4E01Aull;
+    f->sum += fg_fold_scramble(v) * f->k;
+    f->k += FG_FOLD_STEP;
+}
+/* Because the fold is linear, a run of n words placed where k is K adds K * a + b to the sum
+** and n * D to k, whatever K is: a is the sum of the scrambled words and b the sum of each
+** scrambled word times its offset in the run (i * D). A part of the state that rarely changes
+** keeps its (a, b, n) and is added in three operations (fg_fold_add_run); a word that changes
+** updates a and b by the difference of its scrambled values (fg_fold_run_change). */
+typedef struct fg_fold_run {
+    uint64_t a, b, k; /* k: the run's length times D, where the next word of the run goes */
+} fg_fold_run;
+static inline void fg_fold_run_u64(fg_fold_run *r, uint64_t v) {
+    uint64_t s = fg_fold_scramble(v);
+    r->a += s;
+    r->b += s * r->k;
+    r->k += FG_FOLD_STEP;
+}
+static inline void fg_fold_add_run(fg_fold *f, const fg_fold_run *r) {
+    f->sum += f->k * r->a + r->b;
+    f->k += r->k;
+}
+/* Word `at` (its offset times D) of a run changes from old to v. */
+static inline void fg_fold_run_change(fg_fold_run *r, uint64_t at, uint64_t old, uint64_t v) {
+    uint64_t d = fg_fold_scramble(v) - fg_fold_scramble(old);
+    r->a += d;
+    r->b += d * at;
 }
 static inline void fg_hash_fold_end(fg_hasher *hs, const fg_fold *f) {
     fg_hash_mix(hs, f->sum);

@@ -109,10 +109,20 @@ typedef struct fg_dispatch_channel {
     uint64_t reserved2;
 } fg_dispatch_channel;
 
-/* One cell of the block: channel headers first, then `capacity` entries per channel. */
+/* A channel's part of the hash (fg_fold_run, base.h), kept up to date by every change to the
+** channel, so hashing a ledger reads one cell per channel instead of every entry. Not state: a
+** restore recomputes it from the channel. */
+typedef struct fg_ledger_fold {
+    uint64_t a, b;
+    uint64_t reserved;
+} fg_ledger_fold;
+
+/* One cell of the block: channel headers first, then `capacity` entries per channel, then one
+** fold per channel. */
 typedef union fg_ledger_cell {
     fg_dispatch_channel channel;
     fg_ledger_entry entry;
+    fg_ledger_fold fold;
 } fg_ledger_cell;
 
 /* The dispatcher: one block of fg_dispatcher_size(channels, capacity) bytes, no pointers. Read
@@ -142,7 +152,8 @@ FG_API size_t fg_dispatcher_bytes(const fg_dispatcher *d);
 FG_API fg_status fg_dispatcher_check(const void *snapshot, size_t size, uint32_t channels,
                                      uint32_t capacity, fg_error *err);
 /* Copies a snapshot (bytes taken from a dispatcher) over d after checking that it has d's shape
-** and size and is internally consistent (FG_EMISMATCH / FG_EFORMAT otherwise, d unchanged). */
+** and size and is internally consistent (FG_EMISMATCH / FG_EFORMAT otherwise, d unchanged). The
+** hash's per-channel folds are recomputed, never taken from the snapshot. */
 FG_API fg_status fg_dispatcher_restore(fg_dispatcher *d, const void *snapshot, size_t size,
                                        fg_error *err);
 
@@ -170,9 +181,15 @@ FG_API int64_t fg_dispatcher_live(const fg_dispatcher *d, uint32_t channel);
 FG_API uint32_t fg_dispatcher_ledger_count(const fg_dispatcher *d, uint32_t channel);
 FG_API const fg_ledger_entry *fg_dispatcher_ledger_at(const fg_dispatcher *d, uint32_t channel,
                                                       uint32_t i);
-/* Feeds the state to a hasher field by field: shape, then per channel the live sequence and its
-** entries. Two dispatchers that decide every future candidate alike hash alike. */
+/* Feeds the state to a hasher: one fold (fg_fold, base.h) seeded with the shape, of per channel
+** the live sequence, the entry count and each entry's marker, closed_below and window. Two
+** dispatchers that decide every future candidate alike hash alike. It reads the per-channel
+** folds the changes keep up to date; fg_dispatcher_hash_fresh folds every entry instead (the
+** same value, for tests), and fg_dispatcher_refold recomputes the kept folds after the block's
+** bytes were written some other way than by these functions and memcpy from a dispatcher. */
 FG_API void fg_dispatcher_hash(const fg_dispatcher *d, fg_hasher *hs);
+FG_API void fg_dispatcher_hash_fresh(const fg_dispatcher *d, fg_hasher *hs);
+FG_API void fg_dispatcher_refold(fg_dispatcher *d);
 /* Writes the state as text, one field per line in a fixed order, so two states compare with a
 ** line diff. Returns the length it needs (like snprintf); writes at most size bytes. */
 FG_API size_t fg_dispatcher_describe(const fg_dispatcher *d, char *buf, size_t size);
