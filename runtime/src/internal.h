@@ -34,7 +34,8 @@ typedef struct fg_queued {
 ** tick runs each phase over every entity, so at thousands of fighters a record is fetched from
 ** memory again in every phase, and each phase should find what it reads in few cache lines.
 ** The first 64 bytes are what nearly every phase reads (position, facing, opponent, freeze), then
-** the running actions and when requests started them, then the combat state (its first fields are
+** when requests last started actions and the running actions (the meter reads the first of
+** each, in one line), then the combat state (its first fields are
 ** the ones the collision and movement phases read), then the input phase's fields in one line,
 ** then what only a decision, a queue or a report reads. The order is the layout of snapshots; the
 ** state hash and the field diff name fields, so they do not depend on it. */
@@ -47,7 +48,10 @@ typedef struct fg_entity_state {
     uint8_t support; /* what it stands on after the last movement (FG_SUPPORT_*, stage.h) */
     uint8_t drop;    /* the one-way platform (index + 1) it is dropping through, 0 = none */
     uint8_t landed;  /* the last movement ended a fall: the next tick starts with the landing */
-    uint8_t spare;
+    /* Bit l: layer l's queue holds a request (queued[l][0] is not empty). It mirrors the queues
+    ** (fg_entity_queue_changed after every change, checked on restore), so a tick that finds
+    ** no request waiting never reads them. */
+    uint8_t queued_layers;
     fg_fx x, y, vx, vy;
     fg_fx prev_x, prev_y; /* the previous tick's position, for interpolation */
     fg_entity opponent;   /* the entity it fights: hit target, pushbox partner, facing */
@@ -57,8 +61,8 @@ typedef struct fg_entity_state {
     ** edge holds then never changes, except its CONSUMED flag, which the hash reads from the
     ** buffer). It lets the state hash cover the stored edges without re-reading them each tick. */
     uint64_t input_digest;
-    fg_instance layers[FG_MAX_LAYERS];
     fg_tick started_tick[FG_MAX_LAYERS]; /* tick a request last started an action per layer */
+    fg_instance layers[FG_MAX_LAYERS];
     fg_combat combat; /* teams, combo, juggle, pushback, throws, the hit log (hit_internal.h) */
     int64_t next_seq[FG_MAX_LAYERS];
     fg_ground ground;
@@ -76,6 +80,18 @@ typedef struct fg_entity_state {
 ** padding to keep this true. */
 _Static_assert(sizeof(fg_entity_state) % 64 == 0,
                "fg_entity_state: adjust reserved[] to a multiple of 64 bytes");
+
+/* Keeps queued_layers true after layer's queue changed. */
+static inline void fg_entity_queue_changed(fg_entity_state *es, uint32_t layer) {
+    uint8_t bit = (uint8_t)(1u << layer);
+    if (es->queued[layer][0].action != FG_NO_ACTION) es->queued_layers |= bit;
+    else es->queued_layers &= (uint8_t)~bit;
+}
+
+/* Whether a request waits in layer's queue. */
+static inline bool fg_entity_has_queued(const fg_entity_state *es, uint32_t layer) {
+    return (es->queued_layers >> layer) & 1u;
+}
 
 /* world.c: folds one consumed edge into an entity's input digest. */
 uint64_t fg_world_fold_edge(uint64_t digest, const fg_edge *e);
@@ -233,6 +249,14 @@ struct fg_world {
     uint32_t ncues;
     uint64_t cues_dropped;
 
+    /* Whether every entity fights its neighbour in a pair of slots (tick.c `paired`): 0 not
+    ** known yet, 1 yes, 2 no. Not authoritative: it follows from the records' opponents, which
+    ** only a spawn or a restore change, and those set it back to 0. */
+    uint8_t pairs;
+    /* Whether a throw may hold an entity (throw.c): 0 not known yet, 1 none, 2 maybe. Not
+    ** authoritative either: a grab sets 2, the throw phase finds 1 when it held nobody, a spawn
+    ** or a restore sets 0; with 1 the throw phase reads no record. */
+    uint8_t grabs;
     fg_collide_space coll; /* the collision phase's work space, sized at creation */
     fg_hash_memo *hash_memo; /* per entity slot, written by fg_world_hash */
     fg_projectile_pool *ppool;  /* in the arena, after the world header (projectile.c) */

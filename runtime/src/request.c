@@ -101,7 +101,7 @@ fg_phase fg_instance_phase(const fg_ruleset *r, const fg_instance *inst, const f
                            fg_tick tick, uint32_t layer) {
     fg_phase p = fg_action_phase(r, inst, e, tick);
     if (inst->action != FG_NO_ACTION && p != FG_PHASE_HITSTOP && p != FG_PHASE_STUN &&
-        e->queued[layer][0].action != FG_NO_ACTION)
+        fg_entity_has_queued(e, layer))
         return FG_PHASE_BUFFERED;
     return p;
 }

@@ -167,6 +167,8 @@ static fg_status check_entity(checker *c, uint32_t i, const fg_entity_state *e) 
           FIELD("e%u.support", e->id), e->support);
     CHECK(e->drop <= sg->nplatforms, FIELD("e%u.drop", e->id), e->drop);
     CHECK(e->landed <= 1, FIELD("e%u.landed", e->id), e->landed);
+    CHECK(e->queued_layers < (1u << FG_MAX_LAYERS), FIELD("e%u.queued_layers", e->id),
+          e->queued_layers);
     for (uint32_t l = 0; l < FG_MAX_LAYERS; l++) {
         const fg_instance *in = &e->layers[l];
         if (in->action != FG_NO_ACTION) {
@@ -197,6 +199,8 @@ static fg_status check_entity(checker *c, uint32_t i, const fg_entity_state *e) 
                   FIELD("e%u.queued[%u][%u].waited", e->id, l, k), q->waited);
             CHECK(tick_ok(q->made), FIELD("e%u.queued[%u][%u].made", e->id, l, k), q->made);
         }
+        CHECK(((e->queued_layers >> l) & 1u) == (e->queued[l][0].action != FG_NO_ACTION),
+              FIELD("e%u.queued_layers (bit %u against its queue)", e->id, l), e->queued_layers);
         CHECK(e->next_seq[l] >= 0 && e->next_seq[l] < TICK_LIMIT,
               FIELD("e%u.next_seq[%u]", e->id, l), e->next_seq[l]);
         CHECK(tick_ok(e->started_tick[l]), FIELD("e%u.started_tick[%u]", e->id, l),

@@ -44,6 +44,7 @@ void fg_throw_grab(fg_world *w, const fg_contact_rec *c, fg_tick t) {
     int id = th->reaction[0] ? fg_ruleset_find_action(tr, th->reaction) : -1;
     uint16_t react = id >= 0 ? (uint16_t)id : tr->hitstun;
     tg->combat.grabbed_by = att->id;
+    w->grabs = 2;
     tg->combat.grab_layer = c->layer;
     tg->combat.grab_def = c->def;
     tg->combat.grab_seq = c->seq;
@@ -117,9 +118,13 @@ static void land(fg_world *w, fg_entity_state *att, fg_entity_state *tg, const f
 
 /* Each tick before the collision phase: a tech on a window tick, or the throw lands past it. */
 void fg_throw_advance(fg_world *w, fg_tick t) {
+    /* Most ticks nobody is held: then this reads no record (internal.h, grabs). */
+    if (w->grabs == 1) return;
+    bool held = false;
     for (uint32_t s = 0; s < w->state->nentities; s++) {
         fg_entity_state *tg = &w->entities[s];
         if (!tg->combat.grabbed_by) continue;
+        held = true;
         fg_entity_state *att = fg_world_entity(w, tg->combat.grabbed_by);
         const fg_instance *inst = att ? &att->layers[tg->combat.grab_layer] : NULL;
         /* The thrower lost its throw (a hit from elsewhere): the target goes free. */
@@ -135,4 +140,5 @@ void fg_throw_advance(fg_world *w, fg_tick t) {
             land(w, att, tg, th, inst, t);
         }
     }
+    w->grabs = held ? 2 : 1; /* a hold ended here is found gone on the next tick */
 }

@@ -196,6 +196,9 @@ static void input_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
                                   out, FG_COMMANDS_PER_TICK, &n, NULL) == FG_OK) {
             w->ncommands[slot] = (uint8_t)n;
         }
+        /* The world hashes every tick: the matcher's cached fold is refreshed while its state is
+        ** at hand (a command retired later in the tick refreshes it again). */
+        fg_motion_state_refresh(set, fg_world_motion_at(w, slot));
     }
     bool was_grounded = es->ground.grounded;
     fg_tick landed_before = es->ground.landed_at;
@@ -280,9 +283,12 @@ static uint32_t queue_len(const fg_queued *q) {
     return n;
 }
 
-static void queue_pop(fg_queued *q) {
-    memmove(q, q + 1, sizeof *q * (FG_QUEUE_MAX - 1));
+/* Removes entry k of a layer's queue; the ones behind it move up. */
+static void queue_pop(fg_entity_state *es, uint32_t layer, uint32_t k) {
+    fg_queued *q = es->queued[layer];
+    memmove(q + k, q + k + 1, sizeof *q * (FG_QUEUE_MAX - 1 - k));
     q[FG_QUEUE_MAX - 1].action = FG_NO_ACTION;
+    fg_entity_queue_changed(es, layer);
 }
 
 /* Puts a queued decision on its layer's queue as the ruleset's policy says, and records it with
@@ -302,6 +308,7 @@ static void enqueue(fg_world *w, fg_entity_state *es, fg_decision *d, fg_tick t,
             item.source |= (uint8_t)(q[k].source & QUEUED_BEHIND);
             item.made = q[k].made;
             q[k] = item;
+            fg_entity_queue_changed(es, d->layer);
             d->queue = (uint8_t)k;
             if (k > 0) d->other = q[k - 1].action;
             record_decision(w, es, d);
@@ -328,6 +335,7 @@ static void enqueue(fg_world *w, fg_entity_state *es, fg_decision *d, fg_tick t,
         d->other = q[at - 1].action;
     }
     q[at] = item;
+    fg_entity_queue_changed(es, d->layer);
     d->queue = (uint8_t)at;
     record_decision(w, es, d);
     for (uint32_t k = 0; k < ngone; k++) {
@@ -395,12 +403,13 @@ static void expire_queued(fg_world *w, fg_entity_state *es, uint32_t layer, fg_t
         d.window_to = 0; /* the message is the queue's expiry, not a window */
         d.queue = FG_QUEUE_BY_POLICY;
         record_decision(w, es, &d);
-        queue_pop(q + k);
+        queue_pop(es, layer, k);
     }
 }
 
 /* Retries the head of a layer's queue. Frozen ticks do not count against its wait. */
 static void retry_queued(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick t) {
+    if (!fg_entity_has_queued(es, layer)) return; /* most ticks: the queue is not read at all */
     expire_queued(w, es, layer, t);
     fg_queued *q = &es->queued[layer][0];
     if (q->action == FG_NO_ACTION) return;
@@ -414,7 +423,7 @@ static void retry_queued(fg_world *w, fg_entity_state *es, uint32_t layer, fg_ti
     if (q->why == FG_R_WAIT_HITSTOP || behind) {
         uint32_t action = q->action;
         fg_tick made = q->made;
-        queue_pop(es->queued[layer]);
+        queue_pop(es, layer, 0);
         decide_request(w, es, action, FG_REQ_QUEUE, t, made, behind, true);
         return;
     }
@@ -426,7 +435,7 @@ static void retry_queued(fg_world *w, fg_entity_state *es, uint32_t layer, fg_ti
     bool by_rule = q->why == FG_R_RULE_QUEUE;
     if (by_rule && d.kind != FG_DECIDE_ACCEPTED && q->waited < q->limit) return;
     if (d.kind == FG_DECIDE_ACCEPTED && es->started_tick[layer] != t) {
-        queue_pop(es->queued[layer]);
+        queue_pop(es, layer, 0);
         record_decision(w, es, &d);
         accept(w, es, &d, t);
         return;
@@ -436,7 +445,7 @@ static void retry_queued(fg_world *w, fg_entity_state *es, uint32_t layer, fg_ti
         return;
     }
     int32_t waited = q->waited;
-    queue_pop(es->queued[layer]);
+    queue_pop(es, layer, 0);
     /* The data refuses for a reason of its own (the state changed under the request, the cost
     ** can no longer be paid): a rejection with that reason. A window whose contact never came,
     ** or a rule's wait that ran out, is an expiry. */
@@ -513,6 +522,7 @@ static void handle_commands(fg_world *w, fg_entity_state *es, fg_tick t) {
         const fg_instance *inst = &es->layers[r->rt[action].layer];
         if (inst->action == action && inst->started == t) {
             fg_motion_retire(r->motion_set, fg_world_motion_at(w, slot), cmd->motion);
+            fg_motion_state_refresh(r->motion_set, fg_world_motion_at(w, slot));
             if (flags) break;
         }
     }
@@ -824,6 +834,70 @@ static void meter_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
     *fg_world_meter_cell(w, es->id - 1, t) = (uint8_t)(p | flags);
 }
 
+/* The last phases of entities [from, to) whose movement and push are done: facing (the
+** opponent's position is final by now), the end of a combo, the frame meter. Each reads and
+** writes only its own entity, so they share one pass. */
+static void finish_entities(fg_world *w, uint32_t from, uint32_t to, fg_tick t) {
+    for (uint32_t s = from; s < to; s++) {
+        fg_entity_state *es = &w->entities[s];
+        face_opponent(w, es);
+        fg_hit_settle(w, es, t);
+        meter_phase(w, es, t);
+    }
+}
+
+/* Whether every entity fights its neighbour: slots 2k and 2k + 1 are each other's opponents
+** (a duel, or many). Then nothing but the pair's own push moves either of them after its
+** movement, so movement, push and the last phases can run pair by pair, in one pass, with the
+** same result as phase by phase. Looked at again after a spawn or a restore. */
+static bool paired(fg_world *w) {
+    if (w->pairs == 0) {
+        uint32_t n = w->state->nentities;
+        bool ok = n % 2 == 0;
+        for (uint32_t s = 0; ok && s < n; s++) ok = w->entities[s].opponent == (s ^ 1u) + 1;
+        w->pairs = ok ? 1 : 2;
+    }
+    return w->pairs == 1;
+}
+
+/* A push can carry a standing fighter off the end of what held it (the floor has no end). */
+static void replace_on_stage(fg_world *w, uint32_t from, uint32_t to) {
+    if (!w->state->stage.nplatforms && !w->state->stage.nblocks) return;
+    for (uint32_t s = from; s < to; s++)
+        if (w->entities[s].support != FG_SUPPORT_NONE) fg_world_stage_place(w, &w->entities[s]);
+}
+
+#define FINISH_BLOCK 16 /* entities paired, moved and pushed before their last phases run */
+
+/* Movement, projectiles, push and the last phases: phase by phase over every entity, or, when
+** the entities fight in neighbouring pairs, pair by pair in one pass (a record is then fetched
+** from memory once for all of them). Projectiles never read an entity, so in the pass they
+** move first. */
+static void move_phase(fg_world *w, fg_tick t) {
+    uint32_t n = w->state->nentities, from = 0;
+    bool pairs = paired(w);
+    if (pairs) fg_projectile_move(w, t);
+    for (uint32_t s = 0; s < n; s++) {
+        move_entity(w, &w->entities[s], t);
+        if (!pairs || (s & 1u) == 0) continue;
+        fg_push_separate(w, &w->entities[s - 1], &w->entities[s], t);
+        replace_on_stage(w, s - 1, s + 1);
+        /* A few pairs at a time: their records are still in the cache. */
+        if ((s + 1) % FINISH_BLOCK == 0 || s + 1 == n) {
+            finish_entities(w, from, s + 1, t);
+            from = s + 1;
+        }
+    }
+    if (pairs) return;
+    fg_projectile_move(w, t);
+    for (uint32_t s = 0; s < n; s++) {
+        fg_entity_state *es = &w->entities[s];
+        if (es->opponent > es->id) fg_push_separate(w, es, &w->entities[es->opponent - 1], t);
+    }
+    replace_on_stage(w, 0, n);
+    finish_entities(w, 0, n, t);
+}
+
 fg_status fg_world_advance(fg_world *w, fg_error *err) {
     (void)err;
     fg_tick t = w->state->tick;
@@ -846,29 +920,7 @@ fg_status fg_world_advance(fg_world *w, fg_error *err) {
         }
         fg_collide_pairs(w, t);
         gate_phase(w, t);
-        for (uint32_t s = 0; s < n; s++) move_entity(w, &w->entities[s], t);
-        fg_projectile_move(w, t);
-        for (uint32_t s = 0; s < n; s++) {
-            fg_entity_state *es = &w->entities[s];
-            if (es->opponent > es->id) fg_push_separate(w, es, &w->entities[es->opponent - 1], t);
-        }
-        /* A push can carry a standing fighter off the end of what held it (the floor has no
-        ** end). */
-        if (w->state->stage.nplatforms || w->state->stage.nblocks)
-            for (uint32_t s = 0; s < n; s++)
-                if (w->entities[s].support != FG_SUPPORT_NONE)
-                    fg_world_stage_place(w, &w->entities[s]);
-        /* One pass for the rest: each of these reads and writes only its own entity (facing
-        ** reads the opponent's position, which every push has settled by now), so the record
-        ** is fetched once for all of them. */
-        for (uint32_t s = 0; s < n; s++) {
-            fg_entity_state *es = &w->entities[s];
-            face_opponent(w, es);
-            fg_hit_settle(w, es, t);
-            meter_phase(w, es, t);
-            /* The world hashes every tick: keep the matchers' cached folds fresh. */
-            fg_motion_state_refresh(fg_world_rules_of(w, es)->motion_set, fg_world_motion_at(w, s));
-        }
+        move_phase(w, t);
     }
     w->state->tick = t + 1;
     return FG_OK;

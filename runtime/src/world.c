@@ -328,6 +328,7 @@ fg_status fg_world_replace_rules(fg_world *w, uint32_t slot, fg_ruleset *r, fg_e
             uint32_t depth = r->queue.order == FG_QUEUE_LATEST ? 1 : r->queue.depth;
             if (kept > depth) kept = depth;
             for (uint32_t j = kept; j < FG_QUEUE_MAX; j++) q[j].action = FG_NO_ACTION;
+            fg_entity_queue_changed(es, l);
         }
         uint32_t kept = 0;
         for (uint32_t k = 0; k < es->npending; k++) {
@@ -465,6 +466,8 @@ fg_status fg_world_spawn(fg_world *w, const fg_spawn *s, fg_entity *out, fg_erro
     fg_device_state_init(&w->devices[slot]);
     for (fg_tick k = 0; k < FG_METER_TICKS; k++) *fg_world_meter_cell(w, slot, k) = 0;
     w->state->nentities++;
+    w->pairs = 0; /* opponents changed: tick.c looks again */
+    w->grabs = 0;
     if (w->state->nslots > 0) {
         const fg_ruleset *r = w->versions[w->state->slot_version[es->rules_slot]];
         for (uint32_t k = 0; k < r->nresources; k++) es->res[k] = r->resources[k].start;
@@ -737,6 +740,8 @@ static fg_status restore_snapshot(fg_world *w, const void *buf, size_t size, boo
     fg_status st = trusted ? FG_OK : fg_snapshot_check(w, &h, p, err);
     if (st != FG_OK) return st;
     fg_world_note_edit(w, "restore");
+    w->pairs = 0; /* opponents may differ: tick.c looks again */
+    w->grabs = 0; /* and who is held: throw.c looks again */
     uint32_t n = h.entities;
     memcpy(w->state, p, state_section(w));
     p += state_section(w);

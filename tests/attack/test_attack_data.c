@@ -74,6 +74,7 @@ static void damaged_and_crafted_snapshots_are_refused_and_change_nothing(void **
         {head + offsetof(fg_world_state, tick), 1, 0x01, true, "e1.buffer.current_tick"},
         {ents + offsetof(fg_entity_state, last_input.count), 4, 0x5A, true,
          "e1.last_input.count"},
+        {ents + offsetof(fg_entity_state, queued_layers), 1, 0x10, true, "e1.queued_layers"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         memcpy(bad, snap, size);
@@ -85,6 +86,14 @@ static void damaged_and_crafted_snapshots_are_refused_and_change_nothing(void **
         if (!strstr(fg_error_message(&err), cases[i].want)) fail_msg("case %zu: %s", i, fg_error_message(&err));
         assert_int_equal(fg_world_hash(w), before);
     }
+    /* The record's note of which layers have a request waiting must agree with its queues
+    ** (a tick that trusts it skips the queues). */
+    memcpy(bad, snap, size);
+    bad[ents + offsetof(fg_entity_state, queued_layers)] ^= 1u;
+    reseal(bad);
+    assert_int_equal(fg_world_restore(w, bad, size, &err), FG_EFORMAT);
+    assert_non_null(strstr(fg_error_message(&err), "e1.queued_layers (bit 0 against its queue)"));
+    assert_int_equal(fg_world_hash(w), fg_world_hash(twin));
     /* Entity 1's matcher state: the motion its last command beat, past the set's motions. */
     size_t motions = bufs + 2 * w->buffer_stride + 2 * w->ledger_stride;
     const fg_motion_set *set = fg_world_rules(w, 1)->motion_set;
