@@ -321,6 +321,10 @@ const char *fg_lua_describe_value(lua_State *L, int idx, char *buf, size_t size)
 /* Pushes the string keys of the table at idx sorted bytewise (a new list); returns the count.
 ** A key that is not a string fails. [-0, +1, v] */
 int fg_lua_reader_keys(fg_lua_reader *rd, int idx);
+/* The same without a reader: pushes the sorted list and returns its length, or, at a key that
+** is not a string, pushes that key instead and returns -1 for the caller's own message. Sorting
+** is n log n, so no table a script builds makes it slow. [-0, +1, m] */
+lua_Integer fg_lua_sorted_keys(lua_State *L, int t);
 /* Notes every key of the table at idx that is not in the NULL-terminated `allowed`. */
 void fg_lua_reader_only(fg_lua_reader *rd, int idx, const char *const *allowed);
 /* Pushes field k of table t; false when it is nil. [-0, +1, -] */

@@ -639,37 +639,9 @@ static int l_w_tostring(lua_State *L) {
 
 /* Sorted (bytewise) keys of the map at t, pushed as a new list; returns the count. */
 static lua_Integer sorted_keys(lua_State *L, int t, const char *field) {
-    t = lua_absindex(L, t);
-    lua_newtable(L);
-    lua_Integer n = 0;
-    lua_pushnil(L);
-    while (lua_next(L, t)) {
-        if (lua_type(L, -2) != LUA_TSTRING)
-            luaL_error(L, "header.%s: keys must be strings, got %s", field, luaL_typename(L, -2));
-        lua_pop(L, 1);
-        lua_pushvalue(L, -1);
-        lua_rawseti(L, -3, ++n);
-    }
-    /* insertion sort with memcmp order: lists are short (at most 1024 entries) */
-    int list = lua_gettop(L);
-    for (lua_Integer i = 2; i <= n; i++) {
-        for (lua_Integer j = i; j > 1; j--) {
-            size_t la, lb;
-            lua_rawgeti(L, list, j - 1);
-            lua_rawgeti(L, list, j);
-            const char *a = lua_tolstring(L, -2, &la), *b = lua_tolstring(L, -1, &lb);
-            size_t m = la < lb ? la : lb;
-            int c = memcmp(a, b, m);
-            bool swap = c > 0 || (c == 0 && la > lb);
-            if (swap) {
-                lua_rawseti(L, list, j - 1);
-                lua_rawseti(L, list, j);
-            } else {
-                lua_pop(L, 2);
-                break;
-            }
-        }
-    }
+    lua_Integer n = fg_lua_sorted_keys(L, t);
+    if (n < 0)
+        luaL_error(L, "header.%s: keys must be strings, got %s", field, luaL_typename(L, -1));
     return n;
 }
 

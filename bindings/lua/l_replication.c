@@ -41,34 +41,11 @@ static l_rep *check_rep(lua_State *L, int i) {
 
 /* Keys of table t (strings), sorted bytewise, pushed as a new array; returns its length. */
 static int sorted_keys(lua_State *L, int t, const char *what) {
-    t = lua_absindex(L, t);
-    lua_newtable(L);
-    int n = 0;
-    lua_pushnil(L);
-    while (lua_next(L, t)) {
-        lua_pop(L, 1);
-        if (lua_type(L, -1) != LUA_TSTRING)
-            luaL_error(L, "replication: %s names must be strings, got a %s key", what,
-                       luaL_typename(L, -1));
-        lua_pushvalue(L, -1);
-        lua_rawseti(L, -3, ++n);
-    }
-    /* Insertion sort: declarations are small. */
-    for (int i = 2; i <= n; i++) {
-        for (int j = i; j > 1; j--) {
-            lua_rawgeti(L, -1, j - 1);
-            lua_rawgeti(L, -2, j);
-            bool swap = strcmp(lua_tostring(L, -2), lua_tostring(L, -1)) > 0;
-            if (swap) {
-                lua_rawseti(L, -3, j - 1);
-                lua_rawseti(L, -2, j);
-            } else {
-                lua_pop(L, 2);
-                break;
-            }
-        }
-    }
-    return n;
+    lua_Integer n = fg_lua_sorted_keys(L, t);
+    if (n < 0)
+        luaL_error(L, "replication: %s names must be strings, got a %s key", what,
+                   luaL_typename(L, -1));
+    return (int)n;
 }
 
 static fg_rep_link read_link(lua_State *L, int t, const char *what, fg_rep_link def) {

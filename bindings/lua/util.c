@@ -8,6 +8,8 @@
 */
 #include "fg_lua.h"
 
+#include <limits.h>
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -358,44 +360,63 @@ const char *fg_lua_describe_value(lua_State *L, int idx, char *buf, size_t size)
     return buf;
 }
 
-static int cmp_str(const void *a, const void *b) {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
+/* A key to sort: its bytes and where it sits in the unsorted list. */
+typedef struct key_ref {
+    const char *s;
+    size_t len;
+    lua_Integer at;
+} key_ref;
+
+/* Bytewise, a prefix first: names may hold any byte, NUL included. */
+static int cmp_key(const void *pa, const void *pb) {
+    const key_ref *a = pa, *b = pb;
+    int c = memcmp(a->s, b->s, a->len < b->len ? a->len : b->len);
+    return c ? c : (a->len > b->len) - (a->len < b->len);
 }
 
-int fg_lua_reader_keys(fg_lua_reader *rd, int idx) {
-    lua_State *L = rd->L;
-    idx = lua_absindex(L, idx);
-    int n = 0;
+lua_Integer fg_lua_sorted_keys(lua_State *L, int t) {
+    t = lua_absindex(L, t);
     lua_newtable(L);
+    lua_Integer n = 0;
     lua_pushnil(L);
-    while (lua_next(L, idx)) {
+    while (lua_next(L, t)) {
         lua_pop(L, 1);
         if (lua_type(L, -1) != LUA_TSTRING) {
-            char v[64];
-            fg_lua_reader_fail(rd, "expected name = value entries, found key %s",
-                               fg_lua_describe_value(L, -1, v, sizeof v));
+            lua_remove(L, -2); /* the bad key stands where the list would */
+            return -1;
         }
         lua_pushvalue(L, -1);
         lua_rawseti(L, -3, ++n);
     }
-    /* Sort through a C array of pointers; the strings stay alive in the keys table. */
-    const char **keys = n ? lua_newuserdatauv(L, sizeof(char *) * (size_t)n, 0) : NULL;
-    if (n) {
-        for (int i = 0; i < n; i++) {
-            lua_rawgeti(L, -2, i + 1);
-            keys[i] = lua_tostring(L, -1);
-            lua_pop(L, 1);
-        }
-        qsort(keys, (size_t)n, sizeof keys[0], cmp_str);
-        lua_createtable(L, n, 0);
-        for (int i = 0; i < n; i++) {
-            lua_pushstring(L, keys[i]);
-            lua_rawseti(L, -2, i + 1);
-        }
-        lua_replace(L, -3); /* sorted table replaces the unsorted one */
-        lua_pop(L, 1);      /* the pointer array */
+    if (n < 2) return n;
+    /* The strings stay alive as keys of t while the refs point at them. */
+    key_ref *keys = lua_newuserdatauv(L, sizeof *keys * (size_t)n, 0);
+    for (lua_Integer i = 0; i < n; i++) {
+        lua_rawgeti(L, -2, i + 1);
+        keys[i].s = lua_tolstring(L, -1, &keys[i].len);
+        keys[i].at = i + 1;
+        lua_pop(L, 1);
     }
+    qsort(keys, (size_t)n, sizeof keys[0], cmp_key);
+    lua_createtable(L, (int)(n < INT_MAX ? n : INT_MAX), 0);
+    for (lua_Integer i = 0; i < n; i++) {
+        lua_rawgeti(L, -3, keys[i].at);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_replace(L, -3); /* the sorted list replaces the unsorted one */
+    lua_pop(L, 1);      /* the refs */
     return n;
+}
+
+int fg_lua_reader_keys(fg_lua_reader *rd, int idx) {
+    lua_State *L = rd->L;
+    lua_Integer n = fg_lua_sorted_keys(L, idx);
+    if (n < 0) {
+        char v[64];
+        fg_lua_reader_fail(rd, "expected name = value entries, found key %s",
+                           fg_lua_describe_value(L, -1, v, sizeof v));
+    }
+    return (int)n;
 }
 
 void fg_lua_reader_only(fg_lua_reader *rd, int idx, const char *const *allowed) {

@@ -105,6 +105,20 @@ function TestReplay.test_header_maps_are_written_in_bytewise_key_order()
   end
 end
 
+-- Rule: a header map too big is refused at once, whatever its size (sorting its keys is n log n;
+-- it was an insertion sort, so 100,000 keys held the writer for minutes), and a key that is not
+-- a string is named.
+function TestReplay.test_header_maps_refuse_huge_or_bad_keys_at_once()
+  local meta = {}
+  for i = 1, 100000 do meta["k" .. i] = "v" end
+  local t0 = os.clock()
+  lu.assertErrorMsgContains("header.meta: 100000 entries (at most 1024)", replay.write, nil,
+    { header = { meta = meta }, records = {} })
+  lu.assertTrue(os.clock() - t0 < 5, "refused in bounded time")
+  lu.assertErrorMsgContains("header.meta: keys must be strings, got number", replay.write, nil,
+    { header = { meta = { a = "x", [7] = "y" } }, records = {} })
+end
+
 -- Rule: reader:records() iterates from the first record every time it is called.
 function TestReplay.test_records_iterator_starts_over_each_time()
   local r = replay.load(encode(), { name = "sample.fgr" })
