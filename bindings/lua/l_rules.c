@@ -243,12 +243,66 @@ static int parse_dir(fg_lua_reader *rd, int t, const char *k) {
     return d;
 }
 
+/* on_start = { set = { stance = 1 }, add = { charge = 1 } } (on_hit alike): the action's own
+** variable changes, the sets then the adds, each in name order. */
+static void read_var_effects(fg_lua_reader *rd, int t, const char *key, uint8_t when,
+                             fg_action_def *a) {
+    lua_State *L = rd->L;
+    t = lua_absindex(L, t);
+    if (!fg_lua_reader_get(rd, t, key)) {
+        lua_pop(L, 1);
+        return;
+    }
+    size_t old = fg_lua_reader_push(rd, ".%s", key);
+    fg_lua_reader_table(rd, -1, "{ set = { name = value }, add = { name = amount } }");
+    static const char *const fields[] = {"set", "add", NULL};
+    fg_lua_reader_only(rd, -1, fields);
+    for (uint8_t op = 0; op < 2; op++) {
+        const char *k = op ? "add" : "set";
+        if (!fg_lua_reader_get(rd, -1, k)) {
+            lua_pop(L, 1);
+            continue;
+        }
+        size_t o2 = fg_lua_reader_push(rd, ".%s", k);
+        fg_lua_reader_table(rd, -1, "{ <variable> = <integer>, ... }");
+        int n = fg_lua_reader_keys(rd, -1);
+        for (int i = 1; i <= n; i++) {
+            lua_rawgeti(L, -1, i);
+            const char *var = lua_tostring(L, -1);
+            lua_Integer v;
+            bool flag = lua_getfield(L, -3, var) == LUA_TBOOLEAN && op == FG_VAR_SET;
+            if (flag) v = lua_toboolean(L, -1); /* a flag: true is 1 */
+            lua_pop(L, 1);
+            if (!flag) v = fg_lua_read_int(rd, -3, var, 0, -2000000000, 2000000000);
+            if (strlen(var) >= FG_NAME_MAX) {
+                fg_lua_reader_note(rd, "'%s': a variable name has at most %d characters", var,
+                                   FG_NAME_MAX - 1);
+            } else if (a->nvar_effects >= FG_MAX_VAR_EFFECTS) {
+                fg_lua_reader_note(rd, "'%s': an action makes at most %d variable changes "
+                                   "(on_start and on_hit together)", var, FG_MAX_VAR_EFFECTS);
+            } else {
+                fg_var_effect_def *e = &a->var_effects[a->nvar_effects++];
+                snprintf(e->var, sizeof e->var, "%s", var);
+                e->when = when;
+                e->op = op;
+                e->value = (int32_t)v;
+            }
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 2); /* the key list, the table */
+        fg_lua_reader_pop(rd, o2);
+    }
+    lua_pop(L, 1);
+    fg_lua_reader_pop(rd, old);
+}
+
 static void read_action(fg_lua_reader *rd, int t, const char *name, fg_action_def *a) {
     static const char *const fields[] = {
         "startup", "active", "recovery", "duration", "loop", "neutral", "hold", "priority",
         "group", "requires", "layer", "input", "next", "tags", "cancels", "markers", "move",
         "root_motion", "cost", "hit", "interrupts", "forbids", "boxes", "invulnerable",
-        "throw", "followup", "spawn", "landing", "landing_recovery", "gravity", NULL};
+        "throw", "followup", "spawn", "landing", "landing_recovery", "gravity", "on_start",
+        "on_hit", NULL};
     fg_lua_reader_table(rd, t, "an action table { startup =, active =, recovery = }");
     fg_lua_reader_only(rd, t, fields);
     *a = fg_action_def_default(name);
@@ -309,6 +363,8 @@ static void read_action(fg_lua_reader *rd, int t, const char *name, fg_action_de
     read_moves(rd, t, a);
     read_costs(rd, t, a);
     fg_lua_read_action_hits(rd, t, a);
+    read_var_effects(rd, t, "on_start", FG_VAR_ON_START, a);
+    read_var_effects(rd, t, "on_hit", FG_VAR_ON_HIT, a);
 }
 
 /* { "236P", window = 12, buffer = 2, priority = 5, gap = 8, charge = 40, absolute = true,

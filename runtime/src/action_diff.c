@@ -18,7 +18,8 @@
 ** unchanged. The sizes below (on the 64-bit ABIs CI builds) catch the addition at compile time:
 ** when one fails, compare the new field in the diff_* function of its struct, then update it. */
 #if defined(__x86_64__) || defined(__aarch64__)
-_Static_assert(sizeof(fg_action_def) == 7348, "fg_action_def changed: compare the new field below");
+_Static_assert(sizeof(fg_action_def) == 7512, "fg_action_def changed: compare the new field below");
+_Static_assert(sizeof(fg_var_effect_def) == 40, "fg_var_effect_def changed: compare it in same_effects");
 _Static_assert(sizeof(fg_hit_def) == 160, "fg_hit_def changed: compare it in diff_hit");
 _Static_assert(sizeof(fg_throw_def) == 92, "fg_throw_def changed: compare it in diff_throw");
 _Static_assert(sizeof(fg_box_def) == 32, "fg_box_def changed: compare it in diff_box");
@@ -200,6 +201,21 @@ static bool same_costs(const fg_action_def *a, const fg_action_def *b) {
     return true;
 }
 
+/* The variable changes made at one moment (on start, on hit), in their declared order. */
+static bool same_effects(const fg_action_def *a, const fg_action_def *b, uint8_t when) {
+    uint32_t i = 0, j = 0;
+    for (;;) {
+        while (i < a->nvar_effects && i < FG_MAX_VAR_EFFECTS && a->var_effects[i].when != when) i++;
+        while (j < b->nvar_effects && j < FG_MAX_VAR_EFFECTS && b->var_effects[j].when != when) j++;
+        bool ea = i >= a->nvar_effects || i >= FG_MAX_VAR_EFFECTS;
+        bool eb = j >= b->nvar_effects || j >= FG_MAX_VAR_EFFECTS;
+        if (ea || eb) return ea && eb;
+        const fg_var_effect_def *x = &a->var_effects[i++], *y = &b->var_effects[j++];
+        if (x->op != y->op || x->value != y->value || strncmp(x->var, y->var, FG_NAME_MAX))
+            return false;
+    }
+}
+
 static void diff_spawn(differ *d, const fg_spawn_def *a, const fg_spawn_def *b) {
     set_prefix(d, "spawn", -1);
     SAME_STR(projectile, "projectile");
@@ -245,5 +261,7 @@ uint32_t fg_action_diff(const fg_action_def *a, const fg_action_def *b, fg_actio
         report(d, "gravity");
     diff_spawn(d, &a->spawn, &b->spawn);
     SAME_INT(followup, "followup");
+    if (!same_effects(a, b, FG_VAR_ON_START)) report(d, "on_start");
+    if (!same_effects(a, b, FG_VAR_ON_HIT)) report(d, "on_hit");
     return d->n;
 }

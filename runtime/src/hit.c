@@ -201,7 +201,11 @@ static void attacker_side(fg_world *w, const fg_contact_rec *c, fg_tick t) {
     fg_entity_state *att = &w->entities[c->attacker];
     fg_instance *inst = &att->layers[c->layer];
     const fg_hit_def *h = contact_hit(w, c);
-    if (inst->seq == c->seq) inst->contact = c->contact;
+    if (inst->seq == c->seq) {
+        inst->contact = c->contact;
+        if (c->contact == FG_ON_HIT)
+            fg_vars_apply(w, att, w->versions[inst->version], inst->action, FG_VAR_ON_HIT, t);
+    }
     fg_hit_log_add(att, c->layer, c->def, w->entities[c->target].id, t);
     gain(att, fg_world_rules_of(w, att), h->meter_gain);
     freeze(att, t, hitstop_of(h, false, c->counter));

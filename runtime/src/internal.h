@@ -450,6 +450,8 @@ void fg_vars_reload(const fg_ruleset *old, const fg_ruleset *r, fg_entity_state 
 void fg_vars_rule_begin(fg_world *w, const fg_entity_state *es);
 void fg_vars_rule_end(fg_world *w, bool failed);
 void fg_vars_commit(fg_world *w, fg_tick t);
+void fg_vars_apply(fg_world *w, fg_entity_state *es, const fg_ruleset *r, uint32_t action,
+                   fg_var_when when, fg_tick t);
 /* throw.c */
 bool fg_throw_throwable(const fg_world *w, const fg_entity_state *tg, fg_tick t);
 void fg_throw_judge(const fg_world *w, fg_contact_rec *c, fg_tick t);

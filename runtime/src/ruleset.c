@@ -645,6 +645,16 @@ static uint64_t content_hash(const fg_ruleset *r) {
         fg_hash_i64(&hs, h->meter_gain);
         for (int k = 0; k < FG_ACTION_WORDS; k++) fg_hash_u64(&hs, rt->tagged_forbid.w[k]);
         fg_hits_hash_action(&hs, rt);
+        /* Only an action with variable changes hashes them: every other ruleset keeps its hash. */
+        if (rt->nvar_effects) {
+            fg_hash_u64(&hs, rt->nvar_effects);
+            for (uint32_t k = 0; k < rt->nvar_effects; k++) {
+                fg_hash_u64(&hs, (uint64_t)rt->var_effects[k].var |
+                                     (uint64_t)rt->var_effects[k].when << 8 |
+                                     (uint64_t)rt->var_effects[k].op << 16);
+                fg_hash_i64(&hs, rt->var_effects[k].value);
+            }
+        }
     }
     fg_hits_hash(&hs, r);
     fg_vars_hash(&hs, r);

@@ -79,6 +79,11 @@ typedef struct fg_action_rt {
     fg_hit_def hit;
     fg_action_hits hits; /* boxes, invulnerability, hit and throw definitions (hit_internal.h) */
     fg_action_set tagged_forbid; /* actions other layers may not start while this runs */
+    uint8_t nvar_effects;        /* its variable changes, resolved (vars.c) */
+    struct {
+        uint8_t var, when, op;
+        int32_t value;
+    } var_effects[FG_MAX_VAR_EFFECTS];
 } fg_action_rt;
 
 /* A motion as declared, with its strings owned here. */

@@ -57,6 +57,7 @@ static void start_action(fg_world *w, fg_entity_state *es, uint32_t layer, uint3
     fg_world_trace4(w, t, es->id, FG_TRACE_TRANSITION, why, layer,
                     from == FG_NO_ACTION ? -1 : (int64_t)((uint64_t)from_version << 32 | from),
                     action, inst->seq);
+    fg_vars_apply(w, es, r, action, FG_VAR_ON_START, t);
     if (a->interrupts)
         for (uint32_t l = 0; l < r->nlayers; l++) {
             if (l == layer || es->layers[l].action == FG_NO_ACTION) continue;

@@ -85,6 +85,48 @@ static void resolve_windows(fg_ruleset *r, uint32_t action, fg_findings *f) {
     }
 }
 
+/* An action's variable changes: each variable by id, a set's value in its range. */
+static void resolve_effects(fg_ruleset *r, uint32_t action, fg_findings *f) {
+    const fg_action_def *a = &r->defs[action];
+    fg_action_rt *rt = &r->rt[action];
+    char path[160], names[FG_MAX_VARS * FG_NAME_MAX + 16];
+    rt->nvar_effects = 0;
+    if (a->nvar_effects > FG_MAX_VAR_EFFECTS) {
+        snprintf(path, sizeof path, "actions.%s", a->name);
+        fg_findings_addf(f, false, path, "%u variable changes, at most %d (on_start and on_hit "
+                         "together)", a->nvar_effects, FG_MAX_VAR_EFFECTS);
+        return;
+    }
+    for (uint32_t k = 0; k < a->nvar_effects; k++) {
+        const fg_var_effect_def *e = &a->var_effects[k];
+        snprintf(path, sizeof path, "actions.%s.%s.%s.%.*s", a->name,
+                 e->when == FG_VAR_ON_HIT ? "on_hit" : "on_start",
+                 e->op == FG_VAR_ADD ? "add" : "set", (int)sizeof e->var, e->var);
+        int id = fg_ruleset_find_var(r, e->var);
+        if (e->when > FG_VAR_ON_HIT || e->op > FG_VAR_ADD) {
+            fg_findings_addf(f, false, path, "when %u, op %u: expected on_start/on_hit and "
+                             "set/add", e->when, e->op);
+        } else if (id < 0) {
+            fg_findings_addf(f, false, path, "'%.*s' is not a variable of '%s' (vars: %s)",
+                             (int)sizeof e->var, e->var, r->name,
+                             var_list(r, names, sizeof names));
+        } else if (e->op == FG_VAR_SET &&
+                   (e->value < r->vars[id].min || e->value > r->vars[id].max)) {
+            fg_findings_addf(f, false, path, "%d, expected a value in %d..%d", e->value,
+                             r->vars[id].min, r->vars[id].max);
+        } else if (e->op == FG_VAR_ADD && (e->value < -VAR_LIMIT * 2 || e->value > VAR_LIMIT * 2)) {
+            fg_findings_addf(f, false, path, "%d, expected -%d..%d", e->value, VAR_LIMIT * 2,
+                             VAR_LIMIT * 2);
+        } else {
+            rt->var_effects[rt->nvar_effects].var = (uint8_t)id;
+            rt->var_effects[rt->nvar_effects].when = e->when;
+            rt->var_effects[rt->nvar_effects].op = e->op;
+            rt->var_effects[rt->nvar_effects].value = e->value;
+            rt->nvar_effects++;
+        }
+    }
+}
+
 void fg_vars_finish(fg_ruleset *r, const fg_builder_hits *bh, fg_findings *f) {
     char path[96];
     r->nvars = 0;
@@ -116,7 +158,10 @@ void fg_vars_finish(fg_ruleset *r, const fg_builder_hits *bh, fg_findings *f) {
         r->vars[at] = *v;
         r->nvars++;
     }
-    for (uint32_t i = 0; i < r->nactions; i++) resolve_windows(r, i, f);
+    for (uint32_t i = 0; i < r->nactions; i++) {
+        resolve_windows(r, i, f);
+        resolve_effects(r, i, f);
+    }
 }
 
 /* Only a ruleset that declares variables hashes them: the hash of every other stays as it was. */
@@ -228,6 +273,32 @@ fg_status fg_world_propose_var(fg_world *w, fg_entity e, uint32_t var, fg_var_op
     p->op = (uint8_t)op;
     p->value = value;
     return FG_OK;
+}
+
+/* An action's own changes (its data, not a rule: nothing to propose), applied when it starts or
+** when one of its hits lands. `r` is the ruleset version the action belongs to; the entity's
+** values follow its current rules, so a variable is found there by name (the same id unless a
+** reload between the start and now renamed the variables). */
+void fg_vars_apply(fg_world *w, fg_entity_state *es, const fg_ruleset *r, uint32_t action,
+                   fg_var_when when, fg_tick t) {
+    const fg_action_rt *a = &r->rt[action];
+    if (a->nvar_effects == 0) return;
+    const fg_ruleset *cur = fg_world_rules_of(w, es);
+    for (uint32_t k = 0; k < a->nvar_effects; k++) {
+        if (a->var_effects[k].when != when) continue;
+        uint32_t id = a->var_effects[k].var;
+        if (cur != r) {
+            int found = fg_ruleset_find_var(cur, r->vars[id].name);
+            if (found < 0) continue;
+            id = (uint32_t)found;
+        }
+        const fg_var_def *v = &cur->vars[id];
+        int32_t before = es->combat.vars[id], value = a->var_effects[k].value;
+        int64_t next = a->var_effects[k].op == FG_VAR_ADD ? (int64_t)before + value : value;
+        es->combat.vars[id] = clamp_to(v, next);
+        fg_world_trace4(w, t, es->id, FG_TRACE_VAR, id, before, es->combat.vars[id],
+                        a->var_effects[k].op, value);
+    }
 }
 
 /* The gate: each proposal in the order it was made, against the value left by the ones before

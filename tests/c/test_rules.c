@@ -582,6 +582,11 @@ static void action_diff_names_each_field_as_a_designer_writes_it(void **state) {
     b.has_gravity = true;
     assert_string_equal(diff_paths(&a, &b).text,
                         "cancels[1].when throw.enabled boxes gravity");
+
+    /* Variable changes, by the moment they happen. */
+    b = a;
+    b.var_effects[b.nvar_effects++] = (fg_var_effect_def){"charge", FG_VAR_ON_HIT, 1, 2};
+    assert_string_equal(diff_paths(&a, &b).text, "on_hit");
 }
 
 /* }====================================================================== */

@@ -175,6 +175,45 @@ static void declaration_mistakes_name_the_path_and_the_value(void **state) {
     fg_ruleset_builder_destroy(b);
 }
 
+/* An action's own changes from C: on start, without any rule (no hooks at all), traced; and a
+** change naming no variable refused by path. */
+static void an_action_changes_variables_when_it_starts(void **state) {
+    (void)state;
+    fg_ruleset_builder *b = with_vars(fgt_fighter_builder(NULL));
+    fg_action_def a = fgt_action("focus", 2, 0, 3);
+    a.var_effects[a.nvar_effects++] = (fg_var_effect_def){"charge", FG_VAR_ON_START, FG_VAR_ADD, 2};
+    a.var_effects[a.nvar_effects++] = (fg_var_effect_def){"stance", FG_VAR_ON_START, FG_VAR_SET, 1};
+    fgt_add(b, &a);
+    fgt_duel d = fgt_duel_new(fgt_build(b), 300, NULL, NULL);
+    fgt_request(&d, d.p1, "focus");
+    fgt_run(&d, 3);
+    assert_int_equal(fg_world_var(d.w, d.p1, CHARGE), 5);
+    assert_int_equal(fg_world_var(d.w, d.p1, STANCE), 1);
+    assert_int_equal(fg_world_var(d.w, d.p2, CHARGE), 3);
+    fgt_run(&d, 10);
+    fgt_request(&d, d.p1, "focus");
+    fgt_run(&d, 3);
+    assert_int_equal(fg_world_var(d.w, d.p1, CHARGE), 7);
+    fgt_duel_free(&d);
+
+    b = with_vars(fgt_fighter_builder(NULL));
+    a = fgt_action("focus", 2, 0, 3);
+    a.var_effects[a.nvar_effects++] = (fg_var_effect_def){"stamina", FG_VAR_ON_HIT, FG_VAR_ADD, 1};
+    fgt_add(b, &a);
+    fg_findings *f = NULL;
+    assert_int_equal(fg_findings_create(NULL, &f, NULL), FG_OK);
+    assert_null(fg_ruleset_build(b, f, NULL));
+    fg_ruleset_builder_destroy(b);
+    bool named = false;
+    for (uint32_t i = 0; i < fg_findings_count(f); i++) {
+        fg_finding x = fg_findings_get(f, i);
+        named |= !strcmp(x.path, "actions.focus.on_hit.add.stamina") &&
+                 strstr(x.message, "'stamina' is not a variable") != NULL;
+    }
+    fg_findings_destroy(f);
+    assert_true(named);
+}
+
 /* {====================================================================== snapshots */
 
 static void variables_survive_a_snapshot_and_restore(void **state) {
@@ -277,6 +316,7 @@ int main(void) {
         cmocka_unit_test(nothing_else_changes_a_variable),
         cmocka_unit_test(a_failed_rule_has_its_proposals_dropped),
         cmocka_unit_test(declaration_mistakes_name_the_path_and_the_value),
+        cmocka_unit_test(an_action_changes_variables_when_it_starts),
         cmocka_unit_test(variables_survive_a_snapshot_and_restore),
         cmocka_unit_test(a_reload_keeps_values_by_name),
         cmocka_unit_test(proposals_survive_rollback_at_every_distance),

@@ -110,7 +110,7 @@ function TestBadRules:test_typos_are_unknown_fields()
     invalid("actions.jab.startpu: unknown field (expected one of: startup, active, recovery, "
       .. "duration, loop, neutral, hold, priority, group, requires, layer, input, next, tags, "
       .. "cancels, markers, move, root_motion, cost, hit, interrupts, forbids, boxes, invulnerable, "
-      .. "throw, followup, spawn, landing, landing_recovery, gravity)"))
+      .. "throw, followup, spawn, landing, landing_recovery, gravity, on_start, on_hit)"))
   lu.assertEquals(load_error(function(d) d.actions.jab.cancels[1].intoo = {} end),
     invalid("actions.jab.cancels[1].intoo: unknown field (expected one of: from, to, on, into, buffer, when)"))
   lu.assertEquals(load_error(function(d) d.resources.meter.maximum = 3 end),
@@ -352,7 +352,7 @@ return fg.ruleset "faulty" {
     ":7: actions.jab.startpu: unknown field (expected one of: startup, active, recovery, "
       .. "duration, loop, neutral, hold, priority, group, requires, layer, input, next, tags, "
       .. "cancels, markers, move, root_motion, cost, hit, interrupts, forbids, boxes, invulnerable, "
-      .. "throw, followup, spawn, landing, landing_recovery, gravity)",
+      .. "throw, followup, spawn, landing, landing_recovery, gravity, on_start, on_hit)",
     ":9: actions.strong.startup: expected an integer, got string 'fast'",
     ":8: actions.jab.cancels[1].to: 14 is past the end of jab (13 ticks)",
     ":8: actions.jab.cancels[1].into[1]: 'hadoken' is neither an action nor a tag",

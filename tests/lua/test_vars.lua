@@ -250,6 +250,74 @@ function TestVars:test_a_window_whose_condition_fails_is_not_shown_open()
   lu.assertEquals(phase_in_recovery(1), "cancel") -- stance 1 opens the window into jab
 end
 
+-- An action's own changes: on every start (a set, a flag, an add kept in range) and on each hit
+-- that lands (not on a whiff), traced like a rule's, in the hash and under the sync test.
+local function with_effects(effects)
+  local actions = declaration().actions
+  for name, e in pairs(effects) do
+    for k, v in pairs(e) do actions[name][k] = v end
+  end
+  return actions
+end
+
+function TestVars:test_actions_change_variables_on_start_and_on_hit()
+  local actions = with_effects {
+    jab = { on_start = { set = { stance = 2, armed = true }, add = { count = 1 } },
+            on_hit = { add = { charge = 5 } } } }
+  local w, p1, p2 = duel { actions = actions }
+  p1:request("jab")
+  w:run(4)
+  lu.assertEquals({ p1:var("stance"), p1:var("armed"), p1:var("count"), p1:var("charge") },
+    { 2, true, 1, 8 })
+  lu.assertTrue(p2:resource("health") < 1000, "the jab landed")
+  local texts = {}
+  for _, r in ipairs(w:trace()) do
+    if r.text:find(" var ", 1, true) then texts[#texts + 1] = r.text end
+  end
+  lu.assertEquals(texts, { "t=0 e1 var armed: 0 -> 1 (set 1)", "t=0 e1 var stance: 0 -> 2 (set 2)",
+    "t=0 e1 var count: 0 -> 1 (add 1)", "t=1 e1 var charge: 3 -> 8 (add 5)" })
+  w:run(30)
+  p1:request("jab")
+  w:run(4)
+  lu.assertEquals({ p1:var("count"), p1:var("charge") }, { 2, 10 }, "kept in range: 8 + 5 -> 10")
+
+  -- Out of reach: the start changes, the hit's does not.
+  local v = fg.world { rules = declaration { actions = actions } }
+  local q1 = v:spawn { x = -300 }
+  v:spawn { x = 300, facing = "left" }
+  q1:request("jab")
+  v:run(4)
+  lu.assertEquals({ q1:var("count"), q1:var("charge") }, { 1, 3 })
+
+  local s = fg.world { rules = declaration { actions = actions } }
+  local s1 = s:spawn { x = -30 }
+  s:spawn { x = 30, facing = "left" }
+  local st = s:synctest { check = 8 }
+  for t = 0, 80 do
+    if t % 20 == 0 then s1:request("jab") end
+    local ok, report = st:advance()
+    if not ok then lu.fail(report.text) end
+  end
+  lu.assertEquals(s1:var("count"), 5)
+end
+
+function TestVars:test_mistakes_in_action_changes_name_the_field()
+  local function load(effects)
+    return fails(function() fg.world { rules = declaration { actions = with_effects(effects) } } end)
+  end
+  lu.assertStrContains(load { jab = { on_start = { set = { stamina = 1 } } } },
+    "actions.jab.on_start.set.stamina: 'stamina' is not a variable of 'stances' "
+    .. "(vars: armed, charge, count, parried, stance)")
+  lu.assertStrContains(load { jab = { on_hit = { set = { stance = 3 } } } },
+    "actions.jab.on_hit.set.stance: 3, expected a value in 0..2")
+  lu.assertStrContains(load { jab = { on_hit = { add = { charge = "lots" } } } },
+    "actions.jab.on_hit.add.charge: expected an integer, got string 'lots'")
+  lu.assertStrContains(load { jab = { on_start = { toggle = { armed = true } } } },
+    "actions.jab.on_start.toggle")
+  lu.assertStrContains(load { jab = { on_start = { add = { a = 1, b = 1, c = 1, d = 1, e = 1 } } } },
+    "'e': an action makes at most 4 variable changes (on_start and on_hit together)")
+end
+
 function TestVars:test_mistakes_in_the_declaration_name_the_field()
   local function load(vars)
     return fails(function() fg.world { rules = declaration { vars = vars } } end)

@@ -30,6 +30,7 @@ extern "C" {
 #define FG_MAX_TAGS 8          /* tags per action */
 #define FG_MAX_TARGETS 16      /* names or tags per cancel window */
 #define FG_MAX_MOVES 4         /* movement segments per action */
+#define FG_MAX_VAR_EFFECTS 4   /* variable changes per action (on start and on hit together) */
 
 typedef struct fg_ruleset fg_ruleset;
 
@@ -82,6 +83,18 @@ typedef struct fg_move_def {
     uint8_t flags;
 } fg_move_def;
 
+
+/* A change an action makes to one of its entity's variables (framegate/vars.h): when it starts
+** (every start, however it started: a request, a cancel, `next`, a reaction) or each time one of
+** its hits lands (not on block). The change applies at once, kept in the variable's range, and is
+** traced like a rule's (`var charge: 7 -> 8 (add 1)`). */
+typedef enum fg_var_when { FG_VAR_ON_START = 0, FG_VAR_ON_HIT = 1 } fg_var_when;
+typedef struct fg_var_effect_def {
+    char var[FG_NAME_MAX];
+    uint8_t when;  /* fg_var_when */
+    uint8_t op;    /* fg_var_op (framegate/vars.h): 0 set, 1 add */
+    int32_t value;
+} fg_var_effect_def;
 
 typedef struct fg_action_def {
     char name[FG_NAME_MAX];
@@ -139,6 +152,8 @@ typedef struct fg_action_def {
                            cancel window, and its input asks for it only where the running (or
                            last queued) action has a window into it, so several actions may
                            share one input ("P", "236P") */
+    uint32_t nvar_effects;
+    fg_var_effect_def var_effects[FG_MAX_VAR_EFFECTS];
 } fg_action_def;
 
 /* How each layer's request queue keeps requests that wait (for hitstop, a window, a contact). */
