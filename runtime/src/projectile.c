@@ -216,9 +216,11 @@ static uint32_t live_boxes(const fg_world *w, const fg_projectile_state *p, fg_t
 
 static bool alive(const fg_projectile_state *p) { return p->hits > 0 && p->durability > 0; }
 
-static bool has_hurt_boxes(const fg_projectile_def *d) {
-    for (uint32_t i = 0; i < d->nboxes && i < FG_PROJECTILE_BOXES; i++)
-        if (d->boxes[i].kind == FG_BOX_HURT) return true;
+/* Whether any ruleset the world runs declares a projectile kind with hurt boxes: most do not,
+** and their projectiles then skip the strike pass entirely. */
+static bool any_hurtable(const fg_world *w) {
+    for (uint32_t v = 0; v < w->nversions; v++)
+        if (w->versions[v] && w->versions[v]->hurtable_kinds) return true;
     return false;
 }
 
@@ -348,9 +350,10 @@ static uint32_t hurtable(fg_world *w, fg_tick t) {
     fg_projectile_space *s = &w->pspace;
     fg_live_box lb[FG_PROJECTILE_BOXES];
     uint32_t k = 0;
+    if (!any_hurtable(w)) return 0;
     for (uint32_t i = 0; i < w->ppool->count; i++) {
         const fg_projectile_state *p = &w->projs[i];
-        if (!alive(p) || !has_hurt_boxes(fg_projectile_def_of(w, p))) continue;
+        if (!alive(p) || !(w->versions[p->version]->hurtable_kinds & (1u << p->def))) continue;
         uint32_t nb = live_boxes(w, p, t, FG_BOX_HURT, lb, FG_PROJECTILE_BOXES);
         if (!nb) continue;
         fg_fx x0 = INT32_MAX, x1 = INT32_MIN;

@@ -129,6 +129,7 @@ struct fg_ruleset {
     fg_group_boxes group_boxes[FG_MAX_GROUPS]; /* defaults per state group, by group id */
     uint32_t nprojectiles;
     fg_projectile_def projectiles[FG_MAX_PROJECTILE_DEFS]; /* normalised: hit.hits >= 1 */
+    uint8_t hurtable_kinds; /* bit k: projectiles[k] has hurt boxes (a fighter may strike it) */
     uint32_t nvars;
     fg_var_def vars[FG_MAX_VARS]; /* per-entity variables, sorted by name: id = index */
 };

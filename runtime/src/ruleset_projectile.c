@@ -161,10 +161,13 @@ static void compile_spawn(fg_ruleset *r, uint32_t id, fg_findings *f) {
 
 void fg_projectiles_finish(fg_ruleset *r, const fg_builder_hits *bh, fg_findings *f) {
     r->nprojectiles = bh->nprojectiles;
+    r->hurtable_kinds = 0;
     for (uint32_t i = 0; i < bh->nprojectiles; i++) {
         r->projectiles[i] = bh->projectiles[i];
         check_def(r, &r->projectiles[i], f);
         fg_hits_normalise(&r->projectiles[i].hit);
+        for (uint32_t b = 0; b < r->projectiles[i].nboxes && b < FG_PROJECTILE_BOXES; b++)
+            if (r->projectiles[i].boxes[b].kind == FG_BOX_HURT) r->hurtable_kinds |= 1u << i;
     }
     for (uint32_t i = 0; i < r->nactions; i++) compile_spawn(r, i, f);
 }
