@@ -91,14 +91,13 @@ static void push_changes(lua_State *L, const fg_ruleset *old, const fg_ruleset *
             lua_rawseti(L, added, ++na);
             continue;
         }
+        const fg_action_def *was = fg_ruleset_action(old, (uint32_t)j);
+        if (fg_action_diff(was, a, NULL, NULL) == 0) continue;
         lua_newtable(L);
-        if (fg_action_diff(fg_ruleset_action(old, (uint32_t)j), a, push_path, L) > 0) {
-            lua_setfield(L, fields, a->name);
-            lua_pushstring(L, a->name);
-            lua_rawseti(L, changed, ++nc);
-        } else {
-            lua_pop(L, 1);
-        }
+        fg_action_diff(was, a, push_path, L);
+        lua_setfield(L, fields, a->name);
+        lua_pushstring(L, a->name);
+        lua_rawseti(L, changed, ++nc);
     }
     for (uint32_t i = 0; i < fg_ruleset_action_count(old); i++) {
         const fg_action_def *a = fg_ruleset_action(old, i);
@@ -194,13 +193,15 @@ static int world_reload(lua_State *L) {
     lua_setfield(L, info, "source_hash");
     lua_getfield(L, -1, "sources");
     lua_newtable(L);
-    if (lua_istable(L, -2))
-        for (lua_Integer i = 1; lua_rawgeti(L, -2, i) == LUA_TTABLE; i++) {
+    if (lua_istable(L, -2)) { /* rules built from a table read no file: no list */
+        lua_Integer i = 1;
+        for (; lua_rawgeti(L, -2, i) == LUA_TTABLE; i++) {
             lua_getfield(L, -1, "path");
             lua_rawseti(L, -3, i);
             lua_pop(L, 1);
         }
-    lua_pop(L, 1);
+        lua_pop(L, 1); /* the value that ended the list */
+    }
     lua_setfield(L, info, "files");
     lua_pop(L, 2);
     push_changes(L, old->rules, nr->rules);

@@ -9,6 +9,7 @@
 ** by different paths (a Lua table, a C builder) may differ in padding and in the bytes after a
 ** string's end and still be the same action.
 */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -172,9 +173,9 @@ static void diff_throw(differ *d, const fg_throw_def *a, const fg_throw_def *b) 
 /* Hit and throw definitions: the ones in use are enabled from the first. One in use on both
 ** sides is spelled `hit.damage`, as the designer writes a single definition; several are
 ** `hit[2].damage`. */
-static uint32_t defs_in_use(const void *defs, size_t stride, uint32_t max) {
+static uint32_t defs_in_use(const void *defs, size_t stride, size_t enabled_at, uint32_t max) {
     uint32_t n = 0;
-    while (n < max && *(const bool *)((const char *)defs + n * stride)) n++;
+    while (n < max && *(const bool *)((const char *)defs + n * stride + enabled_at)) n++;
     return n;
 }
 
@@ -183,8 +184,9 @@ static void hit_entry(differ *d, const void *a, const void *b) { diff_hit(d, a, 
 static void throw_entry(differ *d, const void *a, const void *b) { diff_throw(d, a, b); }
 
 static void diff_defs(differ *d, const char *name, const void *a, const void *b, size_t stride,
-                      uint32_t max, def_diff fn) {
-    uint32_t na = defs_in_use(a, stride, max), nb = defs_in_use(b, stride, max);
+                      size_t enabled_at, uint32_t max, def_diff fn) {
+    uint32_t na = defs_in_use(a, stride, enabled_at, max);
+    uint32_t nb = defs_in_use(b, stride, enabled_at, max);
     uint32_t n = na > nb ? na : nb;
     for (uint32_t i = 0; i < n || (n == 0 && i == 0); i++) {
         set_prefix(d, name, n <= 1 ? -1 : (int)i);
@@ -248,9 +250,10 @@ uint32_t fg_action_diff(const fg_action_def *a, const fg_action_def *b, fg_actio
     DIFF_LIST(moves, nmoves, FG_MAX_MOVES, "move", diff_move);
     SAME_INT(root_motion, "root_motion");
     if (!same_costs(a, b)) report(d, "cost");
-    diff_defs(d, "hit", a->hits, b->hits, sizeof a->hits[0], FG_MAX_HIT_DEFS, hit_entry);
-    diff_defs(d, "throw", a->throws, b->throws, sizeof a->throws[0], FG_MAX_THROW_DEFS,
-              throw_entry);
+    diff_defs(d, "hit", a->hits, b->hits, sizeof a->hits[0], offsetof(fg_hit_def, enabled),
+              FG_MAX_HIT_DEFS, hit_entry);
+    diff_defs(d, "throw", a->throws, b->throws, sizeof a->throws[0],
+              offsetof(fg_throw_def, enabled), FG_MAX_THROW_DEFS, throw_entry);
     DIFF_LIST(boxes, nboxes, FG_MAX_BOXES, "boxes", diff_box);
     DIFF_LIST(invuln, ninvuln, FG_MAX_INVULN, "invulnerable", diff_invuln);
     SAME_INT(interrupts, "interrupts");

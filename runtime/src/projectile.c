@@ -214,15 +214,19 @@ static uint32_t live_boxes(const fg_world *w, const fg_projectile_state *p, fg_t
     return n;
 }
 
+/* The span on x of n placed boxes (n >= 1): what the sweeps sort and search by. */
+static void extent_of(const fg_live_box *b, uint32_t n, fg_fx *x0, fg_fx *x1) {
+    *x0 = INT32_MAX;
+    *x1 = INT32_MIN;
+    for (uint32_t i = 0; i < n; i++) {
+        if (b[i].rect.x0 < *x0) *x0 = b[i].rect.x0;
+        if (b[i].rect.x1 > *x1) *x1 = b[i].rect.x1;
+    }
+}
+
 static bool alive(const fg_projectile_state *p) { return p->hits > 0 && p->durability > 0; }
 
-/* Whether any ruleset the world runs declares a projectile kind with hurt boxes: most do not,
-** and their projectiles then skip the strike pass entirely. */
-static bool any_hurtable(const fg_world *w) {
-    for (uint32_t v = 0; v < w->nversions; v++)
-        if (w->versions[v] && w->versions[v]->hurtable_kinds) return true;
-    return false;
-}
+
 
 /* Whether a projectile may strike entity e: never its owner or what its owner owns; its owner's
 ** opponent (or an entity whose opponent is the owner); any entity of another team when both have
@@ -350,19 +354,13 @@ static uint32_t hurtable(fg_world *w, fg_tick t) {
     fg_projectile_space *s = &w->pspace;
     fg_live_box lb[FG_PROJECTILE_BOXES];
     uint32_t k = 0;
-    if (!any_hurtable(w)) return 0;
+    if (!w->hurtable_projectiles) return 0; /* most worlds: no kind with hurt boxes at all */
     for (uint32_t i = 0; i < w->ppool->count; i++) {
         const fg_projectile_state *p = &w->projs[i];
         if (!alive(p) || !(w->versions[p->version]->hurtable_kinds & (1u << p->def))) continue;
         uint32_t nb = live_boxes(w, p, t, FG_BOX_HURT, lb, FG_PROJECTILE_BOXES);
         if (!nb) continue;
-        fg_fx x0 = INT32_MAX, x1 = INT32_MIN;
-        for (uint32_t b = 0; b < nb; b++) {
-            if (lb[b].rect.x0 < x0) x0 = lb[b].rect.x0;
-            if (lb[b].rect.x1 > x1) x1 = lb[b].rect.x1;
-        }
-        s->hx0[i] = x0;
-        s->hx1[i] = x1;
+        extent_of(lb, nb, &s->hx0[i], &s->hx1[i]);
         s->tmp[k++] = i;
     }
     return k;
@@ -412,11 +410,8 @@ static void find_strikes(fg_world *w, fg_tick t) {
         uint32_t nh = fg_collide_boxes(w, es, FG_BOX_HIT, t, false, hb,
                                        FG_MAX_BOXES * FG_MAX_LAYERS + 1);
         if (!nh) continue;
-        fg_fx ex0 = INT32_MAX, ex1 = INT32_MIN;
-        for (uint32_t b = 0; b < nh; b++) {
-            if (hb[b].rect.x0 < ex0) ex0 = hb[b].rect.x0;
-            if (hb[b].rect.x1 > ex1) ex1 = hb[b].rect.x1;
-        }
+        fg_fx ex0, ex1;
+        extent_of(hb, nh, &ex0, &ex1);
         for (uint32_t j = 0; j < k;) {
             uint32_t ip = s->tmp[j];
             if (s->hx1[ip] >= ex0 && s->hx0[ip] <= ex1 && struck_pair(w, ip, es, e, hb, nh, t))
@@ -440,11 +435,8 @@ void fg_projectile_collide(fg_world *w, fg_tick t) {
         const fg_projectile_state *p = &w->projs[i];
         uint32_t nb = alive(p) ? live_boxes(w, p, t, FG_BOX_HIT, lb, FG_PROJECTILE_BOXES) : 0;
         if (!nb) continue;
-        fg_fx x0 = INT32_MAX, x1 = INT32_MIN;
-        for (uint32_t b = 0; b < nb; b++) {
-            if (lb[b].rect.x0 < x0) x0 = lb[b].rect.x0;
-            if (lb[b].rect.x1 > x1) x1 = lb[b].rect.x1;
-        }
+        fg_fx x0, x1;
+        extent_of(lb, nb, &x0, &x1);
         s->x0[i] = x0;
         s->x1[i] = x1;
         if ((int64_t)x1 - x0 > widest) widest = (fg_fx)((int64_t)x1 - x0 > INT32_MAX ? INT32_MAX : (int64_t)x1 - x0);
@@ -463,11 +455,8 @@ void fg_projectile_collide(fg_world *w, fg_tick t) {
         uint32_t nh = fg_collide_boxes(w, es, FG_BOX_HURT, t, false, hb,
                                        FG_MAX_BOXES * FG_MAX_LAYERS + 1);
         if (!nh) continue;
-        fg_fx ex0 = INT32_MAX, ex1 = INT32_MIN;
-        for (uint32_t b = 0; b < nh; b++) {
-            if (hb[b].rect.x0 < ex0) ex0 = hb[b].rect.x0;
-            if (hb[b].rect.x1 > ex1) ex1 = hb[b].rect.x1;
-        }
+        fg_fx ex0, ex1;
+        extent_of(hb, nh, &ex0, &ex1);
         int64_t from = (int64_t)ex0 - widest;
         uint32_t lo = 0, hi = k;
         while (lo < hi) {

@@ -99,14 +99,17 @@ static void resolve_effects(fg_ruleset *r, uint32_t action, fg_findings *f) {
     }
     for (uint32_t k = 0; k < a->nvar_effects; k++) {
         const fg_var_effect_def *e = &a->var_effects[k];
+        if (e->when > FG_VAR_ON_HIT || e->op > FG_VAR_ADD) { /* only C can write these */
+            snprintf(path, sizeof path, "actions.%s.var_effects[%u]", a->name, k + 1);
+            fg_findings_addf(f, false, path, "when %u, op %u: expected FG_VAR_ON_START or "
+                             "FG_VAR_ON_HIT, and FG_VAR_SET or FG_VAR_ADD", e->when, e->op);
+            continue;
+        }
         snprintf(path, sizeof path, "actions.%s.%s.%s.%.*s", a->name,
                  e->when == FG_VAR_ON_HIT ? "on_hit" : "on_start",
                  e->op == FG_VAR_ADD ? "add" : "set", (int)sizeof e->var, e->var);
         int id = fg_ruleset_find_var(r, e->var);
-        if (e->when > FG_VAR_ON_HIT || e->op > FG_VAR_ADD) {
-            fg_findings_addf(f, false, path, "when %u, op %u: expected on_start/on_hit and "
-                             "set/add", e->when, e->op);
-        } else if (id < 0) {
+        if (id < 0) {
             fg_findings_addf(f, false, path, "'%.*s' is not a variable of '%s' (vars: %s)",
                              (int)sizeof e->var, e->var, r->name,
                              var_list(r, names, sizeof names));

@@ -86,6 +86,12 @@ static fg_status check_config(const fg_world_config *c, fg_error *err) {
     return fg_jump_config_check(&c->jump, err);
 }
 
+/* What a tick derives from each ruleset version, noted once when the version joins the world. */
+static void note_version(fg_world *w, uint32_t version) {
+    fg_world_stage_note_version(w, version);
+    if (w->versions[version]->hurtable_kinds) w->hurtable_projectiles = true;
+}
+
 fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
     fg_world_config c = cfg ? *cfg : fg_world_config_default();
     if (!c.allocator.realloc) c.allocator = fg_allocator_default();
@@ -208,7 +214,7 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
         w->nversions = 1;
         w->state->nslots = 1;
         w->state->slot_version[0] = 0;
-        fg_world_stage_note_version(w, 0);
+        note_version(w, 0);
     }
     return w;
 }
@@ -267,7 +273,7 @@ static fg_status add_version(fg_world *w, fg_ruleset *r, uint32_t *version, fg_e
     fg_ruleset_ref(r);
     w->versions[w->nversions] = r;
     *version = w->nversions++;
-    fg_world_stage_note_version(w, *version);
+    note_version(w, *version);
     return FG_OK;
 }
 
@@ -374,6 +380,7 @@ fg_world *fg_world_clone(const fg_world *src, const fg_world_hooks *hooks, fg_er
         w->versions[w->nversions++] = src->versions[i];
     }
     memcpy(w->jump_ids, src->jump_ids, sizeof w->jump_ids);
+    w->hurtable_projectiles |= src->hurtable_projectiles;
     memcpy(w->arena, src->arena, src->arena_size);
     memcpy(w->maps, src->maps, sizeof(fg_input_map) * src->max_entities);
     memcpy(w->devices, src->devices, sizeof(fg_device_state) * src->max_entities);

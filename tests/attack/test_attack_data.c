@@ -15,6 +15,7 @@
 #include "../../runtime/src/motion_set.h"
 #include "../../runtime/src/snapshot.h"
 #include "fg_det_fixture.h"
+#include "snapshot_flip.h"
 
 static fg_world *played(fg_ruleset *r, int ticks) {
     fg_world *w = fg_det_world(r, 9, NULL, (fg_world_hooks){0});
@@ -27,13 +28,6 @@ static fg_world *played(fg_ruleset *r, int ticks) {
         assert_int_equal(fg_world_advance(w, NULL), FG_OK);
     }
     return w;
-}
-
-static void reseal(unsigned char *buf) {
-    fg_snapshot_header h;
-    memcpy(&h, buf, sizeof h);
-    h.check = fg_snapshot_checksum(&h, buf + sizeof h);
-    memcpy(buf, &h, sizeof h);
 }
 
 static double seconds(void) { return (double)clock() / CLOCKS_PER_SEC; }
@@ -79,7 +73,7 @@ static void damaged_and_crafted_snapshots_are_refused_and_change_nothing(void **
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         memcpy(bad, snap, size);
         memset(bad + cases[i].at, cases[i].value, cases[i].len);
-        if (cases[i].sealed) reseal(bad);
+        if (cases[i].sealed) fgt_reseal(bad);
         fg_error_clear(&err);
         uint64_t before = fg_world_hash(w);
         assert_int_not_equal(fg_world_restore(w, bad, size, &err), FG_OK);
@@ -90,7 +84,7 @@ static void damaged_and_crafted_snapshots_are_refused_and_change_nothing(void **
     ** (a tick that trusts it skips the queues). */
     memcpy(bad, snap, size);
     bad[ents + offsetof(fg_entity_state, queued_layers)] ^= 1u;
-    reseal(bad);
+    fgt_reseal(bad);
     assert_int_equal(fg_world_restore(w, bad, size, &err), FG_EFORMAT);
     assert_non_null(strstr(fg_error_message(&err), "e1.queued_layers (bit 0 against its queue)"));
     assert_int_equal(fg_world_hash(w), fg_world_hash(twin));
@@ -100,7 +94,7 @@ static void damaged_and_crafted_snapshots_are_refused_and_change_nothing(void **
     memcpy(bad, snap, size);
     uint16_t beat = 0x7777;
     memcpy(bad + motions + set->patterns[0].off + offsetof(mdone, beat), &beat, sizeof beat);
-    reseal(bad);
+    fgt_reseal(bad);
     assert_int_equal(fg_world_restore(w, bad, size, &err), FG_EFORMAT);
     assert_non_null(strstr(fg_error_message(&err), "e1: matcher state: done.beat is 30583"));
     assert_int_equal(fg_world_hash(w), fg_world_hash(twin));

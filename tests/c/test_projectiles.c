@@ -17,14 +17,15 @@
 #include "framegate/determinism.h"
 #include "framegate/projectile.h"
 #include "rules_fixture.h"
+#include "snapshot_flip.h"
 
 static fg_box px_box(int x, int y, int w, int h) {
     return (fg_box){FG_FX(x), FG_FX(y), FG_FX(w), FG_FX(h)};
 }
 
 /* A thrower: "fire" spawns a fireball 30 px in front on its tick 10 (marker "spawn"); the ball
-** flies 10 px a tick for 80 ticks, durability 1, 50 damage. */
-static fg_ruleset_builder *thrower(int durability) {
+** flies 10 px a tick for 80 ticks, 50 damage; with `hurt_box`, a fighter's swing may strike it. */
+static fg_ruleset_builder *thrower_kind(int durability, bool hurt_box) {
     fg_ruleset_builder *b = fg_ruleset_builder_create("thrower", NULL);
     fg_ruleset_add_button(b, "LP", NULL);
     fgt_resource(b, "health", 1000, 1000);
@@ -41,6 +42,8 @@ static fg_ruleset_builder *thrower(int durability) {
     p.lifetime = 80;
     p.durability = durability;
     p.boxes[p.nboxes++] = (fg_box_def){FG_BOX_HIT, 0, 1000, px_box(-10, 40, 20, 20), 0};
+    if (hurt_box)
+        p.boxes[p.nboxes++] = (fg_box_def){FG_BOX_HURT, 0, 1000, px_box(-12, 38, 24, 24), 0};
     p.hit.damage = 50;
     p.hit.hitstop = 0;
     assert_int_equal(fg_ruleset_add_projectile(b, &p, NULL), FG_OK);
@@ -51,6 +54,8 @@ static fg_ruleset_builder *thrower(int durability) {
     fgt_add(b, &a);
     return b;
 }
+
+static fg_ruleset_builder *thrower(int durability) { return thrower_kind(durability, false); }
 
 static int health(const fgt_duel *d, fg_entity e) {
     return fg_world_resource(d->w, e, (uint32_t)fg_ruleset_find_resource(d->r, "health"));
@@ -89,30 +94,8 @@ static void an_action_spawns_one_on_its_marker_tick(void **state) {
 
 /* The thrower's fireball with a hurt box, and a jab for the other side to swing at it. */
 static fg_ruleset *thrower_and_jab(void) {
-    fg_ruleset_builder *b = fg_ruleset_builder_create("thrower", NULL);
-    fg_ruleset_add_button(b, "LP", NULL);
-    fgt_resource(b, "health", 1000, 1000);
-    assert_int_equal(fg_ruleset_add_default_box(b, NULL, FG_BOX_HURT, px_box(-20, 0, 40, 100),
-                                                NULL), FG_OK);
-    fg_action_def a = fgt_neutral("idle", 0);
-    fgt_add(b, &a);
-    a = fgt_action("hitstun", 0, 0, 1);
-    fgt_add(b, &a);
-    a = fgt_action("blockstun", 0, 0, 1);
-    fgt_add(b, &a);
-    fg_projectile_def p = fg_projectile_def_default("fireball");
-    p.vx = FG_FX(10);
-    p.lifetime = 80;
-    p.boxes[p.nboxes++] = (fg_box_def){FG_BOX_HIT, 0, 1000, px_box(-10, 40, 20, 20), 0};
-    p.boxes[p.nboxes++] = (fg_box_def){FG_BOX_HURT, 0, 1000, px_box(-12, 38, 24, 24), 0};
-    p.hit.damage = 50;
-    assert_int_equal(fg_ruleset_add_projectile(b, &p, NULL), FG_OK);
-    a = fgt_action("fire", 10, 1, 50);
-    fgt_marker(&a, 10, "spawn");
-    snprintf(a.spawn.projectile, sizeof a.spawn.projectile, "fireball");
-    a.spawn.x = FG_FX(30);
-    fgt_add(b, &a);
-    a = fgt_action("jab", 3, 2, 6);
+    fg_ruleset_builder *b = thrower_kind(1, true);
+    fg_action_def a = fgt_action("jab", 3, 2, 6);
     a.boxes[a.nboxes++] = (fg_box_def){FG_BOX_HIT, 3, 4, px_box(20, 50, 40, 20), 0};
     a.hit.enabled = true;
     a.hit.damage = 5;
@@ -183,13 +166,6 @@ static void the_validator_names_path_and_value(void **state) {
 
 /* {====================================================================== the coverage audit */
 
-static void reseal(unsigned char *buf) {
-    fg_snapshot_header h;
-    memcpy(&h, buf, sizeof h);
-    h.check = fg_snapshot_checksum(&h, buf + sizeof h);
-    memcpy(buf, &h, sizeof h);
-}
-
 /* Where a snapshot's projectile records start. */
 static size_t pool_records_at(void) {
     return sizeof(fg_snapshot_header) + ((sizeof(fg_world_state) + 15) & ~(size_t)15) +
@@ -221,35 +197,17 @@ static void audit_pool(fgt_duel *dp) {
     size_t recs = pool + ((sizeof(fg_projectile_pool) + 15) & ~(size_t)15);
     size_t end = recs + sizeof(fg_projectile_state) * 3;
     size_t checked = 0, changed_n = 0, refused = 0;
+    char what[64];
     for (size_t at = pool; at < end; at++) {
         if (at >= pool + sizeof(fg_projectile_pool) && at < recs) continue; /* alignment */
-        memcpy(flip, orig, size);
-        flip[at] ^= 0xA5;
-        reseal(flip);
-        if (fg_world_restore(w, flip, size, NULL) != FG_OK) {
-            assert_int_equal(fg_world_hash(w), h0); /* a refused restore changes nothing */
-            flip[at] = orig[at] ^ 0x01;
-            reseal(flip);
-            if (fg_world_restore(w, flip, size, NULL) != FG_OK) {
-                refused++;
-                continue;
-            }
-        }
-        bool changed = fg_world_hash(w) != h0;
-        fg_state_diff diffs[8];
-        uint32_t n = 0;
-        assert_int_equal(fg_world_diff(w, orig, size, flip, size, diffs, 8, &n, NULL), FG_OK);
-        bool reported = false;
-        for (uint32_t i = 0; i < n && i < 8; i++) reported |= diffs[i].hashed;
-        if (changed != reported) {
-            char line[256] = "(no field)";
-            if (n) fg_state_diff_format(&diffs[0], line, sizeof line);
-            fail_msg("pool byte %zu: hash %s, diff: %s", at - pool,
-                     changed ? "changed" : "unchanged", line);
+        snprintf(what, sizeof what, "pool byte %zu", at - pool);
+        fgt_flip r = fgt_flip_byte(w, orig, flip, size, at, 0xA5, h0, what);
+        if (r == FGT_FLIP_REFUSED) {
+            refused++;
+            continue;
         }
         checked++;
-        changed_n += changed;
-        assert_int_equal(fg_world_restore(w, orig, size, NULL), FG_OK);
+        changed_n += r == FGT_FLIP_CHANGED;
     }
     print_message("%zu pool bytes flipped, %zu changed the hash, %zu refused\n", checked,
                   changed_n, refused);
@@ -276,7 +234,7 @@ static void the_hash_covers_every_field_of_the_pool(void **state) {
     p.struck_by = 2;
     p.struck_seq = 5;
     memcpy(buf + recs, &p, sizeof p);
-    reseal(buf);
+    fgt_reseal(buf);
     assert_int_equal(fg_world_restore(d.w, buf, size, NULL), FG_OK);
     assert_true(fg_world_hash(d.w) != before);
     audit_pool(&d);
@@ -295,7 +253,7 @@ static void a_damaged_pool_is_refused_by_name(void **state) {
     memcpy(&p, buf + recs + sizeof p, sizeof p);
     p.def = 7;
     memcpy(buf + recs + sizeof p, &p, sizeof p);
-    reseal(buf);
+    fgt_reseal(buf);
     fg_error err;
     assert_int_equal(fg_world_restore(d.w, buf, size, &err), FG_EFORMAT);
     assert_string_equal(fg_error_message(&err), "snapshot: projectiles[1].def is 7, out of range: the snapshot "

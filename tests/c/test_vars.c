@@ -199,19 +199,23 @@ static void an_action_changes_variables_when_it_starts(void **state) {
     b = with_vars(fgt_fighter_builder(NULL));
     a = fgt_action("focus", 2, 0, 3);
     a.var_effects[a.nvar_effects++] = (fg_var_effect_def){"stamina", FG_VAR_ON_HIT, FG_VAR_ADD, 1};
+    a.var_effects[a.nvar_effects++] = (fg_var_effect_def){"charge", 7, FG_VAR_ADD, 1};
     fgt_add(b, &a);
     fg_findings *f = NULL;
     assert_int_equal(fg_findings_create(NULL, &f, NULL), FG_OK);
     assert_null(fg_ruleset_build(b, f, NULL));
     fg_ruleset_builder_destroy(b);
-    bool named = false;
+    bool named = false, when = false;
     for (uint32_t i = 0; i < fg_findings_count(f); i++) {
         fg_finding x = fg_findings_get(f, i);
         named |= !strcmp(x.path, "actions.focus.on_hit.add.stamina") &&
                  strstr(x.message, "'stamina' is not a variable") != NULL;
+        when |= !strcmp(x.path, "actions.focus.var_effects[2]") &&
+                !strcmp(x.message, "when 7, op 1: expected FG_VAR_ON_START or FG_VAR_ON_HIT, "
+                                   "and FG_VAR_SET or FG_VAR_ADD");
     }
     fg_findings_destroy(f);
-    assert_true(named);
+    assert_true(named && when);
 }
 
 /* {====================================================================== snapshots */

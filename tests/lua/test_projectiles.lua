@@ -9,7 +9,7 @@ local fg = require "framegate"
 local function hit(damage) return { damage = damage, hitstop = 0, hitstun = 20, blockstun = 10 } end
 local ball = { { x = -10, y = 40, w = 20, h = 20 } }
 
-local function declaration(over)
+local function declaration(over, slow_hurt)
   local decl = {
     buttons = { "LP", "HP" },
     resources = { health = { max = 1000, start = 1000 } },
@@ -23,7 +23,8 @@ local function declaration(over)
       opener = { vx = 10, lifetime = 80, opens_cancels = true, boxes = ball, hit = hit(10) },
       -- A slow one with a hurt box: a fighter's swing can take its durability away.
       slow = { vx = 2, lifetime = 200, durability = 2,
-               boxes = { ball[1], { "hurt", x = -12, y = 38, w = 24, h = 24 } }, hit = hit(40) },
+               boxes = { ball[1], slow_hurt ~= false and { "hurt", x = -12, y = 38, w = 24, h = 24 } or nil },
+               hit = hit(40) },
     },
     actions = {
       idle = { neutral = true, loop = true, duration = 1 },
@@ -225,6 +226,24 @@ function TestProjectiles:test_a_swing_on_a_hurt_box_takes_one_durability()
   lu.assertEquals(#w:projectiles(), 0, "struck to 0 durability: gone")
   w:run(60)
   lu.assertEquals({ hits, p1:resource("health"), p2:resource("health") }, { 0, 1000, 1000 })
+end
+
+-- A world whose first rules have no hurt boxes on any kind, then a reload that adds one: the
+-- strikes start with the new rules (the world notes each ruleset version as it joins).
+function TestProjectiles:test_a_reload_that_adds_hurt_boxes_makes_strikes_happen()
+  local struck = 0
+  local hook = function(_, ev) if ev.kind == "struck" then struck = struck + 1 end end
+  local w = fg.world { rules = declaration({ on_event = hook }, false), seed = 3 }
+  local p1 = w:spawn { x = -100 }
+  local p2 = w:spawn { x = 0, facing = "left" }
+  local with_hurt = declaration { on_event = hook }
+  assert(w:reload(with_hurt))
+  p1:request("fire_slow")
+  w:run(11)
+  p2:request("jab")
+  w:run(8)
+  lu.assertEquals(struck, 1)
+  lu.assertEquals(w:projectiles()[1].durability, 1)
 end
 
 function TestProjectiles:test_without_hurt_boxes_a_swing_passes_through()

@@ -176,6 +176,14 @@ function TestReload:test_reload_with_a_path_a_table_or_rules()
   lu.assertEquals(info.name, "duelist")
   local rules = fg.rules("samples/duel/rules.lua")
   assert(w:reload(rules))
+  -- Rules built from a table read no file: the reload lists none (it failed with "attempt to
+  -- index a number value" before, its stack one off).
+  local small = { buttons = { "LP" }, actions = { idle = { neutral = true, loop = true, duration = 1 } } }
+  local v = fg.world { rules = fg.ruleset "small"(small) }
+  info = assert(v:reload(fg.ruleset "small"(small)))
+  lu.assertEquals(info.files, {})
+  lu.assertEquals(info.changes.changed, {})
+  assert(v:reload(small))
   local bad, err = w:reload { buttons = { "LP" }, actions = { idle = { neutral = true } } }
   lu.assertNil(bad)
   lu.assertStrContains(err, "buttons differ")
