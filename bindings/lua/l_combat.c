@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
 ** l_combat.c: an entity's combat state for Lua: p:combat() (combo, scaled damage, juggle points,
-** launch, knockdown, throws, bounces), p:boxes([kind]) (the live boxes as the collision phase tests them,
-** for a debug draw), and p:team(n) / p:owner(e) (who may hit whom). Reading only translates; the
+** launch, knockdown, throws, bounces armed), p:boxes([kind]) (the live boxes as the collision
+** phase tests them, for a debug draw), and p:team(n) / p:owner(e) (who may hit whom). Reading only translates; the
 ** state changes through the tick alone (teams and owners are host edits, like positions).
 */
 #include "fg_lua.h"

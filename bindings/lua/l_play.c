@@ -36,8 +36,8 @@ typedef struct event_record {
 
 /* Sorted bytewise: the order pairs() walks them in. */
 static const char *const event_fields[] = {
-    "action", "bounce", "combo", "contact", "counter", "damage", "entity", "hit_box", "hurt_box", "kind",
-    "layer", "marker", "miss", "occurrence", "other", "projectile", "reported", "sequence",
+    "action", "bounce", "combo", "contact", "counter", "damage", "entity", "hit_box", "hurt_box",
+    "kind", "layer", "marker", "miss", "occurrence", "other", "projectile", "reported", "sequence",
     "target", "tick", "x", "y",
     NULL};
 

@@ -93,7 +93,10 @@ static void bounce_event(fg_world *w, const fg_entity_state *es, fg_bounce_kind 
 static void bounce(fg_world *w, fg_entity_state *es, fg_bounce_kind kind, int dir, fg_fx vx,
                    fg_fx vy, int32_t stun, fg_tick t) {
     fg_bounce_state *b = &es->combat.bounce;
+    /* Used up: its fields go back to zero with its bit (a restore checks that they do). */
     b->armed &= (uint8_t)~bit_of(kind);
+    if (kind == FG_BOUNCE_WALL) b->wall_vx = b->wall_vy = b->wall_stun = 0;
+    else b->ground_vx = b->ground_vy = b->ground_stun = 0;
     b->side = (uint8_t)(dir > 0 ? 1 : 2);
     es->vx = (fg_fx)(dir * sign_of((fg_facing)es->facing) * vx);
     es->vy = vy;

@@ -29,6 +29,13 @@ return fg.ruleset "bouncer" {
              hit = { damage = 50, hitstun = 20, hitstop = 0, reaction = "launched",
                      launch = { vx = 2, vy = 6 },
                      ground_bounce = { vx = 3, vy = 5, stun = 25 } } },
+    toss = { startup = 1, active = 1, recovery = 5, markers = { { tick = 1, marker = "spawn" } },
+             spawn = { "rock", x = 20 } },
+  },
+  projectiles = {
+    rock = { vx = 6, lifetime = 60, boxes = { { x = -10, y = 0, w = 20, h = 100 } },
+             hit = { damage = 10, hitstop = 0, hitstun = 20, reaction = "launched",
+                     launch = { vx = 8, vy = 6 }, wall_bounce = { vx = 3, vy = 2 } } },
   },
   on_event = function(_, ev)
     if ev.kind == "bounce" then fg.cue("bounce_" .. ev.bounce, ev) end
@@ -209,6 +216,22 @@ function TestBounce:test_a_save_in_the_middle_of_a_bounce_restores_to_the_same_h
     lu.assertEquals(w:hash(), hashes[t], "tick " .. t)
   end
   lu.assertEquals(#d.bounces, 2) -- committed again by the re-run ticks
+end
+
+-- A projectile's hit arms a bounce the same way; stun 0 is the hit's hitstun (20 ticks). The
+-- event's target is the projectile's owner.
+function TestBounce:test_a_projectile_hit_arms_a_bounce_too()
+  local d = duel(20, 80)
+  d.p1:request("toss")
+  d.run(30)
+  lu.assertEquals(#d.bounces, 1)
+  local b = d.bounces[1]
+  lu.assertEquals({ b.bounce, b.entity, b.target, b.x }, { "wall", 2, 1, 100 })
+  local stun
+  for _, r in ipairs(d.w:trace()) do
+    if r.text:find("wall bounce", 1, true) then stun = r.text:match("stun (%d+)$") end
+  end
+  lu.assertEquals(stun, "20")
 end
 
 -- Every tick rolled back 8 ticks and re-simulated through a wall bounce and a ground bounce.
