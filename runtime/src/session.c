@@ -629,6 +629,7 @@ static fg_status poll(fg_session *s, fg_error *err) {
             continue;
         }
         peer *p = &s->peers[node];
+        int64_t heard = p->last_recv;
         p->seen = true;
         p->last_recv = s->now;
         if (s->state == FG_SESSION_REJOINING && type != MSG_OFFER && type != MSG_STATE)
@@ -638,7 +639,9 @@ static fg_status poll(fg_session *s, fg_error *err) {
         case MSG_INPUT: on_input(s, node, &r); break;
         case MSG_DETAIL: on_detail(s, node, &r); break;
         case MSG_SNAP: on_snap(s, node, &r); break;
-        case MSG_JOIN: fg_session_rejoin_on_join(s, node, &r); break;
+        case MSG_JOIN:
+            if (!fg_session_rejoin_on_join(s, node, &r)) p->last_recv = heard;
+            break;
         case MSG_OFFER: fg_session_rejoin_on_offer(s, node, &r); break;
         case MSG_STATE: fg_session_rejoin_on_state(s, node, &r); break;
         default: s->stats.rejected++;

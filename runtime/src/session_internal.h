@@ -194,7 +194,7 @@ uint64_t fg_session_rejoin_digest(const fg_world *w);
 size_t fg_session_rejoin_capacity(const fg_session *s);
 fg_status fg_session_rejoin_alloc(fg_session *s);
 void fg_session_rejoin_free(fg_session *s);
-void fg_session_rejoin_on_join(fg_session *s, uint32_t node, reader *r);
+bool fg_session_rejoin_on_join(fg_session *s, uint32_t node, reader *r);
 void fg_session_rejoin_on_offer(fg_session *s, uint32_t node, reader *r);
 void fg_session_rejoin_on_state(fg_session *s, uint32_t node, reader *r);
 void fg_session_rejoin_back(fg_session *s, uint32_t node); /* a rejoining node runs again */

@@ -126,14 +126,15 @@ static void build(fg_session *s, uint32_t node) {
 }
 
 /* JOIN: a node that lost the match asks for it. Every node pauses for it and forgets what it knew
-** of its old self; the source sends the state, or says why not. */
-void fg_session_rejoin_on_join(fg_session *s, uint32_t node, reader *r) {
+** of its old self; the source sends the state, or says why not. False: refused (it does not
+** count as hearing from that node). */
+bool fg_session_rejoin_on_join(fg_session *s, uint32_t node, reader *r) {
     uint64_t id = get(r, 8);
     (void)get(r, 8); /* its rules digest: the OFFER carries ours, the joiner compares */
     uint32_t xid = (uint32_t)get(r, 4), below = (uint32_t)get(r, 4);
     if (r->bad || r->end - r->p != ACK_BYTES) {
         s->stats.rejected++;
-        return;
+        return false;
     }
     bool source = source_of(node) == s->cfg.local;
     unsigned status = OFFER_SENDING;
@@ -142,11 +143,11 @@ void fg_session_rejoin_on_join(fg_session *s, uint32_t node, reader *r) {
         status = OFFER_NOT_RUNNING;
     if (status == OFFER_SENDING && id != s->game_id) {
         if (source) send_offer(s, node, OFFER_SENDING); /* names our match; it stops */
-        return;
+        return false;
     }
     if (status != OFFER_SENDING) {
         if (source) send_offer(s, node, status);
-        return;
+        return false;
     }
     peer *p = &s->peers[node];
     if (!p->rejoining) {
@@ -161,19 +162,20 @@ void fg_session_rejoin_on_join(fg_session *s, uint32_t node, reader *r) {
         if (!source && is_player(s, node) && s->players[node].received > s->confirmed)
             s->players[node].received = s->confirmed;
     }
-    if (!source) return;
+    if (!source) return true;
     transfer *x = &s->xfer;
     if (x->serving >= 0 && x->serving != (int)node) {
         send_offer(s, node, OFFER_BUSY);
-        return;
+        return true;
     }
     if (x->serving < 0) build(s, node);
-    if (xid != x->id) return;
+    if (xid != x->id) return true;
     for (uint32_t i = 0; i < below && i < x->nchunks; i++) x->have[i] = 1;
     for (uint32_t k = 0; k < ACK_BYTES * 8; k++) {
         uint64_t i = (uint64_t)below + k;
         if (i < x->nchunks && (r->p[k / 8] >> (k % 8) & 1)) x->have[i] = 1;
     }
+    return true;
 }
 
 /* The node it sent the state to runs again (its input arrived): the pause for it is over. */
