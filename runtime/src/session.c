@@ -853,11 +853,13 @@ fg_status fg_session_advance(fg_session *s, int64_t now_us, fg_error *err) {
                     "changes only through its ticks", s->w->edit_what ? s->w->edit_what : "?");
     s->now = now_us;
     s->stats.frames++;
+    bool rejoining = s->state == FG_SESSION_REJOINING;
     fg_status st = poll(s, err);
     if (st != FG_OK) return st;
     if (s->state == FG_SESSION_DISCONNECTED) return fg_session_advance(s, now_us, err);
     if (s->state == FG_SESSION_DESYNCED) return desynced(s, err);
-    if (s->state == FG_SESSION_REJOINING) return fg_session_rejoin_wait(s, err);
+    /* The frame the state arrives in runs nothing more: the host gives input from the next. */
+    if (rejoining) return fg_session_rejoin_wait(s, err);
     if (s->state == FG_SESSION_SYNCING) {
         bool all = true;
         for (uint32_t n = 0; n < s->nnodes; n++)

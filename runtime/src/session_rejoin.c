@@ -479,6 +479,7 @@ void fg_session_rejoin_on_state(fg_session *s, uint32_t node, reader *r) {
 fg_status fg_session_rejoin_wait(fg_session *s, fg_error *err) {
     transfer *x = &s->xfer;
     uint32_t src = source_of(s->cfg.local);
+    if (s->state != FG_SESSION_REJOINING) return FG_OK; /* it arrived this frame */
     if (x->since < 0) {
         x->since = s->now;
         s->peers[src].last_recv = s->now;
