@@ -149,6 +149,9 @@ bool fg_session_rejoin_on_join(fg_session *s, uint32_t node, reader *r) {
         if (source) send_offer(s, node, status);
         return false;
     }
+    transfer *x = &s->xfer;
+    /* A JOIN that was on its way while the node finished its rejoin names the transfer done. */
+    if (source && x->serving < 0 && xid != 0 && xid == x->id) return true;
     peer *p = &s->peers[node];
     if (!p->rejoining) {
         p->rejoining = true;
@@ -163,7 +166,6 @@ bool fg_session_rejoin_on_join(fg_session *s, uint32_t node, reader *r) {
             s->players[node].received = s->confirmed;
     }
     if (!source) return true;
-    transfer *x = &s->xfer;
     if (x->serving >= 0 && x->serving != (int)node) {
         send_offer(s, node, OFFER_BUSY);
         return true;

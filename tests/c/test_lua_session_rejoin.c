@@ -96,29 +96,29 @@ static void rejoin_to_end(match *m) {
     }
 }
 
-/* Player 2's process dies at frame 1000; player 1 pauses at its last confirmed tick once the
-** disconnect timeout passes; a fresh process rejoins at frame 1400 and the match plays to the end:
-** player 1's every hash and cue, and the new process's from the tick it rejoined at, are the
-** uninterrupted run's. */
-static void a_restarted_player_rejoins(void **state) {
-    (void)state;
-    fg_link_config lc = link_of(60, 2);
+/* Player `lost + 1`'s process dies at frame 1000; the other pauses at its last confirmed tick once
+** the disconnect timeout passes; a fresh process rejoins at frame 1400 and the match plays to the
+** end: the other's every hash and cue, and the new process's from the tick it rejoined at, are
+** the uninterrupted run's. */
+static void restarted_player_rejoins(uint32_t lost, int64_t rtt_ms, uint32_t loss) {
+    uint32_t kept = 1 - lost;
+    fg_link_config lc = link_of(rtt_ms, loss);
     fg_session_config c = waiting_config();
     match m;
     open_match(&m, 2, &lc, NULL, &c);
     frames_until(&m, 1000);
-    m.running[1] = false;
+    m.running[lost] = false;
     frames_until(&m, 1400);
-    fg_session *s0 = m.n[0].session;
+    fg_session *s0 = m.n[kept].session;
     fg_session_stats paused = fg_session_get_stats(s0);
     assert_int_equal(fg_session_get_state(s0), FG_SESSION_WAITING);
     assert_int_equal(paused.waiting, 1);
-    assert_int_equal(fg_world_tick(m.n[0].s.w), paused.confirmed);
-    assert_int_equal(fg_world_hash(m.n[0].s.w), the_ref.hashes[paused.confirmed - 1]);
-    restart(&m, 1, NULL, NULL);
-    assert_int_equal(fg_session_get_state(m.n[1].session), FG_SESSION_REJOINING);
+    assert_int_equal(fg_world_tick(m.n[kept].s.w), paused.confirmed);
+    assert_int_equal(fg_world_hash(m.n[kept].s.w), the_ref.hashes[paused.confirmed - 1]);
+    restart(&m, lost, NULL, NULL);
+    assert_int_equal(fg_session_get_state(m.n[lost].session), FG_SESSION_REJOINING);
     rejoin_to_end(&m);
-    fg_session_stats a = fg_session_get_stats(s0), b = fg_session_get_stats(m.n[1].session);
+    fg_session_stats a = fg_session_get_stats(s0), b = fg_session_get_stats(m.n[lost].session);
     print_message("rejoined at tick %lld (player 1 paused at %lld): %llu bytes of state; player 2 "
                   "compared %llu hashes after it, player 1 %llu in all\n",
                   (long long)b.rejoined_at, (long long)paused.confirmed,
@@ -130,17 +130,35 @@ static void a_restarted_player_rejoins(void **state) {
     assert_int_equal(a.state_bytes, b.state_bytes);
     assert_true(b.hashes_compared >= (TICKS - (uint64_t)b.rejoined_at) / 30 - 2);
     for (int t = 0; t < TICKS; t++) {
-        assert_int_equal(m.n[0].hashes[t], the_ref.hashes[t]);
-        assert_int_equal(m.n[0].cues[t], the_ref.cues[t]);
+        assert_int_equal(m.n[kept].hashes[t], the_ref.hashes[t]);
+        assert_int_equal(m.n[kept].cues[t], the_ref.cues[t]);
         if (t < b.rejoined_at) continue;
-        assert_int_equal(m.n[1].hashes[t], the_ref.hashes[t]);
-        assert_int_equal(m.n[1].cues[t], the_ref.cues[t]);
+        assert_int_equal(m.n[lost].hashes[t], the_ref.hashes[t]);
+        assert_int_equal(m.n[lost].cues[t], the_ref.cues[t]);
     }
     assert_int_equal(m.n[0].speculative_cues + m.n[1].speculative_cues, 0);
     /* The new process ran no tick before the one it rejoined at for good. */
-    for (int t = 0; t < b.rejoined_at; t++) assert_int_equal(m.n[1].hashes[t], 0);
-    assert_true(m.n[1].confirmed_ticks >= TICKS - (uint64_t)b.rejoined_at);
+    for (int t = 0; t < b.rejoined_at; t++) assert_int_equal(m.n[lost].hashes[t], 0);
+    assert_true(m.n[lost].confirmed_ticks >= TICKS - (uint64_t)b.rejoined_at);
     close_match(&m);
+}
+
+static void a_restarted_player_rejoins(void **state) {
+    (void)state;
+    restarted_player_rejoins(1, 60, 2);
+}
+
+/* The same at 150 ms round trip with 10% loss, duplication and reordering: chunks are lost and
+** come again. */
+static void a_rejoin_over_a_bad_link(void **state) {
+    (void)state;
+    restarted_player_rejoins(1, 150, 10);
+}
+
+/* The first player's process restarts: the second sends it the state. */
+static void a_restarted_first_player_rejoins(void **state) {
+    (void)state;
+    restarted_player_rejoins(0, 60, 2);
 }
 
 /* The spectator's process restarts: it takes the state from player 1 and sees the rest of the
@@ -454,6 +472,8 @@ static void forged_states_are_refused(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_restarted_player_rejoins),
+        cmocka_unit_test(a_restarted_first_player_rejoins),
+        cmocka_unit_test(a_rejoin_over_a_bad_link),
         cmocka_unit_test(a_restarted_spectator_rejoins),
         cmocka_unit_test(a_long_outage_pauses_and_resumes),
         cmocka_unit_test(a_peer_that_never_returns_ends_the_match),
