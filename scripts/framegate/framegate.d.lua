@@ -994,8 +994,10 @@ function Replication:close() end
 ---@param opts? { nodes?: integer, latency_ms?: integer, jitter_ms?: integer, loss?: integer, duplicate?: integer, reorder?: integer, seed?: integer, capacity?: integer, over?: framegate.Transport }
 ---@return framegate.Link
 function framegate.link(opts) end
----A rollback session on a world whose entities are spawned and which has run no tick.
----@param opts { world: framegate.World, transport: framegate.Transport, node?: integer, players?: integer, spectators?: integer, delay?: integer, max_prediction?: integer, hash_every?: integer, interrupt_ms?: integer, disconnect_ms?: integer, ticks?: integer }
+---A rollback session on a world whose entities are spawned and which has run no tick. rejoin_ms:
+---how long past disconnect_ms the match pauses for a lost peer; rejoin: this node lost the match
+---and takes its state from a peer (its world built as at the start).
+---@param opts { world: framegate.World, transport: framegate.Transport, node?: integer, players?: integer, spectators?: integer, delay?: integer, max_prediction?: integer, hash_every?: integer, interrupt_ms?: integer, disconnect_ms?: integer, rejoin_ms?: integer, rejoin?: boolean, ticks?: integer }
 ---@return framegate.Session
 function framegate.session(opts) end
 ---Pushes into world, for its next tick, the record of what source_entity consumed in
@@ -1067,9 +1069,9 @@ function Session:input_tick() end
 function Session:delay(n) end
 ---@param now_us integer
 ---@return boolean ok
----@return string? message a desync or a disconnect
+---@return string? message a desync, a disconnect or a refused rejoin
 function Session:advance(now_us) end
----@return "syncing"|"running"|"desynced"|"disconnected"|"finished"
+---@return "syncing"|"running"|"desynced"|"disconnected"|"finished"|"waiting"|"rejoining"
 function Session:state() end
 ---@return table
 function Session:stats() end
