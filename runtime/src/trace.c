@@ -19,13 +19,15 @@
 fg_trace_record *fg_world_trace_push(fg_world *w, fg_tick tick, fg_entity e, fg_trace_kind kind,
                                      int code) {
     if (w->trace_cap == 0) return NULL;
+    /* A compare rather than a division: every input edge and transition comes through here. */
     uint32_t at;
     if (w->trace_count == w->trace_cap) {
         at = w->trace_head;
-        w->trace_head = (w->trace_head + 1) % w->trace_cap;
+        if (++w->trace_head == w->trace_cap) w->trace_head = 0;
         w->trace_dropped++;
     } else {
-        at = (w->trace_head + w->trace_count++) % w->trace_cap;
+        at = w->trace_head + w->trace_count++;
+        if (at >= w->trace_cap) at -= w->trace_cap;
     }
     fg_trace_record *r = &w->trace[at];
     r->tick = tick;
