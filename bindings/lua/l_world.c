@@ -156,11 +156,13 @@ static void present(lua_State *L, fg_lua_world *lw, int world_idx) {
     int committed = lua_gettop(L);
     for (uint32_t i = 0; i < fg_world_event_count(w); i++) {
         const fg_event *ev = fg_world_event_at(w, i);
-        /* Markers are counted by name, contacts by kind ("hit", "throw"). */
-        const char *marker = ev->kind == FG_EVENT_HIT     ? "hit"
-                             : ev->kind == FG_EVENT_THROW ? "throw"
-                                                          : fg_world_marker_name(w, ev->entity,
-                                                                                 ev->marker);
+        /* Markers are counted by name, contacts and bounces by kind ("hit", "throw",
+        ** "bounce"). */
+        const char *marker = ev->kind == FG_EVENT_HIT      ? "hit"
+                             : ev->kind == FG_EVENT_THROW  ? "throw"
+                             : ev->kind == FG_EVENT_BOUNCE ? "bounce"
+                                                           : fg_world_marker_name(w, ev->entity,
+                                                                                  ev->marker);
         if (marker) {
             lua_getfield(L, committed, marker);
             lua_pushinteger(L, lua_tointeger(L, -1) + 1);

@@ -768,12 +768,17 @@ static void move_entity(fg_world *w, fg_entity_state *es, fg_tick t) {
     es->y = clamp_position((int64_t)es->y + es->vy);
     fg_hit_slide(es);
     const fg_stage *stage = &w->state->stage;
+    fg_fx want_x = es->x;
     fg_stage_contact c = fg_stage_move(stage, x0, y0, &es->x, &es->y, es->drop);
     es->support = c.support;
     if (c.stopped_y && es->vy > 0) es->vy = 0;
     /* A drop-through ends once the feet are below the platform. */
     if (es->drop && (es->drop > stage->nplatforms || es->y < stage->platforms[es->drop - 1].y))
         es->drop = 0;
+    /* A bounce a hit armed: off the wall that stopped it, or off the surface instead of a
+    ** landing (bounce.c). */
+    if (es->combat.launched && es->combat.bounce.armed)
+        fg_bounce_move(w, es, want_x, &c, airborne, t);
     if (c.support != FG_SUPPORT_NONE) {
         if (es->vy < 0) es->vy = 0;
         if (airborne) {
@@ -905,7 +910,19 @@ fg_status fg_world_advance(fg_world *w, fg_error *err) {
     uint32_t n = w->state->nentities;
     bool rules = w->state->nslots > 0;
     for (uint32_t s = 0; s < n; s++) input_phase(w, &w->entities[s], t);
-    if (rules) {
+    if (rules && w->grabs == 1) {
+        /* Nobody is held, so the throw phase between the behavior and collision phases does
+        ** nothing (throw.c), and an entity's behavior changes that entity only while placing
+        ** its boxes and collecting its markers read it only: one pass does all three, and the
+        ** record read for its behavior is still in the cache when its boxes are placed. The
+        ** result is the phases' one by one. */
+        for (uint32_t s = 0; s < n; s++) {
+            regen(w, &w->entities[s], t);
+            behavior_phase(w, &w->entities[s], t);
+            fg_collide_place(w, s, t);
+            collect_markers(w, &w->entities[s], t);
+        }
+    } else if (rules) {
         for (uint32_t s = 0; s < n; s++) {
             regen(w, &w->entities[s], t);
             behavior_phase(w, &w->entities[s], t);
@@ -919,6 +936,8 @@ fg_status fg_world_advance(fg_world *w, fg_error *err) {
             fg_collide_place(w, s, t);
             collect_markers(w, &w->entities[s], t);
         }
+    }
+    if (rules) {
         fg_collide_pairs(w, t);
         gate_phase(w, t);
         move_phase(w, t);

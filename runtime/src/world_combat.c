@@ -2,7 +2,7 @@
 /*
 ** world_combat.c: the world's combat API for hosts and tools: teams and owners (who may hit
 ** whom), the live boxes of an entity as the collision phase sees them, the combat state (combo,
-** juggle, knockdown, throws), and the part of the state hash that covers it.
+** juggle, knockdown, throws, bounces armed), and the part of the state hash that covers it.
 */
 #include "internal.h"
 
@@ -61,6 +61,8 @@ fg_status fg_world_combat(const fg_world *w, fg_entity e, fg_combat_view *out, f
     out->tech_until = c->tech_until;
     out->throw_invuln_until = c->throw_invuln_until;
     out->pushback_left = c->push_left;
+    out->wall_bounce = (c->bounce.armed & (1u << (FG_BOUNCE_WALL - 1))) != 0;
+    out->ground_bounce = (c->bounce.armed & (1u << (FG_BOUNCE_GROUND - 1))) != 0;
     return FG_OK;
 }
 
@@ -113,4 +115,5 @@ void fg_combat_fold(fg_fold *f, const fg_combat *c) {
                            (uint64_t)l->count << 48 | (uint64_t)l->def << 56);
         fg_fold_u64(f, (uint64_t)l->last);
     }
+    fg_bounce_fold(f, &c->bounce);
 }

@@ -62,7 +62,8 @@
 ---@field target integer
 ---@field contact "hit"|"block"|"none"
 ---@field reported boolean
----@field kind "marker"|"hit"|"throw"|"clash"|"struck"
+---@field kind "marker"|"hit"|"throw"|"clash"|"struck"|"bounce"
+---@field bounce? "wall"|"ground" bounces: what the launched entity bounced off (target: the attacker)
 ---@field projectile? integer contacts and clashes: the projectile's id
 ---@field other? integer clashes: the other projectile's id
 
@@ -658,7 +659,8 @@ function Entity:frozen() end
 ---@return framegate.View
 function Entity:view() end
 ---The combat state: combo, combo_damage, juggle, juggle_limit, launched, knockdown ("none",
----"soft", "hard"), grabbed_by, tech_until, throw_invuln_until, pushback (pixels left), team, owner.
+---"soft", "hard"), grabbed_by, tech_until, throw_invuln_until, pushback (pixels left), team, owner,
+---wall_bounce, ground_bounce (a hit armed them and they are not used yet).
 ---@return table
 function Entity:combat() end
 ---The live boxes as the collision phase tests them, in world pixels: { kind =, x0 =, y0 =,
@@ -691,7 +693,7 @@ function Rules:hash() end
 ---@return string[]
 function Rules:actions() end
 ---The compiled definition; `hit` (range in pixels, damage, hitstop, hitstun, blockstun, meter,
----low, overhead, ...) when the action hits, a list of them when it has several; `throw` likewise;
+---low, overhead, ..., wall_bounce / ground_bounce = { vx, vy, stun } when declared) when the action hits, a list of them when it has several; `throw` likewise;
 ---`boxes` with `hit = n` / `throw = n` on a box that uses another definition than the first.
 ---@param name string
 ---@return table?
