@@ -159,6 +159,9 @@ typedef struct fg_world_state {
 typedef struct fg_hash_part {
     fg_fold_run run;
     fg_fold ledger, motion;
+    /* The ledger fold is kept while the ledger is unchanged: it holds while ledger_at equals the
+    ** keep's `changes`, and the tick sets it to 0 when it writes the ledger (tick.c). */
+    uint64_t ledger_at;
 } fg_hash_part;
 
 /* The parts, and when they hold. Every change to the world outside a tick (fg_world_note_change,
@@ -169,14 +172,21 @@ typedef struct fg_hash_keep {
     bool ready;
     bool asked;   /* fg_world_hash ran since the last tick began */
     bool folding; /* the tick now running folds the parts */
-    uint64_t changes; /* every change counted, so a tick sees one made while it ran */
+    /* Changes made other than by a tick, counted from 1: a tick sees one made while it ran, and
+    ** a kept ledger fold taken before one no longer holds. */
+    uint64_t changes;
     fg_hash_part parts[];
 } fg_hash_keep;
 
-/* Call when the world changes other than by its tick: the kept parts no longer hold. */
+/* Call when the world changes other than by its tick: no kept part holds any more. */
 static inline void fg_world_hash_forget(fg_hash_keep *k) {
     k->ready = false;
     k->changes++;
+}
+
+/* Call when the tick writes entity slot's dispatch ledger. */
+static inline void fg_world_hash_ledger_changed(fg_hash_keep *k, uint32_t slot) {
+    k->parts[slot].ledger_at = 0;
 }
 
 /* world_hash.c: folds entity slot's part (the end of its tick: nothing changes it after). */
@@ -360,8 +370,7 @@ void fg_world_trace4(fg_world *w, fg_tick tick, fg_entity e, fg_trace_kind kind,
 void fg_world_start_action(fg_world *w, fg_entity_state *es, uint32_t layer, uint32_t action,
                            uint32_t version, fg_transition_reason why, int32_t duration,
                            fg_tick t);
-/* world_combat.c: the combat state in the world hash; the collision work space. */
-void fg_combat_fold(fg_fold_run *r, const fg_combat *c);
+/* world_combat.c: the collision work space. */
 bool fg_collide_space_init(fg_collide_space *s, fg_allocator *a, uint32_t max_entities);
 void fg_collide_space_free(fg_collide_space *s, fg_allocator *a, uint32_t max_entities);
 size_t fg_collide_space_bytes(uint32_t max_entities);

@@ -194,6 +194,7 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
         return NULL;
     }
     memset(w->hash_keep, 0, hash_keep_bytes(c.max_entities)); /* no part ready */
+    w->hash_keep->changes = 1;                                 /* nor any ledger fold kept */
     w->state = (fg_world_state *)w->arena;
     fg_projectile_pool_bind(w, w->arena + off_pool);
     w->ppool->next_id = 1;

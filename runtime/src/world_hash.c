@@ -31,10 +31,27 @@
 
 static inline void mix(fg_fold *f, uint64_t v) { fg_fold_u64(f, v); }
 
-static inline void run(fg_fold_run *r, uint64_t v) { fg_fold_run_u64(r, v); }
+/* An entity's words are accumulated as a run from where the entity starts (fg_fold_run), without
+** a multiply per word: word i adds scramble(w_i) * i * D to the run's b, and the sum of i * s_i
+** over n words is (n - 1) * a - c, where a sums the scrambled words and c sums a as it was before
+** each word. */
+typedef struct acc {
+    uint64_t a, c, n;
+} acc;
 
-static inline void run2(fg_fold_run *r, uint32_t lo, uint32_t hi) {
-    fg_fold_run_u64(r, (uint64_t)lo | (uint64_t)hi << 32);
+static inline void run(acc *x, uint64_t v) {
+    x->c += x->a;
+    x->a += fg_fold_scramble(v);
+    x->n++;
+}
+
+static inline void run2(acc *x, uint32_t lo, uint32_t hi) {
+    run(x, (uint64_t)lo | (uint64_t)hi << 32);
+}
+
+static inline fg_fold_run acc_run(const acc *x) {
+    fg_fold_run r = {x->a, ((x->n - 1) * x->a - x->c) * FG_FOLD_STEP, x->n * FG_FOLD_STEP};
+    return r;
 }
 
 static inline void mix2(fg_fold *f, uint32_t lo, uint32_t hi) {
@@ -46,7 +63,7 @@ static inline void mix2(fg_fold *f, uint32_t lo, uint32_t hi) {
 /* The last tick's input and jump decision are state too: a rule or a host reads them between
 ** ticks. The last request decision is not: it is a report (like the trace), and a request a
 ** failing rule dropped leaves the world as if it was never made. */
-static void fold_last(fg_fold_run *r, const fg_entity_state *es) {
+static inline void fold_last(acc *r, const fg_entity_state *es) {
     const fg_tick_input *in = &es->last_input;
     run(r, (uint64_t)in->tick);
     run2(r, in->first, in->count);
@@ -64,10 +81,31 @@ static void fold_last(fg_fold_run *r, const fg_entity_state *es) {
     }
 }
 
+/* The combat state (hit_internal.h), field by field. The hit log's empty entries are left out
+** (their bytes are never read). */
+static inline void fold_combat(acc *r, const fg_combat *c) {
+    run(r, (uint64_t)c->team | (uint64_t)c->owner << 32);
+    run2(r, (uint32_t)c->push_left, (uint32_t)c->combo);
+    run2(r, (uint32_t)c->combo_damage, (uint32_t)c->juggle);
+    run(r, (uint64_t)c->knockdown | (uint64_t)c->launched << 8 | (uint64_t)c->grab_layer << 16 |
+               (uint64_t)c->grab_def << 24 | (uint64_t)c->grabbed_by << 32);
+    run(r, (uint64_t)c->throw_invuln_until);
+    run(r, (uint64_t)c->tech_until);
+    run(r, (uint64_t)c->grab_seq);
+    for (int i = 0; i < FG_MAX_VARS; i += 2) run2(r, (uint32_t)c->vars[i], (uint32_t)c->vars[i + 1]);
+    for (int i = 0; i < FG_HIT_LOG; i++) {
+        const fg_hit_log *l = &c->log[i];
+        if (!l->target) continue;
+        run(r, (uint64_t)i | (uint64_t)l->target << 8 | (uint64_t)l->layer << 40 |
+                   (uint64_t)l->count << 48 | (uint64_t)l->def << 56);
+        run(r, (uint64_t)l->last);
+    }
+}
+
 /* An input buffer: its held state and counters, the digest of every edge it consumed, and which
 ** stored edges gameplay has consumed since (the buffer's digest of their ids). The stored edges
 ** are a suffix of the digested ones, fixed by the count. Pending edges are not hashed. */
-static void fold_buffer(fg_fold_run *r, const fg_buffer *b, uint64_t digest) {
+static inline void fold_buffer(acc *r, const fg_buffer *b, uint64_t digest) {
     run2(r, b->capacity, b->count);
     run2(r, b->held, (uint32_t)b->dir | (uint32_t)b->facing << 8);
     run(r, (uint64_t)b->current_tick);
@@ -83,8 +121,8 @@ static inline uint64_t queued_word(const fg_queued *q) {
     return (uint64_t)q->action | (uint64_t)q->source << 16 | (uint64_t)q->why << 24;
 }
 
-static void fold_queued_rest(fg_fold_run *r, const fg_queued *q) {
-    run(r, (uint64_t)(uint32_t)q->waited | (uint64_t)(uint32_t)q->limit << 32);
+static inline void fold_queued_rest(acc *r, const fg_queued *q) {
+    run2(r, (uint32_t)q->waited, (uint32_t)q->limit);
     run(r, (uint64_t)q->made);
 }
 
@@ -92,7 +130,7 @@ static void fold_queued_rest(fg_fold_run *r, const fg_queued *q) {
 ** action, the requests waiting behind the head (only when there are some, see statediff.c);
 ** then the resources. Layers the ruleset does not declare are never written (a reload keeps the
 ** layers), so they are not folded. */
-static void fold_layers(fg_fold_run *r, const fg_entity_state *es, uint32_t nlayers) {
+static inline void fold_layers(acc *r, const fg_entity_state *es, uint32_t nlayers) {
     for (uint32_t l = 0; l < nlayers; l++) {
         const fg_instance *inst = &es->layers[l];
         const fg_queued *q = &es->queued[l][0];
@@ -101,7 +139,7 @@ static void fold_layers(fg_fold_run *r, const fg_entity_state *es, uint32_t nlay
         run(r, (uint64_t)es->started_tick[l]);
         run(r, (uint64_t)inst->action | (uint64_t)inst->version << 16 |
                    (uint64_t)inst->contact << 32);
-        run(r, (uint64_t)(uint32_t)inst->elapsed | (uint64_t)(uint32_t)inst->duration << 32);
+        run2(r, (uint32_t)inst->elapsed, (uint32_t)inst->duration);
         run(r, (uint64_t)inst->cycle);
         run(r, (uint64_t)inst->seq);
         run(r, (uint64_t)inst->started);
@@ -120,7 +158,7 @@ static void fold_layers(fg_fold_run *r, const fg_entity_state *es, uint32_t nlay
 /* Everything a later tick can read of one entity, as a run from where the entity starts. */
 static fg_fold_run fold_record(const fg_world *w, uint32_t slot, uint32_t nlayers) {
     const fg_entity_state *es = &w->entities[slot];
-    fg_fold_run r = {0, 0, 0};
+    acc r = {0, 0, 0};
     run(&r, es->id);
     run(&r, (uint64_t)es->facing | (uint64_t)es->contact << 8 | (uint64_t)es->rules_slot << 16 |
                 (uint64_t)es->opponent << 32);
@@ -136,10 +174,10 @@ static fg_fold_run fold_record(const fg_world *w, uint32_t slot, uint32_t nlayer
     fold_last(&r, es);
     run(&r, (uint64_t)es->frozen_from);
     run(&r, (uint64_t)es->frozen_until);
-    fg_combat_fold(&r, &es->combat);
+    fold_combat(&r, &es->combat);
     fold_layers(&r, es, nlayers);
     fold_buffer(&r, fg_world_buffer_at(w, slot), es->input_digest);
-    return r;
+    return acc_run(&r);
 }
 
 static inline uint32_t nlayers_of(const fg_world *w, uint32_t slot) {
@@ -151,9 +189,13 @@ static inline uint32_t nlayers_of(const fg_world *w, uint32_t slot) {
 /* {====================================================================== the parts */
 
 void fg_world_hash_part(const fg_world *w, uint32_t slot) {
-    fg_hash_part *p = &w->hash_keep->parts[slot];
+    fg_hash_keep *keep = w->hash_keep;
+    fg_hash_part *p = &keep->parts[slot];
     p->run = fold_record(w, slot, nlayers_of(w, slot));
-    p->ledger = fg_dispatcher_fold(fg_world_ledger_at(w, slot));
+    if (p->ledger_at != keep->changes) {
+        p->ledger = fg_dispatcher_fold(fg_world_ledger_at(w, slot));
+        p->ledger_at = keep->changes;
+    }
 }
 
 void fg_world_hash_motion(const fg_world *w, uint32_t slot, const fg_motion_set *set) {

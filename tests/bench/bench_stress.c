@@ -553,7 +553,8 @@ int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--icount") == 0) return icount_run(argc, argv);
     if (getenv("FG_BENCH_PROFILE_PIPE")) { /* one run of the pipeline, for profilers */
         result r = run_pipeline(atoi(getenv("FG_BENCH_PROFILE_PIPE")), 600, 1);
-        printf("%.1f ns per fighter-tick\n", r.ns_per_fighter_tick);
+        printf("%.1f ns per fighter-tick, hash %.1f %%\n", r.ns_per_fighter_tick,
+               100 * r.hash_share);
         return 0;
     }
     if (getenv("FG_BENCH_PROFILE_BOXES")) { /* one run with hit boxes, for profilers */
