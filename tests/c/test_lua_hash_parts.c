@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "../../runtime/src/internal.h"
+#include "../../runtime/src/motion_set.h"
 #include "framegate/projectile.h"
 #include "../../runtime/src/snapshot.h"
 
@@ -176,19 +177,29 @@ static void a_write_to_any_record_byte_is_seen(void **state) {
 
 /* What the duel run went through, so the test proves it exercised each kind of change. */
 typedef struct duel_seen {
-    int hits, throws, projectiles, writes, unhashed, restores, reloads;
+    int hits, throws, projectiles, live, writes, unhashed, restores, reloads;
 } duel_seen;
 
-static fg_ruleset *load_rules(lua_State *L, const char *path) {
-    lua_getglobal(L, "require");
-    lua_pushstring(L, "framegate");
-    if (lua_pcall(L, 1, 1, 0) != LUA_OK) fail_msg("%s", lua_tostring(L, -1));
-    lua_getfield(L, -1, "rules");
+/* The duel's rules as the file says, or (variant) with its sweep, launcher and grab motions kept
+** live for a few ticks after they complete (`buffer`): another motion set, so a reload between
+** the two starts every matcher afresh, and a live command that starts its action is retired. */
+static fg_ruleset *load_rules(lua_State *L, const char *path, bool variant) {
+    const char *code = "local path, variant = ...\n"
+                       "local f = assert(io.open(path, 'rb'))\n"
+                       "local text = f:read('a')\n"
+                       "f:close()\n"
+                       "if variant then\n"
+                       "  text = text:gsub('priority = 1 }', 'priority = 1, buffer = 4 }')\n"
+                       "             :gsub('priority = 2 }', 'priority = 2, buffer = 6 }')\n"
+                       "end\n"
+                       "return require('framegate').rules(path, text)\n";
+    if (luaL_loadstring(L, code) != LUA_OK) fail_msg("%s", lua_tostring(L, -1));
     lua_pushstring(L, path);
-    if (lua_pcall(L, 1, 1, 0) != LUA_OK) fail_msg("rules: %s", lua_tostring(L, -1));
+    lua_pushboolean(L, variant);
+    if (lua_pcall(L, 2, 1, 0) != LUA_OK) fail_msg("rules: %s", lua_tostring(L, -1));
     fg_ruleset *r = fg_lua_check_rules(L, -1)->rules;
     fg_ruleset_ref(r);
-    lua_pop(L, 2);
+    lua_pop(L, 1);
     return r;
 }
 
@@ -247,7 +258,7 @@ static const char *host_write(stress *s, int kind, fg_ruleset *const rules[2], i
 static void kept_parts_follow_every_host_write(void **state) {
     (void)state;
     stress s = open_world(DUEL, 4, 11);
-    fg_ruleset *rules[2] = {load_rules(s.L, DUEL), load_rules(s.L, DUEL)};
+    fg_ruleset *rules[2] = {load_rules(s.L, DUEL, false), load_rules(s.L, DUEL, true)};
     int version = 0;
     fg_input_fuzz fz;
     fg_input_fuzz_init(&fz, 11);
@@ -261,6 +272,7 @@ static void kept_parts_follow_every_host_write(void **state) {
         for (uint32_t i = 0; i < w->state->nentities; i++) {
             n.hits += w->entities[i].combat.combo > 0;
             n.throws += w->entities[i].combat.grabbed_by != 0;
+            n.live += fg_world_motion_at(w, i)->nlive > 0;
         }
         n.projectiles += fg_world_projectile_count(w) > 0;
         if (t % 5 == 1) { /* nobody hashes this tick */
@@ -287,12 +299,14 @@ static void kept_parts_follow_every_host_write(void **state) {
             n.reloads += kind == 7;
         }
     }
-    print_message("hit ticks %d, throw ticks %d, projectile ticks %d, writes that moved the "
-                  "hash %d, unhashed ticks %d, restores %d, reloads %d\n", n.hits, n.throws,
-                  n.projectiles, n.writes, n.unhashed, n.restores, n.reloads);
+    print_message("hit ticks %d, throw ticks %d, projectile ticks %d, live command ticks %d, "
+                  "writes that moved the hash %d, unhashed ticks %d, restores %d, reloads %d\n",
+                  n.hits, n.throws, n.projectiles, n.live, n.writes, n.unhashed, n.restores,
+                  n.reloads);
     assert_true(n.hits > 0);
     assert_true(n.throws > 0);
     assert_true(n.projectiles > 0);
+    assert_true(n.live > 0);
     assert_true(n.writes > 100);
     assert_true(n.restores > 10);
     assert_true(n.reloads > 10);
