@@ -73,12 +73,40 @@ fg_entity fg_lua_check_entity(lua_State *L, int idx, fg_world **w);
 ** upvalue 1 instead of looking the class up by name, and an object already checked is found by
 ** its address alone; anything else takes the checks above and their messages. Only for methods
 ** of that class (another class's upvalues would vouch for the wrong type). [-0, +0, v] */
-fg_lua_world *fg_lua_self_world(lua_State *L);
-fg_entity fg_lua_self_entity(lua_State *L, fg_world **w);
+fg_lua_world *fg_lua_self_world_checked(lua_State *L);
+fg_entity fg_lua_self_entity_checked(lua_State *L, fg_world **w);
 /* util.c: the userdata at index 1 when the running method's class (upvalue 1) is its class, else
 ** NULL; *cached tells whether its address was in the class's self cache. The caller remembers
 ** an object it found valid and never one that was finalized; __gc forgets it. [-0, +0, -] */
 void *fg_lua_self_udata(lua_State *L, bool *cached);
+/* A class's self cache is FG_LUA_SELF_SLOTS addresses, indexed by address bits. The hit path
+** is inline, as the methods polled every tick take it: three reads through the Lua API and no
+** call of our own. A light userdata may carry any address, so only a full one is a hit. */
+#define FG_LUA_SELF_SLOTS 8
+static inline void *fg_lua_self_cached(lua_State *L) {
+    void *p = lua_touserdata(L, 1);
+    const void *const *slots = lua_touserdata(L, lua_upvalueindex(2));
+    if (p && slots[((uintptr_t)p >> 4) & (FG_LUA_SELF_SLOTS - 1)] == p &&
+        lua_type(L, 1) == LUA_TUSERDATA)
+        return p;
+    return NULL;
+}
+/* An Entity userdata. The world pointer is a shortcut past the user value, which keeps that
+** world alive: queries polled every tick check one userdata rather than two. */
+typedef struct fg_lua_entity {
+    fg_entity id;
+    bool finalized; /* its __gc ran: never in the self cache again (fg_lua_self_udata) */
+    fg_lua_world *lw;
+} fg_lua_entity;
+static inline fg_lua_world *fg_lua_self_world(lua_State *L) {
+    fg_lua_world *lw = fg_lua_self_cached(L);
+    return lw && lw->w ? lw : fg_lua_self_world_checked(L);
+}
+static inline fg_entity fg_lua_self_entity(lua_State *L, fg_world **w) {
+    const fg_lua_entity *le = fg_lua_self_cached(L);
+    if (le && le->lw->w) return *w = le->lw->w, le->id;
+    return fg_lua_self_entity_checked(L, w);
+}
 void fg_lua_self_remember(lua_State *L, const void *p);
 void fg_lua_self_forget(lua_State *L, const void *p);
 /* An action given by handle (w:action_id) or by name, checked against w's actions: a handle in

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
 ** l_combat.c: an entity's combat state for Lua: p:combat() (combo, scaled damage, juggle points,
-** launch, knockdown, throws), p:boxes([kind]) (the live boxes as the collision phase tests them,
-** for a debug draw), and p:team(n) / p:owner(e) (who may hit whom). Reading only translates; the
+** launch, knockdown, throws, bounces armed), p:boxes([kind]) (the live boxes as the collision
+** phase tests them, for a debug draw), and p:team(n) / p:owner(e) (who may hit whom). Reading only translates; the
 ** state changes through the tick alone (teams and owners are host edits, like positions).
 */
 #include "fg_lua.h"
@@ -15,14 +15,15 @@ static void set_int(lua_State *L, const char *k, lua_Integer v) {
 }
 
 /* p:combat() -> { combo =, combo_damage =, juggle =, juggle_limit =, launched =, knockdown =,
-**   grabbed_by =, tech_until =, throw_invuln_until =, pushback =, team =, owner = } */
+**   grabbed_by =, tech_until =, throw_invuln_until =, pushback =, team =, owner =,
+**   wall_bounce =, ground_bounce = } (the bounces a hit armed and it has not used yet) */
 static int entity_combat(lua_State *L) {
     fg_world *w;
     fg_entity e = fg_lua_check_entity(L, 1, &w);
     fg_combat_view v;
     fg_error err = {0};
     if (fg_world_combat(w, e, &v, &err) != FG_OK) return fg_lua_raise(L, &err);
-    lua_createtable(L, 0, 12);
+    lua_createtable(L, 0, 14);
     set_int(L, "combo", v.combo);
     set_int(L, "combo_damage", v.combo_damage);
     set_int(L, "juggle", v.juggle);
@@ -38,6 +39,10 @@ static int entity_combat(lua_State *L) {
     lua_setfield(L, -2, "pushback");
     set_int(L, "team", v.team);
     set_int(L, "owner", v.owner);
+    lua_pushboolean(L, v.wall_bounce);
+    lua_setfield(L, -2, "wall_bounce");
+    lua_pushboolean(L, v.ground_bounce);
+    lua_setfield(L, -2, "ground_bounce");
     return 1;
 }
 

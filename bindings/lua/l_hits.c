@@ -9,7 +9,8 @@
 **               guard = "high"|"low"|"overhead"|"unblockable", pushback = { hit =, block = },
 **               counter = { damage =, hitstun =, hitstop = }, hits =, interval =, priority =,
 **               juggle =, reaction =, air_reaction =, launch = { vx =, vy = },
-**               knockdown = "soft"|"hard", meter =, meter_target =, range = }
+**               knockdown = "soft"|"hard", meter =, meter_target =, range =,
+**               wall_bounce = { vx =, vy =, stun = }, ground_bounce = { vx =, vy =, stun = } }
 **   throw   = { damage =, tech_window =, tech =, reaction =, stun =, launch =, knockdown = }
 **
 ** A move whose hits differ lists its definitions, `hit = { { ... }, { ... } }` (and `throw`
@@ -60,6 +61,20 @@ static void read_launch(fg_lua_reader *rd, int t, fg_fx *vx, fg_fx *vy) {
     lua_pop(rd->L, 1);
 }
 
+/* wall_bounce = { vx =, vy =, stun = }: declared by being there (the validator bounds it). */
+static void read_bounce(fg_lua_reader *rd, int t, const char *k, fg_bounce_def *b) {
+    if (!sub_table(rd, t, k, "{ vx =, vy =, stun = }")) return;
+    size_t old = fg_lua_reader_push(rd, ".%s", k);
+    static const char *const fields[] = {"vx", "vy", "stun", NULL};
+    fg_lua_reader_only(rd, -1, fields);
+    b->enabled = true;
+    b->vx = fg_lua_read_fx(rd, -1, "vx", 0);
+    b->vy = fg_lua_read_fx(rd, -1, "vy", 0);
+    b->stun = (int32_t)fg_lua_read_int(rd, -1, "stun", 0, -1000000, 1000000);
+    fg_lua_reader_pop(rd, old);
+    lua_pop(rd->L, 1);
+}
+
 static const char *const knockdowns[] = {"none", "soft", "hard", NULL};
 
 void fg_lua_read_hit_fields(fg_lua_reader *rd, fg_hit_def *h) {
@@ -67,7 +82,8 @@ void fg_lua_read_hit_fields(fg_lua_reader *rd, fg_hit_def *h) {
     static const char *const fields[] = {
         "damage", "chip", "range", "hitstop", "hitstop_target", "hitstun", "blockstun", "meter",
         "meter_target", "low", "overhead", "guard", "pushback", "counter", "hits", "interval",
-        "priority", "juggle", "reaction", "air_reaction", "launch", "knockdown", NULL};
+        "priority", "juggle", "reaction", "air_reaction", "launch", "knockdown", "wall_bounce",
+        "ground_bounce", NULL};
     fg_lua_reader_only(rd, -1, fields);
     h->enabled = true;
     h->damage = (int32_t)fg_lua_read_int(rd, -1, "damage", 0, -1000000, 1000000);
@@ -117,6 +133,8 @@ void fg_lua_read_hit_fields(fg_lua_reader *rd, fg_hit_def *h) {
     fg_lua_read_name(rd, -1, "air_reaction", h->air_reaction, sizeof h->air_reaction);
     read_launch(rd, -1, &h->launch_vx, &h->launch_vy);
     h->knockdown = (fg_knockdown)pick(rd, -1, "knockdown", knockdowns, FG_KNOCKDOWN_NONE);
+    read_bounce(rd, -1, "wall_bounce", &h->wall_bounce);
+    read_bounce(rd, -1, "ground_bounce", &h->ground_bounce);
 }
 
 static void read_throw_fields(fg_lua_reader *rd, fg_throw_def *th) {
@@ -448,6 +466,16 @@ static void push_hit(lua_State *L, const fg_hit_def *h) {
     lua_setfield(L, -2, "launch");
     lua_pushstring(L, fg_knockdown_name(h->knockdown));
     lua_setfield(L, -2, "knockdown");
+    const fg_bounce_def *b[2] = {&h->wall_bounce, &h->ground_bounce};
+    static const char *const bounces[2] = {"wall_bounce", "ground_bounce"};
+    for (int k = 0; k < 2; k++) {
+        if (!b[k]->enabled) continue;
+        lua_createtable(L, 0, 3);
+        set_num(L, "vx", b[k]->vx);
+        set_num(L, "vy", b[k]->vy);
+        set_int(L, "stun", b[k]->stun);
+        lua_setfield(L, -2, bounces[k]);
+    }
 }
 
 static void push_throw(lua_State *L, const fg_throw_def *t) {

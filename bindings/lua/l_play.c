@@ -36,8 +36,8 @@ typedef struct event_record {
 
 /* Sorted bytewise: the order pairs() walks them in. */
 static const char *const event_fields[] = {
-    "action", "combo", "contact", "counter", "damage", "entity", "hit_box", "hurt_box", "kind",
-    "layer", "marker", "miss", "occurrence", "other", "projectile", "reported", "sequence",
+    "action", "bounce", "combo", "contact", "counter", "damage", "entity", "hit_box", "hurt_box",
+    "kind", "layer", "marker", "miss", "occurrence", "other", "projectile", "reported", "sequence",
     "target", "tick", "x", "y",
     NULL};
 
@@ -67,8 +67,12 @@ static int event_field(lua_State *L, const event_record *rec, const char *k) {
                           : ev->kind == FG_EVENT_THROW ? "throw"
                           : ev->kind == FG_EVENT_CLASH ? "clash"
                           : ev->kind == FG_EVENT_STRUCK ? "struck"
+                          : ev->kind == FG_EVENT_BOUNCE ? "bounce"
                                                        : "marker");
-    else if (!strcmp(k, "projectile") || !strcmp(k, "other")) {
+    else if (!strcmp(k, "bounce")) {
+        if (ev->kind == FG_EVENT_BOUNCE) lua_pushstring(L, fg_bounce_kind_name(ev->bounce));
+        else lua_pushnil(L);
+    } else if (!strcmp(k, "projectile") || !strcmp(k, "other")) {
         uint32_t id = k[0] == 'p' ? ev->projectile : ev->other;
         if (id) lua_pushinteger(L, id);
         else lua_pushnil(L);

@@ -7,7 +7,8 @@
 **   fg.enet{node=, nodes=, host=, port=} -> ENet (when built with ENet; fg.enet is nil otherwise)
 **     enet:transport(), enet:port(), enet:connected(), enet:rtt(), enet:drop(), enet:rejoins()
 **   fg.session{world=, transport=, node=, players=2, spectators=0, delay=2, max_prediction=8,
-**              hash_every=30, interrupt_ms=500, disconnect_ms=5000, ticks=0} -> Session
+**              hash_every=30, interrupt_ms=500, disconnect_ms=5000, rejoin_ms=0, rejoin=false,
+**              ticks=0} -> Session
 **     s:press(name), s:release(name), s:direction(numpad), s:input_from(world, entity),
 **     s:input_tick(), s:delay([n]),
 **     s:advance(now_us) -> true | false, message, s:state(), s:stats(), s:report(),
@@ -267,7 +268,7 @@ static fg_lua_world *push_world(lua_State *L, int idx) {
 static int l_session(lua_State *L) {
     static const char *const known[] = {"world", "transport", "node", "players", "spectators",
                                         "delay", "max_prediction", "hash_every", "interrupt_ms",
-                                        "disconnect_ms", "ticks", NULL};
+                                        "disconnect_ms", "rejoin_ms", "rejoin", "ticks", NULL};
     luaL_checktype(L, 1, LUA_TTABLE);
     fg_lua_check_fields(L, 1, "session", known);
     lua_getfield(L, 1, "world");
@@ -286,6 +287,9 @@ static int l_session(lua_State *L) {
     c.hash_every = uint_field(L, 1, "hash_every", c.hash_every, 1, FG_SESSION_MAX_HASH_EVERY);
     c.interrupt_us = (int64_t)uint_field(L, 1, "interrupt_ms", 500, 1, 600000) * 1000;
     c.disconnect_us = (int64_t)uint_field(L, 1, "disconnect_ms", 5000, 1, 600000) * 1000;
+    c.rejoin_us = (int64_t)uint_field(L, 1, "rejoin_ms", 0, 0,
+                                      FG_SESSION_MAX_REJOIN_US / 1000) * 1000;
+    c.rejoin = fg_lua_opt_bool_field(L, 1, "rejoin", false);
     lua_Integer ticks = fg_lua_opt_int_field(L, 1, "ticks", 0);
     if (ticks < 0) return luaL_error(L, "field 'ticks': %I, expected 0 (endless) or more", ticks);
     c.ticks = (fg_tick)ticks;
@@ -388,8 +392,10 @@ static int session_delay(lua_State *L) {
     return 1;
 }
 
-/* s:advance(now_us) -> true | false, message. A desync or a disconnect is an answer, not an
-** error; anything else (a transport failure, a time going back, a rule's tick failing) raises. */
+/* s:advance(now_us) -> true | false, message. A desync, a disconnect or a refused rejoin is an
+** answer, not an error; anything else (a transport failure, a time going back, a rule's tick
+** failing) raises. While the match waits for a lost peer (s:state() "waiting") or this node
+** rejoins ("rejoining"), it returns true and runs no tick. */
 static int session_advance(lua_State *L) {
     lua_session *ls = check_session(L, 1);
     lua_Integer now = luaL_checkinteger(L, 2);
@@ -420,7 +426,7 @@ static int session_state(lua_State *L) {
 
 static int session_stats(lua_State *L) {
     fg_session_stats s = fg_session_get_stats(check_session(L, 1)->s);
-    lua_createtable(L, 0, 20);
+    lua_createtable(L, 0, 24);
     const struct {
         const char *name;
         int64_t v;
@@ -441,10 +447,17 @@ static int session_stats(lua_State *L) {
              {"datagrams_received", (int64_t)s.datagrams_received},
              {"rejected", (int64_t)s.rejected},
              {"hashes_compared", (int64_t)s.hashes_compared},
-             {"interrupted", s.interrupted}};
+             {"interrupted", s.interrupted},
+             {"waiting", s.waiting},
+             {"rejoins", s.rejoins},
+             {"state_bytes", (int64_t)s.state_bytes}};
     for (size_t i = 0; i < sizeof f / sizeof *f; i++) {
         lua_pushinteger(L, f[i].v);
         lua_setfield(L, -2, f[i].name);
+    }
+    if (s.rejoined_at >= 0) {
+        lua_pushinteger(L, s.rejoined_at);
+        lua_setfield(L, -2, "rejoined_at");
     }
     int peer = fg_session_disconnected_peer(check_session(L, 1)->s);
     if (peer >= 0) {

@@ -19,23 +19,15 @@ fg_lua_world *fg_lua_check_world(lua_State *L, int idx) {
     return lw;
 }
 
-/* The world pointer is a shortcut past the user value, which keeps that world alive: queries
-** polled every tick check one userdata rather than two. */
-typedef struct lua_entity {
-    fg_entity id;
-    bool finalized; /* its __gc ran: never in the self cache again (fg_lua_self_udata) */
-    fg_lua_world *lw;
-} lua_entity;
-
 /* Returns the entity at idx and pushes nothing; *w receives its world. */
 fg_entity fg_lua_check_entity(lua_State *L, int idx, fg_world **w) {
-    lua_entity *le = luaL_checkudata(L, idx, FG_LUA_ENTITY_T);
+    fg_lua_entity *le = luaL_checkudata(L, idx, FG_LUA_ENTITY_T);
     if (!le->lw->w) luaL_error(L, "attempt to use an entity of a closed world");
     *w = le->lw->w;
     return le->id;
 }
 
-fg_lua_world *fg_lua_self_world(lua_State *L) {
+fg_lua_world *fg_lua_self_world_checked(lua_State *L) {
     bool cached;
     fg_lua_world *lw = fg_lua_self_udata(L, &cached);
     if (!lw || !lw->w) return fg_lua_check_world(L, 1);
@@ -43,9 +35,9 @@ fg_lua_world *fg_lua_self_world(lua_State *L) {
     return lw;
 }
 
-fg_entity fg_lua_self_entity(lua_State *L, fg_world **w) {
+fg_entity fg_lua_self_entity_checked(lua_State *L, fg_world **w) {
     bool cached;
-    lua_entity *le = fg_lua_self_udata(L, &cached);
+    fg_lua_entity *le = fg_lua_self_udata(L, &cached);
     if (!le || !le->lw->w) return fg_lua_check_entity(L, 1, w);
     if (!cached && !le->finalized) fg_lua_self_remember(L, le);
     *w = le->lw->w;
@@ -55,7 +47,7 @@ fg_entity fg_lua_self_entity(lua_State *L, fg_world **w) {
 void fg_lua_push_entity(lua_State *L, int world_idx, fg_entity id) {
     world_idx = lua_absindex(L, world_idx);
     fg_lua_world *lw = luaL_checkudata(L, world_idx, FG_LUA_WORLD_T);
-    lua_entity *le = lua_newuserdatauv(L, sizeof *le, 1);
+    fg_lua_entity *le = lua_newuserdatauv(L, sizeof *le, 1);
     le->id = id;
     le->finalized = false;
     le->lw = lw;
@@ -164,11 +156,13 @@ static void present(lua_State *L, fg_lua_world *lw, int world_idx) {
     int committed = lua_gettop(L);
     for (uint32_t i = 0; i < fg_world_event_count(w); i++) {
         const fg_event *ev = fg_world_event_at(w, i);
-        /* Markers are counted by name, contacts by kind ("hit", "throw"). */
-        const char *marker = ev->kind == FG_EVENT_HIT     ? "hit"
-                             : ev->kind == FG_EVENT_THROW ? "throw"
-                                                          : fg_world_marker_name(w, ev->entity,
-                                                                                 ev->marker);
+        /* Markers are counted by name, contacts and bounces by kind ("hit", "throw",
+        ** "bounce"). */
+        const char *marker = ev->kind == FG_EVENT_HIT      ? "hit"
+                             : ev->kind == FG_EVENT_THROW  ? "throw"
+                             : ev->kind == FG_EVENT_BOUNCE ? "bounce"
+                                                           : fg_world_marker_name(w, ev->entity,
+                                                                                  ev->marker);
         if (marker) {
             lua_getfield(L, committed, marker);
             lua_pushinteger(L, lua_tointeger(L, -1) + 1);
@@ -564,7 +558,7 @@ static int entity_press(lua_State *L) {
     fg_world *w;
     fg_entity e = fg_lua_self_entity(L, &w);
     int a = fg_lua_check_action(L, w, 2);
-    fg_error err = {0};
+    fg_error err; /* every failure writes it (the runtime's contract): nothing to clear */
     return push_result(L, fg_world_press(w, e, a, check_time(L, 3), FG_SOURCE_SCRIPT, &err), &err);
 }
 
@@ -572,7 +566,7 @@ static int entity_release(lua_State *L) {
     fg_world *w;
     fg_entity e = fg_lua_self_entity(L, &w);
     int a = fg_lua_check_action(L, w, 2);
-    fg_error err = {0};
+    fg_error err; /* every failure writes it (the runtime's contract): nothing to clear */
     return push_result(L, fg_world_release(w, e, a, check_time(L, 3), FG_SOURCE_SCRIPT, &err),
                        &err);
 }
@@ -583,7 +577,7 @@ static int entity_dir(lua_State *L) {
     fg_entity e = fg_lua_self_entity(L, &w);
     lua_Integer d = luaL_checkinteger(L, 2);
     luaL_argcheck(L, d >= 1 && d <= 9, 2, "numpad direction 1..9 expected");
-    fg_error err = {0};
+    fg_error err; /* every failure writes it (the runtime's contract): nothing to clear */
     return push_result(L, fg_world_direction(w, e, (int)d, check_time(L, 3), FG_SOURCE_SCRIPT,
                                              &err), &err);
 }
@@ -781,7 +775,7 @@ static int entity_key(lua_State *L) {
     fg_entity e = fg_lua_check_entity(L, 1, &w);
     uint32_t control = check_control(L, 2);
     luaL_checktype(L, 3, LUA_TBOOLEAN);
-    fg_error err = {0};
+    fg_error err; /* every failure writes it (the runtime's contract): nothing to clear */
     return push_result(L, fg_world_device_control(w, e, control, lua_toboolean(L, 3),
                                                   check_time(L, 4), &err), &err);
 }
@@ -847,14 +841,14 @@ static int entity_input_map(lua_State *L) {
 }
 
 static int entity_tostring(lua_State *L) {
-    lua_entity *le = luaL_checkudata(L, 1, FG_LUA_ENTITY_T);
+    fg_lua_entity *le = luaL_checkudata(L, 1, FG_LUA_ENTITY_T);
     lua_pushfstring(L, "framegate.Entity (%d)", (int)le->id);
     return 1;
 }
 
 static int entity_eq(lua_State *L) {
-    lua_entity *a = luaL_checkudata(L, 1, FG_LUA_ENTITY_T);
-    lua_entity *b = luaL_checkudata(L, 2, FG_LUA_ENTITY_T);
+    fg_lua_entity *a = luaL_checkudata(L, 1, FG_LUA_ENTITY_T);
+    fg_lua_entity *b = luaL_checkudata(L, 2, FG_LUA_ENTITY_T);
     lua_getiuservalue(L, 1, 1);
     lua_getiuservalue(L, 2, 1);
     lua_pushboolean(L, a->id == b->id && lua_rawequal(L, -1, -2));
@@ -864,7 +858,7 @@ static int entity_eq(lua_State *L) {
 /* The world owns the entity (the user value keeps the world alive): only the self cache must
 ** let go of its address, which may hold something else once the userdata is freed. */
 static int entity_gc(lua_State *L) {
-    lua_entity *le = luaL_testudata(L, 1, FG_LUA_ENTITY_T);
+    fg_lua_entity *le = luaL_testudata(L, 1, FG_LUA_ENTITY_T);
     if (le) {
         le->finalized = true;
         fg_lua_self_forget(L, le);

@@ -21,15 +21,13 @@
 ** reading two pointers costs, where the full check asks Lua for the metatable each time. An
 ** address leaves the cache when its object is finalized (fg_lua_self_forget from __gc), before
 ** its memory can be reused, and a finalized object is never cached again. */
-#define SELF_SLOTS 8
-
 typedef struct self_cache {
-    const void *slot[SELF_SLOTS];
+    const void *slot[FG_LUA_SELF_SLOTS];
 } self_cache;
 
 static const void **self_slot(lua_State *L, const void *p) {
     self_cache *c = lua_touserdata(L, lua_upvalueindex(2));
-    return &c->slot[((uintptr_t)p >> 4) & (SELF_SLOTS - 1)];
+    return &c->slot[((uintptr_t)p >> 4) & (FG_LUA_SELF_SLOTS - 1)];
 }
 
 void *fg_lua_self_udata(lua_State *L, bool *cached) {

@@ -19,9 +19,10 @@
 ** unchanged. The sizes below (on the 64-bit ABIs CI builds) catch the addition at compile time:
 ** when one fails, compare the new field in the diff_* function of its struct, then update it. */
 #if defined(__x86_64__) || defined(__aarch64__)
-_Static_assert(sizeof(fg_action_def) == 7512, "fg_action_def changed: compare the new field below");
+_Static_assert(sizeof(fg_action_def) == 7640, "fg_action_def changed: compare the new field below");
 _Static_assert(sizeof(fg_var_effect_def) == 40, "fg_var_effect_def changed: compare it in same_effects");
-_Static_assert(sizeof(fg_hit_def) == 160, "fg_hit_def changed: compare it in diff_hit");
+_Static_assert(sizeof(fg_hit_def) == 192, "fg_hit_def changed: compare it in diff_hit");
+_Static_assert(sizeof(fg_bounce_def) == 16, "fg_bounce_def changed: compare it in diff_hit");
 _Static_assert(sizeof(fg_throw_def) == 92, "fg_throw_def changed: compare it in diff_throw");
 _Static_assert(sizeof(fg_box_def) == 32, "fg_box_def changed: compare it in diff_box");
 _Static_assert(sizeof(fg_cancel_def) == 572, "fg_cancel_def changed: compare it in diff_cancel");
@@ -141,6 +142,14 @@ static void diff_hit(differ *d, const fg_hit_def *a, const fg_hit_def *b) {
     SAME_INT(launch_vx, "launch.vx");
     SAME_INT(launch_vy, "launch.vy");
     SAME_INT(knockdown, "knockdown");
+    SAME_INT(wall_bounce.enabled, "wall_bounce");
+    SAME_INT(wall_bounce.vx, "wall_bounce.vx");
+    SAME_INT(wall_bounce.vy, "wall_bounce.vy");
+    SAME_INT(wall_bounce.stun, "wall_bounce.stun");
+    SAME_INT(ground_bounce.enabled, "ground_bounce");
+    SAME_INT(ground_bounce.vx, "ground_bounce.vx");
+    SAME_INT(ground_bounce.vy, "ground_bounce.vy");
+    SAME_INT(ground_bounce.stun, "ground_bounce.stun");
 }
 
 static void diff_throw(differ *d, const fg_throw_def *a, const fg_throw_def *b) {

@@ -7,7 +7,8 @@
 ** tick trade the same way whichever is listed first.
 **
 ** Also the slow parts of a hit that outlive its tick: the pushback slide, landing from a launch
-** (knockdown and wake-up), and the combo that ends when the target recovers.
+** (knockdown and wake-up), and the combo that ends when the target recovers. Bounces are
+** bounce.c's: a hit arms them here, the movement phase uses them.
 */
 #include "internal.h"
 
@@ -261,6 +262,7 @@ static void target_side(fg_world *w, const fg_contact_rec *c, fg_tick t) {
         tg->vy = h->launch_vy;
         if (h->launch_vy > 0) tg->combat.launched = 1;
     }
+    if (hit) fg_bounce_arm(tg, h, away, att->id);
     if (hit && h->knockdown > tg->combat.knockdown) tg->combat.knockdown = (uint8_t)h->knockdown;
     freeze(tg, t, hitstop_of(h, true, c->counter));
     fg_world_trace4(w, t, tg->id, FG_TRACE_HIT, c->contact, att->id,
@@ -411,6 +413,7 @@ void fg_hit_landed(fg_world *w, fg_entity_state *es, fg_tick t) {
     if (!es->combat.launched && !es->combat.knockdown) return;
     es->combat.launched = 0;
     es->combat.juggle = 0;
+    fg_bounce_forget(es);
     uint8_t kd = es->combat.knockdown;
     es->combat.knockdown = 0;
     if (!kd) return;

@@ -72,6 +72,23 @@ typedef struct fg_hit_log {
     fg_tick last;
 } fg_hit_log;
 
+/* The bounces a hit armed on its target (bounce.c): all zero when none is armed, and the fields
+** of a kind not armed stay zero (a restore checks it), so the state hash folds them only when
+** one is. */
+#define FG_HIT_MAX_TICKS 600 /* a stun, a hitstop, a tech window: ten seconds is already absurd */
+#define FG_BOUNCE_V_MAX FG_FX(4096) /* a bounce's speed, pixels per tick, either way */
+#define FG_BOUNCE_ARMED_ALL 3u /* bit (1 << (kind - 1)) per fg_bounce_kind armed */
+typedef struct fg_bounce_state {
+    uint8_t armed;     /* bit per armed fg_bounce_kind: 1 wall, 2 ground */
+    uint8_t side;      /* the way it was last sent along x: 1 toward +x, 2 toward -x */
+    uint8_t reserved[2];
+    uint32_t by;       /* the entity whose hit armed them */
+    fg_fx wall_vx, wall_vy;
+    int32_t wall_stun;
+    fg_fx ground_vx, ground_vy;
+    int32_t ground_stun;
+} fg_bounce_state;
+
 /* The combat state of an entity: plain integers, no bools (the coverage audit flips bytes). */
 typedef struct fg_combat {
     uint32_t team;   /* 0: fights only its opponent; otherwise every entity of another team */
@@ -92,6 +109,7 @@ typedef struct fg_combat {
     int64_t grab_seq;     /* that throw's action sequence */
     int32_t vars[FG_MAX_VARS]; /* the ruleset's variables (framegate/vars.h), by id */
     fg_hit_log log[FG_HIT_LOG];
+    fg_bounce_state bounce; /* read only while launched */
 } fg_combat;
 
 /* }====================================================================== */

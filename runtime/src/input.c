@@ -323,14 +323,8 @@ fg_status fg_buffer_push(fg_buffer *b, fg_edge_kind kind, int action, int dir, i
                             b->capacity);
     }
     fg_edge *e = pslot(b, b->pending_count++);
-    memset(e, 0, sizeof *e);
-    e->id = b->next_id++;
-    e->time_us = time_us;
-    e->tick = tick;
-    e->kind = (uint8_t)kind;
-    e->action = (uint8_t)action;
-    e->source = (uint8_t)source;
-    e->flags = flags;
+    *e = (fg_edge){.id = b->next_id++, .time_us = time_us, .tick = tick, .kind = (uint8_t)kind,
+                   .action = (uint8_t)action, .source = (uint8_t)source, .flags = flags};
     if (kind == FG_EDGE_DIR) {
         e->dir = (uint8_t)dir;
         e->prev_dir = newest_dir;

@@ -72,7 +72,7 @@ typedef struct fg_entity_state {
     fg_jump_decision last_jump;
     fg_pending_request pending[FG_PENDING_REQUESTS];
     fg_decision last_decision;
-    uint8_t reserved[48]; /* to a whole number of cache lines (checked below) */
+    uint8_t reserved[16]; /* to a whole number of cache lines (checked below) */
 } fg_entity_state;
 
 /* Records start on a cache line (the arena and its sections are 64-byte aligned, world.c), so
@@ -424,6 +424,15 @@ void fg_hit_forget_layer(fg_entity_state *es, uint32_t layer);
 void fg_hit_slide(fg_entity_state *es);
 void fg_hit_settle(const fg_world *w, fg_entity_state *es, fg_tick t);
 void fg_hit_landed(fg_world *w, fg_entity_state *es, fg_tick t);
+/* bounce.c: arms what a landed hit declares on its target (away: +1 or -1 along x, away from the
+** attacker); forgets what is left (a landing); the bounce of a launched entity's move; its words in
+** the state hash. */
+void fg_bounce_arm(fg_entity_state *tg, const fg_hit_def *h, int away, fg_entity by);
+void fg_bounce_forget(fg_entity_state *es);
+void fg_bounce_move(fg_world *w, fg_entity_state *es, fg_fx want_x, fg_stage_contact *c,
+                    bool airborne, fg_tick t);
+#define FG_BOUNCE_WORDS 4
+uint32_t fg_bounce_words(const fg_bounce_state *b, uint64_t out[FG_BOUNCE_WORDS]);
 void fg_collide_push(fg_world *w, const fg_contact_rec *c);
 /* projectile.c */
 size_t fg_projectile_pool_bytes(uint32_t cap);

@@ -653,8 +653,10 @@ static void invalidate(mctx *m, const fg_edge_id *ids, const uint16_t *owner, in
 static bool sweep(mctx *m) {
     const fg_motion_set *set = m->set;
     if (set->nnodes == 0) return false;
-    uint32_t i = m->st->sweep % set->nnodes;
-    m->st->sweep = (i + 1) % set->nnodes;
+    /* The modulo only when a reload left fewer nodes: two divisions a fighter-tick showed. */
+    uint32_t i = m->st->sweep;
+    if (i >= set->nnodes) i %= set->nnodes;
+    m->st->sweep = i + 1 == set->nnodes ? 0 : i + 1;
     const cnode *N = &set->nodes[i];
     mpart *q = node_part(m->st, N);
     if (!q->valid) return false;

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define MAX_TICKS 600 /* a stun, a hitstop, a tech window: ten seconds is already absurd */
+#define MAX_TICKS FG_HIT_MAX_TICKS
 
 /* {====================================================================== building */
 
@@ -136,6 +136,37 @@ static void def_path(char *path, size_t size, const fg_action_def *a, const char
     else snprintf(path, size, "actions.%s.%s", a->name, what);
 }
 
+/* A bounce's velocity and stun, in pixels as the designer wrote them: off a wall, vx goes away
+** from it (>= 0) and vy either way; off the ground, vy must leave it (> 0) and vx goes either
+** way (onward or back). */
+static void check_bounce(fg_findings *f, const char *path, const char *name,
+                         const fg_bounce_def *b, bool ground) {
+    char p[160];
+    const fg_fx max = FG_BOUNCE_V_MAX;
+    if (!b->enabled) {
+        if (!b->vx && !b->vy && !b->stun) return;
+        snprintf(p, sizeof p, "%s.%s", path, name);
+        note(f, p, "vx, vy or stun set but enabled is false (set enabled = true to declare it)");
+        return;
+    }
+    const char *either = "-4096..4096 (pixels per tick)";
+    if (b->vx < (ground ? -max : 0) || b->vx > max) {
+        snprintf(p, sizeof p, "%s.%s.vx", path, name);
+        note(f, p, "%g, expected %s", (double)b->vx / FG_FX_ONE,
+             ground ? either : "0..4096 (pixels per tick away from the wall)");
+    }
+    if (b->vy < (ground ? 1 : -max) || b->vy > max) {
+        snprintf(p, sizeof p, "%s.%s.vy", path, name);
+        note(f, p, "%g, expected %s", (double)b->vy / FG_FX_ONE,
+             ground ? "more than 0, up to 4096 (pixels per tick up: it leaves the ground)"
+                    : either);
+    }
+    if (b->stun < 0 || b->stun > MAX_TICKS) {
+        snprintf(p, sizeof p, "%s.%s.stun", path, name);
+        note(f, p, "%d, expected 0..%d ticks (0: the hit's hitstun)", b->stun, MAX_TICKS);
+    }
+}
+
 /* `boxes`: hit boxes use this definition; `any`: the action has hit boxes. */
 void fg_hits_check_def(const fg_ruleset *r, const char *path, const fg_hit_def *h,
                        fg_findings *f) {
@@ -160,6 +191,8 @@ void fg_hits_check_def(const fg_ruleset *r, const char *path, const fg_hit_def *
     if (h->low && h->overhead) note(f, path, "low and overhead at once: choose one guard");
     check_reaction(r, f, path, "reaction", h->reaction);
     check_reaction(r, f, path, "air_reaction", h->air_reaction);
+    check_bounce(f, path, "wall_bounce", &h->wall_bounce, false);
+    check_bounce(f, path, "ground_bounce", &h->ground_bounce, true);
     if (h->hits > 1 && h->interval < 1) {
         char p[128];
         snprintf(p, sizeof p, "%s.interval", path);
@@ -396,6 +429,20 @@ static void hash_hit(fg_hasher *hs, const fg_hit_def *d, bool whole) {
     for (size_t i = 0; i < sizeof hv / sizeof hv[0]; i++) fg_hash_i64(hs, hv[i]);
     fg_hash_str(hs, d->reaction);
     fg_hash_str(hs, d->air_reaction);
+    fg_hits_hash_bounces(hs, d);
+}
+
+void fg_hits_hash_bounces(fg_hasher *hs, const fg_hit_def *d) {
+    /* Only a declared bounce adds to the hash: every other ruleset keeps its hash (replays
+    ** record it). */
+    const fg_bounce_def *b[2] = {&d->wall_bounce, &d->ground_bounce};
+    for (int k = 0; k < 2; k++) {
+        if (!b[k]->enabled) continue;
+        fg_hash_u64(hs, 0xB0u + (uint64_t)k);
+        fg_hash_i64(hs, b[k]->vx);
+        fg_hash_i64(hs, b[k]->vy);
+        fg_hash_i64(hs, b[k]->stun);
+    }
 }
 
 static void hash_throw(fg_hasher *hs, const fg_throw_def *t) {

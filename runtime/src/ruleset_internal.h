@@ -162,6 +162,8 @@ void fg_hits_compile(fg_ruleset *r, uint32_t id);
 void fg_hits_finish(fg_ruleset *r, const fg_builder_hits *bh, fg_findings *f);
 void fg_hits_hash_action(fg_hasher *hs, const fg_action_rt *rt);
 void fg_hits_hash(fg_hasher *hs, const fg_ruleset *r);
+/* A hit's wall and ground bounces in the content hash, only the declared ones. */
+void fg_hits_hash_bounces(fg_hasher *hs, const fg_hit_def *d);
 /* ruleset_hits.c: the checks of a hit definition (at `path`), and its normal form. */
 void fg_hits_check_def(const fg_ruleset *r, const char *path, const fg_hit_def *h,
                        fg_findings *f);

@@ -200,6 +200,7 @@ void fg_projectiles_hash(fg_hasher *hs, const fg_ruleset *r) {
         for (size_t k = 0; k < sizeof hv / sizeof hv[0]; k++) fg_hash_i64(hs, hv[k]);
         fg_hash_str(hs, h->reaction);
         fg_hash_str(hs, h->air_reaction);
+        fg_hits_hash_bounces(hs, h);
     }
 }
 

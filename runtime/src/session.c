@@ -14,156 +14,18 @@
 **
 ** A snapshot per confirmed tick is kept for the last few checkpoints: the rollback needs the one
 ** at the confirmed frontier, a desync report needs the one after the first divergent tick. The
-** protocol itself (hello, input, desync details, snapshot chunks) is in docs/netplay.md.
+** protocol itself (hello, input, desync details, snapshot chunks) is in docs/netplay.md; the
+** state transfer that lets a node rejoin a match it lost is in session_rejoin.c.
 */
-#include "base_internal.h"
-#include "internal.h"
+#include "session_internal.h"
 #include "text.h"
 
-#include "framegate/session.h"
-
-#include <stdio.h>
 #include <string.h>
-
-#define RING 256 /* input records kept per player, and confirmed hashes */
-#define NCHECKS 16
-#define WIRE_VERSION 1
-#define CHUNK 1100
-#define MAX_BATCH 64 /* records in one input datagram */
-#define MAX_SNAPS (2 * FG_SESSION_MAX_HASH_EVERY + FG_SESSION_MAX_PREDICTION + FG_SESSION_MAX_DELAY + 16)
-
-enum { MSG_HELLO = 1, MSG_INPUT = 2, MSG_DETAIL = 3, MSG_SNAP = 4 };
-
-typedef struct check {
-    fg_tick tick; /* -1: empty or compared */
-    uint64_t hash;
-} check;
-
-typedef struct peer {
-    bool hello;       /* their hello arrived (or input: they are running) */
-    bool seen;        /* any datagram arrived */
-    bool interrupted;
-    fg_tick acked;    /* they hold our records for ticks < acked */
-    fg_tick their_tick;
-    int32_t their_ahead;
-    int64_t last_recv;
-    int64_t echo_stamp, echo_at; /* their last send stamp and our clock when it arrived */
-    int64_t rtt;                 /* smoothed, -1 unknown */
-    fg_tick latest_check;        /* their newest checkpoint seen, -1 none */
-    check checks[NCHECKS];
-    /* After a desync: their hashes around the checkpoint, and their snapshot. */
-    bool detail;
-    fg_tick dfrom;
-    uint32_t dn;
-    uint64_t dhash[FG_SESSION_MAX_HASH_EVERY];
-} peer;
-
-typedef struct player_in {
-    fg_tick received; /* records known for ticks < received */
-    fg_input_record rec[RING];
-} player_in;
-
-struct fg_session {
-    fg_world *w;
-    fg_session_config cfg;
-    fg_session_state state;
-    uint32_t nnodes, nbuttons;
-    bool spectator;
-    uint64_t game_id;
-    player_in players[FG_SESSION_MAX_PLAYERS];
-    peer peers[FG_SESSION_MAX_NODES];
-    fg_input_record building; /* the local input not yet given a tick */
-    uint32_t delay;
-    fg_tick tick;      /* ticks run (the world's tick after the frame) */
-    fg_tick confirmed; /* ticks before it are final */
-    uint32_t nsnaps;
-    size_t snap_cap;
-    unsigned char *snaps; /* nsnaps boundaries: slot t % nsnaps holds the state before tick t */
-    fg_tick snap_tick[MAX_SNAPS]; /* the tick each slot holds, -1: none */
-    uint64_t hashes[RING]; /* hash after confirmed tick t at t % RING */
-    int64_t now;
-    int32_t ahead_hist[16];
-    uint32_t nahead;
-    uint64_t since_wait;
-    uint64_t edits;
-    fg_session_stats stats;
-    fg_session_report report;
-    int disconnected;
-    fg_error failure; /* why the session stopped */
-    /* The desync exchange: the peer's snapshot, assembled from chunks. */
-    unsigned char *theirs;
-    uint8_t *chunk_got;
-    uint32_t nchunks_max, nchunks_got;
-    size_t theirs_size;
-    fg_tick theirs_tick;
-    uint8_t out[FG_SESSION_DATAGRAM_MAX];
-    uint8_t in[FG_SESSION_DATAGRAM_MAX];
-};
 
 /* {====================================================================== helpers */
 
-static void put8(uint8_t **p, unsigned v) { *(*p)++ = (uint8_t)v; }
-static void put16(uint8_t **p, unsigned v) {
-    put8(p, v & 0xFFu);
-    put8(p, (v >> 8) & 0xFFu);
-}
-static void put32(uint8_t **p, uint32_t v) {
-    put16(p, v & 0xFFFFu);
-    put16(p, v >> 16);
-}
-static void put64(uint8_t **p, uint64_t v) {
-    put32(p, (uint32_t)v);
-    put32(p, (uint32_t)(v >> 32));
-}
-
-typedef struct reader {
-    const uint8_t *p, *end;
-    bool bad;
-} reader;
-static uint64_t get(reader *r, int bytes) {
-    if (r->end - r->p < bytes) {
-        r->bad = true;
-        return 0;
-    }
-    uint64_t v = 0;
-    for (int i = 0; i < bytes; i++) v |= (uint64_t)*r->p++ << (8 * i);
-    return v;
-}
-
-static uint32_t pack_state(const fg_input_record *r) {
-    return (r->held >> FG_IN_FIRST_BUTTON) | (uint32_t)r->dir << 28;
-}
-static void unpack_state(uint32_t v, fg_input_record *r) {
-    fg_input_record_start(r, NULL);
-    r->held = (v & 0x0FFFFFFFu) << FG_IN_FIRST_BUTTON;
-    r->dir = (uint8_t)(v >> 28);
-}
-
-static fg_input_record *rec_at(fg_session *s, uint32_t p, fg_tick t) {
-    return &s->players[p].rec[t & (RING - 1)];
-}
-
-static unsigned char *snap_at(fg_session *s, fg_tick t) {
-    return s->snaps + (size_t)(t % s->nsnaps) * s->snap_cap;
-}
-
-static bool is_player(const fg_session *s, uint32_t node) { return node < s->cfg.nplayers; }
-
-static uint32_t local_player(const fg_session *s) { return s->cfg.local; }
-
-/* "player 2", "spectator 1": nodes as people count them, like entities (e2). */
-typedef struct node_name {
-    char s[24];
-} node_name;
-static node_name name_of(const fg_session *s, uint32_t node) {
-    node_name n;
-    if (node < s->cfg.nplayers) snprintf(n.s, sizeof n.s, "player %u", node + 1);
-    else snprintf(n.s, sizeof n.s, "spectator %u", node - s->cfg.nplayers + 1);
-    return n;
-}
-
 /* Restores without counting it as a host edit: the session's own rollback. */
-static void restore_quiet(fg_session *s, fg_tick t) {
+void fg_session_restore_quiet(fg_session *s, fg_tick t) {
     fg_world *w = s->w;
     uint64_t edits = w->edits;
     const char *what = w->edit_what;
@@ -172,15 +34,15 @@ static void restore_quiet(fg_session *s, fg_tick t) {
     w->edit_what = what;
 }
 
+static uint32_t local_player(const fg_session *s) { return s->cfg.local; }
+
 static fg_status host_tick(fg_session *s, bool again, fg_error *err) {
     if (s->cfg.advance) return s->cfg.advance(s->cfg.ud, s->w, again, err);
     return fg_world_advance(s->w, err);
 }
 
-static fg_status stop(fg_session *s, fg_session_state st, fg_status code, fg_error *err,
-                      const char *fmt, ...) FG_PRINTF(5, 6);
-static fg_status stop(fg_session *s, fg_session_state st, fg_status code, fg_error *err,
-                      const char *fmt, ...) {
+fg_status fg_session_stop(fg_session *s, fg_session_state st, fg_status code, fg_error *err,
+                          const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     fg_error_clear(&s->failure);
@@ -190,7 +52,7 @@ static fg_status stop(fg_session *s, fg_session_state st, fg_status code, fg_err
     /* The world stays at the last confirmed tick, what a recording holds. */
     if (fg_world_tick(s->w) != s->confirmed && s->snap_tick[s->confirmed % s->nsnaps] ==
                                                    s->confirmed)
-        restore_quiet(s, s->confirmed);
+        fg_session_restore_quiet(s, s->confirmed);
     fg_error_copy(err, &s->failure);
     return code;
 }
@@ -219,6 +81,8 @@ const char *fg_session_state_name(fg_session_state s) {
     case FG_SESSION_DESYNCED: return "desynced";
     case FG_SESSION_DISCONNECTED: return "disconnected";
     case FG_SESSION_FINISHED: return "finished";
+    case FG_SESSION_WAITING: return "waiting";
+    case FG_SESSION_REJOINING: return "rejoining";
     }
     return "?";
 }
@@ -248,6 +112,10 @@ static fg_status check_config(const fg_world *w, const fg_session_config *c, fg_
         return fg_error_set(err, FG_EINVAL, "session: interrupt after %lld us, disconnect after "
                             "%lld us: expected at least 1000 us, and the disconnect no sooner",
                             (long long)c->interrupt_us, (long long)c->disconnect_us);
+    if (c->rejoin_us < 0 || c->rejoin_us > FG_SESSION_MAX_REJOIN_US)
+        return fg_error_set(err, FG_EINVAL, "session: rejoin wait %lld us, expected 0..%lld "
+                            "(0: a disconnect ends the match)", (long long)c->rejoin_us,
+                            (long long)FG_SESSION_MAX_REJOIN_US);
     if (c->ticks < 0)
         return fg_error_set(err, FG_EINVAL, "session: match length %lld ticks, expected 0 "
                             "(endless) or more", (long long)c->ticks);
@@ -270,6 +138,7 @@ void fg_session_destroy(fg_session *s) {
     fg_free(&a, s->snaps, s->snap_cap * s->nsnaps);
     fg_free(&a, s->theirs, s->snap_cap);
     fg_free(&a, s->chunk_got, s->nchunks_max);
+    fg_session_rejoin_free(s);
     fg_free(&a, s, sizeof *s);
 }
 
@@ -296,8 +165,11 @@ fg_status fg_session_create(fg_world *w, const fg_session_config *cfg, fg_sessio
     s->snaps = fg_alloc(&c.allocator, s->snap_cap * s->nsnaps);
     s->theirs = fg_alloc(&c.allocator, s->snap_cap);
     s->chunk_got = fg_alloc(&c.allocator, s->nchunks_max);
-    if (!s->snaps || !s->theirs || !s->chunk_got) {
-        size_t need = s->snap_cap * s->nsnaps;
+    s->xfer.serving = -1;
+    bool rejoins = c.rejoin || c.rejoin_us > 0;
+    if (!s->snaps || !s->theirs || !s->chunk_got ||
+        (rejoins && fg_session_rejoin_alloc(s) != FG_OK)) {
+        size_t need = s->snap_cap * s->nsnaps + (rejoins ? fg_session_rejoin_capacity(s) : 0);
         fg_session_destroy(s);
         return fg_error_set(err, FG_ENOMEM, "session: out of memory (%zu bytes of snapshots)",
                             need);
@@ -312,10 +184,15 @@ fg_status fg_session_create(fg_world *w, const fg_session_config *cfg, fg_sessio
         for (uint32_t k = 0; k < NCHECKS; k++) p->checks[k].tick = -1;
     }
     fg_input_record_start(&s->building, NULL);
+    /* Every node builds the same world: the match id says which, rules included (a ruleset that
+    ** starts the same state can still play differently). */
+    s->hash0 = fg_world_hash(w);
+    s->rules_digest = fg_session_rejoin_digest(w);
     fg_hasher h = fg_hasher_begin(0x6e6574706c6179ull);
-    fg_hash_u64(&h, fg_world_hash(w));
+    fg_hash_u64(&h, s->hash0);
     fg_hash_u64(&h, c.nplayers | (uint64_t)c.nspectators << 8 | (uint64_t)c.hash_every << 16);
     fg_hash_u64(&h, w->tick_rate);
+    fg_hash_u64(&h, s->rules_digest);
     s->game_id = h.h;
     s->edits = w->edits;
     s->disconnected = -1;
@@ -324,6 +201,11 @@ fg_status fg_session_create(fg_world *w, const fg_session_config *cfg, fg_sessio
     s->theirs_tick = -1;
     s->stats.input_delay = s->delay;
     s->stats.rtt_us = -1;
+    s->stats.rejoined_at = -1;
+    if (c.rejoin) {
+        s->state = FG_SESSION_REJOINING;
+        s->xfer.since = -1; /* from the first frame */
+    }
     *out = s;
     return FG_OK;
 }
@@ -370,6 +252,7 @@ fg_status fg_session_input_record(fg_session *s, const fg_input_record *r, fg_er
 fg_tick fg_session_input_tick(const fg_session *s) {
     if (s->spectator) return -1;
     fg_tick next = s->players[local_player(s)].received, target = s->tick + s->delay;
+    if (s->catchup && next < target) return next; /* a rejoined node fills its ticks first */
     return next > target ? next : target;
 }
 
@@ -405,7 +288,7 @@ static void assign_local(fg_session *s, fg_tick target) {
 
 /* {====================================================================== sending */
 
-static uint8_t *header(fg_session *s, unsigned type) {
+uint8_t *fg_session_header(fg_session *s, unsigned type) {
     uint8_t *p = s->out;
     put8(&p, 'F');
     put8(&p, 'G');
@@ -416,7 +299,7 @@ static uint8_t *header(fg_session *s, unsigned type) {
 }
 
 /* Every datagram ends with a CRC-32 of the rest: damage in transit is refused, not decoded. */
-static void send_out(fg_session *s, uint32_t node, uint8_t *end) {
+void fg_session_send(fg_session *s, uint32_t node, uint8_t *end) {
     uint32_t crc = fg_crc32(0, s->out, (size_t)(end - s->out));
     put32(&end, crc);
     size_t len = (size_t)(end - s->out);
@@ -431,17 +314,21 @@ static void send_out(fg_session *s, uint32_t node, uint8_t *end) {
 }
 
 static void send_hello(fg_session *s, uint32_t node) {
-    uint8_t *p = header(s, MSG_HELLO);
+    uint8_t *p = fg_session_header(s, MSG_HELLO);
     put64(&p, s->game_id);
     put8(&p, s->peers[node].hello);
-    send_out(s, node, p);
+    fg_session_send(s, node, p);
 }
+
+/* The first tick whose hash this node knows: a node that rejoined knows the hash after the tick
+** before its first one (the state it was sent), and none before. */
+static fg_tick hash_floor(const fg_session *s) { return s->origin > 0 ? s->origin - 1 : 0; }
 
 /* The newest checkpoint confirmed here: the tick after which it falls, or -1. */
 static fg_tick latest_checkpoint(const fg_session *s) {
     fg_tick n = s->cfg.hash_every;
     fg_tick last = s->confirmed / n * n - 1;
-    return last;
+    return last < hash_floor(s) ? -1 : last;
 }
 
 static int32_t ahead_of(const fg_session *s, const peer *p) {
@@ -452,7 +339,7 @@ static int32_t ahead_of(const fg_session *s, const peer *p) {
 
 static void send_input(fg_session *s, uint32_t node) {
     peer *p = &s->peers[node];
-    uint8_t *q = header(s, MSG_INPUT);
+    uint8_t *q = fg_session_header(s, MSG_INPUT);
     put64(&q, (uint64_t)s->now);
     put64(&q, p->echo_at ? (uint64_t)(p->echo_stamp + (s->now - p->echo_at)) : 0);
     put32(&q, (uint32_t)s->tick);
@@ -466,14 +353,14 @@ static void send_input(fg_session *s, uint32_t node) {
         put32(&q, 0);
         put8(&q, 0);
         put32(&q, 0);
-        send_out(s, node, q);
+        fg_session_send(s, node, q);
         return;
     }
     uint32_t me = local_player(s);
     fg_tick have = s->players[me].received;
     fg_tick first = p->acked;
     if (first < have - MAX_BATCH) first = have - MAX_BATCH;
-    if (first < 0) first = 0;
+    if (first < s->rec_floor) first = s->rec_floor; /* a rejoined node holds none before */
     put32(&q, (uint32_t)first);
     uint8_t *count_at = q;
     put8(&q, 0);
@@ -488,7 +375,7 @@ static void send_input(fg_session *s, uint32_t node) {
         n++;
     }
     *count_at = (uint8_t)n;
-    send_out(s, node, q);
+    fg_session_send(s, node, q);
 }
 
 /* }====================================================================== */
@@ -509,24 +396,24 @@ static void begin_desync(fg_session *s, uint32_t node, fg_tick at, uint64_t mine
     fg_error_set(&s->failure, FG_EMISMATCH, "desync with %s: the state hash after tick %lld "
                  "is %016llx here, %016llx there", name_of(s, node).s, (long long)at, (unsigned long long)mine,
                  (unsigned long long)theirs);
-    if (fg_world_tick(s->w) != s->confirmed) restore_quiet(s, s->confirmed);
+    if (fg_world_tick(s->w) != s->confirmed) fg_session_restore_quiet(s, s->confirmed);
 }
 
 /* The checkpoint's window: the ticks whose hashes go with a desync's details. */
 static fg_tick window_from(const fg_session *s, fg_tick at) {
     fg_tick from = at - (fg_tick)s->cfg.hash_every + 1;
-    return from < 0 ? 0 : from;
+    return from < hash_floor(s) ? hash_floor(s) : from;
 }
 
 static void send_detail(fg_session *s) {
     fg_session_report *r = &s->report;
     fg_tick from = window_from(s, r->detected_at);
-    uint8_t *q = header(s, MSG_DETAIL);
+    uint8_t *q = fg_session_header(s, MSG_DETAIL);
     put32(&q, (uint32_t)r->detected_at);
     put32(&q, (uint32_t)from);
     put16(&q, (unsigned)(r->detected_at - from + 1));
     for (fg_tick t = from; t <= r->detected_at; t++) put64(&q, s->hashes[t & (RING - 1)]);
-    send_out(s, r->peer, q);
+    fg_session_send(s, r->peer, q);
 }
 
 static void send_snapshot(fg_session *s) {
@@ -536,13 +423,13 @@ static void send_snapshot(fg_session *s) {
     size_t size = fg_world_snapshot_size(s->w);
     uint32_t n = (uint32_t)((size + CHUNK - 1) / CHUNK);
     for (uint32_t i = 0; i < n; i++) {
-        uint8_t *q = header(s, MSG_SNAP);
+        uint8_t *q = fg_session_header(s, MSG_SNAP);
         put32(&q, (uint32_t)r->tick);
         put32(&q, (uint32_t)size);
         put16(&q, i);
         size_t off = (size_t)i * CHUNK, len = size - off < CHUNK ? size - off : CHUNK;
         memcpy(q, snap + off, len);
-        send_out(s, r->peer, q + len);
+        fg_session_send(s, r->peer, q + len);
     }
 }
 
@@ -553,7 +440,9 @@ static void find_first(fg_session *s) {
     if (r->tick >= 0 || !p->detail) return;
     for (uint32_t i = 0; i < p->dn; i++) {
         fg_tick t = p->dfrom + i;
-        if (t > r->detected_at || t >= s->confirmed || t < s->confirmed - RING + 1) continue;
+        if (t > r->detected_at || t >= s->confirmed || t < s->confirmed - RING + 1 ||
+            t < hash_floor(s))
+            continue;
         if (s->hashes[t & (RING - 1)] != p->dhash[i]) {
             r->tick = t;
             r->local_hash = s->hashes[t & (RING - 1)];
@@ -589,7 +478,7 @@ static void on_hello(fg_session *s, uint32_t node, reader *r) {
     unsigned got_ours = (unsigned)get(r, 1);
     if (r->bad) return;
     if (id != s->game_id) {
-        stop(s, FG_SESSION_DISCONNECTED, FG_EMISMATCH, NULL,
+        fg_session_stop(s, FG_SESSION_DISCONNECTED, FG_EMISMATCH, NULL,
              "session: %s plays a different match (match id %016llx, ours %016llx): the "
              "ruleset, the seed, the setup, the player count or hash_every differ",
              name_of(s, node).s,
@@ -625,6 +514,7 @@ static void on_input(fg_session *s, uint32_t node, reader *r) {
         return;
     }
     p->hello = true; /* it runs: it had our hello */
+    if (p->rejoining) fg_session_rejoin_back(s, node);
     if (echo > 0 && echo <= s->now) {
         int64_t sample = s->now - echo;
         if (sample > 60 * (int64_t)FG_US_PER_S) sample = 60 * (int64_t)FG_US_PER_S;
@@ -648,7 +538,7 @@ static void on_input(fg_session *s, uint32_t node, reader *r) {
     fg_input_record prev;
     unpack_state(base, &prev);
     if (first > 0 && first <= pl->received && first - 1 >= pl->received - RING + 1 &&
-        pack_state(rec_at(s, node, first - 1)) != base) {
+        first >= s->rec_floor && pack_state(rec_at(s, node, first - 1)) != base) {
         s->stats.rejected++;
         return;
     }
@@ -739,13 +629,21 @@ static fg_status poll(fg_session *s, fg_error *err) {
             continue;
         }
         peer *p = &s->peers[node];
+        int64_t heard = p->last_recv;
         p->seen = true;
         p->last_recv = s->now;
+        if (s->state == FG_SESSION_REJOINING && type != MSG_OFFER && type != MSG_STATE)
+            continue; /* the match's messages wait until this node has its state */
         switch (type) {
         case MSG_HELLO: on_hello(s, node, &r); break;
         case MSG_INPUT: on_input(s, node, &r); break;
         case MSG_DETAIL: on_detail(s, node, &r); break;
         case MSG_SNAP: on_snap(s, node, &r); break;
+        case MSG_JOIN:
+            if (!fg_session_rejoin_on_join(s, node, &r)) p->last_recv = heard;
+            break;
+        case MSG_OFFER: fg_session_rejoin_on_offer(s, node, &r); break;
+        case MSG_STATE: fg_session_rejoin_on_state(s, node, &r); break;
         default: s->stats.rejected++;
         }
         if (s->state == FG_SESSION_DISCONNECTED) return FG_OK;
@@ -786,7 +684,7 @@ static void compare_checks(fg_session *s) {
             if (c->tick < 0 || c->tick >= s->confirmed) continue;
             fg_tick t = c->tick;
             c->tick = -1;
-            if (t < s->confirmed - RING + 1) continue;
+            if (t < s->confirmed - RING + 1 || t < hash_floor(s)) continue;
             s->stats.hashes_compared++;
             uint64_t mine = s->hashes[t & (RING - 1)];
             if (mine != c->hash) {
@@ -827,7 +725,7 @@ static fg_status simulate(fg_session *s, fg_error *err) {
     if (s->state != FG_SESSION_RUNNING) return FG_OK;
     if (ready > s->confirmed) {
         if (at != s->confirmed) {
-            restore_quiet(s, s->confirmed);
+            fg_session_restore_quiet(s, s->confirmed);
             uint32_t depth = (uint32_t)(at - s->confirmed);
             s->stats.rollbacks++;
             s->stats.resimulated += depth;
@@ -878,21 +776,41 @@ static bool should_wait(fg_session *s) {
     return true;
 }
 
+/* A player silent for disconnect_us (for a spectator: anyone) ends the match, unless this node
+** waits rejoin_us more for it: the match then pauses at the last confirmed tick until every such
+** peer is back, and so it does while a peer that asked for the state of the match has not run
+** again (session_rejoin.c). */
 static fg_status check_peers(fg_session *s, fg_error *err) {
     s->stats.interrupted = 0;
+    s->stats.waiting = 0;
     for (uint32_t n = 0; n < s->nnodes; n++) {
         if (n == s->cfg.local) continue;
         peer *p = &s->peers[n];
         int64_t silent = s->now - p->last_recv;
         p->interrupted = silent >= s->cfg.interrupt_us;
         if (p->interrupted) s->stats.interrupted++;
-        if (silent >= s->cfg.disconnect_us && (is_player(s, n) || s->spectator)) {
-            s->disconnected = (int)n;
-            return stop(s, FG_SESSION_DISCONNECTED, FG_ESTATE, err,
-                        "session: %s disconnected: nothing received for %lld ms (at tick "
-                        "%lld, %lld confirmed)", name_of(s, n).s, (long long)(silent / 1000),
-                        (long long)s->tick, (long long)s->confirmed);
+        if (!p->rejoining && (silent < s->cfg.disconnect_us || !(is_player(s, n) || s->spectator)))
+            continue;
+        if (silent < s->cfg.disconnect_us + s->cfg.rejoin_us) {
+            s->stats.waiting++;
+            continue;
         }
+        s->disconnected = (int)n;
+        char more[80] = "";
+        if (s->cfg.rejoin_us > 0)
+            snprintf(more, sizeof more, "; the match waited %lld ms more for it to rejoin",
+                     (long long)(s->cfg.rejoin_us / 1000));
+        return fg_session_stop(s, FG_SESSION_DISCONNECTED, FG_ESTATE, err,
+                    "session: %s disconnected: nothing received for %lld ms (at tick "
+                    "%lld, %lld confirmed)%s", name_of(s, n).s, (long long)(silent / 1000),
+                    (long long)s->tick, (long long)s->confirmed, more);
+    }
+    if (s->stats.waiting && s->state == FG_SESSION_RUNNING) {
+        /* Paused: the world shows the last confirmed tick, not a prediction that may not hold. */
+        s->state = FG_SESSION_WAITING;
+        if (fg_world_tick(s->w) != s->confirmed) fg_session_restore_quiet(s, s->confirmed);
+    } else if (!s->stats.waiting && s->state == FG_SESSION_WAITING) {
+        s->state = FG_SESSION_RUNNING;
     }
     return FG_OK;
 }
@@ -930,15 +848,18 @@ fg_status fg_session_advance(fg_session *s, int64_t now_us, fg_error *err) {
         return fg_error_set(err, FG_EINVAL, "session: time went back (%lld us after %lld us)",
                             (long long)now_us, (long long)s->now);
     if (s->w->edits != s->edits)
-        return stop(s, FG_SESSION_DISCONNECTED, FG_ESTATE, err,
+        return fg_session_stop(s, FG_SESSION_DISCONNECTED, FG_ESTATE, err,
                     "session: the world was edited (%s) during the match; a session's world "
                     "changes only through its ticks", s->w->edit_what ? s->w->edit_what : "?");
     s->now = now_us;
     s->stats.frames++;
+    bool rejoining = s->state == FG_SESSION_REJOINING;
     fg_status st = poll(s, err);
     if (st != FG_OK) return st;
     if (s->state == FG_SESSION_DISCONNECTED) return fg_session_advance(s, now_us, err);
     if (s->state == FG_SESSION_DESYNCED) return desynced(s, err);
+    /* The frame the state arrives in runs nothing more: the host gives input from the next. */
+    if (rejoining) return fg_session_rejoin_wait(s, err);
     if (s->state == FG_SESSION_SYNCING) {
         bool all = true;
         for (uint32_t n = 0; n < s->nnodes; n++)
@@ -956,9 +877,24 @@ fg_status fg_session_advance(fg_session *s, int64_t now_us, fg_error *err) {
     }
     st = check_peers(s, err);
     if (st != FG_OK) return st;
+    if (s->state == FG_SESSION_WAITING) { /* paused: only the transfer and the peers' acks */
+        fg_session_rejoin_send(s);
+        for (uint32_t n = 0; n < s->nnodes; n++)
+            if (n != s->cfg.local) send_input(s, n);
+        update_stats(s);
+        return FG_OK;
+    }
     bool over = s->cfg.ticks && s->tick >= s->cfg.ticks;
+    fg_tick mine = s->spectator ? 0 : s->players[local_player(s)].received;
+    if (s->catchup && (mine >= s->tick + s->delay || (s->cfg.ticks && mine >= s->cfg.ticks)))
+        s->catchup = false;
     if (over) {
         /* The match is played; waiting for the last records to be confirmed and acknowledged. */
+    } else if (s->catchup) {
+        /* Rejoined: the local input first fills the ticks the lost node's input never reached,
+        ** one a frame, so a host scripting input by tick gives each of them its own. */
+        assign_local(s, mine);
+        s->stats.waits++;
     } else if (!s->spectator) {
         /* The window counts from what this frame can confirm, input just received included. */
         fg_tick confirmable = frontier(s);
@@ -1005,13 +941,14 @@ fg_session_state fg_session_get_state(const fg_session *s) { return s->state; }
 fg_session_stats fg_session_get_stats(const fg_session *s) { return s->stats; }
 
 bool fg_session_confirmed_hash(const fg_session *s, fg_tick tick, uint64_t *hash) {
-    if (tick < 0 || tick >= s->confirmed || tick < s->confirmed - RING + 1) return false;
+    if (tick < hash_floor(s) || tick >= s->confirmed || tick < s->confirmed - RING + 1)
+        return false;
     *hash = s->hashes[tick & (RING - 1)];
     return true;
 }
 
 bool fg_session_record(const fg_session *s, uint32_t player, fg_tick tick, fg_input_record *out) {
-    if (player >= s->cfg.nplayers || tick < 0 || tick >= s->players[player].received ||
+    if (player >= s->cfg.nplayers || tick < s->rec_floor || tick >= s->players[player].received ||
         tick < s->players[player].received - RING + 1)
         return false;
     *out = s->players[player].rec[tick & (RING - 1)];

@@ -61,6 +61,8 @@ static bool is_bool(const void *p) {
 
 static bool tick_ok(fg_tick t) { return t > -TICK_LIMIT && t < TICK_LIMIT; }
 static bool fx_ok(fg_fx v) { return v >= -FX_LIMIT && v <= FX_LIMIT; }
+#define BOUNCE_V FG_BOUNCE_V_MAX
+static bool bounce_v_ok(fg_fx v, fg_fx lo) { return v >= lo && v <= BOUNCE_V; }
 
 static fg_status bad(checker *c, const char *fmt, const char *what, long long v) {
     char field[96];
@@ -219,6 +221,31 @@ static fg_status check_entity(checker *c, uint32_t i, const fg_entity_state *e) 
     CHECK(k->launched <= 1, FIELD("e%u.combat.launched", e->id), k->launched);
     CHECK(k->knockdown <= FG_KNOCKDOWN_HARD, FIELD("e%u.combat.knockdown", e->id), k->knockdown);
     CHECK(fx_ok(k->push_left), FIELD("e%u.combat.push_left", e->id), k->push_left);
+    /* Bounces: only on a launched entity, the fields of a kind not armed at zero (the hash folds
+    ** them only while one is armed), velocities and stun in their declared ranges. */
+    const fg_bounce_state *bs = &k->bounce;
+    bool wall = bs->armed & 1u, ground = bs->armed & 2u;
+    CHECK(bs->armed <= FG_BOUNCE_ARMED_ALL && (!bs->armed || k->launched),
+          FIELD("e%u.combat.bounce.armed", e->id), bs->armed);
+    CHECK(bs->armed ? bs->side == 1 || bs->side == 2 : bs->side == 0,
+          FIELD("e%u.combat.bounce.side", e->id), bs->side);
+    CHECK(bs->armed ? bs->by >= 1 && bs->by <= c->n : bs->by == 0,
+          FIELD("e%u.combat.bounce.by", e->id), bs->by);
+    CHECK(bs->reserved[0] == 0 && bs->reserved[1] == 0,
+          FIELD("e%u.combat.bounce.reserved", e->id), bs->reserved[0] | bs->reserved[1]);
+    CHECK(wall ? bounce_v_ok(bs->wall_vx, 0) : bs->wall_vx == 0,
+          FIELD("e%u.combat.bounce.wall_vx", e->id), bs->wall_vx);
+    CHECK(wall ? bounce_v_ok(bs->wall_vy, -BOUNCE_V) : bs->wall_vy == 0,
+          FIELD("e%u.combat.bounce.wall_vy", e->id), bs->wall_vy);
+    CHECK(wall ? bs->wall_stun >= 0 && bs->wall_stun <= FG_HIT_MAX_TICKS : bs->wall_stun == 0,
+          FIELD("e%u.combat.bounce.wall_stun", e->id), bs->wall_stun);
+    CHECK(ground ? bounce_v_ok(bs->ground_vx, -BOUNCE_V) : bs->ground_vx == 0,
+          FIELD("e%u.combat.bounce.ground_vx", e->id), bs->ground_vx);
+    CHECK(ground ? bs->ground_vy > 0 && bounce_v_ok(bs->ground_vy, 0) : bs->ground_vy == 0,
+          FIELD("e%u.combat.bounce.ground_vy", e->id), bs->ground_vy);
+    CHECK(ground ? bs->ground_stun >= 0 && bs->ground_stun <= FG_HIT_MAX_TICKS
+                 : bs->ground_stun == 0,
+          FIELD("e%u.combat.bounce.ground_stun", e->id), bs->ground_stun);
     CHECK(tick_ok(k->throw_invuln_until) && tick_ok(k->tech_until),
           FIELD("e%u.combat ticks", e->id), k->tech_until);
     /* Variables stay in their declared ranges; the ones a ruleset does not declare hold 0. */

@@ -325,6 +325,18 @@ static void diff_combat(walk *k, uint32_t e, const fg_combat *a, const fg_combat
         CMP(k, used, fmt_i, la->def, lb->def, "e%u.combat.log[%d].def", e, i);
         CMP(k, used, fmt_i, la->last, lb->last, "e%u.combat.log[%d].last", e, i);
     }
+    /* Bounces: folded only while one is armed. */
+    const fg_bounce_state *ba = &a->bounce, *bb = &b->bounce;
+    bool armed = ba->armed || bb->armed;
+    CMP(k, true, fmt_i, ba->armed, bb->armed, "e%u.combat.bounce.armed", e);
+    CMP(k, armed, fmt_i, ba->side, bb->side, "e%u.combat.bounce.side", e);
+    CMP(k, armed, fmt_i, ba->by, bb->by, "e%u.combat.bounce.by", e);
+    CMP(k, armed, fmt_fx, ba->wall_vx, bb->wall_vx, "e%u.combat.bounce.wall_vx", e);
+    CMP(k, armed, fmt_fx, ba->wall_vy, bb->wall_vy, "e%u.combat.bounce.wall_vy", e);
+    CMP(k, armed, fmt_i, ba->wall_stun, bb->wall_stun, "e%u.combat.bounce.wall_stun", e);
+    CMP(k, armed, fmt_fx, ba->ground_vx, bb->ground_vx, "e%u.combat.bounce.ground_vx", e);
+    CMP(k, armed, fmt_fx, ba->ground_vy, bb->ground_vy, "e%u.combat.bounce.ground_vy", e);
+    CMP(k, armed, fmt_i, ba->ground_stun, bb->ground_stun, "e%u.combat.bounce.ground_stun", e);
 }
 
 static void diff_record(walk *k, uint32_t e, const fg_entity_state *a, const fg_entity_state *b,

@@ -776,12 +776,17 @@ static void move_entity(fg_world *w, fg_entity_state *es, fg_tick t) {
     es->y = clamp_position((int64_t)es->y + es->vy);
     fg_hit_slide(es);
     const fg_stage *stage = &w->state->stage;
+    fg_fx want_x = es->x;
     fg_stage_contact c = fg_stage_move(stage, x0, y0, &es->x, &es->y, es->drop);
     es->support = c.support;
     if (c.stopped_y && es->vy > 0) es->vy = 0;
     /* A drop-through ends once the feet are below the platform. */
     if (es->drop && (es->drop > stage->nplatforms || es->y < stage->platforms[es->drop - 1].y))
         es->drop = 0;
+    /* A bounce a hit armed: off the wall that stopped it, or off the surface instead of a
+    ** landing (bounce.c). */
+    if (es->combat.launched && es->combat.bounce.armed)
+        fg_bounce_move(w, es, want_x, &c, airborne, t);
     if (c.support != FG_SUPPORT_NONE) {
         if (es->vy < 0) es->vy = 0;
         if (airborne) {

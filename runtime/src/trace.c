@@ -19,13 +19,15 @@
 fg_trace_record *fg_world_trace_push(fg_world *w, fg_tick tick, fg_entity e, fg_trace_kind kind,
                                      int code) {
     if (w->trace_cap == 0) return NULL;
+    /* A compare rather than a division: every input edge and transition comes through here. */
     uint32_t at;
     if (w->trace_count == w->trace_cap) {
         at = w->trace_head;
-        w->trace_head = (w->trace_head + 1) % w->trace_cap;
+        if (++w->trace_head == w->trace_cap) w->trace_head = 0;
         w->trace_dropped++;
     } else {
-        at = (w->trace_head + w->trace_count++) % w->trace_cap;
+        at = w->trace_head + w->trace_count++;
+        if (at >= w->trace_cap) at -= w->trace_cap;
     }
     fg_trace_record *r = &w->trace[at];
     r->tick = tick;
@@ -143,8 +145,8 @@ void fg_world_note_error(fg_world *w, fg_entity e, const char *text) {
 const char *fg_transition_reason_name(fg_transition_reason r) {
     static const char *const names[] = {"request", "ended",   "hold",        "landed",
                                         "hit",     "blocked", "interrupted", "spawn",
-                                        "fell"};
-    return (unsigned)r < 9 ? names[r] : "unknown";
+                                        "fell",    "bounced"};
+    return (unsigned)r < 10 ? names[r] : "unknown";
 }
 
 static const char *edge_kind_name(int k) {
@@ -265,6 +267,14 @@ int fg_world_trace_format(const fg_world *w, const fg_trace_record *r, char *buf
         const char *var = rules && r->code < rules->nvars ? rules->vars[r->code].name : "?";
         return n + snprintf(p, left, "var %s: %lld -> %lld (%s %lld)", var, (long long)r->a,
                             (long long)r->b, r->c == FG_VAR_ADD ? "add" : "set", (long long)r->d);
+    }
+    case FG_TRACE_BOUNCE: {
+        bool wall = r->code == FG_BOUNCE_WALL;
+        return n + snprintf(p, left, "%s bounce at %s %g (armed by e%lld): vx %g, vy %g, stun %d",
+                            fg_bounce_kind_name((fg_bounce_kind)r->code), wall ? "x" : "y",
+                            (double)(int32_t)(uint32_t)r->b / FG_FX_ONE, (long long)r->a,
+                            (double)r->c / FG_FX_ONE, (double)r->d / FG_FX_ONE,
+                            (int)(r->b >> 32));
     }
     default: return n + snprintf(p, left, "record kind %u", r->kind);
     }

@@ -2,7 +2,8 @@
 /*
 ** world_combat.c: the world's combat API for hosts and tools: teams and owners (who may hit
 ** whom), the live boxes of an entity as the collision phase sees them, the combat state (combo,
-** juggle, knockdown, throws). The state hash folds the combat state in world_hash.c.
+** juggle, knockdown, throws, bounces armed). The state hash folds the combat state in
+** world_hash.c.
 */
 #include "internal.h"
 
@@ -61,6 +62,8 @@ fg_status fg_world_combat(const fg_world *w, fg_entity e, fg_combat_view *out, f
     out->tech_until = c->tech_until;
     out->throw_invuln_until = c->throw_invuln_until;
     out->pushback_left = c->push_left;
+    out->wall_bounce = (c->bounce.armed & (1u << (FG_BOUNCE_WALL - 1))) != 0;
+    out->ground_bounce = (c->bounce.armed & (1u << (FG_BOUNCE_GROUND - 1))) != 0;
     return FG_OK;
 }
 
@@ -91,4 +94,3 @@ void fg_collide_space_free(fg_collide_space *s, fg_allocator *a, uint32_t max_en
 }
 
 uint64_t fg_world_contacts_dropped(const fg_world *w) { return w->coll.dropped; }
-

@@ -62,7 +62,8 @@
 ---@field target integer
 ---@field contact "hit"|"block"|"none"
 ---@field reported boolean
----@field kind "marker"|"hit"|"throw"|"clash"|"struck"
+---@field kind "marker"|"hit"|"throw"|"clash"|"struck"|"bounce"
+---@field bounce? "wall"|"ground" bounces: what the launched entity bounced off (target: the attacker)
 ---@field projectile? integer contacts and clashes: the projectile's id
 ---@field other? integer clashes: the other projectile's id
 
@@ -658,7 +659,8 @@ function Entity:frozen() end
 ---@return framegate.View
 function Entity:view() end
 ---The combat state: combo, combo_damage, juggle, juggle_limit, launched, knockdown ("none",
----"soft", "hard"), grabbed_by, tech_until, throw_invuln_until, pushback (pixels left), team, owner.
+---"soft", "hard"), grabbed_by, tech_until, throw_invuln_until, pushback (pixels left), team, owner,
+---wall_bounce, ground_bounce (a hit armed them and they are not used yet).
 ---@return table
 function Entity:combat() end
 ---The live boxes as the collision phase tests them, in world pixels: { kind =, x0 =, y0 =,
@@ -691,7 +693,7 @@ function Rules:hash() end
 ---@return string[]
 function Rules:actions() end
 ---The compiled definition; `hit` (range in pixels, damage, hitstop, hitstun, blockstun, meter,
----low, overhead, ...) when the action hits, a list of them when it has several; `throw` likewise;
+---low, overhead, ..., wall_bounce / ground_bounce = { vx, vy, stun } when declared) when the action hits, a list of them when it has several; `throw` likewise;
 ---`boxes` with `hit = n` / `throw = n` on a box that uses another definition than the first.
 ---@param name string
 ---@return table?
@@ -992,8 +994,10 @@ function Replication:close() end
 ---@param opts? { nodes?: integer, latency_ms?: integer, jitter_ms?: integer, loss?: integer, duplicate?: integer, reorder?: integer, seed?: integer, capacity?: integer, over?: framegate.Transport }
 ---@return framegate.Link
 function framegate.link(opts) end
----A rollback session on a world whose entities are spawned and which has run no tick.
----@param opts { world: framegate.World, transport: framegate.Transport, node?: integer, players?: integer, spectators?: integer, delay?: integer, max_prediction?: integer, hash_every?: integer, interrupt_ms?: integer, disconnect_ms?: integer, ticks?: integer }
+---A rollback session on a world whose entities are spawned and which has run no tick. rejoin_ms:
+---how long past disconnect_ms the match pauses for a lost peer; rejoin: this node lost the match
+---and takes its state from a peer (its world built as at the start).
+---@param opts { world: framegate.World, transport: framegate.Transport, node?: integer, players?: integer, spectators?: integer, delay?: integer, max_prediction?: integer, hash_every?: integer, interrupt_ms?: integer, disconnect_ms?: integer, rejoin_ms?: integer, rejoin?: boolean, ticks?: integer }
 ---@return framegate.Session
 function framegate.session(opts) end
 ---Pushes into world, for its next tick, the record of what source_entity consumed in
@@ -1065,9 +1069,9 @@ function Session:input_tick() end
 function Session:delay(n) end
 ---@param now_us integer
 ---@return boolean ok
----@return string? message a desync or a disconnect
+---@return string? message a desync, a disconnect or a refused rejoin
 function Session:advance(now_us) end
----@return "syncing"|"running"|"desynced"|"disconnected"|"finished"
+---@return "syncing"|"running"|"desynced"|"disconnected"|"finished"|"waiting"|"rejoining"
 function Session:state() end
 ---@return table
 function Session:stats() end

@@ -59,6 +59,7 @@ function M.config(args)
     { "spectators", "--spectators", args.mode == "spectate" and 1 or 0, 0, 8 },
     { "slot", "--slot", 1, 1, 8 },
     { "disconnect", "--disconnect", 5000, 100, 600000 },
+    { "rejoin_wait", "--rejoin-wait", 0, 0, 600000 },
   }
   for _, o in ipairs(ints) do
     local v, err = options.int(args, o[2], o[3], o[4], o[5])
@@ -86,6 +87,12 @@ function M.config(args)
       return nil, ("--slot %d: expected 1..%d (the match's spectators)"):format(c.slot, c.spectators)
     end
     if #c.delay_at > 0 or args.input then return nil, "a spectator has no input (--input, --delay-at)" end
+  end
+  c.rejoin = args.rejoin or false
+  if c.rejoin and c.mode == "local" then return nil, "--rejoin: a local match has no peer to rejoin" end
+  if c.rejoin and args.record then
+    return nil, "--record: a node that rejoins has no ticks before it; record on a node that stayed "
+      .. "(its recording holds the whole match)"
   end
   local rules_arg = c.mode == "local" and args.address or args.rules
   if not rules_arg then return nil, "which rules? e.g. framegate netplay host 7000 samples/duel" end
@@ -224,7 +231,8 @@ function M.open(c, me)
   n.rec = c.record and n.world:record(c.record) or nil
   n.session = fg.session { world = n.world, transport = n.transport, node = c.node,
                            spectators = c.spectators, ticks = c.ticks, delay = c.delay,
-                           disconnect_ms = c.disconnect }
+                           disconnect_ms = c.disconnect, rejoin_ms = c.rejoin_wait,
+                           rejoin = c.rejoin }
   if c.mode ~= "spectate" then
     n.me = me or M.scripted(c.rules, c.seed, c.script, c.node == 1 and "p1" or "p2")
   end
@@ -286,13 +294,41 @@ function M.status(n)
   return line
 end
 
+-- The match pauses for a lost peer and goes on, and a rejoining node gets the match: one line
+-- each. A node that rejoined gives input from the first tick it has no record for: its script
+-- runs silently up to there (the ticks before are the state it was sent).
+local function rejoin_lines(n, was)
+  local s = n.session
+  local now, st = s:state(), s:stats()
+  if now == was then return end
+  if now == "waiting" then
+    n.out(("tick %d: waiting for a lost peer (%d); the match is paused"):format(st.confirmed,
+      st.waiting))
+  elseif was == "waiting" and now == "running" then
+    n.out(("tick %d: the match goes on"):format(st.confirmed))
+  elseif was == "rejoining" and now == "running" then
+    n.out(("tick %d: rejoined the match (%d bytes of state)"):format(st.rejoined_at,
+      st.state_bytes))
+    n.hashed = st.rejoined_at
+    if n.me then
+      local t = s:input_tick()
+      while n.fed < t - 1 do
+        n.me.step()
+        n.fed = n.fed + 1
+      end
+    end
+  end
+end
+
 --- One frame at now (microseconds of match time); clock: a watcher, for the outage's sleep.
 --- Returns true while the node goes on.
 function M.frame(n, now, clock)
   local s = n.session
   if n.link then n.link:time(now) end
-  if n.me then feed(n) end
+  local was = s:state()
+  if n.me and was ~= "rejoining" then feed(n) end
   local good, msg = s:advance(now)
+  rejoin_lines(n, was)
   local confirmed = s:stats().confirmed
   for k = n.hashed, confirmed - 1 do n.hashes[k] = s:hash(k) end
   n.hashed = confirmed

@@ -222,6 +222,77 @@ static void hostile_datagrams_are_refused(void **state) {
     close_pair(&p);
 }
 
+/* A node's process dies and a fresh one rejoins (the C API alone): every frame around it, the
+** pause, the transfer and the play after it allocate nothing; only creating the new world and
+** session does. Afterwards both nodes confirm the same hashes. */
+static void a_rejoin_allocates_nothing_per_frame(void **state) {
+    (void)state;
+    fg_counting_allocator counter;
+    fg_allocator alloc = fg_test_counting_allocator(&counter);
+    fg_link_config lc = fg_link_config_default();
+    lc.latency_us = 30000;
+    lc.loss_pct = 2;
+    lc.allocator = alloc;
+    pair p;
+    open_pair(&p, &alloc, &lc);
+    fg_session_config c = fg_session_config_default();
+    c.allocator = alloc;
+    c.rejoin_us = 10 * (int64_t)FG_US_PER_S;
+    fg_error err;
+    for (uint32_t i = 0; i < 2; i++) {
+        fg_input_record_start(&p.prev[i], NULL);
+        fg_session_destroy(p.s[i]);
+        c.local = i;
+        c.transport = fg_link_transport(p.link, i);
+        assert_int_equal(fg_session_create(p.w[i], &c, &p.s[i], &err), FG_OK);
+    }
+    uint64_t frame = 0;
+    frames(&p, &frame, 300); /* warm */
+    size_t before = counter.allocations;
+    for (; frame < 1000; frame++) { /* node 1 is gone from frame 600 */
+        int64_t now = (int64_t)frame * FRAME_US;
+        fg_link_set_time(p.link, now);
+        feed(&p, 0);
+        assert_int_equal(fg_session_advance(p.s[0], now, &err), FG_OK);
+        if (frame < 600) {
+            feed(&p, 1);
+            assert_int_equal(fg_session_advance(p.s[1], now, &err), FG_OK);
+        }
+    }
+    assert_int_equal(fg_session_get_state(p.s[0]), FG_SESSION_WAITING);
+    size_t during = counter.allocations - before;
+    /* The new process: a world as at the start, a session that rejoins. */
+    fg_session_destroy(p.s[1]);
+    fg_world_destroy(p.w[1]);
+    fg_world_hooks none = {0};
+    p.w[1] = fg_det_world(p.rules, 9, &alloc, none);
+    c.local = 1;
+    c.rejoin = true;
+    c.transport = fg_link_transport(p.link, 1);
+    assert_int_equal(fg_session_create(p.w[1], &c, &p.s[1], &err), FG_OK);
+    before = counter.allocations;
+    for (; frame < 2500; frame++) { /* the new node 1 plays idle */
+        int64_t now = (int64_t)frame * FRAME_US;
+        fg_link_set_time(p.link, now);
+        feed(&p, 0);
+        for (uint32_t i = 0; i < 2; i++)
+            if (fg_session_advance(p.s[i], now, &err) != FG_OK)
+                fail_msg("%s", fg_error_message(&err));
+    }
+    assert_int_equal(during + counter.allocations - before, 0);
+    fg_session_stats a = fg_session_get_stats(p.s[0]), b = fg_session_get_stats(p.s[1]);
+    assert_int_equal(a.rejoins, 1);
+    assert_true(b.rejoined_at > 300 && b.rejoined_at < 700);
+    assert_true(b.hashes_compared > 20);
+    uint64_t h0, h1;
+    for (fg_tick t = b.confirmed - 100; t < b.confirmed - 10; t++) {
+        assert_true(fg_session_confirmed_hash(p.s[0], t, &h0));
+        assert_true(fg_session_confirmed_hash(p.s[1], t, &h1));
+        assert_int_equal(h0, h1);
+    }
+    close_pair(&p);
+}
+
 static void the_link_does_what_it_says(void **state) {
     (void)state;
     fg_link_config lc = fg_link_config_default();
@@ -269,6 +340,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_frame_allocates_nothing),
         cmocka_unit_test(hostile_datagrams_are_refused),
+        cmocka_unit_test(a_rejoin_allocates_nothing_per_frame),
         cmocka_unit_test(the_link_does_what_it_says),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

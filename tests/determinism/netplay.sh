@@ -12,6 +12,12 @@
 #             on to the end, the same as without the outage;
 #   late      the joiner's connection drops for 7 s, past the 5 s timeout: the host reports the
 #             disconnect, its recording so far replays, and the joiner, back, reports the host gone;
+#   pause     as late, but both wait 20 s more for a lost peer (--rejoin-wait): both pause, and the
+#             match goes on when the connection is back, the same as without the outage;
+#   restart   the joiner is killed mid-match and started again with --rejoin past the disconnect
+#             timeout: the host pauses, sends it the state of the match, and both play to the end;
+#             the host's hashes, cues and recording are the local run's, and so are the new
+#             joiner's hashes and cues from the tick it rejoined at;
 #   spectate  a third process spectates: its hashes and its recording are the players';
 #   delay     both players change their input delay three times mid-match (--delay-at), and the
 #             local run gives the input the same ticks.
@@ -30,6 +36,8 @@ join_extra=() both=(--disconnect 30000)
 case $case in
   rejoin) join_extra=(--outage 1200:2000) ;;
   late) join_extra=(--outage 1200:7000) both=() ;;
+  pause) join_extra=(--outage 1200:7000) both=(--rejoin-wait 20000) ;;
+  restart) both=(--rejoin-wait 30000) ;;
   kill) both=() ;;
   spectate) both+=(--spectators 1) ;;
   delay) both+=(--delay-at 600:5 --delay-at 1800:0 --delay-at 2400:3) ;;
@@ -70,6 +78,36 @@ if [ "$case" = kill ]; then
   echo "killed mid-match: the host reported it at tick $n and its recording replays"
   exit 0
 fi
+if [ "$case" = restart ]; then
+  sleep 2
+  kill -9 $join_pid
+  wait $join_pid 2>/dev/null
+  cat "$dir/join.out"
+  sleep 1 # ten seconds of the match: past the 5 s disconnect timeout, the host is paused
+  "$cli" netplay join "$address" "$samples/duel" "${common[@]}" "${both[@]}" --rejoin \
+    --hashes "$dir/join2.txt" --cues "$dir/join2.cues" >"$dir/join2.out" 2>&1 &
+  join_pid=$!
+  wait $join_pid; jrc=$?
+  wait $host_pid; hrc=$?
+  cat "$dir/host.out" "$dir/join2.out"
+  [ $hrc = 0 ] && [ $jrc = 0 ] || fail "exit codes: host $hrc, rejoined joiner $jrc"
+  "$cli" netplay local "$samples/duel" --input "$samples/duel/netplay.txt" --ticks $ticks \
+    --hashes "$dir/local.txt" --cues "$dir/local.cues" || exit 1
+  grep -q "waiting for a lost peer" "$dir/host.out" || fail "the host did not pause"
+  at=$(sed -n 's/^tick \([0-9]*\): rejoined the match.*/\1/p' "$dir/join2.out")
+  [ -n "$at" ] && [ "$at" -gt 100 ] || fail "the joiner did not report where it rejoined"
+  cmp "$dir/host.txt" "$dir/local.txt" || fail "the host's hashes differ from the local run"
+  cmp "$dir/host.cues" "$dir/local.cues" || fail "the host's cues differ from the local run's"
+  awk -v at="$at" '$1 >= at' "$dir/local.txt" >"$dir/local.after"
+  awk -v at="$at" '$1 >= at' "$dir/join2.txt" >"$dir/join2.after"
+  [ "$(grep -c . "$dir/join2.after")" = $((ticks - at)) ] || fail "the joiner missed ticks"
+  cmp "$dir/join2.after" "$dir/local.after" || fail "the rejoined joiner's hashes differ"
+  awk -v at="$at" '$1 >= at' "$dir/local.cues" >"$dir/local.cues.after"
+  cmp "$dir/join2.cues" "$dir/local.cues.after" || fail "the rejoined joiner's cues differ"
+  "$cli" replay "$dir/host.fgr" || fail "the host's recording does not replay"
+  echo "the joiner was killed and rejoined at tick $at: the match ended the same as the local run"
+  exit 0
+fi
 if [ "$case" = late ]; then
   host_disconnected
   wait $join_pid; jrc=$?
@@ -95,6 +133,11 @@ cmp "$dir/host.cues" "$dir/local.cues" || fail "the host's cues differ from the 
 cmp "$dir/join.cues" "$dir/local.cues" || fail "the joiner's cues differ from the local run's"
 "$cli" replay "$dir/host.fgr" || fail "the recording does not replay"
 case $case in
+  pause)
+    grep -q "waiting for a lost peer" "$dir/host.out" || fail "the host did not pause"
+    grep -q "the match goes on" "$dir/host.out" || fail "the host did not go on"
+    grep -q "the match goes on" "$dir/join.out" || fail "the joiner did not go on"
+    echo "the joiner dropped for 7 s, past the timeout: both paused and the match went on" ;;
   rejoin)
     grep -q "outage: connection dropped" "$dir/join.out" || fail "the joiner had no outage"
     grep -q ", 1 rejoins;" "$dir/host.out" || fail "the host did not see the joiner rejoin"

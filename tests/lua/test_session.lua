@@ -1,8 +1,8 @@
 -- SPDX-License-Identifier: MIT
 -- test_session.lua: netplay from Lua. Two sample duelists play through fg.link with loss and
 -- latency; their confirmed hashes agree, the match ends at its length on both, and the recording
--- one of them made replays and verifies. A planted desync gives a report naming the fields. And
--- every mistake a user can make in the options gets a message.
+-- one of them made replays and verifies. A restarted node rejoins. A planted desync gives a report
+-- naming the fields. And every mistake a user can make in the options gets a message.
 -- luacheck: globals TestSession
 local lu = require "luaunit"
 local fg = require "framegate"
@@ -137,6 +137,60 @@ function TestSession:test_a_planted_desync_is_reported_with_fields()
   lu.assertNotEquals(r.here, r.there)
 end
 
+-- Node 2's process dies at frame 300 and a fresh one rejoins at frame 700 (past the 5 s
+-- disconnect): node 1 waits, paused; the new node gets the state, both play to the end with the
+-- same hashes, and node 1's recording, made across the pause, replays.
+function TestSession:test_a_restarted_node_rejoins()
+  local path = os.tmpname()
+  local link = fg.link { latency_ms = 30, jitter_ms = 5, loss = 2, seed = 9 }
+  local function node(i, rejoin)
+    local w = world()
+    local rec = i == 1 and w:record(path) or nil
+    local s = fg.session { world = w, transport = link:node(i), node = i, ticks = 1200,
+                           rejoin_ms = 20000, rejoin = rejoin }
+    return { w = w, s = s, rec = rec, fed = -1 }
+  end
+  local nodes = { node(1), node(2) }
+  local seen = {}
+  local frame, us = 0, 16667
+  while frame < 20000 do
+    link:time(frame * us)
+    if frame == 300 then nodes[2].gone = true end
+    if frame == 700 then nodes[2] = node(2, true) end
+    local all = true
+    for i, n in ipairs(nodes) do
+      if not n.gone then
+        local was = n.s:state()
+        if was ~= "rejoining" then n.fed = feed(n.s, i, n.fed) end
+        lu.assertTrue(n.s:advance(frame * us))
+        if was == "rejoining" and n.s:state() == "running" then n.fed = n.s:input_tick() - 1 end
+        seen[n.s:state()] = true
+        if n.s:state() ~= "finished" then all = false end
+      end
+    end
+    frame = frame + 1
+    if all then break end
+  end
+  lu.assertTrue(seen.waiting and seen.rejoining)
+  lu.assertEquals(nodes[1].s:state(), "finished")
+  lu.assertEquals(nodes[2].s:state(), "finished")
+  lu.assertEquals(nodes[1].w:hash(), nodes[2].w:hash())
+  local a, b = nodes[1].s:stats(), nodes[2].s:stats()
+  lu.assertEquals(a.rejoins, 1)
+  lu.assertNil(a.rejoined_at)
+  lu.assertTrue(b.rejoined_at > 200 and b.rejoined_at < 320, tostring(b.rejoined_at))
+  lu.assertEquals(b.state_bytes, a.state_bytes)
+  lu.assertTrue(b.hashes_compared > 20)
+  local files, ticks = nodes[1].rec:finish()
+  lu.assertEquals(ticks, 1200)
+  local reader = fg.replay.open(files[1])
+  local back = fg.replay.world(reader, fg.rules(RULES))
+  local ok, msg = back:replay_player(reader):run()
+  lu.assertTrue(ok, msg)
+  lu.assertEquals(back:hash(), nodes[1].w:hash())
+  os.remove(path)
+end
+
 function TestSession:test_mistakes_get_messages()
   local link = fg.link()
   local w = world()
@@ -150,6 +204,8 @@ function TestSession:test_mistakes_get_messages()
     fg.session, { world = w, transport = link:node(1), node = 3 })
   lu.assertErrorMsgContains("link: unknown field 'latency'", fg.link, { latency = 3 })
   lu.assertErrorMsgContains("field 'loss': 101, expected 0..100", fg.link, { loss = 101 })
+  lu.assertErrorMsgContains("field 'rejoin_ms': -1, expected 0..600000",
+    fg.session, { world = w, transport = link:node(1), rejoin_ms = -1 })
   local s = fg.session { world = w, transport = link:node(1) }
   lu.assertErrorMsgContains("session:press('XX'): not a button of this world", s.press, s, "XX")
   lu.assertErrorMsgContains("already held", function() s:press("LP"); s:press("LP") end)

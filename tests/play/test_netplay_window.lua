@@ -164,6 +164,48 @@ function TestNetplayWindow:test_keyboard_and_a_delay_key_mid_match()
   sh(("'%s' replay '%s/host.fgr' >/dev/null"):format(CLI, d))
 end
 
+-- Two windows: this process's window hosts with its player on the (injected) keyboard, and a
+-- second `framegate netplay join --window` process plays its script in a window of its own. Both
+-- confirm every tick with the same hashes, the keyboard's presses reach the joining side, and the
+-- joining window's last frame draws P1 where the host's world puts it.
+function TestNetplayWindow:test_two_windows_play_each_other()
+  local d = tmpdir()
+  local ticks = 360
+  local lines = {}
+  local c = config { mode = "host", address = "0", rules = "samples/duel", ticks = tostring(ticks),
+                     speed = "2", hashes = d .. "/host.txt", quiet = true }
+  local code, s = play_net.session(c, {
+    software = true, out = function(line) lines[#lines + 1] = line end,
+    on_frame = function(s)
+      if s.frames == 0 then
+        sh(("'%s' netplay join 127.0.0.1:%d samples/duel --input %s --ticks %d --speed 2 "
+          .. "--quiet --window --software --hashes '%s/join.txt' --shot %d:'%s/join.bmp' "
+          .. ">'%s/join.out' 2>&1 &"):format(CLI, s.node.enet:port(), SCRIPT, ticks, d, ticks,
+            d, d))
+      end
+      local t = s.node.session:stats().tick
+      if s.frames % 40 == 0 and t > 30 then s.win:inject_key("J", true) end
+      if s.frames % 40 == 5 and t > 30 then s.win:inject_key("J", false) end
+    end })
+  local out = table.concat(lines, "\n")
+  lu.assertEquals(code, 0, out)
+  local joined = wait_for(d .. "/join.out", "netplay join: " .. ticks .. " ticks confirmed")
+  lu.assertStrContains(joined, "shot: tick " .. ticks)
+  local host, join = read(d .. "/host.txt"), read(d .. "/join.txt")
+  lu.assertEquals(select(2, host:gsub("\n", "")), ticks)
+  lu.assertEquals(join, host)
+  -- The keyboard drove P1 on the host: its presses are in the match both windows ran.
+  local lp = 0
+  for _, row in ipairs(s.players[1].inputs) do
+    if row.buttons:find("LP") then lp = lp + 1 end
+  end
+  lu.assertTrue(lp >= 3, "rows with LP held: " .. lp)
+  local pixel = read_bmp(d .. "/join.bmp")
+  local x = s.world:entity(1):position()
+  local sx = math.floor(ORIGIN_X + SCALE * x)
+  lu.assertEquals(pixel(sx + 15, GROUND_Y - 4), P1, "P1's facing line in the joining window")
+end
+
 -- The command line: `framegate netplay ... --window` runs framegate-play; a spectator window.
 function TestNetplayWindow:test_the_command_line_opens_the_window()
   local d = tmpdir()

@@ -2,7 +2,8 @@
 /*
 ** framegate/hit.h: hits as data. Boxes (hurt, hit, push, throw) per action and tick range,
 ** default boxes per fighter and state group, invulnerability; hit definitions (damage, stun,
-** hitstop, guard, pushback, counter hits, meter, multi-hit, juggle, reaction); throw
+** hitstop, guard, pushback, counter hits, meter, multi-hit, juggle, reaction, wall and ground
+** bounces); throw
 ** definitions; and the rectangle arithmetic the collision phase uses, exposed so a host draws
 ** exactly what gameplay tests.
 **
@@ -70,6 +71,14 @@ typedef enum fg_throw_step {
 } fg_throw_step;
 FG_API const char *fg_throw_step_name(fg_throw_step s);
 
+/* Which surface a launched target bounced off (FG_EVENT_BOUNCE events, FG_TRACE_BOUNCE). */
+typedef enum fg_bounce_kind {
+    FG_BOUNCE_WALL = 1,  /* a wall of the stage (physics.stage_min, stage_max) */
+    FG_BOUNCE_GROUND = 2 /* what it would have landed on: the floor, a platform, a block */
+} fg_bounce_kind;
+/* "wall", "ground"; "?" for a value outside the enum. */
+FG_API const char *fg_bounce_kind_name(fg_bounce_kind k);
+
 /* An axis-aligned rectangle: left-bottom corner and size, relative to the origin, facing right. */
 typedef struct fg_box {
     fg_fx x, y, w, h;
@@ -90,6 +99,18 @@ typedef struct fg_invuln_def {
     int32_t from, to;
     bool strike, thrown;
 } fg_invuln_def;
+
+/* A bounce a hit gives the target it leaves in the air: the first time that target meets a wall
+** (wall_bounce) or would land (ground_bounce) while still in the air from a hit, it bounces
+** instead, once: its velocity becomes (vx, vy) and its hit reaction starts again for `stun`
+** ticks. A later hit that lands replaces what an earlier one armed. */
+typedef struct fg_bounce_def {
+    bool enabled;
+    fg_fx vx;     /* pixels per tick after the bounce: off a wall, away from it (0..4096); off
+                     the ground, onward (> 0) or back (< 0) along the way it was last sent */
+    fg_fx vy;     /* upward (a ground bounce: > 0) */
+    int32_t stun; /* ticks of the target's hit reaction from the bounce (0: the hit's hitstun) */
+} fg_bounce_def;
 
 /* What a hit box does to its target. */
 typedef struct fg_hit_def {
@@ -119,6 +140,8 @@ typedef struct fg_hit_def {
     fg_fx launch_vx, launch_vy; /* velocity given to the target on hit (vx away from the
                                    attacker); launch_vy > 0 puts it in the air */
     fg_knockdown knockdown;     /* when the target lands from this hit */
+    fg_bounce_def wall_bounce;   /* off the first wall it meets in the air from this hit */
+    fg_bounce_def ground_bounce; /* instead of its landing from this hit */
 } fg_hit_def;
 
 /* What a throw box does. A throw connects against a hurt box of a target on the ground, not in

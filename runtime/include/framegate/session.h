@@ -11,7 +11,9 @@
 **   link that adds latency, jitter, loss, duplication and reordering from a seed, for tests;
 ** - the rollback session: N players and M spectators, input delay (changeable mid-match),
 **   prediction, rollback and re-simulation on late input, time sync, desync detection by hash
-**   exchange with a report naming the first divergent tick and the fields, disconnects.
+**   exchange with a report naming the first divergent tick and the fields, disconnects, and
+**   rejoins: a node that lost the match (its network went away for longer than disconnect_us, or
+**   its process restarted) gets the state of the match from a peer and plays on.
 **
 ** Everything is allocated when the session is created; a frame allocates nothing.
 ** docs/netplay.md describes the protocol and how to read a desync report.
@@ -149,6 +151,7 @@ FG_API fg_link_stats fg_link_get_stats(const fg_link *l);
 #define FG_SESSION_MAX_HASH_EVERY 120
 #define FG_SESSION_MAX_DIFFS 32
 #define FG_SESSION_SPECTATOR UINT32_MAX
+#define FG_SESSION_MAX_REJOIN_US (600 * (int64_t)1000000)
 
 typedef struct fg_session_config {
     uint32_t nplayers;       /* 1..FG_SESSION_MAX_PLAYERS; player i plays entity i + 1 */
@@ -159,6 +162,14 @@ typedef struct fg_session_config {
     uint32_t hash_every;     /* ticks between hash exchanges, 1..120; default 30 */
     int64_t interrupt_us;    /* silence after which a peer counts as interrupted; default 500 ms */
     int64_t disconnect_us;   /* silence after which it is disconnected; default 5 s */
+    int64_t rejoin_us;       /* how long past disconnect_us this node keeps the match paused for
+                                a lost peer to come back (or a restarted one to ask for the state
+                                of the match), 0..FG_SESSION_MAX_REJOIN_US; default 0: the match
+                                ends at the disconnect. A node with 0 sends no state either */
+    bool rejoin;             /* this node lost the match and joins it in progress: its world is
+                                built as at the match's start (tick 0, the same rules and setup),
+                                and fg_session_advance asks a peer for the state of the match and
+                                runs nothing until it has it (FG_SESSION_REJOINING) */
     fg_tick ticks;           /* the match's length: no tick from this one on is run, and the
                                 session is finished once every node holds every record before
                                 it; 0: endless */
@@ -174,8 +185,12 @@ typedef enum fg_session_state {
     FG_SESSION_RUNNING = 1,
     FG_SESSION_DESYNCED = 2,    /* stopped: the hashes differ; the report is being completed */
     FG_SESSION_DISCONNECTED = 3, /* stopped: a peer was silent for disconnect_us */
-    FG_SESSION_FINISHED = 4      /* config.ticks ran and every peer holds this node's records;
+    FG_SESSION_FINISHED = 4,     /* config.ticks ran and every peer holds this node's records;
                                     advance still answers peers that wait for them */
+    FG_SESSION_WAITING = 5,      /* paused at the last confirmed tick (the world shows it): a peer
+                                    was silent for disconnect_us, or is rejoining; the match goes
+                                    on when it is back, ends after rejoin_us more */
+    FG_SESSION_REJOINING = 6     /* config.rejoin: receiving the state of the match */
 } fg_session_state;
 
 FG_API const char *fg_session_state_name(fg_session_state s);
@@ -196,6 +211,12 @@ typedef struct fg_session_stats {
     uint64_t rejected;       /* datagrams refused (malformed, bad records) */
     uint64_t hashes_compared;
     uint32_t interrupted;    /* peers silent for interrupt_us now */
+    uint32_t waiting;        /* peers the match is paused for now (FG_SESSION_WAITING) */
+    uint32_t rejoins;        /* nodes that rejoined with the state this node sent; 1 on a node
+                                that rejoined */
+    fg_tick rejoined_at;     /* a node that rejoined: the tick its world was restored at (its
+                                first tick), -1 otherwise */
+    uint64_t state_bytes;    /* the size of the last state of the match sent or received */
 } fg_session_stats;
 
 /* What a desync check found: the first tick whose hash differs between this node and a peer,

@@ -295,10 +295,14 @@ typedef enum fg_trace_kind {
                                 none), d = its completion tick */
     FG_TRACE_VAR = 14,       /* the gate committed a proposed variable change: code = variable
                                 id, a = before, b = after, c = fg_var_op, d = the value proposed */
-    FG_TRACE_PROJECTILE = 15 /* code = fg_projectile_step, a = projectile id, b = the owner's
+    FG_TRACE_PROJECTILE = 15, /* code = fg_projectile_step, a = projectile id, b = the owner's
                                 spawning action (version in bits 32..47), c = x in 1/65536 px,
                                 d = the other projectile (clash) or the pool's size (refused);
                                 entity = the owner */
+    FG_TRACE_BOUNCE = 16     /* a launched entity bounced: code = fg_bounce_kind, a = the entity
+                                whose hit armed it, b = the stun ticks (bits 32..63) and the wall's
+                                x or the ground's y (low 32 bits, 1/65536 px), c = vx, d = vy
+                                (1/65536 px per tick, as declared); entity = the one bouncing */
 } fg_trace_kind;
 
 /* What happened to a projectile (FG_TRACE_PROJECTILE records). */
@@ -324,7 +328,8 @@ typedef enum fg_transition_reason {
     FG_TR_BLOCKED = 5,  /* put in blockstun */
     FG_TR_INTERRUPTED = 6, /* another layer's action interrupted it */
     FG_TR_SPAWN = 7,
-    FG_TR_FELL = 8      /* nothing holds it up: a free state became the airborne neutral */
+    FG_TR_FELL = 8,     /* nothing holds it up: a free state became the airborne neutral */
+    FG_TR_BOUNCED = 9   /* a bounce off a wall or the ground started its hit reaction again */
 } fg_transition_reason;
 
 FG_API const char *fg_transition_reason_name(fg_transition_reason r);
@@ -372,8 +377,10 @@ typedef enum fg_event_kind {
     FG_EVENT_HIT = 1,    /* a hit box touched a hurt box (hit, block, or a miss with a reason) */
     FG_EVENT_THROW = 2,  /* a throw box grabbed a target */
     FG_EVENT_CLASH = 3,  /* two projectiles met: entity and target are their owners */
-    FG_EVENT_STRUCK = 4  /* a hit box struck a projectile's hurt box: entity is the attacker,
+    FG_EVENT_STRUCK = 4, /* a hit box struck a projectile's hurt box: entity is the attacker,
                             target the projectile's owner */
+    FG_EVENT_BOUNCE = 5  /* a launched entity bounced off a wall or the ground (`bounce`): entity
+                            is the one bouncing, target the attacker whose hit armed it */
 } fg_event_kind;
 
 #define FG_EVENT_NO_MARKER 0xFFFFFFFFu /* the marker of hit and throw events */
@@ -402,6 +409,7 @@ typedef struct fg_event {
     int32_t combo;       /* contacts: the target's combo count after it */
     uint32_t projectile; /* contacts and clashes: the projectile's id (0: the entity's own) */
     uint32_t other;      /* clashes: the other projectile's id */
+    uint8_t bounce;      /* bounces: fg_bounce_kind (the point is x, y; combo its combo) */
 } fg_event;
 
 /* {====================================================================== combat */
@@ -436,6 +444,8 @@ typedef struct fg_combat_view {
     fg_tick tech_until;
     fg_tick throw_invuln_until;
     fg_fx pushback_left;
+    bool wall_bounce;     /* a hit armed a wall bounce it has not used yet */
+    bool ground_bounce;   /* a hit armed a ground bounce it has not used yet */
 } fg_combat_view;
 FG_API fg_status fg_world_combat(const fg_world *w, fg_entity e, fg_combat_view *out,
                                  fg_error *err);

@@ -1,13 +1,13 @@
 -- SPDX-License-Identifier: MIT
 -- framegate netplay host PORT RULES | join HOST:PORT RULES | spectate HOST:PORT RULES |
 -- local RULES: a two-player match of a ruleset between processes over ENet (UDP), rollback and
--- all, with spectators. Headless, this node's player follows a script (--input FILE, the format
--- of `framegate watch --script`: lines `TICK p1|p2 INPUT`, `repeat N`); the host plays p1, the
--- joiner p2. --window plays it in the playtest window instead (framegate-play), on the keyboard
--- or the script. Once a second it prints the round trip, the input delay, rollbacks per second
--- and the deepest re-simulation; at the end the final hash. `local` plays both players' scripts
--- in one world without a network, as the reference the processes must equal. The node itself
--- is framegate.netplay.
+-- all, with spectators; a node whose process restarted comes back with --rejoin. Headless, this
+-- node's player follows a script (--input FILE, the format of `framegate watch --script`: lines
+-- `TICK p1|p2 INPUT`, `repeat N`); the host plays p1, the joiner p2. --window plays it in the
+-- playtest window instead (framegate-play), on the keyboard or the script. Once a second it
+-- prints the round trip, the input delay, rollbacks per second and the deepest re-simulation; at
+-- the end the final hash. `local` plays both players' scripts in one world without a network, as
+-- the reference the processes must equal. The node itself is framegate.netplay.
 local options = require "framegate.options"
 local netplay = require "framegate.netplay"
 
@@ -43,6 +43,10 @@ function M.options(p)
     .. "milliseconds of match time, then reconnect (TICK:MS; tests rejoining).")
   p:option("--disconnect", "A peer silent for this many milliseconds of match time is "
     .. "disconnected, 100..600000 (default 5000).")
+  p:option("--rejoin-wait", "Past --disconnect, pause the match for this many more milliseconds "
+    .. "for a lost peer to come back or rejoin, 0..600000 (default 0: the disconnect ends it).")
+  p:flag("--rejoin", "This node lost the match (its process restarted): take the state of the "
+    .. "match in progress from the first player (the second, for the host) and play on.")
   p:option("--speed", "Run this many times faster than real time, 1..20 (default 1).")
   p:option("--timeout", "Give up after this many seconds of real time (default 120).")
   p:flag("--window", "Play in the playtest window (framegate-play, needs SDL2): the keyboard "
