@@ -309,14 +309,17 @@ static void sort_contacts(fg_world *w) {
 /* Entities without a team fight their opponent only: tested pair by pair, each pair once. */
 static void opponents(fg_world *w, fg_tick t) {
     fg_collide_space *s = &w->coll;
-    for (uint32_t i = 0; i < w->state->nentities; i++) {
-        fg_entity_state *a = &w->entities[i];
-        fg_entity_state *b = fg_world_entity(w, a->opponent);
-        if (!b || b == a) continue;
-        if (b->opponent == a->id && b->id < a->id) continue; /* tested from b's side */
+    uint32_t n = w->state->nentities;
+    for (uint32_t i = 0; i < n; i++) {
+        /* The placed items carry each side's opponent: most pairs are decided without reading
+        ** a record. Ids are slots + 1. */
+        fg_entity o = s->items[i].opponent;
+        if (o == 0 || o > n || o == i + 1) continue;
+        if (s->items[o - 1].opponent == i + 1 && o < i + 1) continue; /* tested from o's side */
         /* Most fighters attack nothing on most ticks: a pair with no hit or throw box live
         ** costs one look at each side's placed extent. */
-        if (!s->items[i].attacks && !s->items[b->id - 1].attacks) continue;
+        if (!s->items[i].attacks && !s->items[o - 1].attacks) continue;
+        fg_entity_state *a = &w->entities[i], *b = &w->entities[o - 1];
         if (s->items[i].in_team && s->items[b->id - 1].in_team &&
             a->combat.team != b->combat.team)
             continue; /* the sweep over teams finds them */
@@ -374,6 +377,7 @@ void fg_collide_place(fg_world *w, uint32_t slot, fg_tick t) {
     it->in_team = w->entities[slot].combat.team != 0;
     extent(w, &w->entities[slot], t, it->in_team, it);
     it->slot = slot;
+    it->opponent = w->entities[slot].opponent;
     it->listed = 0;
 }
 

@@ -182,6 +182,7 @@ typedef struct fg_projectile_space {
 typedef struct fg_collide_item {
     fg_fx x0, x1;
     uint32_t slot;
+    fg_entity opponent; /* the record's, so pairing reads the records of live pairs only */
     uint8_t attacks; /* it has a live hit or throw box */
     uint8_t hurtable;
     uint8_t listed;  /* in this tick's sweep order already */

@@ -10,6 +10,7 @@
 */
 #include "framegate/input.h"
 
+#include <stddef.h>
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -220,6 +221,9 @@ int fg_numpad_of_vec(fg_vec2 v, float threshold) {
 /* }====================================================================== */
 
 /* {====================================================================== edge buffer */
+
+_Static_assert(offsetof(fg_buffer, next_id) + sizeof(fg_edge_id) == 64,
+               "fg_buffer: what a tick reads and a push checks first fills the first 64 bytes");
 
 size_t fg_buffer_size(uint32_t capacity) {
     return sizeof(fg_buffer) + 2 * (size_t)capacity * sizeof(fg_edge);

@@ -72,8 +72,8 @@ static fg_status check_pattern(reader *r, const fg_motion_set *set, uint32_t p) 
     if (!motion_ok(set, d.replaces, true)) return bad(r, "done.replaces", d.replaces);
     if (!time_ok(d.tick) || !time_ok(d.time)) return bad(r, "done.tick", d.tick);
     for (int tr = 0; tr < P->ntracks; tr++) {
-        fg_status s = check_miss(r, set, P->final_off[tr]);
-        if (s == FG_OK && P->final_aux) s = check_aux(r, P->final_off[tr] + (uint32_t)sizeof(mmiss));
+        fg_status s = check_miss(r, set, P->miss_off[tr]);
+        if (s == FG_OK && P->final_aux) s = check_aux(r, P->final_off[tr]);
         if (s != FG_OK) return s;
     }
     return FG_OK;
@@ -81,16 +81,16 @@ static fg_status check_pattern(reader *r, const fg_motion_set *set, uint32_t p) 
 
 static fg_status check_node(reader *r, const fg_motion_set *set, uint32_t i) {
     const cnode *N = &set->nodes[i];
-    fg_status s = check_miss(r, set, N->off);
+    fg_status s = check_miss(r, set, N->miss_off);
     if (s != FG_OK) return s;
     mpart q;
-    memcpy(&q, r->p + N->off + sizeof(mmiss), sizeof q);
+    memcpy(&q, r->p + N->off, sizeof q);
     if (q.valid > 1 || q.open > 1 || q.skipped > 1) return bad(r, "part.valid", q.valid);
     if (q.valid != bit_at(r, set->node_bits_off, i)) return bad(r, "node bitmap", i);
     if (q.taken > set->npatterns) return bad(r, "part.taken", q.taken);
     if (!time_ok(q.t) || !time_ok(q.start)) return bad(r, "part.t", q.t);
     if (N->has_aux)
-        return check_aux(r, N->off + (uint32_t)(sizeof(mmiss) + sizeof(mpart) +
+        return check_aux(r, N->off + (uint32_t)(sizeof(mpart) +
                                                 (size_t)N->chain_len * sizeof(mlink)));
     return FG_OK;
 }
@@ -111,9 +111,11 @@ fg_status fg_motion_state_check(const fg_motion_set *set, const void *bytes, siz
     if (st.facing > 1) return bad(r, "facing", st.facing);
     if (!time_ok(st.last_tick) || !time_ok(st.clock)) return bad(r, "clock", st.clock);
     if (st.nlive > set->npatterns) return bad(r, "nlive", st.nlive);
-    for (int b = 0; b < FG_INPUT_MAX_ACTIONS; b++)
-        if (!time_ok(st.press_tick[b]) || !time_ok(st.press_clock[b]))
-            return bad(r, "press_tick", st.press_tick[b]);
+    for (int b = 0; b < FG_INPUT_MAX_ACTIONS; b++) {
+        mpress p;
+        memcpy(&p, r->p + set->press_off + (size_t)b * sizeof p, sizeof p);
+        if (!time_ok(p.tick) || !time_ok(p.clock)) return bad(r, "press_tick", p.tick);
+    }
     if (!tail_clear(r, set->done_bits_off, set->npatterns)) return bad(r, "done bitmap", -1);
     if (!tail_clear(r, set->node_bits_off, set->nnodes)) return bad(r, "node bitmap", -1);
     for (uint32_t p = 0; p < set->npatterns; p++) {

@@ -290,7 +290,7 @@ static void step_entries(const cstep *S, int f, bool has_aux, bool closes, mentr
             }
 }
 
-static uint32_t part_off(const cnode *N) { return N->off + (uint32_t)sizeof(mmiss); }
+static uint32_t part_off(const cnode *N) { return N->off; }
 
 static void for_each_entry(const cpattern *pats, uint32_t np, const cnode *nodes, uint32_t nn,
                            entry_fn fn, void *ud) {
@@ -303,6 +303,7 @@ static void for_each_entry(const cpattern *pats, uint32_t np, const cnode *nodes
         if (N->parent != FG_MOTION_NONE) {
             const cnode *par = &nodes[N->parent];
             proto.prev_off = part_off(par);
+            proto.prev_node = N->parent;
             if (par->parent != FG_MOTION_NONE && (par->step.flags & FG_MS_SKIPPABLE))
                 proto.prev2_off = part_off(&nodes[par->parent]);
         }
@@ -320,6 +321,7 @@ static void for_each_entry(const cpattern *pats, uint32_t np, const cnode *nodes
             proto.final = 1;
             if (n >= 2) {
                 proto.prev_off = part_off(&nodes[P->path[tr][n - 2]]);
+                proto.prev_node = P->path[tr][n - 2];
                 if (n >= 3 && (P->steps[n - 2].flags & FG_MS_SKIPPABLE))
                     proto.prev2_off = part_off(&nodes[P->path[tr][n - 3]]);
             }
@@ -483,25 +485,38 @@ fg_status fg_motion_set_build(const fg_motion_buttons *buttons, const fg_motion_
         for (int tr = 0; tr < pats[p].ntracks; tr++)
             if (pats[p].nsteps >= 2 && pats[p].steps[pats[p].nsteps - 1].ngroups > 1)
                 sc.nodes[pats[p].path[tr][pats[p].nsteps - 2]].chord_child = 1;
-    /* State layout: the header, each pattern's last completion and final-step records, then the
-    ** nodes. Every block is a multiple of 8 bytes. */
-    size_t off = align8(sizeof(fg_motion_state));
+    /* State layout (motion_set.h): the header and the node bitmap, which starts in the header's
+    ** cache line; the pattern bitmap and the press times; each pattern's last completion and
+    ** final-step aux records; the nodes; then, cold, every near-miss record. Every block is a
+    ** multiple of 8 bytes. */
+    size_t off = FG_MOTION_HEADER_BYTES;
+    uint32_t node_bits_off = (uint32_t)off;
+    off += 8 * (((size_t)nnodes + 63) / 64);
+    uint32_t done_bits_off = (uint32_t)off;
+    off += 8 * (((size_t)ndefs + 63) / 64);
+    uint32_t press_off = (uint32_t)off;
+    off += sizeof(mpress) * FG_INPUT_MAX_ACTIONS;
     for (uint32_t p = 0; p < ndefs; p++) {
         pats[p].off = (uint32_t)off;
         off += align8(done_size(&pats[p]));
         for (int tr = 0; tr < pats[p].ntracks; tr++) {
-            pats[p].final_off[tr] = (uint32_t)off;
-            off += sizeof(mmiss) + (pats[p].final_aux ? sizeof(maux) : 0);
+            pats[p].final_off[tr] = pats[p].final_aux ? (uint32_t)off : 0;
+            off += pats[p].final_aux ? sizeof(maux) : 0;
         }
     }
     for (uint32_t i = 0; i < nnodes; i++) {
         sc.nodes[i].off = (uint32_t)off;
         off += align8(node_size(&sc.nodes[i]));
     }
-    uint32_t node_bits_off = (uint32_t)off;
-    off += 8 * (((size_t)nnodes + 63) / 64);
-    uint32_t done_bits_off = (uint32_t)off;
-    off += 8 * (((size_t)ndefs + 63) / 64);
+    for (uint32_t i = 0; i < nnodes; i++) {
+        sc.nodes[i].miss_off = (uint32_t)off;
+        off += sizeof(mmiss);
+    }
+    for (uint32_t p = 0; p < ndefs; p++)
+        for (int tr = 0; tr < pats[p].ntracks; tr++) {
+            pats[p].miss_off[tr] = (uint32_t)off;
+            off += sizeof(mmiss);
+        }
     uint32_t naux_nodes = 0, naux_patterns = 0;
     for (uint32_t i = 0; i < nnodes; i++) naux_nodes += sc.nodes[i].has_aux != 0;
     for (uint32_t p = 0; p < ndefs; p++) naux_patterns += pats[p].final_aux != 0;
@@ -554,6 +569,7 @@ fg_status fg_motion_set_build(const fg_motion_buttons *buttons, const fg_motion_
     set->levels = (uint16_t *)(blk + o_lev);
     set->node_bits_off = node_bits_off;
     set->done_bits_off = done_bits_off;
+    set->press_off = press_off;
     set->aux_nodes = (uint16_t *)(blk + o_aux);
     set->aux_patterns = set->aux_nodes + naux_nodes;
     for (uint32_t i = 0; i < nnodes; i++)

@@ -38,7 +38,8 @@ void fg_motion_state_init(const fg_motion_set *set, fg_motion_state *st, fg_tick
     st->last_tick = start_tick;
     st->clock = 0;
     st->dir = 5;
-    for (int b = 0; b < FG_INPUT_MAX_ACTIONS; b++) st->press_tick[b] = start_tick;
+    mpress *press = press_of(st, set);
+    for (int b = 0; b < FG_INPUT_MAX_ACTIONS; b++) press[b].tick = start_tick;
     /* The stick starts at neutral: a set holding 5 has been held since the start. */
     for (uint32_t p = 0; p < set->npatterns; p++) {
         const cpattern *P = &set->patterns[p];
@@ -142,10 +143,11 @@ fg_fold fg_motion_state_fold(const fg_motion_set *set, const fg_motion_state *st
     fg_fold_u64(&f, st->held);
     fg_fold_u64(&f, (uint64_t)st->dir | (uint64_t)st->facing << 8 | (uint64_t)st->nlive << 16);
     fg_fold_u64(&f, st->sweep);
+    const mpress *press = press_of(st, set);
     for (uint32_t held = st->held; held; held &= held - 1) {
         int b = __builtin_ctz(held);
-        fg_fold_u64(&f, (uint64_t)st->press_tick[b]);
-        fg_fold_u64(&f, (uint64_t)st->press_clock[b]);
+        fg_fold_u64(&f, (uint64_t)press[b].tick);
+        fg_fold_u64(&f, (uint64_t)press[b].clock);
     }
     fg_fold_u64(&f, sum);
     fg_fold_u64(&f, k);
@@ -209,8 +211,14 @@ static inline int64_t now_of(const mctx *m, uint8_t frozen) {
     return frozen == FG_MOTION_FROZEN_COUNT ? m->now : m->clock_now;
 }
 
-static inline int64_t press_time(const fg_motion_state *st, uint8_t frozen, int b) {
-    return frozen == FG_MOTION_FROZEN_COUNT ? st->press_tick[b] : st->press_clock[b];
+static inline int64_t press_time(const mctx *m, uint8_t frozen, int b) {
+    const mpress *p = &press_of(m->st, m->set)[b];
+    return frozen == FG_MOTION_FROZEN_COUNT ? p->tick : p->clock;
+}
+
+/* Near-miss figures are for explanations: kept in 32 bits, saturated. */
+static inline int32_t sat32(int64_t v) {
+    return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v;
 }
 
 /* Keeps the deepest failure, or a newer one once the old one is stale. */
@@ -221,8 +229,8 @@ static void record(mmiss *ms, int32_t stale_after, fg_tick tick, int step, uint8
     ms->tick = tick;
     ms->step = (uint8_t)step;
     ms->reason = reason;
-    ms->value = value;
-    ms->limit = limit;
+    ms->value = sat32(value);
+    ms->limit = sat32(limit);
     ms->other = other;
     ms->facing = facing;
 }
@@ -333,14 +341,15 @@ static bool find_chord(const mctx *m, const cpattern *P, uint16_t pid, const cst
 ** the node's match, or a pattern's final step, which adds a candidate command.
 **
 ** The state offsets it reads and writes (fixed by the set at compile, see motion_set.h):
-**   node N at N->off:        mmiss (why it last failed, diagnostics only), then mpart (its latest
-**                            match: time of the last step, time of the first, the edge that
-**                            completed it, valid/open/skipped/taken), then mlink[chain_len] (the
-**                            edges the match used, oldest first), then maux when a step of it
-**                            is a charge (when the stick entered the charged set)
-**   pattern P, per track tr: P->final_off[tr]: mmiss of the final step, then maux when the final
-**                            step is a charge; P->off: mdone (the last completion) and its
-**                            mlink[nedges]
+**   node N at N->off:        mpart (its latest match: time of the last step, time of the
+**                            first, the edge that completed it, valid/open/skipped/taken), then
+**                            mlink[chain_len] (the edges the match used, oldest first), then
+**                            maux when a step of it is a charge (when the stick entered the
+**                            charged set); at N->miss_off, in the cold part, its mmiss (why it
+**                            last failed, diagnostics only)
+**   pattern P, per track tr: P->final_off[tr]: maux when the final step is a charge;
+**                            P->miss_off[tr]: mmiss of the final step; P->off: mdone (the last
+**                            completion) and its mlink[nedges]
 ** en->prev_off / en->prev2_off name the parent's (and a skippable diagonal's grandparent's)
 ** mpart, which a step extends; 0 means the step is the first. */
 static void try_step(mctx *m, const mentry *en, const fg_edge *e, uint32_t pos) {
@@ -402,7 +411,7 @@ static void try_step(mctx *m, const mentry *en, const fg_edge *e, uint32_t pos) 
     /* A charge (`[4]6`, `~30B`): the set or the button must have been held long enough before
     ** it was let go. */
     if (S->min_hold > 0 && (S->trig == FG_MT_LEAVE || S->trig == FG_MT_RELEASE)) {
-        int64_t since = S->trig == FG_MT_LEAVE ? aux->since : press_time(st, frozen, e->action);
+        int64_t since = S->trig == FG_MT_LEAVE ? aux->since : press_time(m, frozen, e->action);
         int64_t held = t - since;
         if (held < S->min_hold) {
             record(miss, stale, e->tick, depth, FG_MOTION_FAIL_CHARGE, held, S->min_hold,
@@ -553,6 +562,7 @@ static void try_step(mctx *m, const mentry *en, const fg_edge *e, uint32_t pos) 
 static void run_entries(mctx *m, uint32_t first, uint32_t count, const fg_edge *e, uint32_t pos) {
     const mentry *list = m->set->entries + first;
     const uint8_t *base = (const uint8_t *)m->st;
+    const uint64_t *bits = node_bits(m->st, m->set);
     for (uint32_t i = 0; i < count; i++) {
         const mentry *en = &list[i];
         switch (en->role) {
@@ -585,8 +595,9 @@ static void run_entries(mctx *m, uint32_t first, uint32_t count, const fg_edge *
             break;
         }
         default:
-            /* Most entries are for steps whose earlier part is not matched: one load each. */
-            if (en->prev_off && !((const mpart *)(base + en->prev_off))->valid &&
+            /* Most entries are for steps whose earlier part is not matched: a bit of the
+            ** header's line says so (it mirrors the mpart's valid flag). */
+            if (en->prev_off && !bit_get(bits, en->prev_node) &&
                 !(en->prev2_off && m->prof->lenient_directions &&
                   ((const mpart *)(base + en->prev2_off))->valid))
                 break;
@@ -609,8 +620,9 @@ static void process_edge(mctx *m, const fg_edge *e, uint32_t pos) {
         if (e->kind == FG_EDGE_PRESS) {
             run_entries(m, set->press_first[e->action], set->press_count[e->action], e, pos);
             st->held |= BIT(e->action);
-            st->press_tick[e->action] = e->tick;
-            st->press_clock[e->action] = edge_clock(m, e->tick);
+            mpress *p = &press_of(st, set)[e->action];
+            p->tick = e->tick;
+            p->clock = edge_clock(m, e->tick);
         } else {
             run_entries(m, set->release_first[e->action], set->release_count[e->action], e, pos);
             st->held &= ~BIT(e->action);
@@ -656,10 +668,11 @@ static bool sweep(mctx *m) {
     /* The modulo only when a reload left fewer nodes: two divisions a fighter-tick showed. */
     uint32_t i = m->st->sweep;
     if (i >= set->nnodes) i %= set->nnodes;
-    m->st->sweep = i + 1 == set->nnodes ? 0 : i + 1;
+    m->st->sweep = (uint16_t)(i + 1 == set->nnodes ? 0 : i + 1);
+    /* The validity bit sits in the header's line: a node without a match is not read. */
+    if (!bit_get(node_bits(m->st, set), i)) return false;
     const cnode *N = &set->nodes[i];
     mpart *q = node_part(m->st, N);
-    if (!q->valid) return false;
     if (q->taken) {
         const mdone *d = done_of(m->st, &set->patterns[q->taken - 1]);
         if (!d->valid || d->tick < m->now - m->prof->chord_window) {
@@ -699,8 +712,8 @@ static void level_candidates(mctx *m) {
             uint32_t h = st->held & S->groups[g];
             ok = h != 0;
             for (int b = FG_IN_FIRST_BUTTON; ok && b < FG_INPUT_MAX_ACTIONS; b++)
-                if ((h & BIT(b)) && (since == INT64_MAX || press_time(st, P->frozen, b) > since))
-                    since = press_time(st, P->frozen, b);
+                if ((h & BIT(b)) && (since == INT64_MAX || press_time(m, P->frozen, b) > since))
+                    since = press_time(m, P->frozen, b);
         }
         if (!ok) continue;
         if (S->min_hold > 0) { /* held through `since`..now, both ticks included */

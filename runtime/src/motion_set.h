@@ -4,9 +4,12 @@
 ** build it (motion_compile.c), run it (motion_match.c), explain and lint it (motion_explain.c) and
 ** script it (motion_script.c). Not installed: the public view is framegate/motion.h.
 **
-** The state is plain data at offsets the set fixes at compile: each trie node owns a block (a
-** near-miss record, its latest partial match, the edges that match used, an aux record), each
-** pattern a done block and, per facing, a final-step block.
+** The state is plain data at offsets the set fixes at compile, laid out by how often a tick reads
+** it (docs/architecture.md, "Memory layout"): the header and the first word of the node validity
+** bitmap in one cache line (all a tick of an idle matcher reads: the step, the expiry sweep, the
+** refresh and the hash), then the rest of the bitmaps and the press times; then each pattern's
+** done block and each trie node's match, which a step reads; last the near-miss records, which
+** only a failed step writes and only an explanation reads.
 */
 #ifndef FG_MOTION_SET_H
 #define FG_MOTION_SET_H
@@ -45,7 +48,7 @@ typedef struct maux { /* when the stick last entered a charge or level set */
 
 typedef struct mmiss { /* diagnostics only: not hashed */
     fg_tick tick;
-    int64_t value, limit;
+    int32_t value, limit; /* saturated at the int32_t range (explanations only) */
     uint16_t other;
     uint8_t valid, reason, step, facing;
     uint8_t reserved[2];
@@ -59,16 +62,23 @@ typedef struct mdone { /* the last completion; re-asserted while live (buffer) *
     uint8_t reserved[6];
 } mdone;
 
-/* The header's first 64 bytes are all a tick reads of an idle matcher (the step, the refresh and
-** the hash): one cache line. */
+/* When a button last went down, in ticks and on the unfrozen clock: one pair per action id, so a
+** held button's two words share a line. */
+typedef struct mpress {
+    fg_tick tick;
+    int64_t clock;
+} mpress;
+
+/* The header: 56 bytes, followed by the node validity bitmap, so that the first cache line holds
+** all a tick reads of an idle matcher. */
 struct fg_motion_state {
     uint64_t set_hash;
-    uint64_t size;
+    uint32_t size;
+    uint16_t nlive; /* live done records: at most FG_MOTION_MAX_PATTERNS */
+    uint16_t sweep; /* round-robin cursor of the expiry sweep: a node id */
     fg_tick last_tick;
     int64_t clock; /* unfrozen ticks so far: the clock of FROZEN_SKIP patterns */
     uint32_t held; /* action bits held, as the edges were read */
-    uint32_t nlive;
-    uint32_t sweep; /* round-robin cursor of the expiry sweep */
     uint8_t dir, facing;
     uint8_t region_stale; /* see region_sum */
     uint8_t reserved;
@@ -76,9 +86,11 @@ struct fg_motion_state {
     ** stale; fg_motion_state_refresh recomputes it (a world does at the end of each tick), so a
     ** hash costs the header, and a matcher nobody hashes pays nothing for it. */
     uint64_t region_sum, region_k;
-    fg_tick press_tick[FG_INPUT_MAX_ACTIONS];
-    int64_t press_clock[FG_INPUT_MAX_ACTIONS];
 };
+
+#define FG_MOTION_HEADER_BYTES 56
+_Static_assert(sizeof(struct fg_motion_state) == FG_MOTION_HEADER_BYTES,
+               "the matcher header and the first bitmap word fill one cache line");
 
 /* }====================================================================== */
 
@@ -104,7 +116,8 @@ typedef struct cpattern {
     uint8_t len; /* inputs for ranking: edges plus `/X` holds */
     uint8_t reserved[7];
     uint32_t off;          /* state block of the last completion: mdone, mlink[nedges] */
-    uint32_t final_off[2]; /* per track: mmiss, then maux when final_aux */
+    uint32_t final_off[2]; /* per track: maux when final_aux (else 0) */
+    uint32_t miss_off[2];  /* per track: the final step's mmiss, in the cold part */
     uint16_t path[2][FG_MOTION_MAX_STEPS]; /* per track: the node of each non-final step */
     cstep steps[FG_MOTION_MAX_STEPS];
 } cpattern;
@@ -118,7 +131,8 @@ typedef struct cnode {
     uint8_t chord_child; /* a pattern's final step here is a chord (it may take over a press) */
     uint8_t reserved;
     int32_t time; /* the largest `time` of the patterns through it: when its match expires */
-    uint32_t off; /* state block: mmiss, mpart, mlink[chain_len], maux when has_aux */
+    uint32_t off; /* state block: mpart, mlink[chain_len], maux when has_aux */
+    uint32_t miss_off; /* its mmiss, in the cold part */
 } cnode;
 
 enum { R_CLOSE = 0, R_LEAVE = 1, R_ENTER = 2, R_SINCE = 3, R_PRESS = 4, R_RELEASE = 5 };
@@ -126,8 +140,9 @@ enum { R_CLOSE = 0, R_LEAVE = 1, R_ENTER = 2, R_SINCE = 3, R_PRESS = 4, R_RELEAS
 typedef struct mentry {
     uint16_t target; /* node id, or pattern id for a final step */
     uint8_t role, depth, track, final;
-    uint8_t reserved[2];
-    uint32_t prev_off;  /* state offset of the parent's mpart (0: first step): most stop here */
+    uint16_t prev_node; /* the node whose mpart is at prev_off: its validity bit is in the
+                           header's line, so most entries stop without reading the mpart */
+    uint32_t prev_off;  /* state offset of the parent's mpart (0: first step) */
     uint32_t prev2_off; /* the grandparent's, when the parent is a skippable diagonal, else 0 */
 } mentry;
 
@@ -152,6 +167,7 @@ struct fg_motion_set {
     ** record, and the nodes and patterns that keep an aux record: the hash fold visits only
     ** those, not every node of the trie. */
     uint32_t node_bits_off, done_bits_off;
+    uint32_t press_off; /* mpress[FG_INPUT_MAX_ACTIONS] */
     uint32_t naux_nodes, naux_patterns;
     uint16_t *aux_nodes, *aux_patterns;
 };
@@ -170,26 +186,28 @@ static inline mlink *done_links(const fg_motion_state *st, const cpattern *P) {
     return (mlink *)(at(st, P->off) + sizeof(mdone));
 }
 static inline mmiss *node_miss(const fg_motion_state *st, const cnode *N) {
-    return (mmiss *)at(st, N->off);
+    return (mmiss *)at(st, N->miss_off);
 }
 static inline mpart *node_part(const fg_motion_state *st, const cnode *N) {
-    return (mpart *)(at(st, N->off) + sizeof(mmiss));
+    return (mpart *)at(st, N->off);
 }
 static inline mlink *node_chain(const fg_motion_state *st, const cnode *N) {
-    return (mlink *)(at(st, N->off) + sizeof(mmiss) + sizeof(mpart));
+    return (mlink *)(at(st, N->off) + sizeof(mpart));
 }
 static inline maux *node_aux(const fg_motion_state *st, const cnode *N) {
     return (maux *)((uint8_t *)node_chain(st, N) + (size_t)N->chain_len * sizeof(mlink));
 }
 static inline size_t node_size(const cnode *N) {
-    return sizeof(mmiss) + sizeof(mpart) + (size_t)N->chain_len * sizeof(mlink) +
-           (N->has_aux ? sizeof(maux) : 0);
+    return sizeof(mpart) + (size_t)N->chain_len * sizeof(mlink) + (N->has_aux ? sizeof(maux) : 0);
 }
 static inline mmiss *final_miss(const fg_motion_state *st, const cpattern *P, int tr) {
-    return (mmiss *)at(st, P->final_off[tr]);
+    return (mmiss *)at(st, P->miss_off[tr]);
 }
 static inline maux *final_aux(const fg_motion_state *st, const cpattern *P, int tr) {
-    return (maux *)(at(st, P->final_off[tr]) + sizeof(mmiss));
+    return (maux *)at(st, P->final_off[tr]);
+}
+static inline mpress *press_of(const fg_motion_state *st, const fg_motion_set *set) {
+    return (mpress *)at(st, set->press_off);
 }
 /* The validity bitmaps (see fg_motion_set): set and cleared with every valid flag. */
 static inline uint64_t *node_bits(const fg_motion_state *st, const fg_motion_set *set) {
@@ -197,6 +215,9 @@ static inline uint64_t *node_bits(const fg_motion_state *st, const fg_motion_set
 }
 static inline uint64_t *done_bits(const fg_motion_state *st, const fg_motion_set *set) {
     return (uint64_t *)at(st, set->done_bits_off);
+}
+static inline bool bit_get(const uint64_t *bits, uint32_t i) {
+    return (bits[i >> 6] >> (i & 63)) & 1u;
 }
 static inline void bit_set(uint64_t *bits, uint32_t i) { bits[i >> 6] |= (uint64_t)1 << (i & 63); }
 static inline void bit_clear(uint64_t *bits, uint32_t i) {

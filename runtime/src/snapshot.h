@@ -10,6 +10,11 @@
 #include "internal.h"
 
 #define FG_SNAPSHOT_MAGIC 0x46475753u /* "FGWS" */
+/* The byte layout of the arena's sections (the entity record, the input buffer, the dispatch
+** ledger, the matcher state), hashed into the world's layout value with its sizes: a change of
+** field order that keeps every size bumps it, so a snapshot of the old layout is refused rather
+** than misread. 2: the matcher state's cold part and the buffer's first line. */
+#define FG_SNAPSHOT_LAYOUT 2u
 
 typedef struct fg_snapshot_header {
     uint32_t magic;

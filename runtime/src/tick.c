@@ -927,7 +927,19 @@ fg_status fg_world_advance(fg_world *w, fg_error *err) {
     keep->folding = keep->asked && rules;
     keep->asked = false;
     for (uint32_t s = 0; s < n; s++) input_phase(w, &w->entities[s], t);
-    if (rules) {
+    if (rules && w->grabs == 1) {
+        /* Nobody is held, so the throw phase between the behavior and collision phases does
+        ** nothing (throw.c), and an entity's behavior changes that entity only while placing
+        ** its boxes and collecting its markers read it only: one pass does all three, and the
+        ** record read for its behavior is still in the cache when its boxes are placed. The
+        ** result is the phases' one by one. */
+        for (uint32_t s = 0; s < n; s++) {
+            regen(w, &w->entities[s], t);
+            behavior_phase(w, &w->entities[s], t);
+            fg_collide_place(w, s, t);
+            collect_markers(w, &w->entities[s], t);
+        }
+    } else if (rules) {
         for (uint32_t s = 0; s < n; s++) {
             regen(w, &w->entities[s], t);
             behavior_phase(w, &w->entities[s], t);
@@ -941,6 +953,8 @@ fg_status fg_world_advance(fg_world *w, fg_error *err) {
             fg_collide_place(w, s, t);
             collect_markers(w, &w->entities[s], t);
         }
+    }
+    if (rules) {
         fg_collide_pairs(w, t);
         gate_phase(w, t);
         move_phase(w, t);

@@ -204,6 +204,7 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
     w->motions = w->arena + off_motions;
 
     fg_hasher hs = fg_hasher_begin(0);
+    fg_hash_u64(&hs, FG_SNAPSHOT_LAYOUT);
     fg_hash_u64(&hs, w->arena_size);
     fg_hash_u64(&hs, c.max_entities);
     fg_hash_u64(&hs, c.buffer_capacity);

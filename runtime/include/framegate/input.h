@@ -178,6 +178,10 @@ typedef struct fg_tick_input {
 ** the same at every display rate. The struct holds no pointers; allocate fg_buffer_size(capacity)
 ** bytes and call fg_buffer_init. */
 typedef struct fg_buffer {
+    /* The first 64 bytes are what a tick reads (consume, the stick, the state hash) and what a
+    ** push checks first, in one cache line; the push side's clock and counters and the held
+    ** times follow. The push side (pushed_dir, pending_count, pushed_held, next_id,
+    ** last_time_us, late, refused) is not authoritative and not hashed. */
     uint32_t capacity;
     uint32_t head;  /* slot of the oldest stored edge in the ring of 2 * capacity slots */
     uint32_t count; /* stored (consumed) edges */
@@ -187,20 +191,18 @@ typedef struct fg_buffer {
     uint64_t consumed_digest; /* sum of a mix of the ids of the stored edges gameplay consumed:
                                  kept up to date on consume and on eviction, so a state hash
                                  covers every CONSUMED flag without reading the edges */
-    fg_tick held_since[FG_INPUT_MAX_ACTIONS]; /* tick each held action went down */
     uint8_t dir;           /* absolute numpad as of current_tick */
     uint8_t facing;        /* the entity's facing, stamped on edges as they are consumed */
-    uint8_t reserved[6];
-    /* Push side: not authoritative, not hashed. */
+    uint8_t pushed_dir;    /* absolute numpad after the newest pushed edge */
+    uint8_t reserved;
     uint32_t pending_count; /* edges after the stored ones, waiting for their tick */
-    uint32_t reserved3;
+    uint32_t pushed_held;  /* held bits after the newest pushed edge */
+    uint32_t reserved2;
     fg_edge_id next_id;
     int64_t last_time_us;  /* the newest timestamp pushed; time may not go back */
     uint64_t late;         /* edges that arrived after their tick and were moved forward */
     uint64_t refused;      /* pushes refused because the pending ring was full */
-    uint32_t pushed_held;  /* held bits after the newest pushed edge */
-    uint8_t pushed_dir;    /* absolute numpad after the newest pushed edge */
-    uint8_t reserved2[3];
+    fg_tick held_since[FG_INPUT_MAX_ACTIONS]; /* tick each held action went down */
     fg_edge edges[];       /* the ring: stored edges from head, then pending ones */
 } fg_buffer;
 

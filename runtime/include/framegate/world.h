@@ -28,7 +28,10 @@ typedef struct fg_world fg_world;
 typedef uint32_t fg_entity; /* 1, 2, ... in spawn order; 0 is "no entity" */
 
 /* Host callbacks. The request rule is asked about each request of an entity whose ruleset has
-** one (has_rule); it sees the data's default decision and answers with a verdict. A failure
+** one (has_rule); it sees the data's default decision and answers with a verdict. It may read
+** the world and propose changes to its own entity's variables (vars.h), which the gate commits;
+** it must not change the world otherwise (the tick runs several phases of one entity before the
+** next entity's, counting on it). A failure
 ** (FG_ERULE with a message) drops that rule's candidates for the tick and is traced. The event
 ** hook sees committed events only, after the gate, and must not change gameplay state. */
 typedef struct fg_world_hooks {
