@@ -171,8 +171,8 @@ fg_status fg_session_create(fg_world *w, const fg_session_config *cfg, fg_sessio
         (rejoins && fg_session_rejoin_alloc(s) != FG_OK)) {
         size_t need = s->snap_cap * s->nsnaps + (rejoins ? fg_session_rejoin_capacity(s) : 0);
         fg_session_destroy(s);
-        return fg_error_set(err, FG_ENOMEM, "session: out of memory (%zu bytes of snapshots)",
-                            need);
+        return fg_error_set(err, FG_ENOMEM, "session: out of memory (%zu bytes of snapshots%s)",
+                            need, rejoins ? " and for the state of a rejoin" : "");
     }
     for (uint32_t i = 0; i < MAX_SNAPS; i++) s->snap_tick[i] = -1;
     fg_world_save(w, snap_at(s, 0), s->snap_cap, NULL);
