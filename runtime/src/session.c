@@ -349,6 +349,7 @@ static void send_input(fg_session *s, uint32_t node) {
     fg_tick cp = s->spectator ? -1 : latest_checkpoint(s);
     put32(&q, (uint32_t)(cp + 1));
     put64(&q, cp >= 0 ? s->hashes[cp & (RING - 1)] : 0);
+    put32(&q, s->rejoined_id);
     if (s->spectator) {
         put32(&q, 0);
         put8(&q, 0);
@@ -506,6 +507,7 @@ static void on_input(fg_session *s, uint32_t node, reader *r) {
     fg_tick ack = (fg_tick)get(r, 4);
     fg_tick cp = (fg_tick)get(r, 4) - 1;
     uint64_t hash = get(r, 8);
+    uint32_t incarnation = (uint32_t)get(r, 4);
     fg_tick first = (fg_tick)get(r, 4);
     unsigned n = (unsigned)get(r, 1);
     uint32_t base = (uint32_t)get(r, 4);
@@ -513,8 +515,13 @@ static void on_input(fg_session *s, uint32_t node, reader *r) {
         s->stats.rejected++;
         return;
     }
+    if (p->rejoining) {
+        /* Late input of the self it replaces says nothing (its records are the old ones). */
+        if (incarnation == p->stale) return;
+        fg_session_rejoin_back(s, node);
+    }
+    p->incarnation = incarnation;
     p->hello = true; /* it runs: it had our hello */
-    if (p->rejoining) fg_session_rejoin_back(s, node);
     if (echo > 0 && echo <= s->now) {
         int64_t sample = s->now - echo;
         if (sample > 60 * (int64_t)FG_US_PER_S) sample = 60 * (int64_t)FG_US_PER_S;
