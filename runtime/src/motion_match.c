@@ -64,10 +64,9 @@ static void fold_aux(fg_fold *f, const maux *ax) {
     fg_fold_u64(f, ax->edge);
 }
 
-/* A link as one word: edge id and tick, each in 32 bits (both stay far below 2^32 in any match,
-** and a collision would only weaken the hash, never the matcher). */
+/* A link as one word: edge id and tick, each in 32 bits, as the state keeps them (motion_set.h). */
 static inline uint64_t link_word(const mlink *l) {
-    return (uint64_t)(uint32_t)l->id | (uint64_t)(uint32_t)l->tick << 32;
+    return (uint64_t)l->id | (uint64_t)l->tick << 32;
 }
 
 /* Folds the hashed fields of the patterns with a done record, the nodes with a partial match
@@ -169,6 +168,12 @@ uint64_t fg_motion_state_region_check(const fg_motion_set *set, const fg_motion_
 
 /* {====================================================================== matcher */
 
+/* A link while a step works with it: the full id and tick (0, 0: a skipped step). */
+typedef struct wlink {
+    fg_edge_id id;
+    fg_tick tick;
+} wlink;
+
 typedef struct cand {
     uint16_t pattern, replaces;
     uint8_t track, facing, nedges, skipped, level;
@@ -176,7 +181,7 @@ typedef struct cand {
     int32_t spec;
     int64_t t;
     fg_edge_id last;
-    mlink chain[FG_MOTION_MAX_EDGES];
+    wlink chain[FG_MOTION_MAX_EDGES];
 } cand;
 
 typedef struct mctx {
@@ -191,6 +196,22 @@ typedef struct mctx {
     bool flags; /* FG_MOTION_MODE_FLAGS: nothing is consumed, so consumed marks are not read */
     cand cands[MAX_CAND];
 } mctx;
+
+/* A link as the state keeps it, and back: a node's chain from the id of its match's last edge
+** and the tick now, a done record's from the buffer's newest id and its completion tick. */
+static inline mlink narrow(wlink l) {
+    mlink n = {(uint32_t)l.id, (uint32_t)l.tick};
+    return n;
+}
+static inline wlink widen(mlink l, fg_edge_id newer, fg_tick later) {
+    wlink w = {0, 0};
+    if (l.id || l.tick) {
+        w.id = link_id(l.id, newer);
+        w.tick = link_tick(l.tick, later);
+    }
+    return w;
+}
+static inline fg_edge_id newest_id(const fg_buffer *b) { return b->next_id - 1; }
 
 /* The unfrozen-tick clock at an edge of this step (ticks skipped since the last step count). */
 static inline int64_t edge_clock(const mctx *m, fg_tick tick) {
@@ -242,7 +263,7 @@ static int upgrade_source(const mctx *m, const cpattern *P, uint16_t pid, fg_edg
         if (rank_cmp(Q, (uint16_t)q, Q->spec, P, pid, P->spec) <= 0) continue;
         const mlink *dl = done_links(m->st, Q);
         for (int i = 0; i < d->nedges; i++)
-            if (dl[i].id == id) return (int)q;
+            if (dl[i].id == (uint32_t)id) return (int)q;
     }
     return -1;
 }
@@ -283,7 +304,7 @@ static bool assign_chord(const cstep *S, const chord_pick *c, int nc, int g, uin
 ** `after`. A final step (P != NULL) may take over a press a lower-ranked command used within the
 ** window. Fills links sorted by id. */
 static bool find_chord(const mctx *m, const cpattern *P, uint16_t pid, const cstep *S,
-                       const fg_edge *e, uint32_t pos, fg_edge_id after, mlink *links,
+                       const fg_edge *e, uint32_t pos, fg_edge_id after, wlink *links,
                        int *replaces, int64_t *fail_value) {
     uint8_t kind = S->trig == FG_MT_PRESS ? FG_EDGE_PRESS : FG_EDGE_RELEASE;
     int64_t w = m->prof->chord_window;
@@ -325,7 +346,7 @@ static bool find_chord(const mctx *m, const cpattern *P, uint16_t pid, const cst
     }
     for (int i = 1; i < S->ngroups && i < FG_MOTION_MAX_CHORD; i++) /* by id */
         for (int j = i; j > 0 && links[j - 1].id > links[j].id; j--) {
-            mlink tmp = links[j];
+            wlink tmp = links[j];
             links[j] = links[j - 1];
             links[j - 1] = tmp;
         }
@@ -424,7 +445,7 @@ static void try_step(mctx *m, const mentry *en, const fg_edge *e, uint32_t pos) 
             return;
         }
     }
-    mlink chord[FG_MOTION_MAX_CHORD];
+    wlink chord[FG_MOTION_MAX_CHORD];
     int replaces = -1;
     const cnode *chosen = NULL;
     int64_t start = t;
@@ -490,14 +511,15 @@ static void try_step(mctx *m, const mentry *en, const fg_edge *e, uint32_t pos) 
         return;
     }
     /* The edge chain: the earlier match's, a blank for a skipped step, then this step's. */
-    mlink links[FG_MOTION_MAX_EDGES];
+    wlink links[FG_MOTION_MAX_EDGES];
     int nl = 0;
     uint8_t skipped = 0;
     if (chosen) {
         const mlink *src = node_chain(st, chosen);
+        const mpart *cq = node_part(st, chosen);
         nl = chosen->chain_len;
-        for (int i = 0; i < nl; i++) links[i] = src[i];
-        skipped = node_part(st, chosen)->skipped;
+        for (int i = 0; i < nl; i++) links[i] = widen(src[i], cq->edge, m->now);
+        skipped = cq->skipped;
         if (chosen != prev1) {
             skipped++;
             for (int i = 0; i < prev1->step.nedges; i++) {
@@ -551,7 +573,7 @@ static void try_step(mctx *m, const mentry *en, const fg_edge *e, uint32_t pos) 
     q->start = prev1 ? start : t;
     q->edge = e->id;
     mlink *dst = node_chain(st, N);
-    for (int i = 0; i < nl; i++) dst[i] = links[i];
+    for (int i = 0; i < nl; i++) dst[i] = narrow(links[i]);
 }
 
 static void run_entries(mctx *m, uint32_t first, uint32_t count, const fg_edge *e, uint32_t pos) {
@@ -643,7 +665,7 @@ static void invalidate(mctx *m, const fg_edge_id *ids, const uint16_t *owner, in
         int hit = -1;
         for (int k = 0; k < N->chain_len && hit < 0; k++)
             for (int j = 0; j < n && hit < 0; j++)
-                if (ch[k].id && ch[k].id == ids[j]) hit = j;
+                if ((ch[k].id || ch[k].tick) && ch[k].id == (uint32_t)ids[j]) hit = j;
         if (hit < 0) continue;
         if (N->chord_child && !q->taken) {
             q->taken = (uint16_t)(owner[hit] + 1);
@@ -741,8 +763,8 @@ static bool reuses_own(const fg_motion_state *st, const cpattern *P, const cand 
     if (!d->valid) return false;
     const mlink *dl = done_links(st, P);
     fg_edge_id last = 0, first = UINT64_MAX;
-    for (int i = 0; i < d->nedges; i++)
-        if (dl[i].id > last) last = dl[i].id;
+    for (int i = 0; i < d->nedges; i++) /* c->last is this tick's edge: newer than all of them */
+        if (link_id(dl[i].id, c->last) > last) last = link_id(dl[i].id, c->last);
     for (int i = 0; i < c->nedges; i++)
         if (c->chain[i].id && c->chain[i].id < first) first = c->chain[i].id;
     return first <= last;
@@ -760,12 +782,12 @@ static bool done_has(const fg_motion_state *st, const cpattern *Q, fg_edge_id id
     const mdone *d = done_of(st, Q);
     const mlink *dl = done_links(st, Q);
     for (int i = 0; d->valid && i < d->nedges; i++)
-        if (dl[i].id == id) return true;
+        if (dl[i].id == (uint32_t)id) return true;
     return false;
 }
 
 static void fill_command(const fg_motion_set *set, fg_motion_command *c, uint16_t pid,
-                         const mlink *links, int nl, fg_tick tick, uint8_t facing) {
+                         const wlink *links, int nl, fg_tick tick, uint8_t facing) {
     const cpattern *P = &set->patterns[pid];
     memset(c, 0, sizeof *c);
     c->motion = pid;
@@ -985,10 +1007,8 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
             d->flags = cmd->flags;
             d->nedges = cmd->nedges;
             mlink *dl = done_links(st, P);
-            for (int i = 0; i < cmd->nedges; i++) {
-                dl[i].id = cmd->edges[i];
-                dl[i].tick = cmd->edge_ticks[i];
-            }
+            for (int i = 0; i < cmd->nedges; i++)
+                dl[i] = narrow((wlink){cmd->edges[i], cmd->edge_ticks[i]});
         }
         uint16_t owners[MAX_CAND * FG_MOTION_MAX_EDGES];
         for (int i = 0; i < ntaken; i++) owners[i] = m.cands[acc[taken_by[i]]].pattern;
@@ -1008,7 +1028,15 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
             }
             if (n == max || (m.flags && name_listed(set, out, n, P->name))) continue;
             fg_motion_command *cmd = &out[n++];
-            fill_command(set, cmd, (uint16_t)p, done_links(st, P), d->nedges, d->tick, d->facing);
+            /* A done record's links are edges, never skipped steps. */
+            const mlink *dl = done_links(st, P);
+            wlink links[FG_MOTION_MAX_EDGES];
+            int nl = d->nedges < FG_MOTION_MAX_EDGES ? d->nedges : FG_MOTION_MAX_EDGES;
+            for (int i = 0; i < nl; i++) {
+                links[i].id = link_id(dl[i].id, newest_id(buf));
+                links[i].tick = link_tick(dl[i].tick, d->tick);
+            }
+            fill_command(set, cmd, (uint16_t)p, links, nl, d->tick, d->facing);
             /* Expiry follows the pattern's clock; the age reported is in ticks, so a command
             ** re-asserted through hitstop never looks new. */
             int64_t ticks = m.now - d->tick;

@@ -36,10 +36,21 @@ typedef struct mpart { /* a matched prefix: steps 0..k */
     uint8_t reserved2[2];
 } mpart;
 
+/* An edge a match used, in 8 bytes: the low 32 bits of its id and of its tick. A match spans far
+** less than 2^32 edges and ticks, so the full values come back from a later id and tick the
+** state keeps (link_id, link_tick); the state hash folds these same 32-bit halves. In a node's
+** chain {0, 0} is a step a lenient profile skipped. */
 typedef struct mlink {
-    fg_edge_id id; /* 0: a step skipped by a lenient profile */
-    fg_tick tick;
+    uint32_t id, tick;
 } mlink;
+
+/* The full id of a stored link, given an id at least as new whose distance is below 2^32. */
+static inline fg_edge_id link_id(uint32_t lo, fg_edge_id newer) {
+    return newer - (uint32_t)((uint32_t)newer - lo);
+}
+static inline fg_tick link_tick(uint32_t lo, fg_tick later) {
+    return later - (fg_tick)(uint32_t)((uint32_t)later - lo);
+}
 
 typedef struct maux { /* when the stick last entered a charge or level set */
     int64_t since;

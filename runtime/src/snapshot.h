@@ -13,8 +13,9 @@
 /* The byte layout of the arena's sections (the entity record, the input buffer, the dispatch
 ** ledger, the matcher state), hashed into the world's layout value with its sizes: a change of
 ** field order that keeps every size bumps it, so a snapshot of the old layout is refused rather
-** than misread. 2: the matcher state's cold part and the buffer's first line. */
-#define FG_SNAPSHOT_LAYOUT 2u
+** than misread. 2: the matcher state's cold part and the buffer's first line; 3: the matcher's
+** links in 8 bytes. */
+#define FG_SNAPSHOT_LAYOUT 3u
 
 typedef struct fg_snapshot_header {
     uint32_t magic;

@@ -767,6 +767,58 @@ static void hash_follows_match_progress(void **state) {
 }
 
 /* Rule: once set, state and buffer exist, stepping never allocates. */
+/* Rule: a command reports the whole ids and ticks of its edges, fresh and re-asserted by its
+** buffer, when both run past 2^32 in the middle of the motion (the state keeps their low halves
+** and recovers the rest); and it consumes those edges. */
+static void edge_ids_and_ticks_past_32_bits_come_back_whole(void **state) {
+    (void)state;
+    fg_motion_def d = def_of("hadouken", "236P");
+    d.buffer = 4;
+    fg_motion_set *set = compile(&d, 1);
+    fg_allocator a = fg_allocator_default();
+    size_t bsize = fg_buffer_size(32);
+    fg_buffer *buf = fg_alloc(&a, bsize);
+    fg_motion_state *st = fg_alloc(&a, fg_motion_state_size(set));
+    fg_tick t0 = ((fg_tick)1 << 32) - 3;
+    assert_int_equal(fg_buffer_init(buf, 32, t0 - 1, NULL), FG_OK);
+    buf->next_id = ((fg_edge_id)1 << 32) - 2;
+    fg_motion_state_init(set, st, t0 - 1);
+    int lp = fg_action_names_find(&fg_motion_set_buttons(set)->names, "LP");
+    assert_true(lp >= FG_IN_FIRST_BUTTON);
+    fg_edge_id ids[4];
+    fg_motion_command out[4];
+    uint32_t n = 0;
+    for (int k = 0; k < 5; k++) {
+        fg_tick t = t0 + k;
+        if (k < 3)
+            assert_int_equal(fg_buffer_push(buf, FG_EDGE_DIR, 0, "236"[k] - '0', k * 1000, t, 0,
+                                            &ids[k], NULL), FG_OK);
+        else if (k == 3)
+            assert_int_equal(fg_buffer_push(buf, FG_EDGE_PRESS, lp, 0, k * 1000, t, 0, &ids[k],
+                                            NULL), FG_OK);
+        fg_tick_input in;
+        assert_int_equal(fg_buffer_consume_for_tick(buf, t, &in, NULL), FG_OK);
+        fg_motion_ctx ctx = {NULL, false};
+        assert_int_equal(fg_motion_step(set, st, buf, &in, &ctx, out, 4, &n, NULL), FG_OK);
+        /* Made on the press (age 0), re-asserted by its buffer on the next tick (age 1). */
+        assert_int_equal(n, k < 3 ? 0 : 1);
+        if (k < 3) continue;
+        assert_int_equal(out[0].age, k - 3);
+        assert_int_equal(out[0].nedges, 4);
+        for (int i = 0; i < 4; i++) {
+            assert_true(out[0].edges[i] == ids[i]);
+            assert_true(out[0].edge_ticks[i] == t0 + i);
+            const fg_edge *e = fg_buffer_find(buf, ids[i]);
+            assert_non_null(e);
+            assert_true(e->flags & FG_EDGE_CONSUMED);
+        }
+    }
+    assert_true(ids[2] == (fg_edge_id)1 << 32); /* the ids crossed 2^32 */
+    fg_free(&a, buf, bsize);
+    fg_free(&a, st, fg_motion_state_size(set));
+    fg_motion_set_destroy(set);
+}
+
 static void stepping_never_allocates(void **state) {
     (void)state;
     fg_counting_allocator counter;
@@ -878,6 +930,7 @@ int main(void) {
         cmocka_unit_test(bad_steps_change_nothing),
         cmocka_unit_test(rollback_by_memcpy_replays_identically),
         cmocka_unit_test(hash_follows_match_progress),
+        cmocka_unit_test(edge_ids_and_ticks_past_32_bits_come_back_whole),
         cmocka_unit_test(stepping_never_allocates),
         cmocka_unit_test(script_runner_matches_manual_stepping),
     };
