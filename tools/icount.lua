@@ -77,13 +77,15 @@ local function count(o)
   local profile = f and f:read("a") or ""
   if f then f:close() end
   local share
-  if o.hash_share then -- the state hash's part: fg_world_hash and the matcher's fold refresh
+  if o.hash_share then -- the state hash's part: fg_world_hash, the parts of it the tick folds
+    -- (world_hash.c: fg_world_hash_part, fg_world_hash_motion) and the matcher's fold refresh
     local p = assert(io.popen("callgrind_annotate --inclusive=yes " .. shell_quote(out_file)
       .. " 2>/dev/null"))
     local hashed = 0
     for line in p:lines() do
       local n, fn = line:match("^%s*([%d,]+) %b()%s+%S-:(%S+) ")
-      if n and (fn == "fg_world_hash" or fn == "fg_motion_state_refresh") then
+      if n and (fn == "fg_world_hash" or fn == "fg_world_hash_part" or fn == "fg_world_hash_motion"
+          or fn == "fg_motion_state_refresh") then
         hashed = hashed + tonumber((n:gsub(",", "")))
       end
     end
@@ -161,8 +163,8 @@ local figure, cmd, share = count(o)
 print(string.format("instructions per fighter-tick: %s (%d fighters, %d ticks, %s build)",
   commas(figure), o.fighters, o.ticks, o.build))
 if share then
-  print(string.format("state hash: %.1f %% of the instructions (fg_world_hash and the matcher's "
-    .. "fold refresh, inclusive)", share * 100))
+  print(string.format("state hash: %.1f %% of the instructions (fg_world_hash, the parts the "
+    .. "tick folds for it and the matcher's fold refresh, inclusive)", share * 100))
 end
 print("counted by: " .. cmd)
 

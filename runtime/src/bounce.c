@@ -137,12 +137,14 @@ void fg_bounce_move(fg_world *w, fg_entity_state *es, fg_fx want_x, fg_stage_con
     es->support = c->support;
 }
 
-/* The bounce state in the world's fold: only while one is armed, so a world without bounces
-** hashes as it did before they existed. */
-void fg_bounce_fold(fg_fold *f, const fg_bounce_state *b) {
-    if (!b->armed) return;
-    fg_fold_u64(f, (uint64_t)b->armed | (uint64_t)b->side << 8 | (uint64_t)b->by << 32);
-    fg_fold_u64(f, (uint64_t)(uint32_t)b->wall_vx | (uint64_t)(uint32_t)b->wall_vy << 32);
-    fg_fold_u64(f, (uint64_t)(uint32_t)b->ground_vx | (uint64_t)(uint32_t)b->ground_vy << 32);
-    fg_fold_u64(f, (uint64_t)(uint32_t)b->wall_stun | (uint64_t)(uint32_t)b->ground_stun << 32);
+/* The bounce state's words in the world's fold (world_hash.c folds them after the rest of the
+** combat state): none unless one is armed, so a world without bounces hashes as it did before
+** they existed. Returns how many it wrote. */
+uint32_t fg_bounce_words(const fg_bounce_state *b, uint64_t out[FG_BOUNCE_WORDS]) {
+    if (!b->armed) return 0;
+    out[0] = (uint64_t)b->armed | (uint64_t)b->side << 8 | (uint64_t)b->by << 32;
+    out[1] = (uint64_t)(uint32_t)b->wall_vx | (uint64_t)(uint32_t)b->wall_vy << 32;
+    out[2] = (uint64_t)(uint32_t)b->ground_vx | (uint64_t)(uint32_t)b->ground_vy << 32;
+    out[3] = (uint64_t)(uint32_t)b->wall_stun | (uint64_t)(uint32_t)b->ground_stun << 32;
+    return FG_BOUNCE_WORDS;
 }

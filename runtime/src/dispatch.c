@@ -387,13 +387,18 @@ const fg_ledger_entry *fg_dispatcher_ledger_at(const fg_dispatcher *d, uint32_t 
 
 /* A world hashes one ledger per entity every tick: it adds each channel's kept fold where the
 ** channel starts, the same sum as fg_dispatcher_hash_fresh. */
-void fg_dispatcher_hash(const fg_dispatcher *d, fg_hasher *hs) {
+fg_fold fg_dispatcher_fold(const fg_dispatcher *d) {
     fg_fold f = fg_fold_begin((uint64_t)d->channels << 32 | d->capacity);
     for (uint32_t c = 0; c < d->channels; c++) {
         const fg_ledger_fold *cf = cfold(d, c);
         fg_fold_run r = {cf->a, cf->b, (2 + 3 * (uint64_t)cchan(d, c)->used) * FG_FOLD_STEP};
         fg_fold_add_run(&f, &r);
     }
+    return f;
+}
+
+void fg_dispatcher_hash(const fg_dispatcher *d, fg_hasher *hs) {
+    fg_fold f = fg_dispatcher_fold(d);
     fg_hash_fold_end(hs, &f);
 }
 

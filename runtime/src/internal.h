@@ -151,48 +151,48 @@ typedef struct fg_world_state {
 
 #define FG_COMMANDS_PER_TICK 4 /* motion commands one entity can act on per tick */
 
-/* The state hash's memo of one entity's combat fold (world.c), keyed by the combat state's bytes:
-** most ticks leave it as it was, and a fold placed at any point of the world's fold is a linear
-** function of where it starts (fg_fold), so the memo keeps that function. Not authoritative: a
-** miss refolds, so nothing saves, restores or invalidates it. */
-typedef struct fg_combat_memo {
-    fg_combat seen;
-    uint64_t start_mul; /* the fold's sum grows by start_mul * (k at its start) ... */
-    uint64_t base;      /* ... plus base */
-    uint64_t k_advance; /* and its k by k_advance */
-    bool valid;
-} fg_combat_memo;
+/* world_hash.c: one entity's part of the state hash, folded at the end of the entity's tick
+** while its record is still in the cache: the run of its words in the world's fold (placed where
+** the entity starts, it adds k * a + b to the sum and `k` to k), and the folds of its dispatch
+** ledger and its matcher (each mixed into the hasher in turn). Not authoritative: a part is used
+** only while `ready` says nothing changed since the tick that wrote it. */
+typedef struct fg_hash_part {
+    fg_fold_run run;
+    fg_fold ledger, motion;
+    /* The ledger fold is kept while the ledger is unchanged: it holds while ledger_at equals the
+    ** keep's `changes`, and the tick sets it to 0 when it writes the ledger (tick.c). */
+    uint64_t ledger_at;
+} fg_hash_part;
 
-/* world_hash.c: the parts of an entity's fold that rarely change, kept between hashes. The key is
-** a copy of the fields they are read from (the record's bytes before its position: id and flags;
-** the opponent and frozen window; the ground flags and landing tick; each declared layer's
-** instance but for its elapsed tick, duration and loop count, its start tick and sequence
-** counter, its queue; the resources). The runs are the fold of those words (fg_fold_run), each
-** placed where it belongs in the entity's fold, and `hole` is where each layer's elapsed/duration
-** and loop count words, folded fresh, go in the layers run. Not authoritative: a key that differs
-** rebuilds it, so nothing saves, restores or invalidates it. */
-#define FG_MEMO_HEAD offsetof(fg_entity_state, x) /* bytes of the record before x */
-typedef struct fg_stable_memo { /* what every hash reads first, the queues (used in part) last */
-    bool valid;
-    uint32_t nlayers;
-    fg_fold_run head_run, ground_run, frozen_run, layers_run;
-    uint64_t hole[FG_MAX_LAYERS];
-    unsigned char head[FG_MEMO_HEAD];
-    fg_entity opponent;
-    fg_tick frozen_from, frozen_until;
-    unsigned char ground[4]; /* the fg_ground flags */
-    fg_tick landed_at;
-    fg_tick started_tick[FG_MAX_LAYERS];
-    int64_t next_seq[FG_MAX_LAYERS];
-    int32_t res[FG_MAX_RESOURCES];
-    unsigned char layers[FG_MAX_LAYERS][28];
-    fg_queued queued[FG_MAX_LAYERS][FG_QUEUE_MAX];
-} fg_stable_memo;
+/* The parts, and when they hold. Every change to the world outside a tick (fg_world_note_change,
+** a reload, a restore) and the start of every tick sets `ready` false; a tick that folded every
+** entity's part with no change in between sets it true. A tick folds the parts only when the
+** hash was taken since the last one (`asked`), so a world nobody hashes pays nothing for them. */
+typedef struct fg_hash_keep {
+    bool ready;
+    bool asked;   /* fg_world_hash ran since the last tick began */
+    bool folding; /* the tick now running folds the parts */
+    /* Changes made other than by a tick, counted from 1: a tick sees one made while it ran, and
+    ** a kept ledger fold taken before one no longer holds. */
+    uint64_t changes;
+    fg_hash_part parts[];
+} fg_hash_keep;
 
-typedef struct fg_hash_memo {
-    fg_combat_memo combat;
-    fg_stable_memo stable;
-} fg_hash_memo;
+/* Call when the world changes other than by its tick: no kept part holds any more. */
+static inline void fg_world_hash_forget(fg_hash_keep *k) {
+    k->ready = false;
+    k->changes++;
+}
+
+/* Call when the tick writes entity slot's dispatch ledger. */
+static inline void fg_world_hash_ledger_changed(fg_hash_keep *k, uint32_t slot) {
+    k->parts[slot].ledger_at = 0;
+}
+
+/* world_hash.c: folds entity slot's part (the end of its tick: nothing changes it after). */
+void fg_world_hash_part(const fg_world *w, uint32_t slot);
+/* world_hash.c: folds entity slot's matcher part (after the tick's last change to the matcher). */
+void fg_world_hash_motion(const fg_world *w, uint32_t slot, const fg_motion_set *set);
 
 /* world_hash.c: the state hash from scratch, every memo and kept fold bypassed: equal to
 ** fg_world_hash whenever they are right (tests compare the two). */
@@ -259,7 +259,7 @@ struct fg_world {
     ** or a restore sets 0; with 1 the throw phase reads no record. */
     uint8_t grabs;
     fg_collide_space coll; /* the collision phase's work space, sized at creation */
-    fg_hash_memo *hash_memo; /* per entity slot, written by fg_world_hash */
+    fg_hash_keep *hash_keep; /* per entity slot, its part of the state hash (world_hash.c) */
     fg_projectile_pool *ppool;  /* in the arena, after the world header (projectile.c) */
     fg_projectile_state *projs; /* its records */
     fg_projectile_space pspace; /* the projectile phase's work space, sized at creation */
@@ -299,10 +299,12 @@ struct fg_world {
 
 /* Call before a host action changes anything. */
 static inline void fg_world_note_change(fg_world *w) {
-    if (!w->watch_boundary) return;
-    w->watch_boundary = false;
-    w->boundary_hash = fg_world_hash(w);
-    w->boundary_tick = w->state->tick;
+    if (w->watch_boundary) {
+        w->watch_boundary = false;
+        w->boundary_hash = fg_world_hash(w);
+        w->boundary_tick = w->state->tick;
+    }
+    fg_world_hash_forget(w->hash_keep);
 }
 
 static inline void fg_world_note_edit(fg_world *w, const char *what) {
@@ -368,8 +370,7 @@ void fg_world_trace4(fg_world *w, fg_tick tick, fg_entity e, fg_trace_kind kind,
 void fg_world_start_action(fg_world *w, fg_entity_state *es, uint32_t layer, uint32_t action,
                            uint32_t version, fg_transition_reason why, int32_t duration,
                            fg_tick t);
-/* world_combat.c: the combat state in the world hash; the collision work space. */
-void fg_combat_fold(fg_fold *f, const fg_combat *c);
+/* world_combat.c: the collision work space. */
 bool fg_collide_space_init(fg_collide_space *s, fg_allocator *a, uint32_t max_entities);
 void fg_collide_space_free(fg_collide_space *s, fg_allocator *a, uint32_t max_entities);
 size_t fg_collide_space_bytes(uint32_t max_entities);
@@ -424,12 +425,14 @@ void fg_hit_slide(fg_entity_state *es);
 void fg_hit_settle(const fg_world *w, fg_entity_state *es, fg_tick t);
 void fg_hit_landed(fg_world *w, fg_entity_state *es, fg_tick t);
 /* bounce.c: arms what a landed hit declares on its target (away: +1 or -1 along x, away from the
-** attacker); forgets what is left (a landing); the bounce of a launched entity's move; its fold. */
+** attacker); forgets what is left (a landing); the bounce of a launched entity's move; its words in
+** the state hash. */
 void fg_bounce_arm(fg_entity_state *tg, const fg_hit_def *h, int away, fg_entity by);
 void fg_bounce_forget(fg_entity_state *es);
 void fg_bounce_move(fg_world *w, fg_entity_state *es, fg_fx want_x, fg_stage_contact *c,
                     bool airborne, fg_tick t);
-void fg_bounce_fold(fg_fold *f, const fg_bounce_state *b);
+#define FG_BOUNCE_WORDS 4
+uint32_t fg_bounce_words(const fg_bounce_state *b, uint64_t out[FG_BOUNCE_WORDS]);
 void fg_collide_push(fg_world *w, const fg_contact_rec *c);
 /* projectile.c */
 size_t fg_projectile_pool_bytes(uint32_t cap);

@@ -124,6 +124,11 @@ void fg_motion_state_refresh(const fg_motion_set *set, fg_motion_state *st) {
 }
 
 void fg_motion_state_hash(const fg_motion_set *set, const fg_motion_state *st, fg_hasher *hs) {
+    fg_fold f = fg_motion_state_fold(set, st);
+    fg_hash_fold_end(hs, &f);
+}
+
+fg_fold fg_motion_state_fold(const fg_motion_set *set, const fg_motion_state *st) {
     uint64_t sum = st->region_sum, k = st->region_k;
     if (st->region_stale) { /* not refreshed: fold it here, the same value */
         fg_fold r = fg_fold_begin(0);
@@ -145,7 +150,7 @@ void fg_motion_state_hash(const fg_motion_set *set, const fg_motion_state *st, f
     }
     fg_fold_u64(&f, sum);
     fg_fold_u64(&f, k);
-    fg_hash_fold_end(hs, &f);
+    return f;
 }
 
 /* The fold from scratch, for tests: equal to the cached one whenever the cache is right. */

@@ -171,8 +171,8 @@ fg_status fg_session_create(fg_world *w, const fg_session_config *cfg, fg_sessio
         (rejoins && fg_session_rejoin_alloc(s) != FG_OK)) {
         size_t need = s->snap_cap * s->nsnaps + (rejoins ? fg_session_rejoin_capacity(s) : 0);
         fg_session_destroy(s);
-        return fg_error_set(err, FG_ENOMEM, "session: out of memory (%zu bytes of snapshots)",
-                            need);
+        return fg_error_set(err, FG_ENOMEM, "session: out of memory (%zu bytes of snapshots%s)",
+                            need, rejoins ? " and for the state of a rejoin" : "");
     }
     for (uint32_t i = 0; i < MAX_SNAPS; i++) s->snap_tick[i] = -1;
     fg_world_save(w, snap_at(s, 0), s->snap_cap, NULL);
@@ -349,6 +349,7 @@ static void send_input(fg_session *s, uint32_t node) {
     fg_tick cp = s->spectator ? -1 : latest_checkpoint(s);
     put32(&q, (uint32_t)(cp + 1));
     put64(&q, cp >= 0 ? s->hashes[cp & (RING - 1)] : 0);
+    put32(&q, s->rejoined_id);
     if (s->spectator) {
         put32(&q, 0);
         put8(&q, 0);
@@ -506,6 +507,7 @@ static void on_input(fg_session *s, uint32_t node, reader *r) {
     fg_tick ack = (fg_tick)get(r, 4);
     fg_tick cp = (fg_tick)get(r, 4) - 1;
     uint64_t hash = get(r, 8);
+    uint32_t incarnation = (uint32_t)get(r, 4);
     fg_tick first = (fg_tick)get(r, 4);
     unsigned n = (unsigned)get(r, 1);
     uint32_t base = (uint32_t)get(r, 4);
@@ -513,8 +515,13 @@ static void on_input(fg_session *s, uint32_t node, reader *r) {
         s->stats.rejected++;
         return;
     }
+    if (p->rejoining) {
+        /* Late input of the self it replaces says nothing (its records are the old ones). */
+        if (incarnation == p->stale) return;
+        fg_session_rejoin_back(s, node);
+    }
+    p->incarnation = incarnation;
     p->hello = true; /* it runs: it had our hello */
-    if (p->rejoining) fg_session_rejoin_back(s, node);
     if (echo > 0 && echo <= s->now) {
         int64_t sample = s->now - echo;
         if (sample > 60 * (int64_t)FG_US_PER_S) sample = 60 * (int64_t)FG_US_PER_S;

@@ -41,6 +41,8 @@ typedef struct peer {
     bool seen;        /* any datagram arrived */
     bool interrupted;
     bool rejoining;   /* they asked for the state of the match and run nothing yet */
+    uint32_t incarnation; /* the transfer they rejoined with (their input says), 0: none */
+    uint32_t stale;   /* rejoining: the incarnation of the self they replace */
     fg_tick acked;    /* they hold our records for ticks < acked */
     fg_tick their_tick;
     int32_t their_ahead;
@@ -69,6 +71,7 @@ typedef struct transfer {
     uint8_t *have;     /* per chunk: acknowledged (sending) or received (receiving) */
     uint32_t max_chunks, nchunks, ngot, cursor;
     uint32_t id;       /* 0: none */
+    uint64_t serial;   /* states built here */
     uint64_t digest;
     fg_tick tick;
     int serving;       /* the node it goes to, -1: none (sending side) */
@@ -92,6 +95,7 @@ struct fg_session {
     fg_tick origin;    /* the first tick this node ran: 0, or the tick it rejoined at */
     fg_tick rec_floor; /* the first tick whose records it holds: 0, or what it was sent */
     bool catchup;      /* rejoined: its input fills the ticks it has no record for first */
+    uint32_t rejoined_id; /* the transfer it rejoined with, 0: none (its input says it) */
     uint32_t nsnaps;
     size_t snap_cap;
     unsigned char *snaps; /* nsnaps boundaries: slot t % nsnaps holds the state before tick t */

@@ -119,7 +119,10 @@ static void build(fg_session *s, uint32_t node) {
     x->ngot = 0;
     x->cursor = 0;
     memset(x->have, 0, x->max_chunks);
-    x->id = x->id + 1 ? x->id + 1 : 1;
+    /* Distinct from the id of the transfer the node's old self rejoined with, even when this
+    ** node restarted since (its counter with it): the digest moves with the match. */
+    x->serial++;
+    x->id = (uint32_t)fg_hash64(&x->serial, sizeof x->serial, x->digest) | 1u;
     x->tick = t0;
     x->serving = (int)node;
     s->stats.state_bytes = x->size;
@@ -155,6 +158,7 @@ bool fg_session_rejoin_on_join(fg_session *s, uint32_t node, reader *r) {
     peer *p = &s->peers[node];
     if (!p->rejoining) {
         p->rejoining = true;
+        p->stale = p->incarnation;
         p->acked = 0;
         p->their_tick = 0;
         p->their_ahead = 0;
@@ -449,6 +453,7 @@ static void finish(fg_session *s) {
     }
     s->edits = w->edits;
     s->state = FG_SESSION_RUNNING;
+    s->rejoined_id = x->id;
     s->stats.rejoins = 1;
     s->stats.rejoined_at = t0;
     s->stats.state_bytes = x->size;

@@ -34,6 +34,7 @@
 static void begin_ledger(fg_world *w, fg_entity_state *es, uint32_t layer, int64_t seq) {
     /* Sequences only grow per layer, so begin cannot fail here. */
     fg_dispatcher_begin(fg_world_ledger_at(w, es->id - 1), layer, seq, NULL);
+    fg_world_hash_ledger_changed(w->hash_keep, es->id - 1);
 }
 
 /* Starts `action` of ruleset `version` on a layer: a new action sequence, tick 0. */
@@ -172,6 +173,12 @@ static void note_jump(fg_world *w, fg_entity_state *es, fg_jump_decision d, fg_t
                         d.window, d.press_until);
 }
 
+/* The matcher's part of the state hash: its trie fold brought up to date, then its fold. */
+static void fold_motion(fg_world *w, uint32_t slot, const fg_motion_set *set) {
+    fg_motion_state_refresh(set, fg_world_motion_at(w, slot));
+    fg_world_hash_motion(w, slot, set);
+}
+
 static void input_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
     fg_buffer *b = fg_world_buffer_at(w, es->id - 1);
     fg_buffer_set_facing(b, (fg_facing)es->facing);
@@ -197,9 +204,9 @@ static void input_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
                                   out, FG_COMMANDS_PER_TICK, &n, NULL) == FG_OK) {
             w->ncommands[slot] = (uint8_t)n;
         }
-        /* The world hashes every tick: the matcher's cached fold is refreshed while its state is
-        ** at hand (a command retired later in the tick refreshes it again). */
-        fg_motion_state_refresh(set, fg_world_motion_at(w, slot));
+        /* A world hashed every tick folds the matcher's part of the hash while its state is at
+        ** hand (a command retired later in the tick folds it again). */
+        if (w->hash_keep->folding) fold_motion(w, slot, set);
     }
     bool was_grounded = es->ground.grounded;
     fg_tick landed_before = es->ground.landed_at;
@@ -523,7 +530,7 @@ static void handle_commands(fg_world *w, fg_entity_state *es, fg_tick t) {
         const fg_instance *inst = &es->layers[r->rt[action].layer];
         if (inst->action == action && inst->started == t) {
             fg_motion_retire(r->motion_set, fg_world_motion_at(w, slot), cmd->motion);
-            fg_motion_state_refresh(r->motion_set, fg_world_motion_at(w, slot));
+            if (w->hash_keep->folding) fold_motion(w, slot, r->motion_set);
             if (flags) break;
         }
     }
@@ -687,6 +694,7 @@ static void gate_phase(fg_world *w, fg_tick t) {
             fg_world_trace4(w, t, es->id, FG_TRACE_EVENT, res, c->layer, c->stamp.sequence,
                             c->stamp.marker, (int64_t)c->stamp.occurrence);
             if (res != FG_DISPATCH_ACCEPTED) continue;
+            fg_world_hash_ledger_changed(w->hash_keep, c->slot); /* only a new event writes it */
             fg_instance *inst = &es->layers[c->layer];
             fg_event *ev = w->nevents < w->cap_events ? &w->events[w->nevents++] : NULL;
             uint8_t contact = 0;
@@ -849,6 +857,8 @@ static void finish_entities(fg_world *w, uint32_t from, uint32_t to, fg_tick t) 
         face_opponent(w, es);
         fg_hit_settle(w, es, t);
         meter_phase(w, es, t);
+        /* Nothing changes the entity after this in the tick: its part of the state hash. */
+        if (w->hash_keep->folding) fg_world_hash_part(w, s);
     }
 }
 
@@ -909,6 +919,13 @@ fg_status fg_world_advance(fg_world *w, fg_error *err) {
     fg_tick t = w->state->tick;
     uint32_t n = w->state->nentities;
     bool rules = w->state->nslots > 0;
+    /* The state hash's parts are folded as the tick goes when a hash was taken since the last
+    ** tick (world_hash.c); the last ones no longer hold. */
+    fg_hash_keep *keep = w->hash_keep;
+    keep->ready = false;
+    uint64_t changes = keep->changes;
+    keep->folding = keep->asked && rules;
+    keep->asked = false;
     for (uint32_t s = 0; s < n; s++) input_phase(w, &w->entities[s], t);
     if (rules) {
         /* While nobody is held the throw phase between the behavior and collision phases does
@@ -940,6 +957,9 @@ fg_status fg_world_advance(fg_world *w, fg_error *err) {
         move_phase(w, t);
     }
     w->state->tick = t + 1;
+    /* Every part was folded, and nothing but the tick changed the world meanwhile. */
+    keep->ready = keep->folding && keep->changes == changes;
+    keep->folding = false;
     return FG_OK;
 }
 

@@ -28,6 +28,10 @@ static size_t align16(size_t n) { return (n + 15) & ~(size_t)15; }
 #define CACHE_LINE 64u
 static size_t align64(size_t n) { return (n + CACHE_LINE - 1) & ~(size_t)(CACHE_LINE - 1); }
 
+static size_t hash_keep_bytes(uint32_t max_entities) {
+    return sizeof(fg_hash_keep) + sizeof(fg_hash_part) * max_entities;
+}
+
 fg_status fg_world_no_entity(const fg_world *w, fg_entity e, fg_error *err) {
     return fg_error_set(err, FG_ENOTFOUND, "entity %u does not exist (%u spawned)", e,
                         w->state->nentities);
@@ -181,15 +185,16 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
                                           c.max_entities);
     w->ncommands = fg_alloc(&w->alloc, c.max_entities);
     w->true_commands = fg_alloc(&w->alloc, sizeof(fg_motion_command) * FG_MOTION_MAX_PATTERNS);
-    w->hash_memo = fg_alloc(&w->alloc, sizeof(fg_hash_memo) * c.max_entities);
+    w->hash_keep = fg_alloc(&w->alloc, hash_keep_bytes(c.max_entities));
     if (!w->arena || !w->maps || !w->devices || !w->meter || (w->trace_cap && !w->trace) ||
         (w->trace_text_cap && !w->trace_text) || !w->cands || !w->events || !w->commands ||
-        !w->ncommands || !coll || !w->true_commands || !w->proposals || !w->hash_memo) {
+        !w->ncommands || !coll || !w->true_commands || !w->proposals || !w->hash_keep) {
         fg_world_destroy(w);
         fg_error_set(err, FG_ENOMEM, "world: out of memory (state of %zu bytes)", w->arena_size);
         return NULL;
     }
-    memset(w->hash_memo, 0, sizeof(fg_hash_memo) * c.max_entities); /* every memo a miss */
+    memset(w->hash_keep, 0, hash_keep_bytes(c.max_entities)); /* no part ready */
+    w->hash_keep->changes = 1;                                 /* nor any ledger fold kept */
     w->state = (fg_world_state *)w->arena;
     fg_projectile_pool_bind(w, w->arena + off_pool);
     w->ppool->next_id = 1;
@@ -235,7 +240,7 @@ void fg_world_destroy(fg_world *w) {
     fg_free(&a, w->commands, sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK * w->max_entities);
     fg_free(&a, w->ncommands, w->max_entities);
     fg_free(&a, w->true_commands, sizeof(fg_motion_command) * FG_MOTION_MAX_PATTERNS);
-    fg_free(&a, w->hash_memo, sizeof(fg_hash_memo) * w->max_entities);
+    fg_free(&a, w->hash_keep, hash_keep_bytes(w->max_entities));
     fg_collide_space_free(&w->coll, &a, w->max_entities);
     fg_projectile_space_free(&w->pspace, &a);
     fg_free(&a, w->proposals, sizeof(fg_var_proposal) * w->cap_proposals);
@@ -305,6 +310,7 @@ fg_status fg_world_replace_rules(fg_world *w, uint32_t slot, fg_ruleset *r, fg_e
     uint32_t version = 0;
     fg_status st = add_version(w, r, &version, err);
     if (st != FG_OK) return st;
+    fg_world_hash_forget(w->hash_keep);
     w->state->slot_version[slot] = (uint16_t)version;
     /* Recorded so a trace (and a replay made from it) shows which rules ran from which tick. */
     fg_world_trace4(w, w->state->tick, 0, FG_TRACE_RELOAD, (int)slot, (int64_t)r->hash,
@@ -495,8 +501,8 @@ size_t fg_world_memory(const fg_world *w) {
            sizeof(fg_trace_record) * w->trace_cap + w->trace_text_cap +
            sizeof(fg_candidate) * w->cap_cands +
            sizeof(fg_event) * w->cap_events +
-           (sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK + 1 + sizeof(fg_hash_memo)) *
-               w->max_entities +
+           (sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK + 1) * w->max_entities +
+           hash_keep_bytes(w->max_entities) +
            fg_collide_space_bytes(w->max_entities) + fg_projectile_space_bytes(w->pspace.cap) +
            sizeof(fg_var_proposal) * w->cap_proposals;
 }

@@ -107,6 +107,7 @@ uint8_t fg_world_contact_capture(const fg_world *w, uint32_t slot) {
 }
 
 void fg_world_contact_put(fg_world *w, uint32_t slot, uint8_t contact) {
+    fg_world_hash_forget(w->hash_keep); /* the contact report is hashed */
     w->entities[slot].contact = contact;
 }
 

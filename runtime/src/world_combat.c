@@ -2,7 +2,8 @@
 /*
 ** world_combat.c: the world's combat API for hosts and tools: teams and owners (who may hit
 ** whom), the live boxes of an entity as the collision phase sees them, the combat state (combo,
-** juggle, knockdown, throws, bounces armed), and the part of the state hash that covers it.
+** juggle, knockdown, throws, bounces armed). The state hash folds the combat state in
+** world_hash.c.
 */
 #include "internal.h"
 
@@ -93,27 +94,3 @@ void fg_collide_space_free(fg_collide_space *s, fg_allocator *a, uint32_t max_en
 }
 
 uint64_t fg_world_contacts_dropped(const fg_world *w) { return w->coll.dropped; }
-
-/* The combat state in the world's fold, field by field. The hit log's empty entries are left
-** out (their bytes are never read). */
-void fg_combat_fold(fg_fold *f, const fg_combat *c) {
-    fg_fold_u64(f, (uint64_t)c->team | (uint64_t)c->owner << 32);
-    fg_fold_u64(f, (uint64_t)(uint32_t)c->push_left | (uint64_t)(uint32_t)c->combo << 32);
-    fg_fold_u64(f, (uint64_t)(uint32_t)c->combo_damage | (uint64_t)(uint32_t)c->juggle << 32);
-    fg_fold_u64(f, (uint64_t)c->knockdown | (uint64_t)c->launched << 8 |
-                       (uint64_t)c->grab_layer << 16 | (uint64_t)c->grab_def << 24 |
-                       (uint64_t)c->grabbed_by << 32);
-    fg_fold_u64(f, (uint64_t)c->throw_invuln_until);
-    fg_fold_u64(f, (uint64_t)c->tech_until);
-    fg_fold_u64(f, (uint64_t)c->grab_seq);
-    for (int i = 0; i < FG_MAX_VARS; i += 2)
-        fg_fold_u64(f, (uint64_t)(uint32_t)c->vars[i] | (uint64_t)(uint32_t)c->vars[i + 1] << 32);
-    for (int i = 0; i < FG_HIT_LOG; i++) {
-        const fg_hit_log *l = &c->log[i];
-        if (!l->target) continue;
-        fg_fold_u64(f, (uint64_t)i | (uint64_t)l->target << 8 | (uint64_t)l->layer << 40 |
-                           (uint64_t)l->count << 48 | (uint64_t)l->def << 56);
-        fg_fold_u64(f, (uint64_t)l->last);
-    }
-    fg_bounce_fold(f, &c->bounce);
-}

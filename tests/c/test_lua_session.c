@@ -367,6 +367,10 @@ static void bad_configurations(void **state) {
     c.hash_every = 121;
     assert_int_equal(fg_session_create(s.w, &c, &se, &err), FG_EINVAL);
     c.hash_every = 30;
+    c.rejoin_us = -1;
+    assert_int_equal(fg_session_create(s.w, &c, &se, &err), FG_EINVAL);
+    assert_non_null(strstr(fg_error_message(&err), "rejoin wait -1 us, expected 0..600000000"));
+    c.rejoin_us = 0;
     assert_int_equal(fg_sample_step(&s, &err), FG_OK);
     assert_int_equal(fg_session_create(s.w, &c, &se, &err), FG_ESTATE);
     assert_non_null(strstr(fg_error_message(&err), "a match starts at tick 0"));

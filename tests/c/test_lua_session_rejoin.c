@@ -209,6 +209,78 @@ static void a_long_outage_pauses_and_resumes(void **state) {
     close_match(&m);
 }
 
+/* Node 0's end of the link, which can deliver node 1's last input datagram once more, late. */
+typedef struct late {
+    fg_transport inner;
+    uint8_t last[FG_SESSION_DATAGRAM_MAX];
+    size_t last_len;
+    bool again;
+} late;
+
+static fg_status late_send(void *ud, uint32_t to, const void *data, size_t len, fg_error *err) {
+    late *l = ud;
+    return l->inner.send(l->inner.ud, to, data, len, err);
+}
+
+static fg_status late_recv(void *ud, uint32_t *from, void *buf, size_t cap, size_t *len,
+                           fg_error *err) {
+    late *l = ud;
+    if (l->again) {
+        l->again = false;
+        memcpy(buf, l->last, l->last_len);
+        *len = l->last_len;
+        *from = 1;
+        return FG_OK;
+    }
+    fg_status st = l->inner.recv(l->inner.ud, from, buf, cap, len, err);
+    if (st == FG_OK && *len > 4 && *from == 1 && ((uint8_t *)buf)[3] == 2) {
+        memcpy(l->last, buf, *len);
+        l->last_len = *len;
+    }
+    return st;
+}
+
+/* Player 2's process restarts at once, and an input datagram of its old self arrives while
+** player 1 sends the new one the state: it is the old self's, so the transfer goes on. */
+static void late_input_of_the_old_self_is_ignored(void **state) {
+    (void)state;
+    fg_link_config lc = link_of(60, 0);
+    fg_session_config c = waiting_config();
+    match m;
+    open_match(&m, 2, &lc, NULL, &c);
+    late l;
+    memset(&l, 0, sizeof l);
+    l.inner = fg_link_transport(m.link, 0);
+    fg_session_destroy(m.n[0].session);
+    c.local = 0;
+    c.transport = (fg_transport){&l, late_send, late_recv};
+    c.advance = node_tick;
+    c.ud = &m.n[0];
+    fg_error err;
+    assert_int_equal(fg_session_create(m.n[0].s.w, &c, &m.n[0].session, &err), FG_OK);
+    frames_until(&m, 1000);
+    m.running[1] = false;
+    restart(&m, 1, NULL, NULL);
+    bool injected = false;
+    while (!done(&m)) {
+        if (!injected && fg_session_get_state(m.n[0].session) == FG_SESSION_WAITING &&
+            fg_session_get_state(m.n[1].session) == FG_SESSION_REJOINING) {
+            assert_true(l.last_len > 0);
+            l.again = injected = true;
+        }
+        if (rejoin_frame(&m, &err, NULL) != FG_OK) fail_msg("%s", fg_error_message(&err));
+        assert_true(m.frames < TICKS * 4);
+    }
+    assert_true(injected);
+    fg_session_stats b = fg_session_get_stats(m.n[1].session);
+    assert_int_equal(fg_session_get_stats(m.n[0].session).rejoins, 1);
+    for (int t = 0; t < TICKS; t++) {
+        assert_int_equal(m.n[0].hashes[t], the_ref.hashes[t]);
+        if (t >= b.rejoined_at) assert_int_equal(m.n[1].hashes[t], the_ref.hashes[t]);
+    }
+    close_match(&m);
+}
+
 /* A rejoin wait ends: the match is over for the node that waited, with the reason. */
 static void a_peer_that_never_returns_ends_the_match(void **state) {
     (void)state;
@@ -476,6 +548,7 @@ int main(void) {
         cmocka_unit_test(a_rejoin_over_a_bad_link),
         cmocka_unit_test(a_restarted_spectator_rejoins),
         cmocka_unit_test(a_long_outage_pauses_and_resumes),
+        cmocka_unit_test(late_input_of_the_old_self_is_ignored),
         cmocka_unit_test(a_peer_that_never_returns_ends_the_match),
         cmocka_unit_test(a_node_without_a_wait_refuses),
         cmocka_unit_test(other_rules_are_refused),

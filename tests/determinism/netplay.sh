@@ -37,7 +37,7 @@ case $case in
   rejoin) join_extra=(--outage 1200:2000) ;;
   late) join_extra=(--outage 1200:7000) both=() ;;
   pause) join_extra=(--outage 1200:7000) both=(--rejoin-wait 20000) ;;
-  restart) both=(--rejoin-wait 30000) ;;
+  restart) both=(--rejoin-wait 60000) ;;
   kill) both=() ;;
   spectate) both+=(--spectators 1) ;;
   delay) both+=(--delay-at 600:5 --delay-at 1800:0 --delay-at 2400:3) ;;

@@ -188,6 +188,9 @@ FG_API const fg_ledger_entry *fg_dispatcher_ledger_at(const fg_dispatcher *d, ui
 ** same value, for tests), and fg_dispatcher_refold recomputes the kept folds after the block's
 ** bytes were written some other way than by these functions and memcpy from a dispatcher. */
 FG_API void fg_dispatcher_hash(const fg_dispatcher *d, fg_hasher *hs);
+/* The fold fg_dispatcher_hash mixes into its hasher (fg_hash_fold_end), for a hash that folds the
+** ledger at one time and mixes it in later (the world's, at the end of the entity's tick). */
+FG_API fg_fold fg_dispatcher_fold(const fg_dispatcher *d);
 FG_API void fg_dispatcher_hash_fresh(const fg_dispatcher *d, fg_hasher *hs);
 FG_API void fg_dispatcher_refold(fg_dispatcher *d);
 /* Writes the state as text, one field per line in a fixed order, so two states compare with a

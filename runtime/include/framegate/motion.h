@@ -279,6 +279,9 @@ FG_API fg_status fg_motion_state_check(const fg_motion_set *set, const void *byt
 ** (near-miss records) are not hashed. Cheap after fg_motion_state_refresh; correct without it. */
 FG_API void fg_motion_state_hash(const fg_motion_set *set, const fg_motion_state *st,
                                  fg_hasher *hs);
+/* The fold fg_motion_state_hash mixes into its hasher (fg_hash_fold_end), for a hash that folds
+** the state at one time and mixes it in later (the world's, right after the matcher's step). */
+FG_API fg_fold fg_motion_state_fold(const fg_motion_set *set, const fg_motion_state *st);
 /* Brings the state's cached hash of its patterns up to date after steps changed them: call it
 ** before hashing every tick (the world does); the hash value is the same either way. */
 FG_API void fg_motion_state_refresh(const fg_motion_set *set, fg_motion_state *st);
