@@ -89,7 +89,7 @@ static void bounce_event(fg_world *w, const fg_entity_state *es, fg_bounce_kind 
 }
 
 /* One bounce: the velocity (world x, turned into the entity's facing, as movement reads it), the
-** event, the trace, the reaction; the kind is used up. */
+** trace, the reaction, the event; the kind is used up. */
 static void bounce(fg_world *w, fg_entity_state *es, fg_bounce_kind kind, int dir, fg_fx vx,
                    fg_fx vy, int32_t stun, fg_tick t) {
     fg_bounce_state *b = &es->combat.bounce;
@@ -101,10 +101,10 @@ static void bounce(fg_world *w, fg_entity_state *es, fg_bounce_kind kind, int di
     es->vx = (fg_fx)(dir * sign_of((fg_facing)es->facing) * vx);
     es->vy = vy;
     fg_fx at = kind == FG_BOUNCE_WALL ? es->x : es->y;
-    bounce_event(w, es, kind, es->x, es->y, t);
     fg_world_trace4(w, t, es->id, FG_TRACE_BOUNCE, kind, b->by,
                     (int64_t)((uint64_t)(uint32_t)stun << 32 | (uint32_t)at), vx, vy);
     restart_reaction(w, es, stun, t);
+    bounce_event(w, es, kind, es->x, es->y, t); /* of the reaction it is in now */
     /* Nothing left to use: the state goes back to all zero. */
     if (!b->armed) memset(b, 0, sizeof *b);
 }

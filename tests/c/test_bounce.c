@@ -170,6 +170,9 @@ static void a_launched_target_bounces_off_the_wall_once_with_the_declared_veloci
         assert_int_equal(ev->target, d.p1);
         assert_int_equal(ev->x, FG_FX(100));
         assert_int_equal(ev->combo, 1);
+        /* The event belongs to the reaction the bounce started. */
+        assert_int_equal(ev->seq, d.w->entities[d.p2 - 1].layers[0].seq);
+        assert_int_equal(ev->seq, 3); /* idle, the hit's launched, the bounce's launched */
         bx = pos_x(&d, d.p2);
         by = pos_y(&d, d.p2);
         assert_int_equal(bx, FG_FX(100));
