@@ -190,7 +190,18 @@ static inline uint32_t nlayers_of(const fg_world *w, uint32_t slot) {
 
 /* {====================================================================== the parts */
 
+/* The lines of an entity's record the fold reads (all but the pending requests and the last
+** decision, which come last), and the head of its input buffer. By the end of a tick of
+** thousands of entities they have left the nearer caches; fetched one entity ahead, they arrive
+** while the entity before is folded. */
+static inline void prefetch_part(const fg_world *w, uint32_t slot) {
+    const char *p = (const char *)&w->entities[slot];
+    for (size_t at = 0; at < offsetof(fg_entity_state, pending); at += 64) __builtin_prefetch(p + at);
+    __builtin_prefetch(fg_world_buffer_at(w, slot));
+}
+
 void fg_world_hash_part(const fg_world *w, uint32_t slot) {
+    if (slot + 1 < w->state->nentities) prefetch_part(w, slot + 1);
     fg_hash_keep *keep = w->hash_keep;
     fg_hash_part *p = &keep->parts[slot];
     p->run = fold_record(w, slot, nlayers_of(w, slot));

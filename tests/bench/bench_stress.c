@@ -230,8 +230,9 @@ typedef struct play {
     int n;
     uint64_t cues;
     bool ab; /* hash on alternate blocks of AB_BLOCK ticks, and time each tick (below) */
-    double ns[2];  /* the steady ticks' time: [0] without the hash, [1] with it */
-    int32_t nt[2]; /* and how many there were */
+    double ns[2];   /* the steady ticks' time: [0] without the hash, [1] with it */
+    int32_t nt[2];  /* and how many there were */
+    double *each[2]; /* each steady tick's time, for the medians */
 } play;
 
 /* The state hash's cost is more than the time inside fg_world_hash: a world hashed every tick
@@ -239,8 +240,9 @@ typedef struct play {
 ** (world_hash.c), and skips that work when nobody hashes it. So the measured ticks alternate
 ** blocks with the hash taken every tick and blocks without it, and each tick is timed; the first
 ** tick of a block still carries the other regime's work and is left out. The hash's share is
-** then 1 - (time of a tick without) / (time of a tick with), and ns per fighter-tick is the
-** time of a tick with it. Interleaved, both see the same load on a busy machine. */
+** then 1 - (median tick without) / (median tick with): medians, so that a garbage collection
+** step landing in one block does not decide it. ns per fighter-tick is the mean tick with the
+** hash. Interleaved, both see the same load on a busy machine. */
 #define AB_BLOCK 8
 
 /* Ticks [from, to) as a host plays them: the tick's input, w:advance(), the cues drained, the
@@ -259,8 +261,9 @@ static void play_ticks(play *p, int32_t from, int32_t to) {
         p->cues += drain_cues(p->w);
         if (hashed) (void)fg_world_hash(p->w);
         if (p->ab && t % AB_BLOCK != 0) {
-            p->ns[hashed] += fg_bench_now_ns() - t0;
-            p->nt[hashed]++;
+            double dt = fg_bench_now_ns() - t0;
+            p->ns[hashed] += dt;
+            p->each[hashed][p->nt[hashed]++] = dt;
         }
     }
 }
@@ -303,7 +306,10 @@ static result run_rules_as(const char *rules, int n, int32_t ticks, int rate, bo
         edges += streams[i].n;
     }
     lua_getfield(L, widx, "advance"); /* the method, kept on the stack */
-    play p = {L, w, widx, lua_gettop(L), streams, cursor, n, 0, false, {0, 0}, {0, 0}};
+    play p = {L, w, widx, lua_gettop(L), streams, cursor, n, 0, false, {0, 0}, {0, 0},
+              {NULL, NULL}};
+    p.each[0] = calloc((size_t)ticks, sizeof(double));
+    p.each[1] = calloc((size_t)ticks, sizeof(double));
     /* Warm up: a second of play, so every lazy structure exists before measuring. */
     int32_t warm = warm_ticks(ticks);
     play_ticks(&p, 0, warm);
@@ -320,9 +326,9 @@ static result run_rules_as(const char *rules, int n, int32_t ticks, int rate, bo
     memset(&r, 0, sizeof r);
     r.ns_per_fighter_tick = ns / ((double)n * measured);
     if (ab && p.nt[0] > 0 && p.nt[1] > 0) {
-        double with = p.ns[1] / p.nt[1], without = p.ns[0] / p.nt[0];
-        r.ns_per_fighter_tick = with / n;
-        r.hash_share = 1 - without / with;
+        r.ns_per_fighter_tick = p.ns[1] / p.nt[1] / n;
+        r.hash_share = 1 - fg_bench_median(p.each[0], p.nt[0]) /
+                               fg_bench_median(p.each[1], p.nt[1]);
     }
     r.lua_calls_per_fighter_tick =
         (double)(lw->rule_calls + lw->hook_calls - calls0) / ((double)n * measured);
@@ -331,6 +337,8 @@ static result run_rules_as(const char *rules, int n, int32_t ticks, int rate, bo
     r.memory_per_fighter = ((double)fg_world_memory(w) + (double)lc.peak) / n;
     r.edges_per_fighter_second = (double)edges / n / ((double)ticks / 60.0);
     r.collide_ns_per_entity_tick = time_collision(w, n);
+    free(p.each[0]);
+    free(p.each[1]);
     for (int i = 0; i < n; i++) free(streams[i].evs);
     free(streams);
     free(cursor);
