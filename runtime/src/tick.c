@@ -927,34 +927,31 @@ fg_status fg_world_advance(fg_world *w, fg_error *err) {
     keep->folding = keep->asked && rules;
     keep->asked = false;
     for (uint32_t s = 0; s < n; s++) input_phase(w, &w->entities[s], t);
-    if (rules && w->grabs == 1) {
-        /* Nobody is held, so the throw phase between the behavior and collision phases does
+    if (rules) {
+        /* While nobody is held the throw phase between the behavior and collision phases does
         ** nothing (throw.c), and an entity's behavior changes that entity only while placing
         ** its boxes and collecting its markers read it only: one pass does all three, and the
         ** record read for its behavior is still in the cache when its boxes are placed. The
         ** result is the phases' one by one. */
+        bool one_pass = w->grabs == 1;
         for (uint32_t s = 0; s < n; s++) {
             regen(w, &w->entities[s], t);
             behavior_phase(w, &w->entities[s], t);
+            if (!one_pass) continue;
             fg_collide_place(w, s, t);
             collect_markers(w, &w->entities[s], t);
         }
-    } else if (rules) {
-        for (uint32_t s = 0; s < n; s++) {
-            regen(w, &w->entities[s], t);
-            behavior_phase(w, &w->entities[s], t);
+        if (!one_pass) {
+            /* Throws in their tech window, then the collision phase: positions of the last
+            ** movement, boxes of the ticks the actions just reached. */
+            fg_throw_advance(w, t);
+            /* Placing an entity's boxes and collecting its markers read the same fields, and
+            ** the collision tests change no entity: one pass does both. */
+            for (uint32_t s = 0; s < n; s++) {
+                fg_collide_place(w, s, t);
+                collect_markers(w, &w->entities[s], t);
+            }
         }
-        /* Throws in their tech window, then the collision phase: positions of the last
-        ** movement, boxes of the ticks the actions just reached. */
-        fg_throw_advance(w, t);
-        /* Placing an entity's boxes and collecting its markers read the same fields, and the
-        ** collision tests change no entity: one pass does both, then the pairs are tested. */
-        for (uint32_t s = 0; s < n; s++) {
-            fg_collide_place(w, s, t);
-            collect_markers(w, &w->entities[s], t);
-        }
-    }
-    if (rules) {
         fg_collide_pairs(w, t);
         gate_phase(w, t);
         move_phase(w, t);
