@@ -100,8 +100,12 @@ static inline void fold_combat(acc *r, const fg_combat *c) {
                    (uint64_t)l->count << 48 | (uint64_t)l->def << 56);
         run(r, (uint64_t)l->last);
     }
-    uint64_t bounce[FG_BOUNCE_WORDS];
-    for (uint32_t i = 0, n = fg_bounce_words(&c->bounce, bounce); i < n; i++) run(r, bounce[i]);
+    /* Nearly every fighter-tick has no bounce: test its two flags here, not through a call. */
+    if (c->bounce.armed || c->bounce.used) {
+        uint64_t bounce[FG_BOUNCE_WORDS];
+        for (uint32_t i = 0, n = fg_bounce_words(&c->bounce, bounce); i < n; i++)
+            run(r, bounce[i]);
+    }
 }
 
 /* An input buffer: its held state and counters, the digest of every edge it consumed, and which
