@@ -16,14 +16,15 @@ static void set_int(lua_State *L, const char *k, lua_Integer v) {
 
 /* p:combat() -> { combo =, combo_damage =, juggle =, juggle_limit =, launched =, knockdown =,
 **   grabbed_by =, tech_until =, throw_invuln_until =, pushback =, team =, owner =,
-**   wall_bounce =, ground_bounce = } (the bounces a hit armed and it has not used yet) */
+**   wall_bounce =, ground_bounce = (the bounces a hit armed and it has not used yet),
+**   bounces = (how many the current combo used) } */
 static int entity_combat(lua_State *L) {
     fg_world *w;
     fg_entity e = fg_lua_check_entity(L, 1, &w);
     fg_combat_view v;
     fg_error err = {0};
     if (fg_world_combat(w, e, &v, &err) != FG_OK) return fg_lua_raise(L, &err);
-    lua_createtable(L, 0, 14);
+    lua_createtable(L, 0, 15);
     set_int(L, "combo", v.combo);
     set_int(L, "combo_damage", v.combo_damage);
     set_int(L, "juggle", v.juggle);
@@ -43,6 +44,7 @@ static int entity_combat(lua_State *L) {
     lua_setfield(L, -2, "wall_bounce");
     lua_pushboolean(L, v.ground_bounce);
     lua_setfield(L, -2, "ground_bounce");
+    set_int(L, "bounces", v.bounces);
     return 1;
 }
 

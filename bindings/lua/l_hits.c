@@ -375,12 +375,13 @@ void fg_lua_read_ruleset_hits(fg_lua_reader *rd, int idx, fg_ruleset_builder *b)
     fg_lua_reader_table(rd, -1, "{ trade =, juggle_limit =, scaling =, ... }");
     static const char *const fields[] = {"trade",       "juggle_limit", "scaling",
                                          "soft_wakeup", "hard_wakeup",  "wakeup_throw_invuln",
-                                         NULL};
+                                         "bounce_limit", NULL};
     fg_lua_reader_only(rd, -1, fields);
     fg_combat_def c = fg_combat_def_default();
     static const char *const trades[] = {"both", "priority", NULL};
     c.trade_priority = pick(rd, -1, "trade", trades, 0) == 1;
     c.juggle_limit = (int32_t)fg_lua_read_int(rd, -1, "juggle_limit", 0, -1000000, 1000000);
+    c.bounce_limit = (int32_t)fg_lua_read_int(rd, -1, "bounce_limit", 0, -1000000, 1000000);
     c.soft_wakeup = (int32_t)fg_lua_read_int(rd, -1, "soft_wakeup", c.soft_wakeup, -1000, 1000);
     c.hard_wakeup = (int32_t)fg_lua_read_int(rd, -1, "hard_wakeup", c.hard_wakeup, -1000, 1000);
     c.wakeup_throw_invuln =

@@ -230,6 +230,7 @@ static void target_side(fg_world *w, const fg_contact_rec *c, fg_tick t) {
             tg->combat.combo = 0;
             tg->combat.combo_damage = 0;
             tg->combat.juggle = 0;
+            fg_bounce_combo_ended(tg);
         }
         tg->combat.combo++;
         tg->combat.combo_damage += c->damage;
@@ -262,7 +263,7 @@ static void target_side(fg_world *w, const fg_contact_rec *c, fg_tick t) {
         tg->vy = h->launch_vy;
         if (h->launch_vy > 0) tg->combat.launched = 1;
     }
-    if (hit) fg_bounce_arm(tg, h, away, att->id);
+    if (hit) fg_bounce_arm(w, tg, h, away, att->id);
     if (hit && h->knockdown > tg->combat.knockdown) tg->combat.knockdown = (uint8_t)h->knockdown;
     freeze(tg, t, hitstop_of(h, true, c->counter));
     fg_world_trace4(w, t, tg->id, FG_TRACE_HIT, c->contact, att->id,
@@ -406,6 +407,7 @@ void fg_hit_settle(const fg_world *w, fg_entity_state *es, fg_tick t) {
     c->combo = 0;
     c->combo_damage = 0;
     c->juggle = 0;
+    fg_bounce_combo_ended(es);
 }
 
 /* Landing ends the launch: the juggle is over, and a knockdown keeps the fighter down. */

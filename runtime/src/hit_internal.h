@@ -72,16 +72,19 @@ typedef struct fg_hit_log {
     fg_tick last;
 } fg_hit_log;
 
-/* The bounces a hit armed on its target (bounce.c): all zero when none is armed, and the fields
-** of a kind not armed stay zero (a restore checks it), so the state hash folds them only when
-** one is. */
+/* The bounces a hit armed on its target (bounce.c): all zero when none is armed and the combo has
+** used none, and the fields of a kind not armed stay zero (a restore checks it), so the state
+** hash folds them only when one is armed or used. */
 #define FG_HIT_MAX_TICKS 600 /* a stun, a hitstop, a tech window: ten seconds is already absurd */
 #define FG_BOUNCE_V_MAX FG_FX(4096) /* a bounce's speed, pixels per tick, either way */
+#define FG_BOUNCE_LIMIT_MAX 100     /* combat.bounce_limit */
 #define FG_BOUNCE_ARMED_ALL 3u /* bit (1 << (kind - 1)) per fg_bounce_kind armed */
 typedef struct fg_bounce_state {
     uint8_t armed;     /* bit per armed fg_bounce_kind: 1 wall, 2 ground */
     uint8_t side;      /* the way it was last sent along x: 1 toward +x, 2 toward -x */
-    uint8_t reserved[2];
+    uint8_t used;      /* bounces in the current combo (combat.bounce_limit); kept while the
+                          combo goes on, zero when it ends */
+    uint8_t reserved;
     uint32_t by;       /* the entity whose hit armed them */
     fg_fx wall_vx, wall_vy;
     int32_t wall_stun;

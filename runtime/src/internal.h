@@ -425,10 +425,12 @@ void fg_hit_slide(fg_entity_state *es);
 void fg_hit_settle(const fg_world *w, fg_entity_state *es, fg_tick t);
 void fg_hit_landed(fg_world *w, fg_entity_state *es, fg_tick t);
 /* bounce.c: arms what a landed hit declares on its target (away: +1 or -1 along x, away from the
-** attacker); forgets what is left (a landing); the bounce of a launched entity's move; its words in
-** the state hash. */
-void fg_bounce_arm(fg_entity_state *tg, const fg_hit_def *h, int away, fg_entity by);
+** attacker); forgets what is left (a landing); forgets the combo's count of bounces (the combo
+** ended); the bounce of a launched entity's move; its words in the state hash. */
+void fg_bounce_arm(const fg_world *w, fg_entity_state *tg, const fg_hit_def *h, int away,
+                   fg_entity by);
 void fg_bounce_forget(fg_entity_state *es);
+void fg_bounce_combo_ended(fg_entity_state *es);
 void fg_bounce_move(fg_world *w, fg_entity_state *es, fg_fx want_x, fg_stage_contact *c,
                     bool airborne, fg_tick t);
 #define FG_BOUNCE_WORDS 4

@@ -370,6 +370,7 @@ void fg_hits_finish(fg_ruleset *r, const fg_builder_hits *bh, fg_findings *f) {
         {"hard_wakeup", c->hard_wakeup, 0, MAX_TICKS},
         {"wakeup_throw_invuln", c->wakeup_throw_invuln, 0, MAX_TICKS},
         {"scaling", c->nscaling, 0, FG_MAX_SCALING},
+        {"bounce_limit", c->bounce_limit, 0, FG_BOUNCE_LIMIT_MAX},
     };
     check_bounds(f, "combat", b, sizeof b / sizeof b[0]);
     for (uint32_t i = 0; i < c->nscaling && i < FG_MAX_SCALING; i++)
@@ -503,6 +504,7 @@ void fg_hits_hash(fg_hasher *hs, const fg_ruleset *r) {
     fg_hash_i64(hs, c->wakeup_throw_invuln);
     fg_hash_u64(hs, c->nscaling);
     for (uint32_t i = 0; i < c->nscaling; i++) fg_hash_i64(hs, c->scaling[i]);
+    if (c->bounce_limit) fg_hash_i64(hs, c->bounce_limit); /* only when set: hashes stay */
     hash_group(hs, &r->fighter_boxes);
     for (uint32_t g = 0; g < r->ngroups; g++) hash_group(hs, &r->group_boxes[g]);
     fg_projectiles_hash(hs, r);

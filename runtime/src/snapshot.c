@@ -231,8 +231,9 @@ static fg_status check_entity(checker *c, uint32_t i, const fg_entity_state *e) 
           FIELD("e%u.combat.bounce.side", e->id), bs->side);
     CHECK(bs->armed ? bs->by >= 1 && bs->by <= c->n : bs->by == 0,
           FIELD("e%u.combat.bounce.by", e->id), bs->by);
-    CHECK(bs->reserved[0] == 0 && bs->reserved[1] == 0,
-          FIELD("e%u.combat.bounce.reserved", e->id), bs->reserved[0] | bs->reserved[1]);
+    CHECK(bs->reserved == 0, FIELD("e%u.combat.bounce.reserved", e->id), bs->reserved);
+    CHECK(bs->used <= FG_BOUNCE_LIMIT_MAX && (!bs->used || k->combo > 0),
+          FIELD("e%u.combat.bounce.used", e->id), bs->used);
     CHECK(wall ? bounce_v_ok(bs->wall_vx, 0) : bs->wall_vx == 0,
           FIELD("e%u.combat.bounce.wall_vx", e->id), bs->wall_vx);
     CHECK(wall ? bounce_v_ok(bs->wall_vy, -BOUNCE_V) : bs->wall_vy == 0,

@@ -325,10 +325,11 @@ static void diff_combat(walk *k, uint32_t e, const fg_combat *a, const fg_combat
         CMP(k, used, fmt_i, la->def, lb->def, "e%u.combat.log[%d].def", e, i);
         CMP(k, used, fmt_i, la->last, lb->last, "e%u.combat.log[%d].last", e, i);
     }
-    /* Bounces: folded only while one is armed. */
+    /* Bounces: folded only while one is armed or the combo has used one. */
     const fg_bounce_state *ba = &a->bounce, *bb = &b->bounce;
-    bool armed = ba->armed || bb->armed;
+    bool armed = ba->armed || bb->armed || ba->used || bb->used;
     CMP(k, true, fmt_i, ba->armed, bb->armed, "e%u.combat.bounce.armed", e);
+    CMP(k, true, fmt_i, ba->used, bb->used, "e%u.combat.bounce.used", e);
     CMP(k, armed, fmt_i, ba->side, bb->side, "e%u.combat.bounce.side", e);
     CMP(k, armed, fmt_i, ba->by, bb->by, "e%u.combat.bounce.by", e);
     CMP(k, armed, fmt_fx, ba->wall_vx, bb->wall_vx, "e%u.combat.bounce.wall_vx", e);

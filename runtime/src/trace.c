@@ -269,6 +269,11 @@ int fg_world_trace_format(const fg_world *w, const fg_trace_record *r, char *buf
                             (long long)r->b, r->c == FG_VAR_ADD ? "add" : "set", (long long)r->d);
     }
     case FG_TRACE_BOUNCE: {
+        if (r->code > FG_BOUNCE_REFUSED)
+            return n + snprintf(p, left, "%s bounce refused (armed by e%lld): bounce_limit (%lld "
+                                "of %lld bounces this combo)",
+                                fg_bounce_kind_name((fg_bounce_kind)(r->code - FG_BOUNCE_REFUSED)),
+                                (long long)r->a, (long long)r->b, (long long)r->c);
         bool wall = r->code == FG_BOUNCE_WALL;
         return n + snprintf(p, left, "%s bounce at %s %g (armed by e%lld): vx %g, vy %g, stun %d",
                             fg_bounce_kind_name((fg_bounce_kind)r->code), wall ? "x" : "y",

@@ -64,6 +64,7 @@ fg_status fg_world_combat(const fg_world *w, fg_entity e, fg_combat_view *out, f
     out->pushback_left = c->push_left;
     out->wall_bounce = (c->bounce.armed & (1u << (FG_BOUNCE_WALL - 1))) != 0;
     out->ground_bounce = (c->bounce.armed & (1u << (FG_BOUNCE_GROUND - 1))) != 0;
+    out->bounces = c->bounce.used;
     return FG_OK;
 }
 

@@ -660,7 +660,7 @@ function Entity:frozen() end
 function Entity:view() end
 ---The combat state: combo, combo_damage, juggle, juggle_limit, launched, knockdown ("none",
 ---"soft", "hard"), grabbed_by, tech_until, throw_invuln_until, pushback (pixels left), team, owner,
----wall_bounce, ground_bounce (a hit armed them and they are not used yet).
+---wall_bounce, ground_bounce (a hit armed them and they are not used yet), bounces (the combo's).
 ---@return table
 function Entity:combat() end
 ---The live boxes as the collision phase tests them, in world pixels: { kind =, x0 =, y0 =,

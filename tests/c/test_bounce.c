@@ -3,7 +3,8 @@
 ** test_bounce.c: wall and ground bounces through the C builder and the real tick. A launched
 ** target bounces off the wall once with the declared velocity (and hits the other wall later
 ** without bouncing again), off the ground once instead of landing, not at all when nothing is
-** declared; a later hit replaces what an earlier one armed; the validator names each bad value;
+** declared; a later hit replaces what an earlier one armed; combat.bounce_limit refuses a
+** bounce past it until the combo ends; the validator names each bad value;
 ** a reload report names the fields; a snapshot taken mid-bounce restores to the same hashes, the
 ** sync test rolls back through bounces at every distance, a restore refuses a damaged bounce
 ** state by name, and every byte of an armed bounce state moves the hash exactly when the field
@@ -51,8 +52,11 @@ static fg_action_def launcher(const char *name, int vx, int vy) {
 **   both       launch 8, 6; wall bounce 4, 3 (stun: the hitstun); ground bounce 2, 6, stun 30
 **   plain      launch 8, 6, no bounce
 **   poke       a juggle hit everywhere in front, no launch, no bounce */
-static fg_ruleset_builder *bouncer(void) {
+static fg_ruleset_builder *bouncer_limited(int bounce_limit) {
     fg_ruleset_builder *b = fg_ruleset_builder_create("bouncer", NULL);
+    fg_combat_def combat = fg_combat_def_default();
+    combat.bounce_limit = bounce_limit;
+    fg_ruleset_set_combat(b, &combat);
     const char *buttons[] = {"LP", "HP"};
     for (int i = 0; i < 2; i++) fg_ruleset_add_button(b, buttons[i], NULL);
     fgt_resource(b, "health", 1000, 1000);
@@ -97,6 +101,8 @@ static fg_ruleset_builder *bouncer(void) {
     fgt_add(b, &a);
     return b;
 }
+
+static fg_ruleset_builder *bouncer(void) { return bouncer_limited(0); }
 
 /* p1 at x1 facing right, p2 at x2 facing left. */
 static fgt_duel placed(int x1, int x2, const fg_allocator *alloc) {
@@ -336,6 +342,44 @@ static void a_later_hit_replaces_what_an_earlier_one_armed(void **state) {
     fgt_duel_free(&d);
 }
 
+/* combat.bounce_limit = 1: both's wall bounce uses the combo's one bounce, so its ground bounce is
+** refused (traced with the numbers) and the target lands; once the combo is over, a new one
+** bounces again. */
+static void the_bounce_limit_refuses_a_bounce_past_it_until_the_combo_ends(void **state) {
+    (void)state;
+    fgt_duel d = fgt_duel_new(fgt_build(bouncer_limited(1)), 60, NULL, NULL);
+    fg_world_set_position(d.w, d.p1, FG_FX(40), 0, NULL);
+    fg_world_set_position(d.w, d.p2, FG_FX(80), 0, NULL);
+    fgt_request(&d, d.p1, "both");
+    int bounces = 0, max_used = 0;
+    for (int t = 0; t < 100; t++) {
+        fgt_run(&d, 1);
+        bounces += bounce_event(&d) != NULL;
+        if (combat(&d, d.p2).bounces > max_used) max_used = combat(&d, d.p2).bounces;
+    }
+    assert_int_equal(bounces, 1);
+    assert_int_equal(max_used, 1);
+    char line[256];
+    assert_non_null(strstr(last_line(&d, FG_TRACE_BOUNCE, line, sizeof line),
+                           "ground bounce refused (armed by e1): bounce_limit (1 of 1 bounces "
+                           "this combo)"));
+    fg_combat_view v = combat(&d, d.p2);
+    assert_false(v.launched || v.wall_bounce || v.ground_bounce);
+    assert_int_equal(v.combo, 0); /* landed, got up: the combo is over */
+    assert_int_equal(v.bounces, 0);
+    /* A new combo: the wall bounce again. */
+    fg_world_set_position(d.w, d.p1, FG_FX(40), 0, NULL);
+    fg_world_set_position(d.w, d.p2, FG_FX(80), 0, NULL);
+    fgt_request(&d, d.p1, "wallblast");
+    for (int t = 0; t < 10; t++) {
+        fgt_run(&d, 1);
+        bounces += bounce_event(&d) != NULL;
+    }
+    assert_int_equal(bounces, 2);
+    assert_int_equal(combat(&d, d.p2).bounces, 1);
+    fgt_duel_free(&d);
+}
+
 /* }====================================================================== */
 
 /* {====================================================================== data */
@@ -366,6 +410,13 @@ static void bounce_mistakes_name_the_path_and_the_value(void **state) {
                                 "(0: the hit's hitstun)"));
     assert_non_null(strstr(all, "actions.sloppy.hit.wall_bounce: vx, vy or stun set but enabled "
                                 "is false"));
+    fg_findings_destroy(f);
+    fg_ruleset_builder_destroy(b);
+    b = bouncer_limited(101);
+    f = fgt_findings();
+    assert_null(fg_ruleset_build(b, f, &err));
+    assert_string_equal(fg_findings_get(f, 0).path, "combat.bounce_limit");
+    assert_string_equal(fg_findings_get(f, 0).message, "101, expected 0..100");
     fg_findings_destroy(f);
     fg_ruleset_builder_destroy(b);
 }
@@ -517,6 +568,7 @@ static void a_restore_refuses_a_damaged_bounce_state_by_name(void **state) {
         {offsetof(fg_bounce_state, wall_vx), -FG_FX(1), 4, "e2.combat.bounce.wall_vx"},
         {offsetof(fg_bounce_state, ground_vy), 0, 4, "e2.combat.bounce.ground_vy"},
         {offsetof(fg_bounce_state, wall_stun), 601, 4, "e2.combat.bounce.wall_stun"},
+        {offsetof(fg_bounce_state, used), 101, 1, "e2.combat.bounce.used"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         memcpy(bad, orig, size);
@@ -622,6 +674,7 @@ int main(void) {
         cmocka_unit_test(a_wall_bounce_then_a_ground_bounce_go_the_way_the_wall_sent_it),
         cmocka_unit_test(no_bounce_when_none_is_declared),
         cmocka_unit_test(a_later_hit_replaces_what_an_earlier_one_armed),
+        cmocka_unit_test(the_bounce_limit_refuses_a_bounce_past_it_until_the_combo_ends),
         cmocka_unit_test(bounce_mistakes_name_the_path_and_the_value),
         cmocka_unit_test(a_reload_report_names_the_bounce_fields),
         cmocka_unit_test(only_a_declared_bounce_changes_the_content_hash),

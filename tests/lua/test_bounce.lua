@@ -1,7 +1,8 @@
 -- SPDX-License-Identifier: MIT
 -- test_bounce.lua: wall and ground bounces declared in a Lua ruleset: the bounce reaches
 -- on_event with its kind, target and point, counts in w:committed("bounce"), shows in
--- p:combat() and the trace; the declaration reads back; mistakes name their file, path and value;
+-- p:combat() and the trace; combat.bounce_limit refuses the ones past it; the declaration reads
+-- back; mistakes name their file, path and value;
 -- a reload names the changed bounce fields; a save taken mid-bounce restores to the same hashes.
 local lu = require "luaunit"
 local fg = require "framegate"
@@ -232,6 +233,31 @@ function TestBounce:test_a_projectile_hit_arms_a_bounce_too()
     if r.text:find("wall bounce", 1, true) then stun = r.text:match("stun (%d+)$") end
   end
   lu.assertEquals(stun, "20")
+end
+
+-- combat.bounce_limit: one bounce per combo, so a blast that would bounce off the wall and then
+-- the ground bounces once and lands; p:combat().bounces counts the combo's.
+function TestBounce:test_the_bounce_limit_refuses_what_passes_it()
+  local text = edit("wall_bounce = { vx = 10, vy = 10, stun = 60 }",
+                    "wall_bounce = { vx = 10, vy = 10, stun = 60 }, ground_bounce = { vy = 3 }")
+  text = text:gsub("physics = {", "combat = { bounce_limit = 1 },\n  physics = {", 1)
+  local d = duel(40, 80, text)
+  d.p1:request("wallblast")
+  d.run(6)
+  lu.assertEquals(#d.bounces, 1)
+  lu.assertEquals(d.p2:combat().bounces, 1)
+  lu.assertTrue(d.p2:combat().ground_bounce) -- armed, but the combo has used its bounce
+  d.run(80)
+  lu.assertEquals(#d.bounces, 1)
+  local refused
+  for _, r in ipairs(d.w:trace()) do
+    if r.text:find("refused", 1, true) then refused = r.text end
+  end
+  lu.assertStrContains(refused, "e2 ground bounce refused (armed by e1): bounce_limit (1 of 1 "
+    .. "bounces this combo)")
+  lu.assertEquals(d.p2:combat().bounces, 0) -- the combo is over
+  local bad = text:gsub("bounce_limit = 1", "bounce_limit = -1", 1)
+  lu.assertStrContains(load_error(bad), "combat.bounce_limit: -1, expected 0..100")
 end
 
 -- Every tick rolled back 8 ticks and re-simulated through a wall bounce and a ground bounce.

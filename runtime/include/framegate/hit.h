@@ -78,6 +78,7 @@ typedef enum fg_bounce_kind {
 } fg_bounce_kind;
 /* "wall", "ground"; "?" for a value outside the enum. */
 FG_API const char *fg_bounce_kind_name(fg_bounce_kind k);
+#define FG_BOUNCE_REFUSED 16 /* added to the kind in a FG_TRACE_BOUNCE record of a refused one */
 
 /* An axis-aligned rectangle: left-bottom corner and size, relative to the origin, facing right. */
 typedef struct fg_box {
@@ -167,6 +168,8 @@ typedef struct fg_combat_def {
     uint32_t nscaling;
     int32_t scaling[FG_MAX_SCALING]; /* percent of damage for the combo's 1st, 2nd, ... hit; the
                                         last entry repeats */
+    int32_t bounce_limit; /* wall and ground bounces one combo allows its target (0 = no limit);
+                             a bounce past it is refused: the target is stopped or lands */
 } fg_combat_def;
 
 /* {====================================================================== projectiles */

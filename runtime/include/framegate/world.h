@@ -305,7 +305,10 @@ typedef enum fg_trace_kind {
     FG_TRACE_BOUNCE = 16     /* a launched entity bounced: code = fg_bounce_kind, a = the entity
                                 whose hit armed it, b = the stun ticks (bits 32..63) and the wall's
                                 x or the ground's y (low 32 bits, 1/65536 px), c = vx, d = vy
-                                (1/65536 px per tick, as declared); entity = the one bouncing */
+                                (1/65536 px per tick, as declared); entity = the one bouncing.
+                                Refused by combat.bounce_limit: code = fg_bounce_kind +
+                                FG_BOUNCE_REFUSED, a = the entity whose hit armed it, b = the
+                                bounces its combo used, c = the limit */
 } fg_trace_kind;
 
 /* What happened to a projectile (FG_TRACE_PROJECTILE records). */
@@ -449,6 +452,7 @@ typedef struct fg_combat_view {
     fg_fx pushback_left;
     bool wall_bounce;     /* a hit armed a wall bounce it has not used yet */
     bool ground_bounce;   /* a hit armed a ground bounce it has not used yet */
+    int32_t bounces;      /* bounces in the current combo (against combat.bounce_limit) */
 } fg_combat_view;
 FG_API fg_status fg_world_combat(const fg_world *w, fg_entity e, fg_combat_view *out,
                                  fg_error *err);
