@@ -187,11 +187,18 @@ static fg_status check_entity(checker *c, uint32_t i, const fg_entity_state *e) 
         CHECK(in->cycle >= 0, FIELD("e%u.layers[%u].cycle", e->id, l), in->cycle);
         CHECK(in->seq >= 0 && in->seq < TICK_LIMIT, FIELD("e%u.layers[%u].seq", e->id, l), in->seq);
         CHECK(tick_ok(in->started), FIELD("e%u.layers[%u].started", e->id, l), in->started);
+        bool emptied = false;
         for (uint32_t k = 0; k < FG_QUEUE_MAX; k++) {
             const fg_queued *q = &e->queued[l][k];
             CHECK(action_ok(now, q->action, true), FIELD("e%u.queued[%u][%u].action", e->id, l, k),
                   q->action);
-            if (q->action == FG_NO_ACTION) continue; /* an empty place: the rest is not read */
+            if (q->action == FG_NO_ACTION) { /* an empty place: the rest is not read */
+                emptied = true;
+                continue;
+            }
+            /* The tick keeps a queue packed, and the hash stops at its first empty place. */
+            CHECK(!emptied, FIELD("e%u.queued[%u][%u].action (behind an empty place)",
+                                  e->id, l, k), q->action);
             /* tick.c keeps two flags in the top bits (behind, patient) */
             CHECK((q->source & 0x3Fu) <= FG_REQ_QUEUE,
                   FIELD("e%u.queued[%u][%u].source", e->id, l, k), q->source);

@@ -149,10 +149,14 @@ static inline void fold_layers(acc *r, const fg_entity_state *es, uint32_t nlaye
         run(r, (uint64_t)inst->cycle);
         run(r, (uint64_t)inst->seq);
         run(r, (uint64_t)inst->started);
-        if (q->action != FG_NO_ACTION) fold_queued_rest(r, q);
+        if (q->action == FG_NO_ACTION) continue; /* an empty queue: nothing waits behind */
+        fold_queued_rest(r, q);
+        /* A queue is packed (tick.c pops by moving the rest up; a restore refuses a request
+        ** after an empty place), so the first empty place ends it: the places behind, nearly
+        ** always empty, are never fetched. */
         for (uint32_t j = 1; j < FG_QUEUE_MAX; j++) {
             q = &es->queued[l][j];
-            if (q->action == FG_NO_ACTION) continue;
+            if (q->action == FG_NO_ACTION) break;
             run(r, queued_word(q));
             fold_queued_rest(r, q);
         }

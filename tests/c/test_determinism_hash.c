@@ -321,6 +321,43 @@ static void snapshot_grows_with_the_spawned_entities(void **state) {
     fg_ruleset_unref(r);
 }
 
+/* A queue is packed (the tick pops by moving the rest up), and the hash stops at a queue's first
+** empty place: a snapshot with a request behind an empty place is refused, naming that place,
+** and the world is left as it was. */
+static void restore_refuses_a_request_behind_an_empty_place(void **state) {
+    (void)state;
+    fg_ruleset *r = fg_det_rules(20);
+    fg_world *w = played(r, 5, 120);
+    fg_entity_state *es = fg_world_entity(w, 1);
+    if (!es) fail_msg("entity 1 is missing");
+    fg_queued kept[FG_QUEUE_MAX];
+    for (uint32_t k = 0; k < FG_QUEUE_MAX; k++) kept[k] = es->queued[0][k];
+    uint32_t kept_layers = es->queued_layers;
+    for (uint32_t k = 0; k < FG_QUEUE_MAX; k++) es->queued[0][k].action = FG_NO_ACTION;
+    es->queued[0][1] = (fg_queued){.action = 0, .made = fg_world_tick(w) - 1};
+    es->queued_layers &= ~1u;
+    size_t size;
+    unsigned char *gap = save(w, &size);
+    for (uint32_t k = 0; k < FG_QUEUE_MAX; k++) es->queued[0][k] = kept[k];
+    es->queued_layers = kept_layers;
+    fg_world_hash_forget(w->hash_keep);
+    uint64_t h = fg_world_hash(w);
+    fg_error err;
+    assert_int_equal(fg_world_restore(w, gap, size, &err), FG_EFORMAT);
+    assert_non_null(strstr(fg_error_message(&err), "e1.queued[0][1].action (behind an empty place)"));
+    assert_int_equal(fg_world_hash(w), h);
+    /* The same request at the head is a queue like any other. */
+    es->queued[0][0] = es->queued[0][1] = (fg_queued){.action = 0, .made = fg_world_tick(w) - 1};
+    for (uint32_t k = 1; k < FG_QUEUE_MAX; k++) es->queued[0][k].action = FG_NO_ACTION;
+    es->queued_layers |= 1u;
+    unsigned char *packed = save(w, &size);
+    assert_int_equal(fg_world_restore(w, packed, size, &err), FG_OK);
+    free(gap);
+    free(packed);
+    fg_world_destroy(w);
+    fg_ruleset_unref(r);
+}
+
 /* The diff names fields by path, with values people read: actions by name, positions in px. */
 static void diff_names_the_fields_that_differ(void **state) {
     (void)state;
@@ -471,6 +508,7 @@ int main(void) {
         cmocka_unit_test(kept_parts_hash_like_a_fresh_world),
         cmocka_unit_test(restore_continues_bit_identically_across_seeds),
         cmocka_unit_test(snapshot_grows_with_the_spawned_entities),
+        cmocka_unit_test(restore_refuses_a_request_behind_an_empty_place),
         cmocka_unit_test(diff_names_the_fields_that_differ),
         cmocka_unit_test(diff_refuses_what_is_not_a_snapshot_of_this_world),
         cmocka_unit_test(save_restore_and_hash_do_not_allocate),
