@@ -200,8 +200,9 @@ static inline uint32_t nlayers_of(const fg_world *w, uint32_t slot) {
 
 /* The lines of an entity's record the fold reads (all but the pending requests and the last
 ** decision, which come last), and the head of its input buffer. By the end of a tick of
-** thousands of entities they have left the nearer caches; fetched one entity ahead, they arrive
-** while the entity before is folded. */
+** thousands of entities they have left the nearer caches. Fetched two entities ahead: one
+** ahead, the lines the tick leaves cold (queues, hit log, jump) had only the next entity's last
+** phase to arrive in. */
 static inline void prefetch_part(const fg_world *w, uint32_t slot) {
     const char *p = (const char *)&w->entities[slot];
     for (size_t at = 0; at < offsetof(fg_entity_state, pending); at += 64) __builtin_prefetch(p + at);
@@ -209,7 +210,7 @@ static inline void prefetch_part(const fg_world *w, uint32_t slot) {
 }
 
 void fg_world_hash_part(const fg_world *w, uint32_t slot) {
-    if (slot + 1 < w->state->nentities) prefetch_part(w, slot + 1);
+    if (slot + 2 < w->state->nentities) prefetch_part(w, slot + 2);
     fg_hash_keep *keep = w->hash_keep;
     fg_hash_part *p = &keep->parts[slot];
     p->run = fold_record(w, slot, nlayers_of(w, slot));
