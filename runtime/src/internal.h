@@ -172,6 +172,7 @@ typedef struct fg_hash_keep {
     bool ready;
     bool asked;   /* fg_world_hash ran since the last tick began */
     bool folding; /* the tick now running folds the parts */
+    bool in_tick; /* a tick is running: a hash taken now (a hook's) keeps no part */
     /* Changes made other than by a tick, counted from 1: a tick sees one made while it ran, and
     ** a kept ledger fold taken before one no longer holds. */
     uint64_t changes;

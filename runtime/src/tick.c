@@ -926,6 +926,7 @@ fg_status fg_world_advance(fg_world *w, fg_error *err) {
     uint64_t changes = keep->changes;
     keep->folding = keep->asked && rules;
     keep->asked = false;
+    keep->in_tick = true;
     for (uint32_t s = 0; s < n; s++) input_phase(w, &w->entities[s], t);
     if (rules) {
         /* While nobody is held the throw phase between the behavior and collision phases does
@@ -960,6 +961,7 @@ fg_status fg_world_advance(fg_world *w, fg_error *err) {
     /* Every part was folded, and nothing but the tick changed the world meanwhile. */
     keep->ready = keep->folding && keep->changes == changes;
     keep->folding = false;
+    keep->in_tick = false;
     return FG_OK;
 }
 

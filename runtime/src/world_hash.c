@@ -23,8 +23,9 @@
 ** The parts hold until anything but a tick changes the world: fg_world_note_change (every host
 ** write: position, facing, resources, team, spawn, stage, rules added, restore, contact reports,
 ** requests), a reload and the start of each tick set them aside (fg_hash_keep, internal.h), and
-** a hash then folds each entity as the tick would. A tick folds them only when the hash was taken
-** since the tick before, so a world nobody hashes pays nothing for them.
+** a hash then folds each entity as the tick would and keeps the parts it folded. A tick folds
+** them only when the hash was taken since the tick before, so a world nobody hashes pays nothing
+** for them.
 */
 #include "internal.h"
 
@@ -260,8 +261,25 @@ static inline uint64_t world_hash(const fg_world *w, bool fresh) {
         mix2(&f, (uint32_t)b->w, (uint32_t)b->h);
     }
     bool rules = s->nslots > 0;
-    if (!fresh && w->hash_keep->ready) {
-        const fg_hash_part *p = w->hash_keep->parts;
+    fg_hash_keep *keep = w->hash_keep;
+    /* In the middle of a tick (a hook hashing), half the entities have moved on: nothing kept. */
+    if (keep->in_tick && !keep->ready) fresh = true;
+    if (!fresh && !keep->ready) {
+        /* The tick did not fold the parts (nobody hashed the tick before, or the world changed
+        ** since): fold them now and keep them, so a second hash before the next change or tick
+        ** (a recorder and a host, a sync check) only adds them up. */
+        fg_hash_part *p = keep->parts;
+        for (uint32_t slot = 0; slot < s->nentities; slot++, p++) {
+            const fg_ruleset *r = rules ? fg_world_rules_of(w, &w->entities[slot]) : NULL;
+            p->run = fold_record(w, slot, r ? r->nlayers : 0);
+            p->ledger = fg_dispatcher_fold(fg_world_ledger_at(w, slot));
+            p->ledger_at = keep->changes;
+            if (r) p->motion = fg_motion_state_fold(r->motion_set, fg_world_motion_at(w, slot));
+        }
+        keep->ready = true;
+    }
+    if (!fresh) {
+        const fg_hash_part *p = keep->parts;
         for (uint32_t slot = 0; slot < s->nentities; slot++, p++) {
             fg_fold_add_run(&f, &p->run);
             fg_hash_fold_end(&hs, &p->ledger);
@@ -272,11 +290,7 @@ static inline uint64_t world_hash(const fg_world *w, bool fresh) {
             const fg_ruleset *r = rules ? fg_world_rules_of(w, &w->entities[slot]) : NULL;
             fg_fold_run part = fold_record(w, slot, r ? r->nlayers : 0);
             fg_fold_add_run(&f, &part);
-            const fg_dispatcher *d = fg_world_ledger_at(w, slot);
-            if (fresh)
-                fg_dispatcher_hash_fresh(d, &hs);
-            else
-                fg_dispatcher_hash(d, &hs);
+            fg_dispatcher_hash_fresh(fg_world_ledger_at(w, slot), &hs);
             if (r) fg_motion_state_hash(r->motion_set, fg_world_motion_at(w, slot), &hs);
         }
     }
