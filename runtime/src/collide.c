@@ -164,8 +164,8 @@ static bool may_interact(const fg_entity_state *a, const fg_entity_state *b) {
 
 bool fg_collide_allowed(const fg_entity_state *att, uint32_t layer, uint32_t def,
                         const fg_hit_def *hit, fg_entity target, fg_tick t) {
-    for (uint32_t i = 0; i < FG_HIT_LOG; i++) {
-        const fg_hit_log *e = &att->combat.log[i];
+    for (uint32_t used = att->combat.log_used; used; used &= used - 1) {
+        const fg_hit_log *e = &att->combat.log[__builtin_ctz(used)];
         if (e->target != target || e->layer != layer || e->def != def) continue;
         int32_t hits = hit && hit->hits > 1 ? hit->hits : 1;
         if (e->count >= hits) return false;

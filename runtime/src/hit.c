@@ -161,15 +161,20 @@ void fg_hit_log_add(fg_entity_state *att, uint32_t layer, uint32_t def, fg_entit
         slot->target = target;
         slot->layer = (uint8_t)layer;
         slot->def = (uint8_t)def;
+        att->combat.log_used |= (uint8_t)(1u << (slot - att->combat.log));
     }
     if (slot->count < UINT8_MAX) slot->count++;
     slot->last = t;
 }
 
 void fg_hit_forget_layer(fg_entity_state *es, uint32_t layer) {
-    for (uint32_t i = 0; i < FG_HIT_LOG; i++)
-        if (es->combat.log[i].target && es->combat.log[i].layer == layer)
-            memset(&es->combat.log[i], 0, sizeof es->combat.log[i]);
+    fg_combat *c = &es->combat;
+    for (uint32_t used = c->log_used; used; used &= used - 1) {
+        uint32_t i = (uint32_t)__builtin_ctz(used);
+        if (c->log[i].layer != layer) continue;
+        memset(&c->log[i], 0, sizeof c->log[i]);
+        c->log_used &= (uint8_t)~(1u << i);
+    }
 }
 
 static void freeze(fg_entity_state *es, fg_tick t, int32_t ticks) {

@@ -60,6 +60,7 @@ typedef struct fg_builder_hits {
 /* {====================================================================== entity state */
 
 #define FG_HIT_LOG 8 /* targets one entity's running actions remember having hit */
+_Static_assert(FG_HIT_LOG <= 8, "fg_combat.log_used has a bit per hit log entry");
 
 /* One target an action of this entity hit: one hit per target per action unless the hit
 ** definition allows more, spaced by its interval. */
@@ -102,7 +103,10 @@ typedef struct fg_combat {
     int32_t juggle;  /* juggle points spent in the current combo */
     uint8_t knockdown; /* fg_knockdown pending until the entity lands */
     uint8_t launched;  /* 1: airborne from a hit (a juggle is possible) */
-    uint8_t reserved[2];
+    /* Bit i: log[i] holds a target. The hash and the tick read only those entries, so a fighter
+    ** that hit nobody lately never fetches the log's lines (a restore checks the bits). */
+    uint8_t log_used;
+    uint8_t reserved;
     fg_tick throw_invuln_until; /* throws miss until this tick (after a wake-up) */
     fg_tick tech_until;  /* a grabbed entity may tech until this tick (exclusive) */
     uint32_t grabbed_by; /* the thrower holding it, 0 = none */

@@ -262,9 +262,12 @@ static fg_status check_entity(checker *c, uint32_t i, const fg_entity_state *e) 
         CHECK(d ? k->vars[v] >= d->min && k->vars[v] <= d->max : k->vars[v] == 0,
               FIELD("e%u.combat.vars[%u]", e->id, v), k->vars[v]);
     }
+    CHECK(k->reserved == 0, FIELD("e%u.combat.reserved", e->id), k->reserved);
     for (uint32_t h = 0; h < FG_HIT_LOG; h++) {
         CHECK(k->log[h].target <= c->n, FIELD("e%u.combat.log[%u].target", e->id, h),
               k->log[h].target);
+        CHECK(((k->log_used >> h) & 1u) == (k->log[h].target != 0),
+              FIELD("e%u.combat.log_used (bit %u against log[%u])", e->id, h, h), k->log_used);
         CHECK(k->log[h].layer < FG_MAX_LAYERS, FIELD("e%u.combat.log[%u].layer", e->id, h),
               k->log[h].layer);
         CHECK(k->log[h].def < FG_MAX_HIT_DEFS, FIELD("e%u.combat.log[%u].def", e->id, h),

@@ -94,9 +94,9 @@ static inline void fold_combat(acc *r, const fg_combat *c) {
     run(r, (uint64_t)c->tech_until);
     run(r, (uint64_t)c->grab_seq);
     for (int i = 0; i < FG_MAX_VARS; i += 2) run2(r, (uint32_t)c->vars[i], (uint32_t)c->vars[i + 1]);
-    for (int i = 0; i < FG_HIT_LOG; i++) {
+    for (uint32_t used = c->log_used; used; used &= used - 1) { /* the entries with a target */
+        uint32_t i = (uint32_t)__builtin_ctz(used);
         const fg_hit_log *l = &c->log[i];
-        if (!l->target) continue;
         run(r, (uint64_t)i | (uint64_t)l->target << 8 | (uint64_t)l->layer << 40 |
                    (uint64_t)l->count << 48 | (uint64_t)l->def << 56);
         run(r, (uint64_t)l->last);

@@ -362,6 +362,32 @@ static void restore_refuses_a_request_behind_an_empty_place(void **state) {
     fg_ruleset_unref(r);
 }
 
+/* The hit log's used bits are what the hash and the tick read the log through: a snapshot whose
+** bits disagree with the entries is refused, naming the bit, and the world is left as it was. */
+static void restore_refuses_hit_log_bits_that_disagree(void **state) {
+    (void)state;
+    fg_ruleset *r = fg_det_rules(20);
+    fg_world *w = played(r, 5, 120);
+    fg_entity_state *es = fg_world_entity(w, 2);
+    if (!es) fail_msg("entity 2 is missing");
+    uint8_t kept = es->combat.log_used;
+    for (uint32_t i = 0; i < FG_HIT_LOG; i++) /* the tick keeps them */
+        assert_int_equal((kept >> i) & 1u, es->combat.log[i].target != 0);
+    es->combat.log_used ^= 1u; /* bit 0 now says the opposite of log[0] */
+    size_t size;
+    unsigned char *bad = save(w, &size);
+    es->combat.log_used = kept;
+    fg_world_hash_forget(w->hash_keep);
+    uint64_t before = fg_world_hash(w);
+    fg_error err;
+    assert_int_equal(fg_world_restore(w, bad, size, &err), FG_EFORMAT);
+    assert_non_null(strstr(fg_error_message(&err), "e2.combat.log_used (bit 0 against log[0])"));
+    assert_int_equal(fg_world_hash(w), before);
+    free(bad);
+    fg_world_destroy(w);
+    fg_ruleset_unref(r);
+}
+
 /* The diff names fields by path, with values people read: actions by name, positions in px. */
 static void diff_names_the_fields_that_differ(void **state) {
     (void)state;
@@ -513,6 +539,7 @@ int main(void) {
         cmocka_unit_test(restore_continues_bit_identically_across_seeds),
         cmocka_unit_test(snapshot_grows_with_the_spawned_entities),
         cmocka_unit_test(restore_refuses_a_request_behind_an_empty_place),
+        cmocka_unit_test(restore_refuses_hit_log_bits_that_disagree),
         cmocka_unit_test(diff_names_the_fields_that_differ),
         cmocka_unit_test(diff_refuses_what_is_not_a_snapshot_of_this_world),
         cmocka_unit_test(save_restore_and_hash_do_not_allocate),
