@@ -13,22 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static script *the_script;
-static node the_ref;
-
-static int setup(void **state) {
-    (void)state;
-    the_script = make_script(11);
-    local_run(the_script, &the_ref);
-    return 0;
-}
-
-static int teardown(void **state) {
-    (void)state;
-    free(the_script);
-    return 0;
-}
-
 static void play(int64_t rtt_ms, uint32_t loss) {
     fg_link_config lc = link_of(rtt_ms, loss);
     match m;
@@ -395,5 +379,5 @@ int main(void) {
         cmocka_unit_test(different_rules_refuse_to_play),
         cmocka_unit_test(bad_configurations),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, match_setup, match_teardown);
 }

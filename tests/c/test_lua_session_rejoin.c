@@ -12,22 +12,6 @@
 
 #define REJOIN_US (20 * (int64_t)FG_US_PER_S)
 
-static script *the_script;
-static node the_ref;
-
-static int setup(void **state) {
-    (void)state;
-    the_script = make_script(11);
-    local_run(the_script, &the_ref);
-    return 0;
-}
-
-static int teardown(void **state) {
-    (void)state;
-    free(the_script);
-    return 0;
-}
-
 static fg_session_config waiting_config(void) {
     fg_session_config c = fg_session_config_default();
     c.rejoin_us = REJOIN_US;
@@ -554,5 +538,5 @@ int main(void) {
         cmocka_unit_test(other_rules_are_refused),
         cmocka_unit_test(forged_states_are_refused),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, match_setup, match_teardown);
 }

@@ -225,4 +225,22 @@ static inline fg_link_config link_of(int64_t rtt_ms, uint32_t loss) {
     return lc;
 }
 
+/* The suites' group fixture: one scripted match (seed 11) and its local run, which every test
+** compares its nodes with. */
+static script *the_script;
+static node the_ref;
+
+static inline int match_setup(void **state) {
+    (void)state;
+    the_script = make_script(11);
+    local_run(the_script, &the_ref);
+    return 0;
+}
+
+static inline int match_teardown(void **state) {
+    (void)state;
+    free(the_script);
+    return 0;
+}
+
 #endif
