@@ -108,15 +108,20 @@ static void bounce_event(fg_world *w, const fg_entity_state *es, fg_bounce_kind 
     ev->combo = es->combat.combo;
 }
 
+/* A kind used (or refused) leaves the armed set: its fields go back to zero with its bit (a
+** restore checks that they do). */
+static void take(fg_bounce_state *b, fg_bounce_kind kind) {
+    b->armed &= (uint8_t)~bit_of(kind);
+    if (kind == FG_BOUNCE_WALL) b->wall_vx = b->wall_vy = b->wall_stun = 0;
+    else b->ground_vx = b->ground_vy = b->ground_stun = 0;
+}
+
 /* One bounce: the velocity (world x, turned into the entity's facing, as movement reads it), the
 ** trace, the reaction, the event; the kind is used up. */
 static void bounce(fg_world *w, fg_entity_state *es, fg_bounce_kind kind, int dir, fg_fx vx,
                    fg_fx vy, int32_t stun, fg_tick t) {
     fg_bounce_state *b = &es->combat.bounce;
-    /* Used up: its fields go back to zero with its bit (a restore checks that they do). */
-    b->armed &= (uint8_t)~bit_of(kind);
-    if (kind == FG_BOUNCE_WALL) b->wall_vx = b->wall_vy = b->wall_stun = 0;
-    else b->ground_vx = b->ground_vy = b->ground_stun = 0;
+    take(b, kind);
     b->side = (uint8_t)(dir > 0 ? 1 : 2);
     es->vx = (fg_fx)(dir * sign_of((fg_facing)es->facing) * vx);
     es->vy = vy;
@@ -135,9 +140,7 @@ static void refuse(fg_world *w, fg_entity_state *es, fg_bounce_kind kind, fg_tic
     fg_bounce_state *b = &es->combat.bounce;
     fg_world_trace4(w, t, es->id, FG_TRACE_BOUNCE, (int)kind + FG_BOUNCE_REFUSED, b->by, b->used,
                     fg_world_rules_of(w, es)->combat.bounce_limit, 0);
-    b->armed &= (uint8_t)~bit_of(kind);
-    if (kind == FG_BOUNCE_WALL) b->wall_vx = b->wall_vy = b->wall_stun = 0;
-    else b->ground_vx = b->ground_vy = b->ground_stun = 0;
+    take(b, kind);
     if (!b->armed) disarm(b);
 }
 
