@@ -207,6 +207,7 @@ static void attacker_side(fg_world *w, const fg_contact_rec *c, fg_tick t) {
     fg_entity_state *att = &w->entities[c->attacker];
     fg_instance *inst = &att->layers[c->layer];
     const fg_hit_def *h = contact_hit(w, c);
+    fg_world_hash_touch(w, att); /* its contact, meter, pushback */
     if (inst->seq == c->seq) {
         inst->contact = c->contact;
         if (c->contact == FG_ON_HIT)
@@ -230,6 +231,8 @@ static void target_side(fg_world *w, const fg_contact_rec *c, fg_tick t) {
     const fg_ruleset *tr = fg_world_rules_of(w, tg);
     uint32_t tversion = w->state->slot_version[tg->rules_slot];
     bool hit = c->contact == FG_ON_HIT;
+    fg_world_hash_touch(w, tg);  /* its combo, health, launch, knockdown */
+    fg_world_hash_touch(w, att); /* the slide back from a corner */
     if (hit) {
         if (!in_combo(w, tg)) {
             tg->combat.combo = 0;
@@ -392,9 +395,10 @@ uint8_t fg_hit_marker(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick 
 
 /* The pushback slide: a quarter of what is left each tick (at least a pixel), so the whole
 ** distance is covered exactly, fast at first. */
-void fg_hit_slide(fg_entity_state *es) {
+void fg_hit_slide(const fg_world *w, fg_entity_state *es) {
     fg_fx left = es->combat.push_left;
     if (!left) return;
+    fg_world_hash_touch(w, es);
     fg_fx step = left / 4;
     if (step > -FG_FX_ONE && step < FG_FX_ONE)
         step = left > 0 ? (left < FG_FX_ONE ? left : FG_FX_ONE)
@@ -409,6 +413,7 @@ void fg_hit_settle(const fg_world *w, fg_entity_state *es, fg_tick t) {
     fg_combat *c = &es->combat;
     if (!c->combo || c->launched || c->grabbed_by || fg_entity_frozen(es, t + 1)) return;
     if (in_combo(w, es)) return;
+    fg_world_hash_touch(w, es);
     c->combo = 0;
     c->combo_damage = 0;
     c->juggle = 0;
@@ -418,6 +423,7 @@ void fg_hit_settle(const fg_world *w, fg_entity_state *es, fg_tick t) {
 /* Landing ends the launch: the juggle is over, and a knockdown keeps the fighter down. */
 void fg_hit_landed(fg_world *w, fg_entity_state *es, fg_tick t) {
     if (!es->combat.launched && !es->combat.knockdown) return;
+    fg_world_hash_touch(w, es);
     es->combat.launched = 0;
     es->combat.juggle = 0;
     fg_bounce_forget(es);

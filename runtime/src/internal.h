@@ -164,6 +164,16 @@ typedef struct fg_hash_part {
     uint64_t ledger_at;
 } fg_hash_part;
 
+/* world_hash.c: the folds of an entity's words that rarely change, kept between ticks: its combat
+** state but the hit log and bounces (`combat`), and its layers' words but elapsed time and
+** cycles, with its resources (`layers`). Each is an accumulation from where it starts (a, c:
+** world_hash.c) and holds while its `_at` equals the keep's `changes`; every write to those words
+** sets both to 0 (fg_world_hash_touch). */
+typedef struct fg_hash_kept {
+    uint64_t combat_a, combat_c, combat_at;
+    uint64_t layers_a, layers_c, layers_at;
+} fg_hash_kept;
+
 /* The parts, and when they hold. Every change to the world outside a tick (fg_world_note_change,
 ** a reload, a restore) and the start of every tick sets `ready` false; a tick that folded every
 ** entity's part with no change in between sets it true. A tick folds the parts only when the
@@ -176,6 +186,7 @@ typedef struct fg_hash_keep {
     /* Changes made other than by a tick, counted from 1: a tick sees one made while it ran, and
     ** a kept ledger fold taken before one no longer holds. */
     uint64_t changes;
+    fg_hash_kept *kept; /* per entity slot, after the parts */
     fg_hash_part parts[];
 } fg_hash_keep;
 
@@ -297,6 +308,15 @@ struct fg_world {
     uint64_t boundary_hash;
     fg_tick boundary_tick;
 };
+
+/* Call when the tick writes a word of es's kept folds (fg_hash_kept): its combat state but the
+** hit log and bounces; its layers (action, version, contact, sequence, start), queue heads,
+** sequence counters, start ticks; its resources. Elapsed time and cycles need no call. */
+static inline void fg_world_hash_touch(const fg_world *w, const fg_entity_state *es) {
+    fg_hash_kept *k = &w->hash_keep->kept[es->id - 1];
+    k->combat_at = 0;
+    k->layers_at = 0;
+}
 
 /* Call before a host action changes anything. */
 static inline void fg_world_note_change(fg_world *w) {
@@ -422,7 +442,7 @@ uint8_t fg_hit_marker(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick 
 void fg_hit_log_add(fg_entity_state *att, uint32_t layer, uint32_t def, fg_entity target,
                     fg_tick t);
 void fg_hit_forget_layer(fg_entity_state *es, uint32_t layer);
-void fg_hit_slide(fg_entity_state *es);
+void fg_hit_slide(const fg_world *w, fg_entity_state *es);
 void fg_hit_settle(const fg_world *w, fg_entity_state *es, fg_tick t);
 void fg_hit_landed(fg_world *w, fg_entity_state *es, fg_tick t);
 /* bounce.c: arms what a landed hit declares on its target (away: +1 or -1 along x, away from the

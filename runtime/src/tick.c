@@ -45,6 +45,7 @@ static void start_action(fg_world *w, fg_entity_state *es, uint32_t layer, uint3
     uint16_t from_version = inst->version;
     const fg_ruleset *r = w->versions[version];
     const fg_action_rt *a = &r->rt[action];
+    fg_world_hash_touch(w, es);
     inst->action = (uint16_t)action;
     inst->version = (uint16_t)version;
     inst->contact = 0;
@@ -70,6 +71,7 @@ static void start_action(fg_world *w, fg_entity_state *es, uint32_t layer, uint3
             } else {
                 fg_world_trace4(w, t, es->id, FG_TRACE_TRANSITION, FG_TR_INTERRUPTED, l,
                                 (int64_t)((uint64_t)o->version << 32 | o->action), -1, o->seq);
+                fg_world_hash_touch(w, es);
                 o->action = FG_NO_ACTION;
             }
         }
@@ -133,6 +135,7 @@ static void follow_up(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick 
     } else {
         fg_world_trace4(w, t, es->id, FG_TRACE_TRANSITION, why, layer,
                         (int64_t)((uint64_t)inst->version << 32 | inst->action), -1, inst->seq);
+        fg_world_hash_touch(w, es);
         inst->action = FG_NO_ACTION;
     }
 }
@@ -242,8 +245,10 @@ static void advance_actions(fg_world *w, fg_entity_state *es, fg_tick t) {
         const fg_action_rt *a = &w->versions[inst->version]->rt[inst->action];
         inst->elapsed++;
         if (a->hits.last_hit_tick >= 0 && inst->contact == 0 &&
-            inst->elapsed > a->hits.last_hit_tick)
+            inst->elapsed > a->hits.last_hit_tick) {
             inst->contact = FG_ON_WHIFF;
+            fg_world_hash_touch(w, es);
+        }
         if (inst->elapsed < inst->duration) continue;
         if (a->loop) {
             inst->elapsed = 0;
@@ -259,6 +264,7 @@ static void accept(fg_world *w, fg_entity_state *es, const fg_decision *d, fg_ti
     const fg_ruleset *r = w->versions[version];
     const fg_action_rt *a = &r->rt[d->action];
     /* The cost is spent here, once: this is the gate for resource changes. */
+    fg_world_hash_touch(w, es);
     for (uint32_t k = 0; k < r->nresources; k++) es->res[k] -= a->cost[k];
     es->started_tick[a->layer] = t;
     start_action(w, es, a->layer, d->action, version, FG_TR_REQUEST, 0, t);
@@ -292,8 +298,9 @@ static uint32_t queue_len(const fg_queued *q) {
 }
 
 /* Removes entry k of a layer's queue; the ones behind it move up. */
-static void queue_pop(fg_entity_state *es, uint32_t layer, uint32_t k) {
+static void queue_pop(const fg_world *w, fg_entity_state *es, uint32_t layer, uint32_t k) {
     fg_queued *q = es->queued[layer];
+    fg_world_hash_touch(w, es); /* the head's words are kept while the queue is empty */
     memmove(q + k, q + k + 1, sizeof *q * (FG_QUEUE_MAX - 1 - k));
     q[FG_QUEUE_MAX - 1].action = FG_NO_ACTION;
     fg_entity_queue_changed(es, layer);
@@ -306,6 +313,7 @@ static void enqueue(fg_world *w, fg_entity_state *es, fg_decision *d, fg_tick t,
                     bool front, bool patient) {
     const fg_queue_policy *qp = &fg_world_rules_of(w, es)->queue;
     fg_queued *q = es->queued[d->layer];
+    fg_world_hash_touch(w, es);
     uint32_t n = queue_len(q), depth = qp->order == FG_QUEUE_LATEST ? 1 : qp->depth;
     fg_queued item = {.action = d->action, .source = d->source, .why = d->reason,
                       .waited = 0, .limit = d->wait, .made = made};
@@ -411,7 +419,7 @@ static void expire_queued(fg_world *w, fg_entity_state *es, uint32_t layer, fg_t
         d.window_to = 0; /* the message is the queue's expiry, not a window */
         d.queue = FG_QUEUE_BY_POLICY;
         record_decision(w, es, &d);
-        queue_pop(es, layer, k);
+        queue_pop(w, es, layer, k);
     }
 }
 
@@ -431,7 +439,7 @@ static void retry_queued(fg_world *w, fg_entity_state *es, uint32_t layer, fg_ti
     if (q->why == FG_R_WAIT_HITSTOP || behind) {
         uint32_t action = q->action;
         fg_tick made = q->made;
-        queue_pop(es, layer, 0);
+        queue_pop(w, es, layer, 0);
         decide_request(w, es, action, FG_REQ_QUEUE, t, made, behind, true);
         return;
     }
@@ -443,7 +451,7 @@ static void retry_queued(fg_world *w, fg_entity_state *es, uint32_t layer, fg_ti
     bool by_rule = q->why == FG_R_RULE_QUEUE;
     if (by_rule && d.kind != FG_DECIDE_ACCEPTED && q->waited < q->limit) return;
     if (d.kind == FG_DECIDE_ACCEPTED && es->started_tick[layer] != t) {
-        queue_pop(es, layer, 0);
+        queue_pop(w, es, layer, 0);
         record_decision(w, es, &d);
         accept(w, es, &d, t);
         return;
@@ -453,7 +461,7 @@ static void retry_queued(fg_world *w, fg_entity_state *es, uint32_t layer, fg_ti
         return;
     }
     int32_t waited = q->waited;
-    queue_pop(es, layer, 0);
+    queue_pop(w, es, layer, 0);
     /* The data refuses for a reason of its own (the state changed under the request, the cost
     ** can no longer be paid): a rejection with that reason. A window whose contact never came,
     ** or a rule's wait that ran out, is an expiry. */
@@ -774,7 +782,7 @@ static void move_entity(fg_world *w, fg_entity_state *es, fg_tick t) {
     fg_fx x0 = es->x, y0 = es->y;
     es->x = clamp_position(es->x + (int64_t)sign_of((fg_facing)es->facing) * es->vx);
     es->y = clamp_position((int64_t)es->y + es->vy);
-    fg_hit_slide(es);
+    fg_hit_slide(w, es);
     const fg_stage *stage = &w->state->stage;
     fg_fx want_x = es->x;
     fg_stage_contact c = fg_stage_move(stage, x0, y0, &es->x, &es->y, es->drop);
@@ -822,6 +830,7 @@ static void regen(fg_world *w, fg_entity_state *es, fg_tick t) {
     for (uint32_t k = 0; k < r->nresources; k++) {
         const fg_resource_def *d = &r->resources[k];
         if (d->regen > 0 && t % d->regen_every == 0 && es->res[k] < d->max) {
+            fg_world_hash_touch(w, es);
             es->res[k] += d->regen;
             if (es->res[k] > d->max) es->res[k] = d->max;
         }

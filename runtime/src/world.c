@@ -29,7 +29,7 @@ static size_t align16(size_t n) { return (n + 15) & ~(size_t)15; }
 static size_t align64(size_t n) { return (n + CACHE_LINE - 1) & ~(size_t)(CACHE_LINE - 1); }
 
 static size_t hash_keep_bytes(uint32_t max_entities) {
-    return sizeof(fg_hash_keep) + sizeof(fg_hash_part) * max_entities;
+    return sizeof(fg_hash_keep) + (sizeof(fg_hash_part) + sizeof(fg_hash_kept)) * max_entities;
 }
 
 fg_status fg_world_no_entity(const fg_world *w, fg_entity e, fg_error *err) {
@@ -195,6 +195,7 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
     }
     memset(w->hash_keep, 0, hash_keep_bytes(c.max_entities)); /* no part ready */
     w->hash_keep->changes = 1;                                 /* nor any ledger fold kept */
+    w->hash_keep->kept = (fg_hash_kept *)(w->hash_keep->parts + c.max_entities);
     w->state = (fg_world_state *)w->arena;
     fg_projectile_pool_bind(w, w->arena + off_pool);
     w->ppool->next_id = 1;
