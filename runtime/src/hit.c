@@ -142,8 +142,9 @@ static void settle_trades(fg_world *w) {
 
 /* {====================================================================== applying */
 
-void fg_hit_log_add(fg_entity_state *att, uint32_t layer, uint32_t def, fg_entity target,
-                    fg_tick t) {
+void fg_hit_log_add(const fg_world *w, fg_entity_state *att, uint32_t layer, uint32_t def,
+                    fg_entity target, fg_tick t) {
+    fg_world_hash_touch(w, att);
     fg_hit_log *slot = NULL, *oldest = &att->combat.log[0];
     for (uint32_t i = 0; i < FG_HIT_LOG; i++) {
         fg_hit_log *e = &att->combat.log[i];
@@ -213,7 +214,7 @@ static void attacker_side(fg_world *w, const fg_contact_rec *c, fg_tick t) {
         if (c->contact == FG_ON_HIT)
             fg_vars_apply(w, att, w->versions[inst->version], inst->action, FG_VAR_ON_HIT, t);
     }
-    fg_hit_log_add(att, c->layer, c->def, w->entities[c->target].id, t);
+    fg_hit_log_add(w, att, c->layer, c->def, w->entities[c->target].id, t);
     gain(att, fg_world_rules_of(w, att), h->meter_gain);
     freeze(att, t, hitstop_of(h, false, c->counter));
 }
@@ -329,7 +330,7 @@ void fg_hit_commit(fg_world *w, fg_tick t) {
         } else if (c->miss) {
             /* A hit that misses still counts as this action's hit on that target: it does not
             ** come back next tick. */
-            fg_hit_log_add(&w->entities[c->attacker], c->layer, c->def,
+            fg_hit_log_add(w, &w->entities[c->attacker], c->layer, c->def,
                            w->entities[c->target].id, t);
             trace_miss(w, c, t);
         } else if (c->kind == FG_BOX_HIT) {
@@ -379,7 +380,7 @@ uint8_t fg_hit_marker(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick 
     c.seq = inst->seq;
     judge_strike(w, &c);
     if (c.miss) {
-        fg_hit_log_add(es, layer, 0, tg->id, t);
+        fg_hit_log_add(w, es, layer, 0, tg->id, t);
         trace_miss(w, &c, t);
         return 0;
     }

@@ -157,21 +157,23 @@ typedef struct fg_world_state {
 ** ledger and its matcher (each mixed into the hasher in turn). Not authoritative: a part is used
 ** only while `ready` says nothing changed since the tick that wrote it. */
 typedef struct fg_hash_part {
-    fg_fold_run run;
+    _Alignas(64) fg_fold_run run; /* one cache line each */
     fg_fold ledger, motion;
     /* The ledger fold is kept while the ledger is unchanged: it holds while ledger_at equals the
     ** keep's `changes`, and the tick sets it to 0 when it writes the ledger (tick.c). */
     uint64_t ledger_at;
 } fg_hash_part;
 
-/* world_hash.c: the folds of an entity's words that rarely change, kept between ticks: its combat
-** state but the hit log and bounces (`combat`), and its layers' words but elapsed time and
-** cycles, with its resources (`layers`). Each is an accumulation from where it starts (a, c:
-** world_hash.c) and holds while its `_at` equals the keep's `changes`; every write to those words
-** sets both to 0 (fg_world_hash_touch). */
+/* world_hash.c: the folds of an entity's words that rarely change, kept between ticks: its last
+** jump decision, its combat state (with the hit log and bounces), and its layers' words but
+** elapsed time and cycles, with its resources. Each is an accumulation from where it starts
+** (a, c: world_hash.c) of n words. They hold while `at` equals the keep's `changes`; a write to
+** any of those words sets it to 0 (fg_world_hash_touch). The layers' fold is kept only while no
+** request waits (`layers_ok`). One cache line per entity. */
 typedef struct fg_hash_kept {
-    uint64_t combat_a, combat_c, combat_at;
-    uint64_t layers_a, layers_c, layers_at;
+    _Alignas(64) uint64_t at;
+    uint64_t jump_a, jump_c, combat_a, combat_c, layers_a, layers_c;
+    uint8_t jump_n, combat_n, layers_ok;
 } fg_hash_kept;
 
 /* The parts, and when they hold. Every change to the world outside a tick (fg_world_note_change,
@@ -272,6 +274,7 @@ struct fg_world {
     uint8_t grabs;
     fg_collide_space coll; /* the collision phase's work space, sized at creation */
     fg_hash_keep *hash_keep; /* per entity slot, its part of the state hash (world_hash.c) */
+    size_t hash_keep_skew;   /* 64-byte aligned: that many bytes into its allocation */
     fg_projectile_pool *ppool;  /* in the arena, after the world header (projectile.c) */
     fg_projectile_state *projs; /* its records */
     fg_projectile_space pspace; /* the projectile phase's work space, sized at creation */
@@ -309,13 +312,11 @@ struct fg_world {
     fg_tick boundary_tick;
 };
 
-/* Call when the tick writes a word of es's kept folds (fg_hash_kept): its combat state but the
-** hit log and bounces; its layers (action, version, contact, sequence, start), queue heads,
-** sequence counters, start ticks; its resources. Elapsed time and cycles need no call. */
+/* Call when the tick writes a word of es's kept folds (fg_hash_kept): its jump decision; its
+** combat state, hit log, bounces; its layers (action, version, contact, sequence, start), queue
+** heads, sequence counters, start ticks; its resources. Elapsed time and cycles need no call. */
 static inline void fg_world_hash_touch(const fg_world *w, const fg_entity_state *es) {
-    fg_hash_kept *k = &w->hash_keep->kept[es->id - 1];
-    k->combat_at = 0;
-    k->layers_at = 0;
+    w->hash_keep->kept[es->id - 1].at = 0;
 }
 
 /* Call before a host action changes anything. */
@@ -439,7 +440,7 @@ void fg_collide_find(fg_world *w, fg_tick t);
 void fg_hit_commit(fg_world *w, fg_tick t);
 uint8_t fg_hit_marker(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick t,
                       fg_entity *target);
-void fg_hit_log_add(fg_entity_state *att, uint32_t layer, uint32_t def, fg_entity target,
+void fg_hit_log_add(const fg_world *w, fg_entity_state *att, uint32_t layer, uint32_t def, fg_entity target,
                     fg_tick t);
 void fg_hit_forget_layer(fg_entity_state *es, uint32_t layer);
 void fg_hit_slide(const fg_world *w, fg_entity_state *es);

@@ -40,7 +40,7 @@ void fg_throw_grab(fg_world *w, const fg_contact_rec *c, fg_tick t) {
     fg_world_hash_touch(w, tg);
     if (inst->seq == c->seq) inst->contact = FG_ON_HIT;
     /* One grab per target per throw definition. */
-    fg_hit_log_add(att, c->layer, c->def, tg->id, t);
+    fg_hit_log_add(w, att, c->layer, c->def, tg->id, t);
     const fg_ruleset *tr = fg_world_rules_of(w, tg);
     uint32_t tversion = w->state->slot_version[tg->rules_slot];
     int id = th->reaction[0] ? fg_ruleset_find_action(tr, th->reaction) : -1;

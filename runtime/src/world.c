@@ -29,7 +29,8 @@ static size_t align16(size_t n) { return (n + 15) & ~(size_t)15; }
 static size_t align64(size_t n) { return (n + CACHE_LINE - 1) & ~(size_t)(CACHE_LINE - 1); }
 
 static size_t hash_keep_bytes(uint32_t max_entities) {
-    return sizeof(fg_hash_keep) + (sizeof(fg_hash_part) + sizeof(fg_hash_kept)) * max_entities;
+    return sizeof(fg_hash_keep) + (sizeof(fg_hash_part) + sizeof(fg_hash_kept)) * max_entities +
+           CACHE_LINE - 1; /* to align it */
 }
 
 fg_status fg_world_no_entity(const fg_world *w, fg_entity e, fg_error *err) {
@@ -186,6 +187,10 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
     w->ncommands = fg_alloc(&w->alloc, c.max_entities);
     w->true_commands = fg_alloc(&w->alloc, sizeof(fg_motion_command) * FG_MOTION_MAX_PATTERNS);
     w->hash_keep = fg_alloc(&w->alloc, hash_keep_bytes(c.max_entities));
+    if (w->hash_keep) {
+        w->hash_keep_skew = (CACHE_LINE - (uintptr_t)w->hash_keep % CACHE_LINE) % CACHE_LINE;
+        w->hash_keep = (fg_hash_keep *)((unsigned char *)w->hash_keep + w->hash_keep_skew);
+    }
     if (!w->arena || !w->maps || !w->devices || !w->meter || (w->trace_cap && !w->trace) ||
         (w->trace_text_cap && !w->trace_text) || !w->cands || !w->events || !w->commands ||
         !w->ncommands || !coll || !w->true_commands || !w->proposals || !w->hash_keep) {
@@ -193,7 +198,7 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
         fg_error_set(err, FG_ENOMEM, "world: out of memory (state of %zu bytes)", w->arena_size);
         return NULL;
     }
-    memset(w->hash_keep, 0, hash_keep_bytes(c.max_entities)); /* no part ready */
+    memset(w->hash_keep, 0, hash_keep_bytes(c.max_entities) - (CACHE_LINE - 1)); /* none ready */
     w->hash_keep->changes = 1;                                 /* nor any ledger fold kept */
     w->hash_keep->kept = (fg_hash_kept *)(w->hash_keep->parts + c.max_entities);
     w->state = (fg_world_state *)w->arena;
@@ -241,7 +246,9 @@ void fg_world_destroy(fg_world *w) {
     fg_free(&a, w->commands, sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK * w->max_entities);
     fg_free(&a, w->ncommands, w->max_entities);
     fg_free(&a, w->true_commands, sizeof(fg_motion_command) * FG_MOTION_MAX_PATTERNS);
-    fg_free(&a, w->hash_keep, hash_keep_bytes(w->max_entities));
+    if (w->hash_keep)
+        fg_free(&a, (unsigned char *)w->hash_keep - w->hash_keep_skew,
+                hash_keep_bytes(w->max_entities));
     fg_collide_space_free(&w->coll, &a, w->max_entities);
     fg_projectile_space_free(&w->pspace, &a);
     fg_free(&a, w->proposals, sizeof(fg_var_proposal) * w->cap_proposals);

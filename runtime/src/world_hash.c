@@ -72,12 +72,15 @@ static inline void mix2(fg_fold *f, uint32_t lo, uint32_t hi) {
 /* The last tick's input and jump decision are state too: a rule or a host reads them between
 ** ticks. The last request decision is not: it is a report (like the trace), and a request a
 ** failing rule dropped leaves the world as if it was never made. */
-static inline void fold_last(acc *r, const fg_entity_state *es) {
+static inline void fold_last_input(acc *r, const fg_entity_state *es) {
     const fg_tick_input *in = &es->last_input;
     run(r, (uint64_t)in->tick);
     run2(r, in->first, in->count);
     run2(r, in->pressed, in->released);
     run2(r, in->held, in->dir);
+}
+
+static inline void fold_jump(acc *r, const fg_entity_state *es) {
     const fg_jump_decision *j = &es->last_jump;
     run(r, (uint64_t)j->result);
     if (j->result != FG_JUMP_NO_PRESS) {
@@ -90,11 +93,9 @@ static inline void fold_last(acc *r, const fg_entity_state *es) {
     }
 }
 
-/* The combat state (hit_internal.h), field by field, in two parts: the words a hit, a throw or a
-** variable change writes (kept between ticks, fg_hash_kept), then the hit log's entries with a
-** target (the empty ones are never read) and the bounces. */
-#define COMBAT_KEPT_WORDS 11u
-static inline void fold_combat_kept(acc *r, const fg_combat *c) {
+/* The combat state (hit_internal.h), field by field; of the hit log, the entries with a target
+** (the empty ones are never read). */
+static inline void fold_combat(acc *r, const fg_combat *c) {
     run(r, (uint64_t)c->team | (uint64_t)c->owner << 32);
     run2(r, (uint32_t)c->push_left, (uint32_t)c->combo);
     run2(r, (uint32_t)c->combo_damage, (uint32_t)c->juggle);
@@ -104,24 +105,22 @@ static inline void fold_combat_kept(acc *r, const fg_combat *c) {
     run(r, (uint64_t)c->tech_until);
     run(r, (uint64_t)c->grab_seq);
     for (int i = 0; i < FG_MAX_VARS; i += 2) run2(r, (uint32_t)c->vars[i], (uint32_t)c->vars[i + 1]);
-}
-_Static_assert(COMBAT_KEPT_WORDS == 7 + FG_MAX_VARS / 2, "fold_combat_kept's word count");
-
-static inline void fold_combat_rest(acc *r, const fg_combat *c) {
-    for (uint32_t used = c->log_used; used; used &= used - 1) { /* the entries with a target */
+    for (uint32_t used = c->log_used; used; used &= used - 1) {
         uint32_t i = (uint32_t)__builtin_ctz(used);
         const fg_hit_log *l = &c->log[i];
         run(r, (uint64_t)i | (uint64_t)l->target << 8 | (uint64_t)l->layer << 40 |
                    (uint64_t)l->count << 48 | (uint64_t)l->def << 56);
         run(r, (uint64_t)l->last);
     }
-    /* Nearly every fighter-tick has no bounce: test its two flags here, not through a call. */
     if (c->bounce.armed || c->bounce.used) {
         uint64_t bounce[FG_BOUNCE_WORDS];
         for (uint32_t i = 0, n = fg_bounce_words(&c->bounce, bounce); i < n; i++)
             run(r, bounce[i]);
     }
 }
+_Static_assert(7 + FG_MAX_VARS / 2 + 2 * FG_HIT_LOG + FG_BOUNCE_WORDS <= UINT8_MAX &&
+                   7 <= UINT8_MAX,
+               "fg_hash_kept counts an entity's combat and jump words in a byte");
 
 /* An input buffer: its held state and counters, the digest of every edge it consumed, and which
 ** stored edges gameplay has consumed since (the buffer's digest of their ids). The stored edges
@@ -217,36 +216,49 @@ static void check_kept(const fg_world *w, uint32_t slot, const fg_fold_run *kept
 static fg_fold_run fold_record(const fg_world *w, uint32_t slot, uint32_t nlayers, fg_hash_kept *k,
                                uint64_t now);
 
-/* An entity's combat words that a tick rarely writes: kept (k is NULL for a fold from scratch). */
-static inline void fold_combat(acc *r, const fg_combat *c, fg_hash_kept *k, uint64_t now) {
-    if (k && k->combat_at == now) {
-        append(r, k->combat_a, k->combat_c, COMBAT_KEPT_WORDS);
+/* The last jump decision and the combat state: from their kept folds while those hold, else
+** folded on their own, kept, and appended. */
+static inline void fold_jump_kept(acc *r, const fg_entity_state *es, fg_hash_kept *k, bool hold) {
+    acc s = {0, 0, 0};
+    if (hold) {
+        s = (acc){k->jump_a, k->jump_c, k->jump_n};
     } else {
-        acc s = {0, 0, 0};
-        fold_combat_kept(&s, c);
-        if (k) k->combat_a = s.a, k->combat_c = s.c, k->combat_at = now;
-        append(r, s.a, s.c, s.n);
+        fold_jump(&s, es);
+        if (k) k->jump_a = s.a, k->jump_c = s.c, k->jump_n = (uint8_t)s.n;
     }
-    fold_combat_rest(r, c);
+    append(r, s.a, s.c, s.n);
+}
+
+static inline void fold_combat_kept(acc *r, const fg_combat *c, fg_hash_kept *k, bool hold) {
+    acc s = {0, 0, 0};
+    if (hold) {
+        s = (acc){k->combat_a, k->combat_c, k->combat_n};
+    } else {
+        fold_combat(&s, c);
+        if (k) k->combat_a = s.a, k->combat_c = s.c, k->combat_n = (uint8_t)s.n;
+    }
+    append(r, s.a, s.c, s.n);
 }
 
 /* The layers and resources: kept while no request waits (a queue changes how many words there
 ** are), with the words that change every tick added to the kept fold. */
 static inline void fold_layers_kept(acc *r, const fg_entity_state *es, uint32_t nlayers,
-                                    fg_hash_kept *k, uint64_t now) {
+                                    fg_hash_kept *k, bool hold) {
     if (!k || es->queued_layers) {
+        if (k) k->layers_ok = 0;
         fold_layers(r, es, nlayers, true);
         return;
     }
     acc s = {k->layers_a, k->layers_c, layers_words(nlayers)};
-    if (k->layers_at != now) {
+    if (!hold || !k->layers_ok) {
         s = (acc){0, 0, 0};
         fold_layers(&s, es, nlayers, false);
-        if (s.n != layers_words(nlayers)) { /* queued_layers disagrees with a queue: trust neither */
+        k->layers_ok = s.n == layers_words(nlayers); /* else queued_layers disagrees with a queue */
+        if (!k->layers_ok) {
             fold_layers(r, es, nlayers, true);
             return;
         }
-        k->layers_a = s.a, k->layers_c = s.c, k->layers_at = now;
+        k->layers_a = s.a, k->layers_c = s.c;
     }
     add_timed(&s, es, nlayers);
     append(r, s.a, s.c, s.n);
@@ -271,11 +283,14 @@ static fg_fold_run fold_record(const fg_world *w, uint32_t slot, uint32_t nlayer
                 (uint64_t)g->left_ground << 16 | (uint64_t)g->grounded << 24);
     run(&r, (uint64_t)g->last_grounded);
     run(&r, (uint64_t)g->landed_at);
-    fold_last(&r, es);
+    fold_last_input(&r, es);
+    bool hold = k && k->at == now;
+    fold_jump_kept(&r, es, k, hold);
     run(&r, (uint64_t)es->frozen_from);
     run(&r, (uint64_t)es->frozen_until);
-    fold_combat(&r, &es->combat, k, now);
-    fold_layers_kept(&r, es, nlayers, k, now);
+    fold_combat_kept(&r, &es->combat, k, hold);
+    fold_layers_kept(&r, es, nlayers, k, hold);
+    if (k) k->at = now;
     fold_buffer(&r, fg_world_buffer_at(w, slot), es->input_digest);
     fg_fold_run out = acc_run(&r);
 #ifdef FG_HASH_CHECK
@@ -295,15 +310,20 @@ static inline uint32_t nlayers_of(const fg_world *w, uint32_t slot) {
 
 /* {====================================================================== the parts */
 
-/* The lines of an entity's record the fold reads (all but the pending requests and the last
-** decision, which come last), and the head of its input buffer. By the end of a tick of
-** thousands of entities they have left the nearer caches. Fetched two entities ahead: one
-** ahead, the lines the tick leaves cold (queues, hit log, jump) had only the next entity's last
-** phase to arrive in. */
+/* The lines the fold reads while the kept folds hold: the head of the record, its ground and
+** last input, its first two layers (elapsed time, cycles), the head of its input buffer, its
+** kept folds and its part. By the end of a tick of thousands of entities the record's lines have
+** left the nearest cache since the entity's earlier phases. Fetched two entities ahead. */
 static inline void prefetch_part(const fg_world *w, uint32_t slot) {
-    const char *p = (const char *)&w->entities[slot];
-    for (size_t at = 0; at < offsetof(fg_entity_state, pending); at += 64) __builtin_prefetch(p + at);
+    const fg_entity_state *es = &w->entities[slot];
+    __builtin_prefetch(es);
+    __builtin_prefetch(&es->ground);
+    __builtin_prefetch(&es->last_input);
+    __builtin_prefetch(&es->layers[0].elapsed);
+    __builtin_prefetch(&es->layers[1].elapsed);
     __builtin_prefetch(fg_world_buffer_at(w, slot));
+    __builtin_prefetch(&w->hash_keep->kept[slot]);
+    __builtin_prefetch(&w->hash_keep->parts[slot]);
 }
 
 void fg_world_hash_part(const fg_world *w, uint32_t slot) {
