@@ -134,8 +134,15 @@ fg_status fg_lua_world_step(lua_State *L, int world_idx, bool again, fg_error *e
 /* The same on a World already checked open (lw is the userdata at world_idx). [-0, +0, e] */
 fg_status fg_lua_world_step_open(lua_State *L, fg_lua_world *lw, int world_idx, bool again,
                                  fg_error *err);
-/* An input time in integer microseconds at idx, or an argument error. [-0, +0, v] */
-int64_t fg_lua_check_time(lua_State *L, int idx);
+/* An input time in integer microseconds at idx, or an argument error (fg_lua_bad_time, out of
+** line: every pushed edge takes the check). [-0, +0, v] */
+int fg_lua_bad_time(lua_State *L, int idx);
+static inline int64_t fg_lua_check_time(lua_State *L, int idx) {
+    int ok;
+    lua_Integer t = lua_tointegerx(L, idx, &ok);
+    if (!ok) fg_lua_bad_time(L, idx);
+    return t;
+}
 /* l_determinism.c: a recording's work before and after each tick, and its end when the world
 ** closes. */
 fg_status fg_lua_recording_before(lua_State *L, int world_idx, fg_lua_world *lw, fg_error *err);

@@ -219,12 +219,14 @@ static int drive_push(lua_State *L) {
 static int drive_advance(lua_State *L) {
     fg_lua_entity *le = driven(L);
     fg_lua_world *lw = le->lw;
-    if (!fg_world_entity_exists(lw->w, le->id)) return fg_lua_no_entity(L, lw->w, le->id);
+    /* The record lives in the world's entity array, which never moves, and a tick takes no
+    ** entity away: found before the tick, it is the tick's record after it. */
+    const fg_tick_input *in = last_input(L, lw->w, le->id);
     lua_pushvalue(L, lua_upvalueindex(2));
     fg_error err; /* every failure of the step writes it (the runtime's contract) */
     if (fg_lua_world_step_open(L, lw, lua_gettop(L), false, &err) != FG_OK)
         return fg_lua_raise(L, &err);
-    return push_masks(L, last_input(L, lw->w, le->id));
+    return push_masks(L, in);
 }
 
 /* e:drive() -> push, advance: the two calls a host makes for one player every tick, as plain

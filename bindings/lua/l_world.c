@@ -152,12 +152,8 @@ static fg_status hook_request(void *ud, fg_world *w, const fg_decision *d, fg_ve
 
 /* Calls the presentation hook with the events the last tick committed, once per tick even when
 ** a rollback re-simulates it. Hooks get read-only views; fg.cue is the only thing they may do. */
-static void present(lua_State *L, fg_lua_world *lw, int world_idx) {
+static void present_events(lua_State *L, fg_lua_world *lw, int world_idx) {
     fg_world *w = lw->w;
-    fg_tick t = fg_world_tick(w) - 1;
-    if (t < lw->presented) return;
-    lw->presented = t + 1;
-    if (fg_world_event_count(w) == 0) return; /* most ticks: nothing to present */
     push_world_store(L, world_idx, "committed");
     int committed = lua_gettop(L);
     for (uint32_t i = 0; i < fg_world_event_count(w); i++) {
@@ -191,6 +187,14 @@ static void present(lua_State *L, fg_lua_world *lw, int world_idx) {
         fg_lua_set_cue_target(L, NULL, 0);
     }
     lua_pop(L, 1);
+}
+
+/* Most ticks commit no event: the check inline, the hooks' work out of line. */
+static inline void present(lua_State *L, fg_lua_world *lw, int world_idx) {
+    fg_tick t = fg_world_tick(lw->w) - 1;
+    if (t < lw->presented) return;
+    lw->presented = t + 1;
+    if (fg_world_event_count(lw->w) > 0) present_events(L, lw, world_idx);
 }
 
 /* }====================================================================== */
@@ -544,14 +548,10 @@ static int world_trace_clear(lua_State *L) {
 
 /* {====================================================================== Entity */
 
-int64_t fg_lua_check_time(lua_State *L, int idx) {
-    int ok;
-    lua_Integer t = lua_tointegerx(L, idx, &ok);
-    if (!ok)
-        luaL_argerror(L, idx, lua_type(L, idx) == LUA_TNUMBER
-                                  ? "time must be an integer number of microseconds"
-                                  : "time in microseconds expected");
-    return t;
+int fg_lua_bad_time(lua_State *L, int idx) {
+    return luaL_argerror(L, idx, lua_type(L, idx) == LUA_TNUMBER
+                                     ? "time must be an integer number of microseconds"
+                                     : "time in microseconds expected");
 }
 
 static int push_result(lua_State *L, fg_status st, fg_error *err) {
