@@ -7,6 +7,8 @@
 --   framegate, poll        e:poll(t) once per tick, then bit tests on t.pressed and t.held
 --   framegate, masks       e:masks() once per tick (pressed, released, held as integers), then
 --                          bit tests
+--   framegate, drive       e:drive() once, then push(h, down, t) per edge and advance() per tick
+--                          (the tick, then the masks), plain functions bound to the player
 --   framegate, names       e:input() and e:held(name), the name-based API
 --   pure-Lua buffer        a minimal input buffer written here for the comparison
 -- Every contender sees the same edge stream and pushes a tick's edges in the same inline loop; the
@@ -179,6 +181,31 @@ contenders[#contenders + 1] = { name = "framegate, masks", run = function(stream
     end
     w:advance()
     local pressed, _, held = p:masks()
+    for i = 1, n do
+      local bit = bits[i]
+      if pressed & bit ~= 0 then answers = answers + 1 end
+      if held & bit ~= 0 then answers = answers + 1 end
+    end
+  end
+  local dt, bytes = stop(t0, k0)
+  w:close()
+  return dt, answers, bytes
+end }
+
+contenders[#contenders + 1] = { name = "framegate, drive", run = function(stream)
+  local w, p, hs = framegate_player()
+  local push, advance = p:drive()
+  local bits = {}
+  for i = 1, #hs do bits[i] = 1 << hs[i] end
+  local n, answers = #hs, 0
+  local t0, k0 = start()
+  for t = 1, #stream do
+    local edges = stream[t]
+    for i = 1, #edges do
+      local e = edges[i]
+      push(hs[e[1]], e[2], e[3])
+    end
+    local pressed, _, held = advance()
     for i = 1, n do
       local bit = bits[i]
       if pressed & bit ~= 0 then answers = answers + 1 end
