@@ -65,14 +65,20 @@ fg_world_hooks fg_lua_world_hooks(fg_lua_world *lw);
 fg_lua_world *fg_lua_check_world(lua_State *L, int idx);
 /* Pushes an Entity userdata for id, tied to the World at world_idx. [-0, +1, m] */
 void fg_lua_push_entity(lua_State *L, int world_idx, fg_entity id);
-/* Checks an Entity userdata; *w receives its (open) world. [-0, +0, v] */
+/* Checks an Entity userdata; *w receives its (open) world, in which it exists (a restore to an
+** earlier tick may have taken it away). [-0, +0, v] */
 fg_entity fg_lua_check_entity(lua_State *L, int idx, fg_world **w);
+/* Raises "entity N does not exist ...", for an Entity whose world was restored to fewer.
+** [-0, +0, v] */
+int fg_lua_no_entity(lua_State *L, const fg_world *w, fg_entity e);
 /* The same checks for `self` (index 1) of a method of the World or Entity class, for the methods
 ** a host calls every tick. fg_lua_class and fg_lua_add_methods give every method two upvalues,
 ** its class's metatable and the class's self cache, so the check compares the metatable with
 ** upvalue 1 instead of looking the class up by name, and an object already checked is found by
 ** its address alone; anything else takes the checks above and their messages. Only for methods
-** of that class (another class's upvalues would vouch for the wrong type). [-0, +0, v] */
+** of that class (another class's upvalues would vouch for the wrong type). [-0, +0, v]
+** fg_lua_self_entity does not check that the entity still exists: read it through an accessor
+** that returns NULL for a missing entity and raise fg_lua_no_entity then. */
 fg_lua_world *fg_lua_self_world_checked(lua_State *L);
 fg_entity fg_lua_self_entity_checked(lua_State *L, fg_world **w);
 /* util.c: the userdata at index 1 when the running method's class (upvalue 1) is its class, else
@@ -126,6 +132,18 @@ void fg_lua_open_queries(lua_State *L);
 ** which a recording skips. Used by w:advance, the sync test and the replay player.
 ** [-0, +0, e] */
 fg_status fg_lua_world_step(lua_State *L, int world_idx, bool again, fg_error *err);
+/* The same on a World already checked open (lw is the userdata at world_idx). [-0, +0, e] */
+fg_status fg_lua_world_step_open(lua_State *L, fg_lua_world *lw, int world_idx, bool again,
+                                 fg_error *err);
+/* An input time in integer microseconds at idx, or an argument error (fg_lua_bad_time, out of
+** line: every pushed edge takes the check). [-0, +0, v] */
+int fg_lua_bad_time(lua_State *L, int idx);
+static inline int64_t fg_lua_check_time(lua_State *L, int idx) {
+    int ok;
+    lua_Integer t = lua_tointegerx(L, idx, &ok);
+    if (!ok) fg_lua_bad_time(L, idx);
+    return t;
+}
 /* l_determinism.c: a recording's work before and after each tick, and its end when the world
 ** closes. */
 fg_status fg_lua_recording_before(lua_State *L, int world_idx, fg_lua_world *lw, fg_error *err);

@@ -2,7 +2,8 @@
 /*
 ** l_query.c: the per-tick input queries of framegate.Entity, built for hosts that poll every
 ** fighter every tick: action handles, pressed/held/released tests and records filled in place,
-** one entity's (e:poll) or every entity's (w:poll).
+** one entity's (e:poll) or every entity's (w:poll), and e:drive's push and advance, one player's
+** per-tick calls as plain functions.
 **
 ** An action handle is the C action id (fg_world_action_id), so a name is looked up once, not
 ** on every query. None of these functions allocates Lua memory once the caller's table has its
@@ -26,13 +27,20 @@ static int entity_action_id(lua_State *L) {
     return 1;
 }
 
+/* The last tick's input record of entity e of w, which a restore may have taken away. */
+static const fg_tick_input *last_input(lua_State *L, const fg_world *w, fg_entity e) {
+    const fg_tick_input *in = fg_world_last_input(w, e);
+    if (!in) fg_lua_no_entity(L, w, e);
+    return in;
+}
+
 /* Pushes whether the action at index 2 (handle or name) is in the last tick's mask chosen by
 ** `released`. */
 static int push_in_mask(lua_State *L, int released) {
     fg_world *w;
     fg_entity e = fg_lua_self_entity(L, &w);
+    const fg_tick_input *in = last_input(L, w, e);
     uint32_t bit = 1u << fg_lua_check_action(L, w, 2);
-    const fg_tick_input *in = fg_world_last_input(w, e);
     lua_pushboolean(L, ((released ? in->released : in->pressed) & bit) != 0);
     return 1;
 }
@@ -62,9 +70,10 @@ static void fill_record(lua_State *L, int t, const fg_tick_input *in) {
 static int entity_poll(lua_State *L) {
     fg_world *w;
     fg_entity e = fg_lua_self_entity(L, &w);
+    const fg_tick_input *in = last_input(L, w, e);
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_settop(L, 2);
-    fill_record(L, 2, fg_world_last_input(w, e));
+    fill_record(L, 2, in);
     return 1;
 }
 
@@ -97,15 +106,18 @@ static int world_poll(lua_State *L) {
 
 /* e:masks() -> pressed, released, held, dir: the last tick's masks (bit `1 << handle`) and
 ** numpad direction as plain integers, so a poll costs one call and no table at all. */
-static int entity_masks(lua_State *L) {
-    fg_world *w;
-    fg_entity e = fg_lua_self_entity(L, &w);
-    const fg_tick_input *in = fg_world_last_input(w, e);
+static int push_masks(lua_State *L, const fg_tick_input *in) {
     lua_pushinteger(L, in->pressed);
     lua_pushinteger(L, in->released);
     lua_pushinteger(L, in->held);
     lua_pushinteger(L, in->dir);
     return 4;
+}
+
+static int entity_masks(lua_State *L) {
+    fg_world *w;
+    fg_entity e = fg_lua_self_entity(L, &w);
+    return push_masks(L, last_input(L, w, e));
 }
 
 /* Pushes the list of the world's action names (handle + 1 -> name) as Lua strings, made once per
@@ -174,6 +186,67 @@ static int entity_input_into(lua_State *L) {
     return 1;
 }
 
+/* {====================================================================== e:drive() */
+
+/* The two functions e:drive() returns are closures over the Entity (upvalue 1, which keeps its
+** World alive), and advance over its World too (upvalue 2). Called as plain functions, they skip
+** what a method call costs on every call: the method's lookup through the metatable and the check
+** of `self`. */
+
+/* The open world of the driven entity, and the entity's record in it. */
+static fg_lua_entity *driven(lua_State *L) {
+    fg_lua_entity *le = lua_touserdata(L, lua_upvalueindex(1));
+    if (!le->lw->w) luaL_error(L, "attempt to use an entity of a closed world");
+    return le;
+}
+
+/* push(action, down, time_us): a press of action (a handle or a name) when down is true, a
+** release when false, at time_us; as e:press and e:release. */
+static int drive_push(lua_State *L) {
+    const fg_lua_entity *le = driven(L);
+    fg_world *w = le->lw->w;
+    int a = fg_lua_check_action(L, w, 1);
+    if (!lua_isboolean(L, 2))
+        luaL_typeerror(L, 2, "boolean (true for a press, false for a release)");
+    int64_t t = fg_lua_check_time(L, 3);
+    fg_error err; /* every failure writes it (the runtime's contract) */
+    fg_status st = lua_toboolean(L, 2) ? fg_world_press(w, le->id, a, t, FG_SOURCE_SCRIPT, &err)
+                                       : fg_world_release(w, le->id, a, t, FG_SOURCE_SCRIPT, &err);
+    return st == FG_OK ? 0 : fg_lua_raise(L, &err);
+}
+
+/* advance() -> pressed, released, held, dir: one tick as w:advance() runs it, then the entity's
+** masks as e:masks() returns them. An entity a restore took away is refused before the tick. */
+static int drive_advance(lua_State *L) {
+    fg_lua_entity *le = driven(L);
+    fg_lua_world *lw = le->lw;
+    /* The record lives in the world's entity array, which never moves, and a tick takes no
+    ** entity away: found before the tick, it is the tick's record after it. */
+    const fg_tick_input *in = last_input(L, lw->w, le->id);
+    lua_pushvalue(L, lua_upvalueindex(2));
+    fg_error err; /* every failure of the step writes it (the runtime's contract) */
+    if (fg_lua_world_step_open(L, lw, lua_gettop(L), false, &err) != FG_OK)
+        return fg_lua_raise(L, &err);
+    return push_masks(L, in);
+}
+
+/* e:drive() -> push, advance: the two calls a host makes for one player every tick, as plain
+** functions bound to e. */
+static int entity_drive(lua_State *L) {
+    fg_world *w;
+    (void)fg_lua_check_entity(L, 1, &w);
+    lua_settop(L, 1);
+    lua_getiuservalue(L, 1, 1); /* the World */
+    lua_pushvalue(L, 1);
+    lua_pushcclosure(L, drive_push, 1);
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 2);
+    lua_pushcclosure(L, drive_advance, 2);
+    return 2;
+}
+
+/* }====================================================================== */
+
 void fg_lua_open_queries(lua_State *L) {
     static const luaL_Reg world_fns[] = {
         {"action_id", world_action_id}, {"poll", world_poll}, {NULL, NULL},
@@ -181,7 +254,7 @@ void fg_lua_open_queries(lua_State *L) {
     static const luaL_Reg entity_fns[] = {
         {"action_id", entity_action_id}, {"pressed", entity_pressed},
         {"released", entity_released},   {"poll", entity_poll},  {"masks", entity_masks},
-        {"input_into", entity_input_into}, {NULL, NULL},
+        {"input_into", entity_input_into}, {"drive", entity_drive}, {NULL, NULL},
     };
     fg_lua_add_methods(L, FG_LUA_WORLD_T, world_fns);
     fg_lua_add_methods(L, FG_LUA_ENTITY_T, entity_fns);

@@ -19,10 +19,16 @@ fg_lua_world *fg_lua_check_world(lua_State *L, int idx) {
     return lw;
 }
 
+int fg_lua_no_entity(lua_State *L, const fg_world *w, fg_entity e) {
+    return luaL_error(L, "entity %d does not exist (%d spawned): the world was restored to a "
+                      "tick before it was spawned", (int)e, (int)fg_world_entity_count(w));
+}
+
 /* Returns the entity at idx and pushes nothing; *w receives its world. */
 fg_entity fg_lua_check_entity(lua_State *L, int idx, fg_world **w) {
     fg_lua_entity *le = luaL_checkudata(L, idx, FG_LUA_ENTITY_T);
     if (!le->lw->w) luaL_error(L, "attempt to use an entity of a closed world");
+    if (!fg_world_entity_exists(le->lw->w, le->id)) fg_lua_no_entity(L, le->lw->w, le->id);
     *w = le->lw->w;
     return le->id;
 }
@@ -146,12 +152,8 @@ static fg_status hook_request(void *ud, fg_world *w, const fg_decision *d, fg_ve
 
 /* Calls the presentation hook with the events the last tick committed, once per tick even when
 ** a rollback re-simulates it. Hooks get read-only views; fg.cue is the only thing they may do. */
-static void present(lua_State *L, fg_lua_world *lw, int world_idx) {
+static void present_events(lua_State *L, fg_lua_world *lw, int world_idx) {
     fg_world *w = lw->w;
-    fg_tick t = fg_world_tick(w) - 1;
-    if (t < lw->presented) return;
-    lw->presented = t + 1;
-    if (fg_world_event_count(w) == 0) return; /* most ticks: nothing to present */
     push_world_store(L, world_idx, "committed");
     int committed = lua_gettop(L);
     for (uint32_t i = 0; i < fg_world_event_count(w); i++) {
@@ -185,6 +187,14 @@ static void present(lua_State *L, fg_lua_world *lw, int world_idx) {
         fg_lua_set_cue_target(L, NULL, 0);
     }
     lua_pop(L, 1);
+}
+
+/* Most ticks commit no event: the check inline, the hooks' work out of line. */
+static inline void present(lua_State *L, fg_lua_world *lw, int world_idx) {
+    fg_tick t = fg_world_tick(lw->w) - 1;
+    if (t < lw->presented) return;
+    lw->presented = t + 1;
+    if (fg_world_event_count(lw->w) > 0) present_events(L, lw, world_idx);
 }
 
 /* }====================================================================== */
@@ -392,8 +402,8 @@ static int world_entity(lua_State *L) {
     return 1;
 }
 
-/* fg_lua_world_step on a World already checked. */
-static fg_status step(lua_State *L, fg_lua_world *lw, int world_idx, bool again, fg_error *err) {
+fg_status fg_lua_world_step_open(lua_State *L, fg_lua_world *lw, int world_idx, bool again,
+                                 fg_error *err) {
     fg_status st = FG_OK;
     if (lw->recording && !again) st = fg_lua_recording_before(L, world_idx, lw, err);
     if (st != FG_OK) return st;
@@ -411,7 +421,7 @@ static fg_status step(lua_State *L, fg_lua_world *lw, int world_idx, bool again,
 
 fg_status fg_lua_world_step(lua_State *L, int world_idx, bool again, fg_error *err) {
     world_idx = lua_absindex(L, world_idx);
-    return step(L, fg_lua_check_world(L, world_idx), world_idx, again, err);
+    return fg_lua_world_step_open(L, fg_lua_check_world(L, world_idx), world_idx, again, err);
 }
 
 /* world:advance([n]) runs n ticks (default 1); returns the next tick. [-2, +1, v] */
@@ -425,7 +435,7 @@ static int world_advance(lua_State *L) {
     }
     fg_error err; /* every failure of step writes it (the runtime's contract) */
     for (lua_Integer i = 0; i < n; i++)
-        if (step(L, lw, 1, false, &err) != FG_OK) return fg_lua_raise(L, &err);
+        if (fg_lua_world_step_open(L, lw, 1, false, &err) != FG_OK) return fg_lua_raise(L, &err);
     lua_pushinteger(L, fg_world_tick(lw->w));
     return 1;
 }
@@ -538,14 +548,10 @@ static int world_trace_clear(lua_State *L) {
 
 /* {====================================================================== Entity */
 
-static int64_t check_time(lua_State *L, int idx) {
-    int ok;
-    lua_Integer t = lua_tointegerx(L, idx, &ok);
-    if (!ok)
-        luaL_argerror(L, idx, lua_type(L, idx) == LUA_TNUMBER
-                                  ? "time must be an integer number of microseconds"
-                                  : "time in microseconds expected");
-    return t;
+int fg_lua_bad_time(lua_State *L, int idx) {
+    return luaL_argerror(L, idx, lua_type(L, idx) == LUA_TNUMBER
+                                     ? "time must be an integer number of microseconds"
+                                     : "time in microseconds expected");
 }
 
 static int push_result(lua_State *L, fg_status st, fg_error *err) {
@@ -559,7 +565,8 @@ static int entity_press(lua_State *L) {
     fg_entity e = fg_lua_self_entity(L, &w);
     int a = fg_lua_check_action(L, w, 2);
     fg_error err; /* every failure writes it (the runtime's contract): nothing to clear */
-    return push_result(L, fg_world_press(w, e, a, check_time(L, 3), FG_SOURCE_SCRIPT, &err), &err);
+    int64_t t = fg_lua_check_time(L, 3);
+    return push_result(L, fg_world_press(w, e, a, t, FG_SOURCE_SCRIPT, &err), &err);
 }
 
 static int entity_release(lua_State *L) {
@@ -567,8 +574,8 @@ static int entity_release(lua_State *L) {
     fg_entity e = fg_lua_self_entity(L, &w);
     int a = fg_lua_check_action(L, w, 2);
     fg_error err; /* every failure writes it (the runtime's contract): nothing to clear */
-    return push_result(L, fg_world_release(w, e, a, check_time(L, 3), FG_SOURCE_SCRIPT, &err),
-                       &err);
+    int64_t t = fg_lua_check_time(L, 3);
+    return push_result(L, fg_world_release(w, e, a, t, FG_SOURCE_SCRIPT, &err), &err);
 }
 
 /* entity:dir(numpad, time_us) */
@@ -578,8 +585,8 @@ static int entity_dir(lua_State *L) {
     lua_Integer d = luaL_checkinteger(L, 2);
     luaL_argcheck(L, d >= 1 && d <= 9, 2, "numpad direction 1..9 expected");
     fg_error err; /* every failure writes it (the runtime's contract): nothing to clear */
-    return push_result(L, fg_world_direction(w, e, (int)d, check_time(L, 3), FG_SOURCE_SCRIPT,
-                                             &err), &err);
+    int64_t t = fg_lua_check_time(L, 3);
+    return push_result(L, fg_world_direction(w, e, (int)d, t, FG_SOURCE_SCRIPT, &err), &err);
 }
 
 /* entity:contact(grounded) — the host's contact report for the next tick. */
@@ -591,25 +598,33 @@ static int entity_contact(lua_State *L) {
     return push_result(L, fg_world_report_contact(w, e, lua_toboolean(L, 2), &err), &err);
 }
 
+/* The input buffer of self, which a restore may have taken away. */
+static const fg_buffer *self_buffer(lua_State *L, fg_world **w) {
+    fg_entity e = fg_lua_self_entity(L, w);
+    const fg_buffer *b = fg_world_buffer(*w, e);
+    if (!b) fg_lua_no_entity(L, *w, e);
+    return b;
+}
+
 static int entity_held(lua_State *L) {
     fg_world *w;
-    fg_entity e = fg_lua_self_entity(L, &w);
-    int a = fg_lua_check_action(L, w, 2);
-    lua_pushboolean(L, fg_buffer_held(fg_world_buffer(w, e), a));
+    const fg_buffer *b = self_buffer(L, &w);
+    lua_pushboolean(L, fg_buffer_held(b, fg_lua_check_action(L, w, 2)));
     return 1;
 }
 
 static int entity_held_for(lua_State *L) {
     fg_world *w;
-    fg_entity e = fg_lua_self_entity(L, &w);
-    int a = fg_lua_check_action(L, w, 2);
-    lua_pushinteger(L, fg_buffer_held_for(fg_world_buffer(w, e), a));
+    const fg_buffer *b = self_buffer(L, &w);
+    lua_pushinteger(L, fg_buffer_held_for(b, fg_lua_check_action(L, w, 2)));
     return 1;
 }
 
+/* An entity keeps its id after a restore took it away (e:id() still names it). */
 static int entity_id(lua_State *L) {
-    fg_world *w;
-    lua_pushinteger(L, fg_lua_check_entity(L, 1, &w));
+    fg_lua_entity *le = luaL_checkudata(L, 1, FG_LUA_ENTITY_T);
+    if (!le->lw->w) return luaL_error(L, "attempt to use an entity of a closed world");
+    lua_pushinteger(L, le->id);
     return 1;
 }
 
@@ -777,7 +792,7 @@ static int entity_key(lua_State *L) {
     luaL_checktype(L, 3, LUA_TBOOLEAN);
     fg_error err; /* every failure writes it (the runtime's contract): nothing to clear */
     return push_result(L, fg_world_device_control(w, e, control, lua_toboolean(L, 3),
-                                                  check_time(L, 4), &err), &err);
+                                                  fg_lua_check_time(L, 4), &err), &err);
 }
 
 /* entity:stick(x, y, time_us) — a raw analog sample. */
@@ -786,7 +801,7 @@ static int entity_stick(lua_State *L) {
     fg_entity e = fg_lua_check_entity(L, 1, &w);
     float x = (float)luaL_checknumber(L, 2), y = (float)luaL_checknumber(L, 3);
     fg_error err = {0};
-    if (fg_world_device_stick(w, e, x, y, check_time(L, 4), &err) != FG_OK)
+    if (fg_world_device_stick(w, e, x, y, fg_lua_check_time(L, 4), &err) != FG_OK)
         return fg_lua_raise(L, &err);
     fg_vec2 v = fg_world_stick(w, e);
     lua_pushnumber(L, v.x);

@@ -374,7 +374,8 @@ static void teams(fg_world *w, fg_tick t) {
 
 void fg_collide_place(fg_world *w, uint32_t slot, fg_tick t) {
     fg_collide_item *it = &w->coll.items[slot];
-    it->in_team = w->entities[slot].combat.team != 0;
+    /* While no entity has a team (tick.c `teams_known`), the combat state is not read here. */
+    it->in_team = w->teams != 1 && w->entities[slot].combat.team != 0;
     extent(w, &w->entities[slot], t, it->in_team, it);
     it->slot = slot;
     it->opponent = w->entities[slot].opponent;

@@ -253,6 +253,10 @@ struct fg_world {
     uint32_t nhost_events;
     fg_motion_command *commands; /* FG_COMMANDS_PER_TICK per entity slot, this tick's */
     uint8_t *ncommands;
+    /* Per entity slot, its buffer's direction as this tick's input phase left it: the behavior
+    ** pass reads it here (one line for 64 entities) rather than fetching each buffer again.
+    ** Written before it is read in every tick, so it is neither saved nor hashed. */
+    uint8_t *dirs;
     fg_motion_command *true_commands; /* flags mode: every command true for the entity being
                                          stepped (FG_MOTION_MAX_PATTERNS), before the world keeps
                                          those that request an action */
@@ -272,6 +276,11 @@ struct fg_world {
     ** authoritative either: a grab sets 2, the throw phase finds 1 when it held nobody, a spawn
     ** or a restore sets 0; with 1 the throw phase reads no record. */
     uint8_t grabs;
+    /* Whether an entity has a team (tick.c `teams_known`): 0 not known yet, 1 none, 2 maybe. Not
+    ** authoritative: it follows from the records' teams, which only a spawn, a restore or
+    ** fg_world_set_team change, and those set it back to 0; with 1 placing an entity's boxes
+    ** does not read its combat state. */
+    uint8_t teams;
     fg_collide_space coll; /* the collision phase's work space, sized at creation */
     fg_hash_keep *hash_keep; /* per entity slot, its part of the state hash (world_hash.c) */
     size_t hash_keep_skew;   /* 64-byte aligned: that many bytes into its allocation */

@@ -203,6 +203,7 @@ static void input_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
                         (int64_t)e->id);
     }
     uint32_t slot = es->id - 1;
+    w->dirs[slot] = b->dir;
     w->ncommands[slot] = 0;
     if (w->state->nslots > 0) {
         const fg_motion_set *set = fg_world_rules_of(w, es)->motion_set;
@@ -493,8 +494,7 @@ static void settle_neutrals(fg_world *w, fg_entity_state *es, fg_tick t) {
     const fg_ruleset *r = w->versions[version];
     fg_decide_ctx c = fg_world_ctx(w, es, t);
     int group = fg_entity_group(&c, es);
-    const fg_buffer *b = fg_world_buffer_at(w, es->id - 1);
-    int rel = fg_numpad_relative(b->dir, (fg_facing)es->facing);
+    int rel = fg_numpad_relative(w->dirs[es->id - 1], (fg_facing)es->facing);
     for (uint32_t l = 0; l < r->nlayers; l++) {
         fg_instance *inst = &es->layers[l];
         if (inst->action != FG_NO_ACTION) {
@@ -634,10 +634,12 @@ static void jump_gate(fg_world *w, fg_entity_state *es, fg_tick t) {
 static void behavior_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
     settle_ground(w, es, t);
     advance_actions(w, es, t);
-    uint32_t nlayers = fg_world_rules_of(w, es)->nlayers;
-    for (uint32_t l = 0; l < nlayers; l++) retry_queued(w, es, l, t);
+    if (es->queued_layers) { /* most ticks: no request waits, and no queue is read */
+        uint32_t nlayers = fg_world_rules_of(w, es)->nlayers;
+        for (uint32_t l = 0; l < nlayers; l++) retry_queued(w, es, l, t);
+    }
     if (!fg_entity_frozen(es, t)) jump_gate(w, es, t);
-    handle_commands(w, es, t);
+    if (w->ncommands[es->id - 1]) handle_commands(w, es, t);
     for (uint32_t i = 0; i < es->npending; i++)
         handle_request(w, es, es->pending[i].action, (fg_request_source)es->pending[i].source, t);
     es->npending = 0;
@@ -895,6 +897,16 @@ static bool paired(fg_world *w) {
     return w->pairs == 1;
 }
 
+/* Whether any entity has a team, looked at again after a spawn, a restore or a team set (then
+** `teams` is 0); while none has, placing boxes reads no combat state (collide.c). */
+static void teams_known(fg_world *w) {
+    if (w->teams != 0) return;
+    uint32_t n = w->state->nentities;
+    bool any = false;
+    for (uint32_t s = 0; !any && s < n; s++) any = w->entities[s].combat.team != 0;
+    w->teams = any ? 2 : 1;
+}
+
 /* A push can carry a standing fighter off the end of what held it (the floor has no end). */
 static void replace_on_stage(fg_world *w, uint32_t from, uint32_t to) {
     if (!w->state->stage.nplatforms && !w->state->stage.nblocks) return;
@@ -954,6 +966,7 @@ fg_status fg_world_advance(fg_world *w, fg_error *err) {
         ** record read for its behavior is still in the cache when its boxes are placed. The
         ** result is the phases' one by one. */
         bool one_pass = w->grabs == 1;
+        teams_known(w);
         for (uint32_t s = 0; s < n; s++) {
             regen(w, &w->entities[s], t);
             behavior_phase(w, &w->entities[s], t);

@@ -185,6 +185,7 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
     w->commands = fg_alloc(&w->alloc, sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK *
                                           c.max_entities);
     w->ncommands = fg_alloc(&w->alloc, c.max_entities);
+    w->dirs = fg_alloc(&w->alloc, c.max_entities);
     w->true_commands = fg_alloc(&w->alloc, sizeof(fg_motion_command) * FG_MOTION_MAX_PATTERNS);
     w->hash_keep = fg_alloc(&w->alloc, hash_keep_bytes(c.max_entities));
     if (w->hash_keep) {
@@ -193,7 +194,7 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
     }
     if (!w->arena || !w->maps || !w->devices || !w->meter || (w->trace_cap && !w->trace) ||
         (w->trace_text_cap && !w->trace_text) || !w->cands || !w->events || !w->commands ||
-        !w->ncommands || !coll || !w->true_commands || !w->proposals || !w->hash_keep) {
+        !w->ncommands || !w->dirs || !coll || !w->true_commands || !w->proposals || !w->hash_keep) {
         fg_world_destroy(w);
         fg_error_set(err, FG_ENOMEM, "world: out of memory (state of %zu bytes)", w->arena_size);
         return NULL;
@@ -245,6 +246,7 @@ void fg_world_destroy(fg_world *w) {
     fg_free(&a, w->events, sizeof(fg_event) * w->cap_events);
     fg_free(&a, w->commands, sizeof(fg_motion_command) * FG_COMMANDS_PER_TICK * w->max_entities);
     fg_free(&a, w->ncommands, w->max_entities);
+    fg_free(&a, w->dirs, w->max_entities);
     fg_free(&a, w->true_commands, sizeof(fg_motion_command) * FG_MOTION_MAX_PATTERNS);
     if (w->hash_keep)
         fg_free(&a, (unsigned char *)w->hash_keep - w->hash_keep_skew,
@@ -490,6 +492,7 @@ fg_status fg_world_spawn(fg_world *w, const fg_spawn *s, fg_entity *out, fg_erro
     w->state->nentities++;
     w->pairs = 0; /* opponents changed: tick.c looks again */
     w->grabs = 0;
+    w->teams = 0;
     if (w->state->nslots > 0) {
         const fg_ruleset *r = w->versions[w->state->slot_version[es->rules_slot]];
         for (uint32_t k = 0; k < r->nresources; k++) es->res[k] = r->resources[k].start;
@@ -764,6 +767,7 @@ static fg_status restore_snapshot(fg_world *w, const void *buf, size_t size, boo
     fg_world_note_edit(w, "restore");
     w->pairs = 0; /* opponents may differ: tick.c looks again */
     w->grabs = 0; /* and who is held: throw.c looks again */
+    w->teams = 0; /* and who has a team */
     uint32_t n = h.entities;
     memcpy(w->state, p, state_section(w));
     p += state_section(w);

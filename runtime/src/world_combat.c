@@ -14,6 +14,7 @@ fg_status fg_world_set_team(fg_world *w, fg_entity e, uint32_t team, fg_error *e
     if (!es) return fg_world_no_entity(w, e, err);
     fg_world_note_edit(w, "team");
     es->combat.team = team;
+    w->teams = 0; /* tick.c looks again */
     return FG_OK;
 }
 

@@ -586,6 +586,14 @@ function Entity:poll(t) end
 ---plain integers: one call per tick, no table.
 ---@return integer pressed, integer released, integer held, integer dir
 function Entity:masks() end
+---The two calls a host makes for this player every tick, as plain functions bound to it (no
+---method lookup, no check of self): push(action, down, time_us) is a press when down is true and
+---a release when false, as Entity:press and Entity:release; advance() runs one tick as
+---World:advance() does and returns this entity's masks as Entity:masks() does. Both keep the
+---entity and its world alive.
+---@return fun(action: integer|string, down: boolean, time_us: integer) push
+---@return fun(): integer, integer, integer, integer advance
+function Entity:drive() end
 ---Fills t like Entity:input() returns, reusing t and its lists, and returns it.
 ---@param t table
 ---@return { tick: integer, dir: integer, pressed: string[], released: string[], held: string[] }

@@ -10,6 +10,7 @@
 #include "fg_test.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rules_fixture.h"
@@ -457,6 +458,42 @@ static void a_box_hits_every_enemy_it_touches_and_no_teammate(void **state) {
     fgt_duel_free(&d);
 }
 
+/* Teams given after the world has played without any, and teams brought back by a restore into
+** a world that has played without them since: the next swing still finds every enemy (the tick
+** reads no team while none is set, and looks again after a team is set or a state restored). */
+static void teams_set_or_restored_later_are_seen_by_the_next_swing(void **state) {
+    (void)state;
+    fgt_duel d = fgt_duel_new(fgt_build(brawler(NULL)), 60, NULL, NULL);
+    fg_spawn s;
+    memset(&s, 0, sizeof s);
+    s.grounded = true;
+    s.x = FG_FX(30);
+    s.facing = FG_FACING_LEFT;
+    fg_entity p3;
+    assert_int_equal(fg_world_spawn(d.w, &s, &p3, NULL), FG_OK);
+    int hp = fg_ruleset_find_resource(d.r, "health");
+    fgt_run(&d, 3); /* no team yet */
+    fg_world_set_team(d.w, d.p1, 1, NULL);
+    fg_world_set_team(d.w, p3, 2, NULL);
+    size_t size = fg_world_snapshot_size(d.w);
+    unsigned char *snap = malloc(size);
+    assert_int_equal(fg_world_save(d.w, snap, size, NULL), FG_OK);
+    fgt_request(&d, d.p1, "jab");
+    fgt_run(&d, 5);
+    assert_int_equal(fg_world_resource(d.w, p3, (uint32_t)hp), 900); /* hit: not p1's opponent */
+    /* Back to the state with teams, from a world that played a while without any. */
+    fg_world_set_team(d.w, d.p1, 0, NULL);
+    fg_world_set_team(d.w, p3, 0, NULL);
+    fgt_run(&d, 3);
+    assert_int_equal(fg_world_restore(d.w, snap, size, NULL), FG_OK);
+    assert_int_equal(fg_world_resource(d.w, p3, (uint32_t)hp), 1000);
+    fgt_request(&d, d.p1, "jab");
+    fgt_run(&d, 5);
+    assert_int_equal(fg_world_resource(d.w, p3, (uint32_t)hp), 900);
+    free(snap);
+    fgt_duel_free(&d);
+}
+
 /* }====================================================================== */
 
 /* {====================================================================== throws */
@@ -679,6 +716,7 @@ int main(void) {
         cmocka_unit_test(under_the_priority_rule_the_higher_priority_wins_the_trade),
         cmocka_unit_test(contacts_do_not_depend_on_creation_order),
         cmocka_unit_test(a_box_hits_every_enemy_it_touches_and_no_teammate),
+        cmocka_unit_test(teams_set_or_restored_later_are_seen_by_the_next_swing),
         cmocka_unit_test(a_throw_is_teched_on_the_windows_last_tick_and_lands_one_past_it),
         cmocka_unit_test(a_throw_misses_a_target_in_a_stun),
         cmocka_unit_test(box_mistakes_name_the_path_and_the_value),
