@@ -138,6 +138,8 @@ static void region_update(const fg_motion_set *set, fg_motion_state *st) {
     st->region_stale = 0;
 }
 
+void fg_motion_state_region_forget(fg_motion_state *st) { st->region_stale = REGION_DONE | REGION_PARTS; }
+
 void fg_motion_state_refresh(const fg_motion_set *set, fg_motion_state *st) {
     if (st->region_stale) region_update(set, st);
 }

@@ -11,6 +11,7 @@
 ** they are not authoritative.
 */
 #include "internal.h"
+#include "motion_internal.h"
 #include "snapshot.h"
 
 #include <stdint.h>
@@ -779,7 +780,11 @@ static fg_status restore_snapshot(fg_world *w, const void *buf, size_t size, boo
     p += w->ledger_stride * n;
     memcpy(w->motions, p, w->motion_stride * n);
     /* The hash's kept folds are recomputed, never trusted from the bytes. */
-    for (uint32_t i = 0; i < n; i++) fg_dispatcher_refold(fg_world_ledger_at(w, i));
+    for (uint32_t i = 0; i < n; i++) {
+        fg_dispatcher_refold(fg_world_ledger_at(w, i));
+        const fg_ruleset *r = w->state->nslots ? fg_world_rules_of(w, &w->entities[i]) : NULL;
+        if (r && r->motion_set) fg_motion_state_region_forget(fg_world_motion_at(w, i));
+    }
     /* Trace records of ticks that are now in the future did not happen. */
     while (w->trace_count > 0) {
         uint32_t last = (w->trace_head + w->trace_count - 1) % w->trace_cap;

@@ -26,6 +26,10 @@
 ** a hash then folds each entity as the tick would and keeps the parts it folded. A tick folds
 ** them only when the hash was taken since the tick before, so a world nobody hashes pays nothing
 ** for them.
+**
+** Within a record, the words a tick rarely writes (the jump decision, the combat state, the
+** layers but their timers, the resources) are folded on their own and kept (fg_hash_kept) until
+** a write marks the entity (fg_world_hash_touch): most ticks never fetch their lines.
 */
 #include "internal.h"
 
