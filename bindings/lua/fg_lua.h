@@ -68,7 +68,8 @@ void fg_lua_push_entity(lua_State *L, int world_idx, fg_entity id);
 /* Checks an Entity userdata; *w receives its (open) world, in which it exists (a restore to an
 ** earlier tick may have taken it away). [-0, +0, v] */
 fg_entity fg_lua_check_entity(lua_State *L, int idx, fg_world **w);
-/* Raises "entity N does not exist ...", for an Entity whose world was restored to fewer. [-0, +0, v] */
+/* Raises "entity N does not exist ...", for an Entity whose world was restored to fewer.
+** [-0, +0, v] */
 int fg_lua_no_entity(lua_State *L, const fg_world *w, fg_entity e);
 /* The same checks for `self` (index 1) of a method of the World or Entity class, for the methods
 ** a host calls every tick. fg_lua_class and fg_lua_add_methods give every method two upvalues,

@@ -189,8 +189,9 @@ static int entity_input_into(lua_State *L) {
 /* {====================================================================== e:drive() */
 
 /* The two functions e:drive() returns are closures over the Entity (upvalue 1, which keeps its
-** World alive), and advance over its World too (upvalue 2). Called as plain functions, they skip what a method call
-** costs on every call: the method's lookup through the metatable and the check of `self`. */
+** World alive), and advance over its World too (upvalue 2). Called as plain functions, they skip
+** what a method call costs on every call: the method's lookup through the metatable and the check
+** of `self`. */
 
 /* The open world of the driven entity, and the entity's record in it. */
 static fg_lua_entity *driven(lua_State *L) {

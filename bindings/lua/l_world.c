@@ -565,7 +565,8 @@ static int entity_press(lua_State *L) {
     fg_entity e = fg_lua_self_entity(L, &w);
     int a = fg_lua_check_action(L, w, 2);
     fg_error err; /* every failure writes it (the runtime's contract): nothing to clear */
-    return push_result(L, fg_world_press(w, e, a, fg_lua_check_time(L, 3), FG_SOURCE_SCRIPT, &err), &err);
+    int64_t t = fg_lua_check_time(L, 3);
+    return push_result(L, fg_world_press(w, e, a, t, FG_SOURCE_SCRIPT, &err), &err);
 }
 
 static int entity_release(lua_State *L) {
@@ -573,8 +574,8 @@ static int entity_release(lua_State *L) {
     fg_entity e = fg_lua_self_entity(L, &w);
     int a = fg_lua_check_action(L, w, 2);
     fg_error err; /* every failure writes it (the runtime's contract): nothing to clear */
-    return push_result(L, fg_world_release(w, e, a, fg_lua_check_time(L, 3), FG_SOURCE_SCRIPT, &err),
-                       &err);
+    int64_t t = fg_lua_check_time(L, 3);
+    return push_result(L, fg_world_release(w, e, a, t, FG_SOURCE_SCRIPT, &err), &err);
 }
 
 /* entity:dir(numpad, time_us) */
@@ -584,8 +585,8 @@ static int entity_dir(lua_State *L) {
     lua_Integer d = luaL_checkinteger(L, 2);
     luaL_argcheck(L, d >= 1 && d <= 9, 2, "numpad direction 1..9 expected");
     fg_error err; /* every failure writes it (the runtime's contract): nothing to clear */
-    return push_result(L, fg_world_direction(w, e, (int)d, fg_lua_check_time(L, 3), FG_SOURCE_SCRIPT,
-                                             &err), &err);
+    int64_t t = fg_lua_check_time(L, 3);
+    return push_result(L, fg_world_direction(w, e, (int)d, t, FG_SOURCE_SCRIPT, &err), &err);
 }
 
 /* entity:contact(grounded) — the host's contact report for the next tick. */

@@ -17,11 +17,37 @@
 -- (os.clock); nothing here asserts on time.
 --
 --   framegate lua tests/bench/bench_lua_host.lua [--smoke]
+--   framegate lua tests/bench/bench_lua_host.lua --list | --icount NAME [--ticks N]
+-- (--list names the contenders; --icount runs one of them once, untimed, for callgrind:
+-- tools/icount_lua_host.lua counts the instructions per tick of each that way.)
 local fg = require "framegate"
 
-local smoke = false
-for _, a in ipairs(arg or {}) do
-  if a == "--smoke" or a == "smoke" then smoke = true end
+local smoke, only, only_ticks, list = false, nil, nil, false
+do
+  local args, i = arg or {}, 1
+  while i <= #args do
+    local a = args[i]
+    if a == "--smoke" or a == "smoke" then
+      smoke = true
+    elseif a == "--list" then
+      list = true
+    elseif a == "--icount" or a == "--ticks" then
+      local v = args[i + 1]
+      if v == nil then error(a .. " needs a value", 0) end
+      if a == "--icount" then
+        only = v
+      else
+        only_ticks = math.tointeger(tonumber(v))
+        if not only_ticks or only_ticks < 1 or only_ticks > 20000 then
+          error("--ticks: " .. v .. " is not a tick count from 1 to 20000", 0)
+        end
+      end
+      i = i + 1
+    else
+      error("unknown argument " .. a .. " (expected --smoke, --list, --icount NAME, --ticks N)", 0)
+    end
+    i = i + 1
+  end
 end
 
 local BUTTONS = { "LP", "MP", "HP", "LK", "MK", "HK", "dash", "block" }
@@ -119,11 +145,11 @@ end
 
 local contenders = {}
 
-contenders[#contenders + 1] = { name = "framegate, handles", run = function(stream)
+contenders[#contenders + 1] = { name = "framegate, handles", run = function(stream, ticks)
   local w, p, hs = framegate_player()
   local n, answers = #hs, 0
   local t0, k0 = start()
-  for t = 1, #stream do
+  for t = 1, ticks do
     local edges = stream[t]
     for i = 1, #edges do
       local e = edges[i]
@@ -141,13 +167,13 @@ contenders[#contenders + 1] = { name = "framegate, handles", run = function(stre
   return dt, answers, bytes
 end }
 
-contenders[#contenders + 1] = { name = "framegate, poll", run = function(stream)
+contenders[#contenders + 1] = { name = "framegate, poll", run = function(stream, ticks)
   local w, p, hs = framegate_player()
   local bits = {}
   for i = 1, #hs do bits[i] = 1 << hs[i] end
   local n, answers, rec = #hs, 0, {}
   local t0, k0 = start()
-  for t = 1, #stream do
+  for t = 1, ticks do
     local edges = stream[t]
     for i = 1, #edges do
       local e = edges[i]
@@ -167,13 +193,13 @@ contenders[#contenders + 1] = { name = "framegate, poll", run = function(stream)
   return dt, answers, bytes
 end }
 
-contenders[#contenders + 1] = { name = "framegate, masks", run = function(stream)
+contenders[#contenders + 1] = { name = "framegate, masks", run = function(stream, ticks)
   local w, p, hs = framegate_player()
   local bits = {}
   for i = 1, #hs do bits[i] = 1 << hs[i] end
   local n, answers = #hs, 0
   local t0, k0 = start()
-  for t = 1, #stream do
+  for t = 1, ticks do
     local edges = stream[t]
     for i = 1, #edges do
       local e = edges[i]
@@ -192,14 +218,14 @@ contenders[#contenders + 1] = { name = "framegate, masks", run = function(stream
   return dt, answers, bytes
 end }
 
-contenders[#contenders + 1] = { name = "framegate, drive", run = function(stream)
+contenders[#contenders + 1] = { name = "framegate, drive", run = function(stream, ticks)
   local w, p, hs = framegate_player()
   local push, advance = p:drive()
   local bits = {}
   for i = 1, #hs do bits[i] = 1 << hs[i] end
   local n, answers = #hs, 0
   local t0, k0 = start()
-  for t = 1, #stream do
+  for t = 1, ticks do
     local edges = stream[t]
     for i = 1, #edges do
       local e = edges[i]
@@ -217,11 +243,11 @@ contenders[#contenders + 1] = { name = "framegate, drive", run = function(stream
   return dt, answers, bytes
 end }
 
-contenders[#contenders + 1] = { name = "framegate, names", run = function(stream)
+contenders[#contenders + 1] = { name = "framegate, names", run = function(stream, ticks)
   local w, p = framegate_player()
   local n, answers = #BUTTONS, 0
   local t0, k0 = start()
-  for t = 1, #stream do
+  for t = 1, ticks do
     local edges = stream[t]
     for i = 1, #edges do
       local e = edges[i]
@@ -242,11 +268,11 @@ contenders[#contenders + 1] = { name = "framegate, names", run = function(stream
   return dt, answers, bytes
 end }
 
-contenders[#contenders + 1] = { name = "pure-Lua buffer", run = function(stream)
+contenders[#contenders + 1] = { name = "pure-Lua buffer", run = function(stream, ticks)
   local b = lua_buffer(#BUTTONS)
   local n, answers = #BUTTONS, 0
   local t0, k0 = start()
-  for t = 1, #stream do
+  for t = 1, ticks do
     local edges = stream[t]
     for i = 1, #edges do
       local e = edges[i]
@@ -262,6 +288,30 @@ contenders[#contenders + 1] = { name = "pure-Lua buffer", run = function(stream)
   return dt, answers, bytes
 end }
 
+if list then
+  for _, c in ipairs(contenders) do print(c.name) end
+  return
+end
+
+-- --icount NAME [--ticks N]: one untimed run of one contender over the stream's first N ticks
+-- (20,000 by default), for an instruction count. The stream is the whole 20,000 ticks whatever N
+-- is, so two counts at different N differ by the N ticks' work alone (tools/icount_lua_host.lua).
+if only then
+  local stream = make_stream(20000, 2024)
+  for _, c in ipairs(contenders) do
+    if c.name == only then
+      local ticks = only_ticks or #stream
+      local _, a = c.run(stream, ticks)
+      print(string.format("icount: %s, %d ticks, %d answers", c.name, ticks, a))
+      return
+    end
+  end
+  local names = {}
+  for _, c in ipairs(contenders) do names[#names + 1] = "'" .. c.name .. "'" end
+  error("--icount: no contender named '" .. only .. "' (contenders: " .. table.concat(names, ", ")
+        .. ")", 0)
+end
+
 local stream = make_stream(TICKS, 2024)
 local times, answers, garbage = {}, {}, {}
 for i = 1, #contenders do times[i] = {} end
@@ -269,7 +319,7 @@ for round = 1, ROUNDS do
   for k = 0, #contenders - 1 do
     local i = (round - 1 + k) % #contenders + 1
     collectgarbage("collect")
-    local dt, a = contenders[i].run(stream)
+    local dt, a = contenders[i].run(stream, #stream)
     times[i][#times[i] + 1] = dt
     answers[i] = a
   end
@@ -280,7 +330,7 @@ end
 for i = 1, #contenders do
   collectgarbage("collect")
   collectgarbage("stop")
-  local _, _, bytes = contenders[i].run(stream)
+  local _, _, bytes = contenders[i].run(stream, #stream)
   collectgarbage("restart")
   garbage[i] = bytes / TICKS
 end
