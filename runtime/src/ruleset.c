@@ -900,6 +900,7 @@ static fg_ruleset *build(fg_ruleset_builder *b, fg_findings *f, fg_error *err) {
     memcpy(r->resources, b->resources, sizeof r->resources);
     r->nresources = b->nresources;
     qsort(r->resources, r->nresources, sizeof r->resources[0], cmp_resource);
+    for (uint32_t k = 0; k < r->nresources; k++) r->regen |= r->resources[k].regen > 0;
     memcpy(r->defs, b->actions, sizeof(fg_action_def) * r->nactions);
     qsort(r->defs, r->nactions, sizeof r->defs[0], cmp_action_def);
     /* The definition a reader gets back states its length as the sum of its phases, whatever a

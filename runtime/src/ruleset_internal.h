@@ -109,6 +109,7 @@ struct fg_ruleset {
     ** next_held in id order): the tick looks at these, not at every action. */
     uint16_t first_held[FG_MAX_LAYERS];
     fg_resource_def resources[FG_MAX_RESOURCES];
+    bool regen; /* a resource regenerates: the tick looks at them (tick.c `regen`) */
     char groups[FG_MAX_GROUPS][FG_NAME_MAX];
     char (*marker_names)[FG_NAME_MAX];
     fg_motion_rt *motions;

@@ -246,10 +246,10 @@ static void record_decision(fg_world *w, fg_entity_state *es, const fg_decision 
 
 /* Advances each running action one tick (frozen entities stand still), ends finished ones and
 ** settles whether an attack whiffed. */
-static void advance_actions(fg_world *w, fg_entity_state *es, fg_tick t) {
-    if (fg_entity_frozen(es, t)) return;
+static void advance_actions(fg_world *w, fg_entity_state *es, uint32_t nlayers, bool frozen,
+                            fg_tick t) {
+    if (frozen) return;
     /* Every version of an entity's rules has the same layers (a reload must keep them). */
-    uint32_t nlayers = fg_world_rules_of(w, es)->nlayers;
     for (uint32_t l = 0; l < nlayers; l++) {
         fg_instance *inst = &es->layers[l];
         if (inst->action == FG_NO_ACTION || inst->started >= t) continue;
@@ -488,8 +488,8 @@ static void retry_queued(fg_world *w, fg_entity_state *es, uint32_t layer, fg_ti
 
 /* }---------------------------------------------------------------------- */
 
-static void settle_neutrals(fg_world *w, fg_entity_state *es, fg_tick t) {
-    if (fg_entity_frozen(es, t)) return;
+static void settle_neutrals(fg_world *w, fg_entity_state *es, bool frozen, fg_tick t) {
+    if (frozen) return;
     uint32_t version = w->state->slot_version[es->rules_slot];
     const fg_ruleset *r = w->versions[version];
     fg_decide_ctx c = fg_world_ctx(w, es, t);
@@ -559,8 +559,8 @@ static void handle_commands(fg_world *w, fg_entity_state *es, fg_tick t) {
 /* The ground the last movement left, before anything is decided this tick: a fall that ended
 ** lands (the airborne action goes to its landing action, or the neutral), and a free fighter
 ** nothing holds up is put in its airborne neutral. A request of this tick is decided after. */
-static void settle_ground(fg_world *w, fg_entity_state *es, fg_tick t) {
-    if (fg_entity_frozen(es, t)) return;
+static void settle_ground(fg_world *w, fg_entity_state *es, bool frozen, fg_tick t) {
+    if (frozen) return;
     fg_instance *body = &es->layers[0];
     const fg_ruleset *br = body->action != FG_NO_ACTION ? w->versions[body->version] : NULL;
     const fg_action_rt *a = br ? &br->rt[body->action] : NULL;
@@ -594,8 +594,9 @@ static void settle_ground(fg_world *w, fg_entity_state *es, fg_tick t) {
 ** Only an accepted jump uses the press and the permission; a refused one stays buffered. Down +
 ** jump on a one-way platform drops through it instead. */
 static void jump_gate(fg_world *w, fg_entity_state *es, fg_tick t) {
+    if (w->jump_action < 0) return;
     int action = jump_id(w, es);
-    if (w->jump_action < 0 || action < 0) return;
+    if (action < 0) return;
     fg_buffer *b = fg_world_buffer_at(w, es->id - 1);
     fg_jump_decision d = fg_jump_check(&es->ground, b, w->jump_action, t, &w->jump);
     if (d.result == FG_JUMP_OK && fg_world_stage_can_drop(w, es)) {
@@ -631,28 +632,29 @@ static void jump_gate(fg_world *w, fg_entity_state *es, fg_tick t) {
 
 /* }---------------------------------------------------------------------- */
 
-static void behavior_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
-    settle_ground(w, es, t);
-    advance_actions(w, es, t);
-    if (es->queued_layers) { /* most ticks: no request waits, and no queue is read */
-        uint32_t nlayers = fg_world_rules_of(w, es)->nlayers;
-        for (uint32_t l = 0; l < nlayers; l++) retry_queued(w, es, l, t);
-    }
-    if (!fg_entity_frozen(es, t)) jump_gate(w, es, t);
+/* `r`: the entity's ruleset; `frozen`: whether it is frozen on this tick, which holds until the
+** gate (a hit freezes from the next tick on). */
+static void behavior_phase(fg_world *w, fg_entity_state *es, const fg_ruleset *r, bool frozen,
+                           fg_tick t) {
+    settle_ground(w, es, frozen, t);
+    advance_actions(w, es, r->nlayers, frozen, t);
+    if (es->queued_layers) /* most ticks: no request waits, and no queue is read */
+        for (uint32_t l = 0; l < r->nlayers; l++) retry_queued(w, es, l, t);
+    if (!frozen) jump_gate(w, es, t);
     if (w->ncommands[es->id - 1]) handle_commands(w, es, t);
     for (uint32_t i = 0; i < es->npending; i++)
         handle_request(w, es, es->pending[i].action, (fg_request_source)es->pending[i].source, t);
     es->npending = 0;
-    settle_neutrals(w, es, t);
+    settle_neutrals(w, es, frozen, t);
 }
 
 /* }====================================================================== */
 
 /* {====================================================================== phase 3: the gate */
 
-static void collect_markers(fg_world *w, fg_entity_state *es, fg_tick t) {
-    if (fg_entity_frozen(es, t)) return;
-    uint32_t nlayers = fg_world_rules_of(w, es)->nlayers;
+static void collect_markers(fg_world *w, fg_entity_state *es, uint32_t nlayers, bool frozen,
+                            fg_tick t) {
+    if (frozen) return;
     for (uint32_t l = 0; l < nlayers; l++) {
         const fg_instance *inst = &es->layers[l];
         if (inst->action == FG_NO_ACTION) continue;
@@ -837,8 +839,8 @@ static void face_opponent(fg_world *w, fg_entity_state *es) {
 
 /* {====================================================================== the tick */
 
-static void regen(fg_world *w, fg_entity_state *es, fg_tick t) {
-    const fg_ruleset *r = fg_world_rules_of(w, es);
+static void regen(const fg_ruleset *r, fg_entity_state *es, fg_tick t) {
+    if (!r->regen) return;
     for (uint32_t k = 0; k < r->nresources; k++) {
         const fg_resource_def *d = &r->resources[k];
         if (d->regen > 0 && t % d->regen_every == 0 && es->res[k] < d->max) {
@@ -853,16 +855,15 @@ static void meter_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
     fg_phase p = FG_PHASE_NEUTRAL;
     uint8_t flags = 0;
     const fg_instance *body = &es->layers[0];
-    if (body->action != FG_NO_ACTION) {
-        p = fg_instance_phase(w->versions[body->version], body, es, t, 0);
-        /* A waiting request shows as 'b', but the action under it is still in startup or
-        ** active, and the meter's counts need that: the phase is kept, the wait is a flag. */
-        if (p == FG_PHASE_BUFFERED) {
-            flags |= FG_METER_BUFFERED;
-            p = fg_action_phase(w->versions[body->version], body, es, t);
-        }
+    if (fg_entity_frozen(es, t)) {
+        p = FG_PHASE_HITSTOP;
+    } else if (body->action != FG_NO_ACTION) {
+        /* A waiting request shows as 'b' (fg_instance_phase), but the action under it is still
+        ** in startup or active, and the meter's counts need that: the phase is kept, the wait is
+        ** a flag. */
+        p = fg_action_phase(w->versions[body->version], body, es, t);
+        if (p != FG_PHASE_STUN && fg_entity_has_queued(es, 0)) flags |= FG_METER_BUFFERED;
     }
-    if (fg_entity_frozen(es, t)) p = FG_PHASE_HITSTOP;
     /* Another flag marks a tick where a request started the body's action: the meter's stats
     ** stop the first action there. */
     if (es->started_tick[0] == t) flags |= FG_METER_STARTED;
@@ -968,11 +969,14 @@ fg_status fg_world_advance(fg_world *w, fg_error *err) {
         bool one_pass = w->grabs == 1;
         teams_known(w);
         for (uint32_t s = 0; s < n; s++) {
-            regen(w, &w->entities[s], t);
-            behavior_phase(w, &w->entities[s], t);
+            fg_entity_state *es = &w->entities[s];
+            const fg_ruleset *r = fg_world_rules_of(w, es);
+            bool frozen = fg_entity_frozen(es, t);
+            regen(r, es, t);
+            behavior_phase(w, es, r, frozen, t);
             if (!one_pass) continue;
             fg_collide_place(w, s, t);
-            collect_markers(w, &w->entities[s], t);
+            collect_markers(w, es, r->nlayers, frozen, t);
         }
         if (!one_pass) {
             /* Throws in their tech window, then the collision phase: positions of the last
@@ -981,8 +985,10 @@ fg_status fg_world_advance(fg_world *w, fg_error *err) {
             /* Placing an entity's boxes and collecting its markers read the same fields, and
             ** the collision tests change no entity: one pass does both. */
             for (uint32_t s = 0; s < n; s++) {
+                fg_entity_state *es = &w->entities[s];
                 fg_collide_place(w, s, t);
-                collect_markers(w, &w->entities[s], t);
+                collect_markers(w, es, fg_world_rules_of(w, es)->nlayers,
+                                fg_entity_frozen(es, t), t);
             }
         }
         fg_collide_pairs(w, t);
