@@ -839,7 +839,7 @@ static void face_opponent(fg_world *w, fg_entity_state *es) {
 
 /* {====================================================================== the tick */
 
-static void regen(const fg_ruleset *r, fg_entity_state *es, fg_tick t) {
+static void regen(const fg_world *w, const fg_ruleset *r, fg_entity_state *es, fg_tick t) {
     if (!r->regen) return;
     for (uint32_t k = 0; k < r->nresources; k++) {
         const fg_resource_def *d = &r->resources[k];
@@ -972,7 +972,7 @@ fg_status fg_world_advance(fg_world *w, fg_error *err) {
             fg_entity_state *es = &w->entities[s];
             const fg_ruleset *r = fg_world_rules_of(w, es);
             bool frozen = fg_entity_frozen(es, t);
-            regen(r, es, t);
+            regen(w, r, es, t);
             behavior_phase(w, es, r, frozen, t);
             if (!one_pass) continue;
             fg_collide_place(w, s, t);
