@@ -82,18 +82,7 @@ bool fg_rect_overlap(fg_rect a, fg_rect b, fg_rect *out) {
 ** range in front of the attacker". */
 static const fg_box legacy_hurt = {0, INT32_MIN / 2, 0, INT32_MAX};
 
-/* Whether one of the entity's running actions declares boxes of `kind` (they replace the
-** defaults) and whether a running action makes it invulnerable to strikes or throws now. */
-static uint8_t owned_kinds(const fg_world *w, const fg_entity_state *es, uint32_t nlayers) {
-    uint8_t own = 0;
-    for (uint32_t l = 0; l < nlayers; l++) {
-        const fg_instance *inst = &es->layers[l];
-        if (inst->action == FG_NO_ACTION) continue;
-        own |= w->versions[inst->version]->rt[inst->action].hits.own;
-    }
-    return own;
-}
-
+/* Whether a running action makes an entity invulnerable to strikes or throws now. */
 bool fg_collide_invulnerable(const fg_world *w, const fg_entity_state *es, fg_box_kind against,
                              fg_tick t) {
     uint32_t nlayers = fg_world_rules_of(w, es)->nlayers;
@@ -116,13 +105,15 @@ uint32_t fg_collide_boxes(const fg_world *w, const fg_entity_state *es, fg_box_k
     const fg_ruleset *r = fg_world_rules_of(w, es);
     uint32_t nlayers = r->nlayers, n = 0;
     fg_facing facing = (fg_facing)es->facing;
-    bool frozen = !drawn && fg_entity_frozen(es, t);
+    bool attack = kind == FG_BOX_HIT || kind == FG_BOX_THROW;
+    /* A frozen attacker's boxes stand still and strike nothing new (a drawing shows them). */
+    if (attack && !drawn && fg_entity_frozen(es, t)) return 0;
+    uint8_t own = 0; /* the kinds the running actions declare (they replace the defaults) */
     for (uint32_t l = 0; l < nlayers; l++) {
         const fg_instance *inst = &es->layers[l];
         if (inst->action == FG_NO_ACTION) continue;
-        /* A frozen attacker's boxes stand still and strike nothing new (a drawing shows them). */
-        if (frozen && (kind == FG_BOX_HIT || kind == FG_BOX_THROW)) continue;
         const fg_action_hits *h = &w->versions[inst->version]->rt[inst->action].hits;
+        own |= h->own;
         for (uint32_t i = 0; i < h->nboxes && n < max; i++) {
             const fg_box_rt *b = &h->boxes[i];
             if (b->kind != kind || inst->elapsed < b->from || inst->elapsed > b->to) continue;
@@ -133,11 +124,11 @@ uint32_t fg_collide_boxes(const fg_world *w, const fg_entity_state *es, fg_box_k
         }
     }
     if (kind != FG_BOX_HURT && kind != FG_BOX_PUSH) return n;
-    if (owned_kinds(w, es, nlayers) & (1u << kind)) return n;
+    if (own & (1u << kind)) return n;
     /* The defaults: the entity's state group's box, else the fighter's, else (hurt only) the
     ** line through the origin. */
     const fg_group_boxes *g = NULL;
-    fg_decide_ctx c = fg_world_ctx(w, es, t);
+    fg_decide_ctx c = {t, r, (const fg_ruleset *const *)w->versions};
     int group = fg_entity_group(&c, es);
     if (group >= 0 && (r->group_boxes[group].has & (1u << kind))) g = &r->group_boxes[group];
     else if (r->fighter_boxes.has & (1u << kind)) g = &r->fighter_boxes;

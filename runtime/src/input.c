@@ -349,6 +349,18 @@ fg_status fg_buffer_consume_for_tick(fg_buffer *b, fg_tick tick, fg_tick_input *
     if (tick <= b->current_tick)
         return fg_error_set(err, FG_ESTATE, "tick %lld was already consumed (current %lld)",
                             (long long)tick, (long long)b->current_tick);
+    if (b->pending_count == 0 && b->count <= b->capacity) {
+        /* Most ticks: nothing arrived, so nothing moves and nothing is evicted. */
+        b->current_tick = tick;
+        if (out) {
+            memset(out, 0, sizeof *out);
+            out->tick = tick;
+            out->first = b->count;
+            out->held = b->held;
+            out->dir = b->dir;
+        }
+        return FG_OK;
+    }
     fg_tick_input in;
     memset(&in, 0, sizeof in);
     in.tick = tick;
