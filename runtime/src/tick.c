@@ -190,11 +190,12 @@ static void input_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
     w->dirs[slot] = b->dir;
     w->ncommands[slot] = 0;
     if (w->state->nslots > 0) {
-        const fg_motion_set *set = fg_world_rules_of(w, es)->motion_set;
+        const fg_ruleset *r = fg_world_rules_of(w, es);
+        const fg_motion_set *set = r->motion_set;
         fg_motion_ctx ctx = {NULL, fg_entity_frozen(es, t)};
         uint32_t n = 0;
         fg_motion_command *out = &w->commands[(size_t)slot * FG_COMMANDS_PER_TICK];
-        if (set && fg_motion_set_mode(set) == FG_MOTION_MODE_FLAGS) {
+        if (r->motion_flags) {
             if (fg_motion_step(set, fg_world_motion_at(w, slot), b, &es->last_input, &ctx,
                                w->true_commands, FG_MOTION_MAX_PATTERNS, &n, NULL) == FG_OK)
                 w->ncommands[slot] = keep_true_commands(w, es, n, out, t);
@@ -495,7 +496,7 @@ static void handle_commands(fg_world *w, fg_entity_state *es, fg_tick t) {
     uint32_t slot = es->id - 1;
     const fg_ruleset *r = fg_world_rules_of(w, es);
     fg_decide_ctx c = fg_world_ctx(w, es, t);
-    bool flags = r->motion_set && fg_motion_set_mode(r->motion_set) == FG_MOTION_MODE_FLAGS;
+    bool flags = r->motion_flags;
     for (uint32_t i = 0; i < w->ncommands[slot]; i++) {
         const fg_motion_command *cmd = &w->commands[(size_t)slot * FG_COMMANDS_PER_TICK + i];
         fg_decision none;
