@@ -778,6 +778,7 @@ static void compile_motions(fg_ruleset *r, const fg_ruleset_builder *b, fg_findi
     fg_free(&r->alloc, defs, sizeof *defs * (cap ? cap : 1));
     fg_free(&r->alloc, paths, sizeof *paths * (cap ? cap : 1));
     if (!r->motion_set) return;
+    r->motion_flags = fg_motion_set_mode(r->motion_set) == FG_MOTION_MODE_FLAGS;
     uint32_t lints = 0;
     const fg_motion_finding *lint = fg_motion_lint(r->motion_set, &lints);
     for (uint32_t i = 0; i < lints; i++) finding(f, true, "motions", "%s", lint[i].text);

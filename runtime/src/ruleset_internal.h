@@ -114,6 +114,7 @@ struct fg_ruleset {
     char (*marker_names)[FG_NAME_MAX];
     fg_motion_rt *motions;
     fg_motion_set *motion_set;
+    bool motion_flags; /* the motion set is in flags mode (fg_motion_set_mode), read each tick */
     /* Per motion id, the first motion id of its name (alternatives are several patterns); an
     ** action's `motion` is such a key, so any number of actions may share a motion. */
     uint16_t *motion_key;

@@ -78,15 +78,12 @@ static void start_action(fg_world *w, fg_entity_state *es, uint32_t layer, uint3
 }
 
 /* The neutral state a layer should be in: the highest-priority neutral action of the entity's
-** group whose hold direction is held (relative to facing), else the layer's default (in the
-** air, the airborne neutral). */
-static uint32_t wanted_neutral(const fg_ruleset *r, const fg_entity_state *es, uint32_t layer,
-                               int group, int rel_dir) {
+** group whose hold direction is held (`held`: direction bits relative to facing), else the
+** layer's default (in the air, the airborne neutral). */
+static uint32_t wanted_neutral(const fg_ruleset *r, uint32_t layer, int group, uint32_t held) {
     uint32_t best = r->layer_neutral[layer];
     if (layer == 0 && group == r->airborne && r->air_neutral != FG_NO_ACTION) best = r->air_neutral;
     int32_t best_priority = INT32_MIN;
-    uint32_t held = fg_bits_of_numpad(rel_dir);
-    (void)es;
     for (uint32_t i = r->first_held[layer]; i != FG_NO_ACTION; i = r->rt[i].next_held) {
         const fg_action_rt *a = &r->rt[i];
         if (a->group != group) continue;
@@ -206,11 +203,12 @@ static void input_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
     w->dirs[slot] = b->dir;
     w->ncommands[slot] = 0;
     if (w->state->nslots > 0) {
-        const fg_motion_set *set = fg_world_rules_of(w, es)->motion_set;
+        const fg_ruleset *r = fg_world_rules_of(w, es);
+        const fg_motion_set *set = r->motion_set;
         fg_motion_ctx ctx = {NULL, fg_entity_frozen(es, t)};
         uint32_t n = 0;
         fg_motion_command *out = &w->commands[(size_t)slot * FG_COMMANDS_PER_TICK];
-        if (set && fg_motion_set_mode(set) == FG_MOTION_MODE_FLAGS) {
+        if (r->motion_flags) {
             if (fg_motion_step(set, fg_world_motion_at(w, slot), b, &es->last_input, &ctx,
                                w->true_commands, FG_MOTION_MAX_PATTERNS, &n, NULL) == FG_OK)
                 w->ncommands[slot] = keep_true_commands(w, es, n, out, t);
@@ -492,16 +490,16 @@ static void settle_neutrals(fg_world *w, fg_entity_state *es, bool frozen, fg_ti
     if (frozen) return;
     uint32_t version = w->state->slot_version[es->rules_slot];
     const fg_ruleset *r = w->versions[version];
-    fg_decide_ctx c = fg_world_ctx(w, es, t);
+    fg_decide_ctx c = {t, r, (const fg_ruleset *const *)w->versions};
     int group = fg_entity_group(&c, es);
-    int rel = fg_numpad_relative(w->dirs[es->id - 1], (fg_facing)es->facing);
+    uint32_t held = fg_bits_of_numpad(fg_numpad_relative(w->dirs[es->id - 1], (fg_facing)es->facing));
     for (uint32_t l = 0; l < r->nlayers; l++) {
         fg_instance *inst = &es->layers[l];
         if (inst->action != FG_NO_ACTION) {
             const fg_action_rt *cur = &w->versions[inst->version]->rt[inst->action];
             if (!cur->neutral || inst->started == t) continue;
         }
-        uint32_t want = wanted_neutral(r, es, l, group, rel);
+        uint32_t want = wanted_neutral(r, l, group, held);
         if (want == FG_NO_ACTION) continue;
         if (inst->action == want && inst->version == version) continue;
         start_action(w, es, l, want, version, FG_TR_HOLD, 0, t);
@@ -516,7 +514,7 @@ static void handle_commands(fg_world *w, fg_entity_state *es, fg_tick t) {
     uint32_t slot = es->id - 1;
     const fg_ruleset *r = fg_world_rules_of(w, es);
     fg_decide_ctx c = fg_world_ctx(w, es, t);
-    bool flags = r->motion_set && fg_motion_set_mode(r->motion_set) == FG_MOTION_MODE_FLAGS;
+    bool flags = r->motion_flags;
     for (uint32_t i = 0; i < w->ncommands[slot]; i++) {
         const fg_motion_command *cmd = &w->commands[(size_t)slot * FG_COMMANDS_PER_TICK + i];
         fg_decision none;

@@ -429,20 +429,24 @@ static void contacts_do_not_depend_on_creation_order(void **state) {
     fg_ruleset_unref(r);
 }
 
+/* A third fighter on the ground at x (whole units), facing left. */
+static fg_entity spawn_left_facing(fgt_duel *d, int x) {
+    fg_spawn s;
+    memset(&s, 0, sizeof s);
+    s.grounded = true;
+    s.x = FG_FX(x);
+    s.facing = FG_FACING_LEFT;
+    fg_entity e;
+    assert_int_equal(fg_world_spawn(d->w, &s, &e, NULL), FG_OK);
+    return e;
+}
+
 /* Teams: one swing hits every entity of the other team its box touches, never a teammate. */
 static void a_box_hits_every_enemy_it_touches_and_no_teammate(void **state) {
     (void)state;
     fgt_duel d = fgt_duel_new(fgt_build(brawler(NULL)), 60, NULL, NULL);
-    fg_spawn s;
-    memset(&s, 0, sizeof s);
-    s.grounded = true;
-    s.x = FG_FX(30);
-    s.facing = FG_FACING_LEFT;
-    fg_entity p3;
-    assert_int_equal(fg_world_spawn(d.w, &s, &p3, NULL), FG_OK);
-    s.x = FG_FX(-60); /* behind p1: out of the jab's reach */
-    fg_entity p4;
-    assert_int_equal(fg_world_spawn(d.w, &s, &p4, NULL), FG_OK);
+    fg_entity p3 = spawn_left_facing(&d, 30);
+    fg_entity p4 = spawn_left_facing(&d, -60); /* behind p1: out of the jab's reach */
     fg_world_set_team(d.w, d.p1, 1, NULL);
     fg_world_set_team(d.w, d.p2, 2, NULL);
     fg_world_set_team(d.w, p3, 2, NULL);
@@ -464,13 +468,7 @@ static void a_box_hits_every_enemy_it_touches_and_no_teammate(void **state) {
 static void teams_set_or_restored_later_are_seen_by_the_next_swing(void **state) {
     (void)state;
     fgt_duel d = fgt_duel_new(fgt_build(brawler(NULL)), 60, NULL, NULL);
-    fg_spawn s;
-    memset(&s, 0, sizeof s);
-    s.grounded = true;
-    s.x = FG_FX(30);
-    s.facing = FG_FACING_LEFT;
-    fg_entity p3;
-    assert_int_equal(fg_world_spawn(d.w, &s, &p3, NULL), FG_OK);
+    fg_entity p3 = spawn_left_facing(&d, 30);
     int hp = fg_ruleset_find_resource(d.r, "health");
     fgt_run(&d, 3); /* no team yet */
     fg_world_set_team(d.w, d.p1, 1, NULL);
