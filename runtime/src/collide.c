@@ -231,31 +231,32 @@ static void test_pair(fg_world *w, fg_entity_state *a, fg_entity_state *b, fg_ti
 ** throw boxes are found in one walk over the running actions' boxes, which is what
 ** fg_collide_boxes would place for either kind: this runs for every entity on every tick, and
 ** most actions have no box live. */
-static void extent(const fg_world *w, const fg_entity_state *es, fg_tick t, bool hurt,
-                   fg_collide_item *it) {
-    it->x0 = INT32_MAX;
-    it->x1 = INT32_MIN;
-    it->attacks = 0;
-    it->hurtable = 0;
-    if (!fg_entity_frozen(es, t)) { /* a frozen attacker strikes nothing new */
-        uint32_t nlayers = fg_world_rules_of(w, es)->nlayers;
-        for (uint32_t l = 0; l < nlayers; l++) {
-            const fg_instance *inst = &es->layers[l];
-            if (inst->action == FG_NO_ACTION) continue;
-            const fg_action_hits *h = &w->versions[inst->version]->rt[inst->action].hits;
-            for (uint32_t i = 0; i < h->nboxes; i++) {
-                const fg_box_rt *b = &h->boxes[i];
-                if ((b->kind != FG_BOX_HIT && b->kind != FG_BOX_THROW) ||
-                    inst->elapsed < b->from || inst->elapsed > b->to)
-                    continue;
-                fg_rect r = fg_box_place(b->box, es->x, es->y, (fg_facing)es->facing);
-                it->attacks = 1;
-                if (r.x0 < it->x0) it->x0 = r.x0;
-                if (r.x1 > it->x1) it->x1 = r.x1;
-            }
+static void attack_extent(const fg_world *w, const fg_entity_state *es, fg_collide_item *it) {
+    uint32_t nlayers = fg_world_rules_of(w, es)->nlayers;
+    for (uint32_t l = 0; l < nlayers; l++) {
+        const fg_instance *inst = &es->layers[l];
+        if (inst->action == FG_NO_ACTION) continue;
+        const fg_action_hits *h = &w->versions[inst->version]->rt[inst->action].hits;
+        for (uint32_t i = 0; i < h->nboxes; i++) {
+            const fg_box_rt *b = &h->boxes[i];
+            if ((b->kind != FG_BOX_HIT && b->kind != FG_BOX_THROW) ||
+                inst->elapsed < b->from || inst->elapsed > b->to)
+                continue;
+            fg_rect r = fg_box_place(b->box, es->x, es->y, (fg_facing)es->facing);
+            it->attacks = 1;
+            if (r.x0 < it->x0) it->x0 = r.x0;
+            if (r.x1 > it->x1) it->x1 = r.x1;
         }
     }
-    if (!hurt) return;
+}
+
+/* Kept out of line: its box array would weigh on every entity's call, and only entities with a
+** team come here. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void hurt_extent(const fg_world *w, const fg_entity_state *es, fg_tick t,
+                        fg_collide_item *it) {
     fg_live_box lb[FG_MAX_BOXES * FG_MAX_LAYERS + 1];
     uint32_t n =
         fg_collide_boxes(w, es, FG_BOX_HURT, t, false, lb, FG_MAX_BOXES * FG_MAX_LAYERS + 1);
@@ -264,6 +265,18 @@ static void extent(const fg_world *w, const fg_entity_state *es, fg_tick t, bool
         if (lb[i].rect.x0 < it->x0) it->x0 = lb[i].rect.x0;
         if (lb[i].rect.x1 > it->x1) it->x1 = lb[i].rect.x1;
     }
+}
+
+static void extent(const fg_world *w, const fg_entity_state *es, fg_tick t, bool hurt,
+                   fg_collide_item *it) {
+    it->x0 = INT32_MAX;
+    it->x1 = INT32_MIN;
+    it->attacks = 0;
+    it->hurtable = 0;
+    /* A frozen attacker strikes nothing new; without a hit or throw box in any of the world's
+    ** rulesets (the `range` shorthand) there is nothing to look for. */
+    if (w->attack_boxes && !fg_entity_frozen(es, t)) attack_extent(w, es, it);
+    if (hurt) hurt_extent(w, es, t, it);
 }
 
 /* Contacts in an order the world state decides: by the attacker's position, then the target's;

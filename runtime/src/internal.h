@@ -229,6 +229,7 @@ struct fg_world {
     fg_ruleset *versions[FG_MAX_VERSIONS];
     uint32_t nversions;
     bool hurtable_projectiles; /* some version declares a projectile kind with hurt boxes */
+    bool attack_boxes;         /* some version has an action with a hit or throw box */
 
     unsigned char *arena; /* 64-byte aligned: arena_skew bytes into its allocation */
     size_t arena_size, arena_skew;

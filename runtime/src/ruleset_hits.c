@@ -325,6 +325,7 @@ void fg_hits_compile(fg_ruleset *r, uint32_t id) {
         h->boxes[i].box = b->box;
         h->own |= (uint8_t)(1u << b->kind);
         if (b->kind == FG_BOX_HIT || b->kind == FG_BOX_THROW) {
+            r->attack_boxes = true;
             hit_boxes |= b->kind == FG_BOX_HIT;
             if (b->to > h->last_hit_tick) h->last_hit_tick = b->to;
         }

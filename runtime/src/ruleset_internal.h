@@ -115,6 +115,7 @@ struct fg_ruleset {
     fg_motion_rt *motions;
     fg_motion_set *motion_set;
     bool motion_flags; /* the motion set is in flags mode (fg_motion_set_mode), read each tick */
+    bool attack_boxes; /* an action declares a hit or throw box (ruleset_hits.c) */
     /* Per motion id, the first motion id of its name (alternatives are several patterns); an
     ** action's `motion` is such a key, so any number of actions may share a motion. */
     uint16_t *motion_key;

@@ -492,6 +492,30 @@ static void teams_set_or_restored_later_are_seen_by_the_next_swing(void **state)
     fgt_duel_free(&d);
 }
 
+/* A world whose rules had no hit or throw box (the `range` shorthand) looks for them once a
+** reload brings some: placing skips that walk only while no version of the world's rules has
+** such a box. */
+static void a_reload_that_brings_hit_boxes_makes_them_hit(void **state) {
+    (void)state;
+    fgt_duel d = fgt_duel_new(fgt_fighter(), 60, NULL, NULL);
+    fgt_run(&d, 2);
+    fg_ruleset_builder *b = fgt_fighter_builder(NULL);
+    fg_action_def a = fgt_action("box_jab", 3, 2, 6);
+    add_box(&a, FG_BOX_HIT, 3, 4, px_box(0, 0, 100, 100));
+    a.hit = strike(100, 0, 30, 8);
+    fgt_add(b, &a);
+    fg_ruleset *boxed = fgt_build(b);
+    fg_error err;
+    assert_int_equal(fg_world_replace_rules(d.w, 0, boxed, &err), FG_OK);
+    assert_int_equal(fg_world_request(d.w, d.p1, fgt_id(boxed, "box_jab"), FG_REQ_AI, &err),
+                     FG_OK);
+    fgt_run(&d, 6);
+    int hp = fg_ruleset_find_resource(boxed, "health");
+    assert_int_equal(fg_world_resource(d.w, d.p2, (uint32_t)hp), 900);
+    fg_ruleset_unref(boxed);
+    fgt_duel_free(&d);
+}
+
 /* }====================================================================== */
 
 /* {====================================================================== throws */
@@ -715,6 +739,7 @@ int main(void) {
         cmocka_unit_test(contacts_do_not_depend_on_creation_order),
         cmocka_unit_test(a_box_hits_every_enemy_it_touches_and_no_teammate),
         cmocka_unit_test(teams_set_or_restored_later_are_seen_by_the_next_swing),
+        cmocka_unit_test(a_reload_that_brings_hit_boxes_makes_them_hit),
         cmocka_unit_test(a_throw_is_teched_on_the_windows_last_tick_and_lands_one_past_it),
         cmocka_unit_test(a_throw_misses_a_target_in_a_stun),
         cmocka_unit_test(box_mistakes_name_the_path_and_the_value),
