@@ -153,6 +153,7 @@ void fg_bounce_move(fg_world *w, fg_entity_state *es, fg_fx want_x, fg_stage_con
                     bool airborne, fg_tick t) {
     const fg_stage *s = &w->state->stage;
     fg_bounce_state *b = &es->combat.bounce;
+    fg_world_hash_touch(w, es); /* a bounce or a refusal takes what is armed */
     bool lands = c->support != FG_SUPPORT_NONE && airborne;
     if (b->armed & bit_of(FG_BOUNCE_WALL)) {
         int off = 0; /* the way back into the stage */
@@ -161,6 +162,7 @@ void fg_bounce_move(fg_world *w, fg_entity_state *es, fg_fx want_x, fg_stage_con
         if (off && at_limit(w, es)) {
             refuse(w, es, FG_BOUNCE_WALL, t);
         } else if (off) {
+            fg_world_hash_touch(w, es);
             es->combat.push_left = 0; /* the wall took the rest of the slide */
             bounce(w, es, FG_BOUNCE_WALL, off, b->wall_vx, b->wall_vy, b->wall_stun, t);
             if (lands && es->vy > 0) lands = false, c->support = FG_SUPPORT_NONE;

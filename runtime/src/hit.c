@@ -142,8 +142,9 @@ static void settle_trades(fg_world *w) {
 
 /* {====================================================================== applying */
 
-void fg_hit_log_add(fg_entity_state *att, uint32_t layer, uint32_t def, fg_entity target,
-                    fg_tick t) {
+void fg_hit_log_add(const fg_world *w, fg_entity_state *att, uint32_t layer, uint32_t def,
+                    fg_entity target, fg_tick t) {
+    fg_world_hash_touch(w, att);
     fg_hit_log *slot = NULL, *oldest = &att->combat.log[0];
     for (uint32_t i = 0; i < FG_HIT_LOG; i++) {
         fg_hit_log *e = &att->combat.log[i];
@@ -207,12 +208,13 @@ static void attacker_side(fg_world *w, const fg_contact_rec *c, fg_tick t) {
     fg_entity_state *att = &w->entities[c->attacker];
     fg_instance *inst = &att->layers[c->layer];
     const fg_hit_def *h = contact_hit(w, c);
+    fg_world_hash_touch(w, att); /* its contact, meter, pushback */
     if (inst->seq == c->seq) {
         inst->contact = c->contact;
         if (c->contact == FG_ON_HIT)
             fg_vars_apply(w, att, w->versions[inst->version], inst->action, FG_VAR_ON_HIT, t);
     }
-    fg_hit_log_add(att, c->layer, c->def, w->entities[c->target].id, t);
+    fg_hit_log_add(w, att, c->layer, c->def, w->entities[c->target].id, t);
     gain(att, fg_world_rules_of(w, att), h->meter_gain);
     freeze(att, t, hitstop_of(h, false, c->counter));
 }
@@ -230,6 +232,8 @@ static void target_side(fg_world *w, const fg_contact_rec *c, fg_tick t) {
     const fg_ruleset *tr = fg_world_rules_of(w, tg);
     uint32_t tversion = w->state->slot_version[tg->rules_slot];
     bool hit = c->contact == FG_ON_HIT;
+    fg_world_hash_touch(w, tg);  /* its combo, health, launch, knockdown */
+    fg_world_hash_touch(w, att); /* the slide back from a corner */
     if (hit) {
         if (!in_combo(w, tg)) {
             tg->combat.combo = 0;
@@ -326,7 +330,7 @@ void fg_hit_commit(fg_world *w, fg_tick t) {
         } else if (c->miss) {
             /* A hit that misses still counts as this action's hit on that target: it does not
             ** come back next tick. */
-            fg_hit_log_add(&w->entities[c->attacker], c->layer, c->def,
+            fg_hit_log_add(w, &w->entities[c->attacker], c->layer, c->def,
                            w->entities[c->target].id, t);
             trace_miss(w, c, t);
         } else if (c->kind == FG_BOX_HIT) {
@@ -376,7 +380,7 @@ uint8_t fg_hit_marker(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick 
     c.seq = inst->seq;
     judge_strike(w, &c);
     if (c.miss) {
-        fg_hit_log_add(es, layer, 0, tg->id, t);
+        fg_hit_log_add(w, es, layer, 0, tg->id, t);
         trace_miss(w, &c, t);
         return 0;
     }
@@ -392,9 +396,10 @@ uint8_t fg_hit_marker(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick 
 
 /* The pushback slide: a quarter of what is left each tick (at least a pixel), so the whole
 ** distance is covered exactly, fast at first. */
-void fg_hit_slide(fg_entity_state *es) {
+void fg_hit_slide(const fg_world *w, fg_entity_state *es) {
     fg_fx left = es->combat.push_left;
     if (!left) return;
+    fg_world_hash_touch(w, es);
     fg_fx step = left / 4;
     if (step > -FG_FX_ONE && step < FG_FX_ONE)
         step = left > 0 ? (left < FG_FX_ONE ? left : FG_FX_ONE)
@@ -409,6 +414,7 @@ void fg_hit_settle(const fg_world *w, fg_entity_state *es, fg_tick t) {
     fg_combat *c = &es->combat;
     if (!c->combo || c->launched || c->grabbed_by || fg_entity_frozen(es, t + 1)) return;
     if (in_combo(w, es)) return;
+    fg_world_hash_touch(w, es);
     c->combo = 0;
     c->combo_damage = 0;
     c->juggle = 0;
@@ -418,6 +424,7 @@ void fg_hit_settle(const fg_world *w, fg_entity_state *es, fg_tick t) {
 /* Landing ends the launch: the juggle is over, and a knockdown keeps the fighter down. */
 void fg_hit_landed(fg_world *w, fg_entity_state *es, fg_tick t) {
     if (!es->combat.launched && !es->combat.knockdown) return;
+    fg_world_hash_touch(w, es);
     es->combat.launched = 0;
     es->combat.juggle = 0;
     fg_bounce_forget(es);

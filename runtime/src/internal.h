@@ -157,12 +157,24 @@ typedef struct fg_world_state {
 ** ledger and its matcher (each mixed into the hasher in turn). Not authoritative: a part is used
 ** only while `ready` says nothing changed since the tick that wrote it. */
 typedef struct fg_hash_part {
-    fg_fold_run run;
+    _Alignas(64) fg_fold_run run; /* one cache line each */
     fg_fold ledger, motion;
     /* The ledger fold is kept while the ledger is unchanged: it holds while ledger_at equals the
     ** keep's `changes`, and the tick sets it to 0 when it writes the ledger (tick.c). */
     uint64_t ledger_at;
 } fg_hash_part;
+
+/* world_hash.c: the folds of an entity's words that rarely change, kept between ticks: its last
+** jump decision, its combat state (with the hit log and bounces), and its layers' words but
+** elapsed time and cycles, with its resources. Each is an accumulation from where it starts
+** (a, c: world_hash.c) of n words. They hold while `at` equals the keep's `changes`; a write to
+** any of those words sets it to 0 (fg_world_hash_touch). The layers' fold is kept only while no
+** request waits (`layers_ok`). One cache line per entity. */
+typedef struct fg_hash_kept {
+    _Alignas(64) uint64_t at;
+    uint64_t jump_a, jump_c, combat_a, combat_c, layers_a, layers_c;
+    uint8_t jump_n, combat_n, layers_ok;
+} fg_hash_kept;
 
 /* The parts, and when they hold. Every change to the world outside a tick (fg_world_note_change,
 ** a reload, a restore) and the start of every tick sets `ready` false; a tick that folded every
@@ -176,6 +188,7 @@ typedef struct fg_hash_keep {
     /* Changes made other than by a tick, counted from 1: a tick sees one made while it ran, and
     ** a kept ledger fold taken before one no longer holds. */
     uint64_t changes;
+    fg_hash_kept *kept; /* per entity slot, after the parts */
     fg_hash_part parts[];
 } fg_hash_keep;
 
@@ -271,6 +284,7 @@ struct fg_world {
     uint8_t teams;
     fg_collide_space coll; /* the collision phase's work space, sized at creation */
     fg_hash_keep *hash_keep; /* per entity slot, its part of the state hash (world_hash.c) */
+    size_t hash_keep_skew;   /* 64-byte aligned: that many bytes into its allocation */
     fg_projectile_pool *ppool;  /* in the arena, after the world header (projectile.c) */
     fg_projectile_state *projs; /* its records */
     fg_projectile_space pspace; /* the projectile phase's work space, sized at creation */
@@ -307,6 +321,13 @@ struct fg_world {
     uint64_t boundary_hash;
     fg_tick boundary_tick;
 };
+
+/* Call when the tick writes a word of es's kept folds (fg_hash_kept): its jump decision; its
+** combat state, hit log, bounces; its layers (action, version, contact, sequence, start), queue
+** heads, sequence counters, start ticks; its resources. Elapsed time and cycles need no call. */
+static inline void fg_world_hash_touch(const fg_world *w, const fg_entity_state *es) {
+    w->hash_keep->kept[es->id - 1].at = 0;
+}
 
 /* Call before a host action changes anything. */
 static inline void fg_world_note_change(fg_world *w) {
@@ -429,10 +450,10 @@ void fg_collide_find(fg_world *w, fg_tick t);
 void fg_hit_commit(fg_world *w, fg_tick t);
 uint8_t fg_hit_marker(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick t,
                       fg_entity *target);
-void fg_hit_log_add(fg_entity_state *att, uint32_t layer, uint32_t def, fg_entity target,
+void fg_hit_log_add(const fg_world *w, fg_entity_state *att, uint32_t layer, uint32_t def, fg_entity target,
                     fg_tick t);
 void fg_hit_forget_layer(fg_entity_state *es, uint32_t layer);
-void fg_hit_slide(fg_entity_state *es);
+void fg_hit_slide(const fg_world *w, fg_entity_state *es);
 void fg_hit_settle(const fg_world *w, fg_entity_state *es, fg_tick t);
 void fg_hit_landed(fg_world *w, fg_entity_state *es, fg_tick t);
 /* bounce.c: arms what a landed hit declares on its target (away: +1 or -1 along x, away from the

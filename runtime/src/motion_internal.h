@@ -112,5 +112,7 @@ void fg_motion_quote(char *buf, size_t n, const char *s);
 /* Recomputes the region fold of a matcher state and compares it with the cached one (1 when
 ** they agree): tests use it to prove every change keeps the cache up to date. */
 uint64_t fg_motion_state_region_check(const fg_motion_set *set, const fg_motion_state *st);
+/* Sets the state's cached region folds aside (after a restore: a snapshot's are not trusted). */
+void fg_motion_state_region_forget(fg_motion_state *st);
 
 #endif

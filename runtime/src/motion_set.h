@@ -91,11 +91,14 @@ struct fg_motion_state {
     int64_t clock; /* unfrozen ticks so far: the clock of FROZEN_SKIP patterns */
     uint32_t held; /* action bits held, as the edges were read */
     uint8_t dir, facing;
-    uint8_t region_stale; /* see region_sum */
+    uint8_t region_stale; /* REGION_* bits: see region_sum */
     uint8_t reserved;
     /* The fold of every pattern's and node's hashed fields. The calls that change them mark it
     ** stale; fg_motion_state_refresh recomputes it (a world does at the end of each tick), so a
-    ** hash costs the header, and a matcher nobody hashes pays nothing for it. */
+    ** hash costs the header, and a matcher nobody hashes pays nothing for it. The fold goes
+    ** through the patterns' completions first, then the partial matches: the fold as it stands
+    ** after the completions is kept too (done_fold, in the cold tail), so a tick that changed
+    ** only partial matches (the common change: an edge, an expiry) refolds only those. */
     uint64_t region_sum, region_k;
 };
 
@@ -178,6 +181,7 @@ struct fg_motion_set {
     ** record, and the nodes and patterns that keep an aux record: the hash fold visits only
     ** those, not every node of the trie. */
     uint32_t node_bits_off, done_bits_off;
+    uint32_t done_fold_off; /* fg_fold: the region fold after the completions (region_sum) */
     uint32_t press_off; /* mpress[FG_INPUT_MAX_ACTIONS] */
     uint32_t naux_nodes, naux_patterns;
     uint16_t *aux_nodes, *aux_patterns;
@@ -219,6 +223,12 @@ static inline maux *final_aux(const fg_motion_state *st, const cpattern *P, int 
 }
 static inline mpress *press_of(const fg_motion_state *st, const fg_motion_set *set) {
     return (mpress *)at(st, set->press_off);
+}
+/* What region_stale says changed since the region fold: the completions, the partial matches. */
+#define REGION_DONE 1u
+#define REGION_PARTS 2u
+static inline fg_fold *done_fold_of(const fg_motion_state *st, const fg_motion_set *set) {
+    return (fg_fold *)at(st, set->done_fold_off);
 }
 /* The validity bitmaps (see fg_motion_set): set and cleared with every valid flag. */
 static inline uint64_t *node_bits(const fg_motion_state *st, const fg_motion_set *set) {

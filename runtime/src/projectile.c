@@ -560,6 +560,7 @@ void fg_projectile_landed(fg_world *w, const fg_contact_rec *c) {
     const fg_projectile_def *d = fg_projectile_def_of(w, p);
     fg_entity_state *owner = &w->entities[c->attacker];
     const fg_ruleset *r = fg_world_rules_of(w, owner);
+    fg_world_hash_touch(w, owner); /* its meter, the action's contact */
     if (r->meter >= 0 && d->hit.meter_gain) {
         int32_t *m = &owner->res[r->meter];
         int64_t v = (int64_t)*m + d->hit.meter_gain;

@@ -86,6 +86,7 @@ void fg_push_separate(fg_world *w, fg_entity_state *a, fg_entity_state *b, fg_ti
 fg_fx fg_push_corner(const fg_world *w, fg_entity_state *tg, int away, fg_fx push) {
     fg_fx room = fg_push_room(w, tg, away);
     fg_fx mine = push > room ? room : push;
+    fg_world_hash_touch(w, tg);
     tg->combat.push_left = (fg_fx)(away * mine);
     return (fg_fx)(push - mine);
 }

@@ -15,7 +15,7 @@
 ** field order that keeps every size bumps it, so a snapshot of the old layout is refused rather
 ** than misread. 2: the matcher state's cold part and the buffer's first line; 3: the matcher's
 ** links in 8 bytes. */
-#define FG_SNAPSHOT_LAYOUT 3u
+#define FG_SNAPSHOT_LAYOUT 4u
 
 typedef struct fg_snapshot_header {
     uint32_t magic;

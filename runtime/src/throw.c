@@ -36,9 +36,11 @@ void fg_throw_grab(fg_world *w, const fg_contact_rec *c, fg_tick t) {
     fg_entity_state *att = &w->entities[c->attacker], *tg = &w->entities[c->target];
     fg_instance *inst = &att->layers[c->layer];
     const fg_throw_def *th = &w->versions[c->version]->rt[c->action].hits.thr[c->def];
+    fg_world_hash_touch(w, att);
+    fg_world_hash_touch(w, tg);
     if (inst->seq == c->seq) inst->contact = FG_ON_HIT;
     /* One grab per target per throw definition. */
-    fg_hit_log_add(att, c->layer, c->def, tg->id, t);
+    fg_hit_log_add(w, att, c->layer, c->def, tg->id, t);
     const fg_ruleset *tr = fg_world_rules_of(w, tg);
     uint32_t tversion = w->state->slot_version[tg->rules_slot];
     int id = th->reaction[0] ? fg_ruleset_find_action(tr, th->reaction) : -1;
@@ -76,17 +78,19 @@ static bool teched(const fg_world *w, const fg_entity_state *tg, const fg_throw_
 }
 
 static void release(fg_world *w, fg_entity_state *es, fg_tick t) {
+    fg_world_hash_touch(w, es);
     es->combat.grabbed_by = 0;
     es->combat.tech_until = 0;
     es->combat.grab_seq = 0;
     es->combat.grab_layer = 0;
     es->combat.grab_def = 0;
-    (void)w;
     (void)t;
 }
 
 static void tech(fg_world *w, fg_entity_state *att, fg_entity_state *tg, fg_tick t) {
     int away = tg->x >= att->x ? 1 : -1;
+    fg_world_hash_touch(w, att);
+    fg_world_hash_touch(w, tg);
     tg->combat.push_left = away * TECH_PUSH;
     att->combat.push_left = -away * TECH_PUSH;
     const fg_instance *inst = &att->layers[tg->combat.grab_layer];
@@ -100,6 +104,7 @@ static void tech(fg_world *w, fg_entity_state *att, fg_entity_state *tg, fg_tick
 static void land(fg_world *w, fg_entity_state *att, fg_entity_state *tg, const fg_throw_def *th,
                  const fg_instance *inst, fg_tick t) {
     const fg_ruleset *tr = fg_world_rules_of(w, tg);
+    fg_world_hash_touch(w, tg);
     if (tr->health >= 0) {
         tg->res[tr->health] -= th->damage;
         if (tg->res[tr->health] < 0) tg->res[tr->health] = 0;

@@ -45,6 +45,7 @@ static void start_action(fg_world *w, fg_entity_state *es, uint32_t layer, uint3
     uint16_t from_version = inst->version;
     const fg_ruleset *r = w->versions[version];
     const fg_action_rt *a = &r->rt[action];
+    fg_world_hash_touch(w, es);
     inst->action = (uint16_t)action;
     inst->version = (uint16_t)version;
     inst->contact = 0;
@@ -70,6 +71,7 @@ static void start_action(fg_world *w, fg_entity_state *es, uint32_t layer, uint3
             } else {
                 fg_world_trace4(w, t, es->id, FG_TRACE_TRANSITION, FG_TR_INTERRUPTED, l,
                                 (int64_t)((uint64_t)o->version << 32 | o->action), -1, o->seq);
+                fg_world_hash_touch(w, es);
                 o->action = FG_NO_ACTION;
             }
         }
@@ -130,6 +132,7 @@ static void follow_up(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick 
     } else {
         fg_world_trace4(w, t, es->id, FG_TRACE_TRANSITION, why, layer,
                         (int64_t)((uint64_t)inst->version << 32 | inst->action), -1, inst->seq);
+        fg_world_hash_touch(w, es);
         inst->action = FG_NO_ACTION;
     }
 }
@@ -158,10 +161,20 @@ static int jump_id(const fg_world *w, const fg_entity_state *es) {
     return w->state->nslots > 0 ? w->jump_ids[w->state->slot_version[es->rules_slot]] : -1;
 }
 
+/* Whether two jump decisions hash the same (world_hash.c folds the rest only after a press). */
+static bool fg_jump_decision_same(const fg_jump_decision *a, const fg_jump_decision *b) {
+    if (a->result != b->result) return false;
+    return a->result == FG_JUMP_NO_PRESS ||
+           (a->tick == b->tick && a->press.id == b->press.id && a->press_tick == b->press_tick &&
+            a->last_grounded == b->last_grounded && a->window == b->window &&
+            a->press_until == b->press_until);
+}
+
 /* Keeps the tick's jump decision. A refused press stays buffered and is refused again each
 ** tick: it is traced once. */
 static void note_jump(fg_world *w, fg_entity_state *es, fg_jump_decision d, fg_tick t) {
     fg_jump_decision prev = es->last_jump;
+    if (!fg_jump_decision_same(&prev, &d)) fg_world_hash_touch(w, es);
     es->last_jump = d;
     bool ok = d.result == FG_JUMP_OK || d.result == FG_JUMP_DROP;
     bool repeat = !ok && prev.result == d.result && prev.press.id == d.press.id;
@@ -241,8 +254,10 @@ static void advance_actions(fg_world *w, fg_entity_state *es, uint32_t nlayers, 
         const fg_action_rt *a = &w->versions[inst->version]->rt[inst->action];
         inst->elapsed++;
         if (a->hits.last_hit_tick >= 0 && inst->contact == 0 &&
-            inst->elapsed > a->hits.last_hit_tick)
+            inst->elapsed > a->hits.last_hit_tick) {
             inst->contact = FG_ON_WHIFF;
+            fg_world_hash_touch(w, es);
+        }
         if (inst->elapsed < inst->duration) continue;
         if (a->loop) {
             inst->elapsed = 0;
@@ -258,6 +273,7 @@ static void accept(fg_world *w, fg_entity_state *es, const fg_decision *d, fg_ti
     const fg_ruleset *r = w->versions[version];
     const fg_action_rt *a = &r->rt[d->action];
     /* The cost is spent here, once: this is the gate for resource changes. */
+    fg_world_hash_touch(w, es);
     for (uint32_t k = 0; k < r->nresources; k++) es->res[k] -= a->cost[k];
     es->started_tick[a->layer] = t;
     start_action(w, es, a->layer, d->action, version, FG_TR_REQUEST, 0, t);
@@ -291,8 +307,9 @@ static uint32_t queue_len(const fg_queued *q) {
 }
 
 /* Removes entry k of a layer's queue; the ones behind it move up. */
-static void queue_pop(fg_entity_state *es, uint32_t layer, uint32_t k) {
+static void queue_pop(const fg_world *w, fg_entity_state *es, uint32_t layer, uint32_t k) {
     fg_queued *q = es->queued[layer];
+    fg_world_hash_touch(w, es); /* the head's words are kept while the queue is empty */
     memmove(q + k, q + k + 1, sizeof *q * (FG_QUEUE_MAX - 1 - k));
     q[FG_QUEUE_MAX - 1].action = FG_NO_ACTION;
     fg_entity_queue_changed(es, layer);
@@ -305,6 +322,7 @@ static void enqueue(fg_world *w, fg_entity_state *es, fg_decision *d, fg_tick t,
                     bool front, bool patient) {
     const fg_queue_policy *qp = &fg_world_rules_of(w, es)->queue;
     fg_queued *q = es->queued[d->layer];
+    fg_world_hash_touch(w, es);
     uint32_t n = queue_len(q), depth = qp->order == FG_QUEUE_LATEST ? 1 : qp->depth;
     fg_queued item = {.action = d->action, .source = d->source, .why = d->reason,
                       .waited = 0, .limit = d->wait, .made = made};
@@ -410,7 +428,7 @@ static void expire_queued(fg_world *w, fg_entity_state *es, uint32_t layer, fg_t
         d.window_to = 0; /* the message is the queue's expiry, not a window */
         d.queue = FG_QUEUE_BY_POLICY;
         record_decision(w, es, &d);
-        queue_pop(es, layer, k);
+        queue_pop(w, es, layer, k);
     }
 }
 
@@ -430,7 +448,7 @@ static void retry_queued(fg_world *w, fg_entity_state *es, uint32_t layer, fg_ti
     if (q->why == FG_R_WAIT_HITSTOP || behind) {
         uint32_t action = q->action;
         fg_tick made = q->made;
-        queue_pop(es, layer, 0);
+        queue_pop(w, es, layer, 0);
         decide_request(w, es, action, FG_REQ_QUEUE, t, made, behind, true);
         return;
     }
@@ -442,7 +460,7 @@ static void retry_queued(fg_world *w, fg_entity_state *es, uint32_t layer, fg_ti
     bool by_rule = q->why == FG_R_RULE_QUEUE;
     if (by_rule && d.kind != FG_DECIDE_ACCEPTED && q->waited < q->limit) return;
     if (d.kind == FG_DECIDE_ACCEPTED && es->started_tick[layer] != t) {
-        queue_pop(es, layer, 0);
+        queue_pop(w, es, layer, 0);
         record_decision(w, es, &d);
         accept(w, es, &d, t);
         return;
@@ -452,7 +470,7 @@ static void retry_queued(fg_world *w, fg_entity_state *es, uint32_t layer, fg_ti
         return;
     }
     int32_t waited = q->waited;
-    queue_pop(es, layer, 0);
+    queue_pop(w, es, layer, 0);
     /* The data refuses for a reason of its own (the state changed under the request, the cost
     ** can no longer be paid): a rejection with that reason. A window whose contact never came,
     ** or a rule's wait that ran out, is an expiry. */
@@ -776,7 +794,7 @@ static void move_entity(fg_world *w, fg_entity_state *es, fg_tick t) {
     fg_fx x0 = es->x, y0 = es->y;
     es->x = clamp_position(es->x + (int64_t)sign_of((fg_facing)es->facing) * es->vx);
     es->y = clamp_position((int64_t)es->y + es->vy);
-    fg_hit_slide(es);
+    fg_hit_slide(w, es);
     const fg_stage *stage = &w->state->stage;
     fg_fx want_x = es->x;
     fg_stage_contact c = fg_stage_move(stage, x0, y0, &es->x, &es->y, es->drop);
@@ -819,11 +837,12 @@ static void face_opponent(fg_world *w, fg_entity_state *es) {
 
 /* {====================================================================== the tick */
 
-static void regen(const fg_ruleset *r, fg_entity_state *es, fg_tick t) {
+static void regen(const fg_world *w, const fg_ruleset *r, fg_entity_state *es, fg_tick t) {
     if (!r->regen) return;
     for (uint32_t k = 0; k < r->nresources; k++) {
         const fg_resource_def *d = &r->resources[k];
         if (d->regen > 0 && t % d->regen_every == 0 && es->res[k] < d->max) {
+            fg_world_hash_touch(w, es);
             es->res[k] += d->regen;
             if (es->res[k] > d->max) es->res[k] = d->max;
         }
@@ -951,7 +970,7 @@ fg_status fg_world_advance(fg_world *w, fg_error *err) {
             fg_entity_state *es = &w->entities[s];
             const fg_ruleset *r = fg_world_rules_of(w, es);
             bool frozen = fg_entity_frozen(es, t);
-            regen(r, es, t);
+            regen(w, r, es, t);
             behavior_phase(w, es, r, frozen, t);
             if (!one_pass) continue;
             fg_collide_place(w, s, t);

@@ -287,6 +287,7 @@ void fg_vars_apply(fg_world *w, fg_entity_state *es, const fg_ruleset *r, uint32
     const fg_action_rt *a = &r->rt[action];
     if (a->nvar_effects == 0) return;
     const fg_ruleset *cur = fg_world_rules_of(w, es);
+    fg_world_hash_touch(w, es);
     for (uint32_t k = 0; k < a->nvar_effects; k++) {
         if (a->var_effects[k].when != when) continue;
         uint32_t id = a->var_effects[k].var;
@@ -314,6 +315,7 @@ void fg_vars_commit(fg_world *w, fg_tick t) {
         const fg_ruleset *r = fg_world_rules_of(w, es);
         if (p->var >= r->nvars) continue;
         const fg_var_def *v = &r->vars[p->var];
+        fg_world_hash_touch(w, es);
         int32_t before = es->combat.vars[p->var];
         int64_t next = p->op == FG_VAR_ADD ? (int64_t)before + p->value : p->value;
         es->combat.vars[p->var] = clamp_to(v, next);

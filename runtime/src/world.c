@@ -11,6 +11,7 @@
 ** they are not authoritative.
 */
 #include "internal.h"
+#include "motion_internal.h"
 #include "snapshot.h"
 
 #include <stdint.h>
@@ -29,7 +30,8 @@ static size_t align16(size_t n) { return (n + 15) & ~(size_t)15; }
 static size_t align64(size_t n) { return (n + CACHE_LINE - 1) & ~(size_t)(CACHE_LINE - 1); }
 
 static size_t hash_keep_bytes(uint32_t max_entities) {
-    return sizeof(fg_hash_keep) + sizeof(fg_hash_part) * max_entities;
+    return sizeof(fg_hash_keep) + (sizeof(fg_hash_part) + sizeof(fg_hash_kept)) * max_entities +
+           CACHE_LINE - 1; /* to align it */
 }
 
 fg_status fg_world_no_entity(const fg_world *w, fg_entity e, fg_error *err) {
@@ -188,6 +190,10 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
     w->dirs = fg_alloc(&w->alloc, c.max_entities);
     w->true_commands = fg_alloc(&w->alloc, sizeof(fg_motion_command) * FG_MOTION_MAX_PATTERNS);
     w->hash_keep = fg_alloc(&w->alloc, hash_keep_bytes(c.max_entities));
+    if (w->hash_keep) {
+        w->hash_keep_skew = (CACHE_LINE - (uintptr_t)w->hash_keep % CACHE_LINE) % CACHE_LINE;
+        w->hash_keep = (fg_hash_keep *)((unsigned char *)w->hash_keep + w->hash_keep_skew);
+    }
     if (!w->arena || !w->maps || !w->devices || !w->meter || (w->trace_cap && !w->trace) ||
         (w->trace_text_cap && !w->trace_text) || !w->cands || !w->events || !w->commands ||
         !w->ncommands || !w->dirs || !coll || !w->true_commands || !w->proposals || !w->hash_keep) {
@@ -195,8 +201,9 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
         fg_error_set(err, FG_ENOMEM, "world: out of memory (state of %zu bytes)", w->arena_size);
         return NULL;
     }
-    memset(w->hash_keep, 0, hash_keep_bytes(c.max_entities)); /* no part ready */
+    memset(w->hash_keep, 0, hash_keep_bytes(c.max_entities) - (CACHE_LINE - 1)); /* none ready */
     w->hash_keep->changes = 1;                                 /* nor any ledger fold kept */
+    w->hash_keep->kept = (fg_hash_kept *)(w->hash_keep->parts + c.max_entities);
     w->state = (fg_world_state *)w->arena;
     fg_projectile_pool_bind(w, w->arena + off_pool);
     w->ppool->next_id = 1;
@@ -243,7 +250,9 @@ void fg_world_destroy(fg_world *w) {
     fg_free(&a, w->ncommands, w->max_entities);
     fg_free(&a, w->dirs, w->max_entities);
     fg_free(&a, w->true_commands, sizeof(fg_motion_command) * FG_MOTION_MAX_PATTERNS);
-    fg_free(&a, w->hash_keep, hash_keep_bytes(w->max_entities));
+    if (w->hash_keep)
+        fg_free(&a, (unsigned char *)w->hash_keep - w->hash_keep_skew,
+                hash_keep_bytes(w->max_entities));
     fg_collide_space_free(&w->coll, &a, w->max_entities);
     fg_projectile_space_free(&w->pspace, &a);
     fg_free(&a, w->proposals, sizeof(fg_var_proposal) * w->cap_proposals);
@@ -773,7 +782,11 @@ static fg_status restore_snapshot(fg_world *w, const void *buf, size_t size, boo
     p += w->ledger_stride * n;
     memcpy(w->motions, p, w->motion_stride * n);
     /* The hash's kept folds are recomputed, never trusted from the bytes. */
-    for (uint32_t i = 0; i < n; i++) fg_dispatcher_refold(fg_world_ledger_at(w, i));
+    for (uint32_t i = 0; i < n; i++) {
+        fg_dispatcher_refold(fg_world_ledger_at(w, i));
+        const fg_ruleset *r = w->state->nslots ? fg_world_rules_of(w, &w->entities[i]) : NULL;
+        if (r && r->motion_set) fg_motion_state_region_forget(fg_world_motion_at(w, i));
+    }
     /* Trace records of ticks that are now in the future did not happen. */
     while (w->trace_count > 0) {
         uint32_t last = (w->trace_head + w->trace_count - 1) % w->trace_cap;

@@ -26,6 +26,10 @@
 ** a hash then folds each entity as the tick would and keeps the parts it folded. A tick folds
 ** them only when the hash was taken since the tick before, so a world nobody hashes pays nothing
 ** for them.
+**
+** Within a record, the words a tick rarely writes (the jump decision, the combat state, the
+** layers but their timers, the resources) are folded on their own and kept (fg_hash_kept) until
+** a write marks the entity (fg_world_hash_touch): most ticks never fetch their lines.
 */
 #include "internal.h"
 
@@ -50,6 +54,14 @@ static inline void run2(acc *x, uint32_t lo, uint32_t hi) {
     run(x, (uint64_t)lo | (uint64_t)hi << 32);
 }
 
+/* Appends a segment accumulated on its own (a, c over n words): every `a before` of its words also
+** holds everything before it. */
+static inline void append(acc *r, uint64_t a, uint64_t c, uint64_t n) {
+    r->c += c + n * r->a;
+    r->a += a;
+    r->n += n;
+}
+
 static inline fg_fold_run acc_run(const acc *x) {
     fg_fold_run r = {x->a, ((x->n - 1) * x->a - x->c) * FG_FOLD_STEP, x->n * FG_FOLD_STEP};
     return r;
@@ -64,12 +76,15 @@ static inline void mix2(fg_fold *f, uint32_t lo, uint32_t hi) {
 /* The last tick's input and jump decision are state too: a rule or a host reads them between
 ** ticks. The last request decision is not: it is a report (like the trace), and a request a
 ** failing rule dropped leaves the world as if it was never made. */
-static inline void fold_last(acc *r, const fg_entity_state *es) {
+static inline void fold_last_input(acc *r, const fg_entity_state *es) {
     const fg_tick_input *in = &es->last_input;
     run(r, (uint64_t)in->tick);
     run2(r, in->first, in->count);
     run2(r, in->pressed, in->released);
     run2(r, in->held, in->dir);
+}
+
+static inline void fold_jump(acc *r, const fg_entity_state *es) {
     const fg_jump_decision *j = &es->last_jump;
     run(r, (uint64_t)j->result);
     if (j->result != FG_JUMP_NO_PRESS) {
@@ -82,8 +97,8 @@ static inline void fold_last(acc *r, const fg_entity_state *es) {
     }
 }
 
-/* The combat state (hit_internal.h), field by field. The hit log's empty entries are left out
-** (their bytes are never read). */
+/* The combat state (hit_internal.h), field by field; of the hit log, the entries with a target
+** (the empty ones are never read). */
 static inline void fold_combat(acc *r, const fg_combat *c) {
     run(r, (uint64_t)c->team | (uint64_t)c->owner << 32);
     run2(r, (uint32_t)c->push_left, (uint32_t)c->combo);
@@ -94,20 +109,22 @@ static inline void fold_combat(acc *r, const fg_combat *c) {
     run(r, (uint64_t)c->tech_until);
     run(r, (uint64_t)c->grab_seq);
     for (int i = 0; i < FG_MAX_VARS; i += 2) run2(r, (uint32_t)c->vars[i], (uint32_t)c->vars[i + 1]);
-    for (uint32_t used = c->log_used; used; used &= used - 1) { /* the entries with a target */
+    for (uint32_t used = c->log_used; used; used &= used - 1) {
         uint32_t i = (uint32_t)__builtin_ctz(used);
         const fg_hit_log *l = &c->log[i];
         run(r, (uint64_t)i | (uint64_t)l->target << 8 | (uint64_t)l->layer << 40 |
                    (uint64_t)l->count << 48 | (uint64_t)l->def << 56);
         run(r, (uint64_t)l->last);
     }
-    /* Nearly every fighter-tick has no bounce: test its two flags here, not through a call. */
     if (c->bounce.armed || c->bounce.used) {
         uint64_t bounce[FG_BOUNCE_WORDS];
         for (uint32_t i = 0, n = fg_bounce_words(&c->bounce, bounce); i < n; i++)
             run(r, bounce[i]);
     }
 }
+_Static_assert(7 + FG_MAX_VARS / 2 + 2 * FG_HIT_LOG + FG_BOUNCE_WORDS <= UINT8_MAX &&
+                   7 <= UINT8_MAX,
+               "fg_hash_kept counts an entity's combat and jump words in a byte");
 
 /* An input buffer: its held state and counters, the digest of every edge it consumed, and which
 ** stored edges gameplay has consumed since (the buffer's digest of their ids). The stored edges
@@ -136,8 +153,10 @@ static inline void fold_queued_rest(acc *r, const fg_queued *q) {
 /* Each declared layer: the head of its queue, its sequence counter and start tick, its running
 ** action, the requests waiting behind the head (only when there are some, see statediff.c);
 ** then the resources. Layers the ruleset does not declare are never written (a reload keeps the
-** layers), so they are not folded. */
-static inline void fold_layers(acc *r, const fg_entity_state *es, uint32_t nlayers) {
+** layers), so they are not folded. With `timed` false, each layer's elapsed time and cycle count
+** go in as 0 (which adds nothing but their place): the kept fold, which the words that change
+** every tick join afterwards (add_timed). */
+static inline void fold_layers(acc *r, const fg_entity_state *es, uint32_t nlayers, bool timed) {
     for (uint32_t l = 0; l < nlayers; l++) {
         const fg_instance *inst = &es->layers[l];
         const fg_queued *q = &es->queued[l][0];
@@ -146,8 +165,8 @@ static inline void fold_layers(acc *r, const fg_entity_state *es, uint32_t nlaye
         run(r, (uint64_t)es->started_tick[l]);
         run(r, (uint64_t)inst->action | (uint64_t)inst->version << 16 |
                    (uint64_t)inst->contact << 32);
-        run2(r, (uint32_t)inst->elapsed, (uint32_t)inst->duration);
-        run(r, (uint64_t)inst->cycle);
+        run2(r, timed ? (uint32_t)inst->elapsed : 0, timed ? (uint32_t)inst->duration : 0);
+        run(r, timed ? (uint64_t)inst->cycle : 0);
         run(r, (uint64_t)inst->seq);
         run(r, (uint64_t)inst->started);
         if (q->action == FG_NO_ACTION) continue; /* an empty queue: nothing waits behind */
@@ -166,8 +185,94 @@ static inline void fold_layers(acc *r, const fg_entity_state *es, uint32_t nlaye
         run2(r, (uint32_t)es->res[k], (uint32_t)es->res[k + 1]);
 }
 
-/* Everything a later tick can read of one entity, as a run from where the entity starts. */
-static fg_fold_run fold_record(const fg_world *w, uint32_t slot, uint32_t nlayers) {
+/* The words of the layers with every queue empty (8 per layer) and the resources. */
+static inline uint64_t layers_words(uint32_t nlayers) { return 8u * nlayers + FG_MAX_RESOURCES / 2; }
+
+/* Adds each layer's elapsed-time word (its 5th) and cycle word (its 6th) to a kept fold of n
+** words: a word at place p of n adds its scrambled value to a, and that times n - 1 - p to c. */
+static inline void add_timed(acc *s, const fg_entity_state *es, uint32_t nlayers) {
+    for (uint32_t l = 0; l < nlayers; l++) {
+        const fg_instance *inst = &es->layers[l];
+        uint64_t e = fg_fold_scramble((uint64_t)(uint32_t)inst->elapsed |
+                                      (uint64_t)(uint32_t)inst->duration << 32);
+        uint64_t y = fg_fold_scramble((uint64_t)inst->cycle);
+        uint64_t after = s->n - 5 - 8u * l; /* the words after the elapsed-time word */
+        s->a += e + y;
+        s->c += (e + y) * after - y;
+    }
+}
+
+#ifdef FG_HASH_CHECK
+#include <stdio.h>
+#include <stdlib.h>
+/* Builds that check the kept folds (cmake -DFG_HASH_CHECK=ON; the sanitizer preset) stop at the
+** first one a write left unmarked: a missing fg_world_hash_touch. */
+static void check_kept(const fg_world *w, uint32_t slot, const fg_fold_run *kept,
+                       const fg_fold_run *fresh) {
+    if (kept->a == fresh->a && kept->b == fresh->b && kept->k == fresh->k) return;
+    fprintf(stderr, "framegate: tick %lld: entity %u: a kept hash fold is stale "
+                    "(a write without fg_world_hash_touch)\n",
+            (long long)w->state->tick, slot + 1);
+    abort();
+}
+#endif
+
+static fg_fold_run fold_record(const fg_world *w, uint32_t slot, uint32_t nlayers, fg_hash_kept *k,
+                               uint64_t now);
+
+/* The last jump decision and the combat state: from their kept folds while those hold, else
+** folded on their own, kept, and appended. */
+static inline void fold_jump_kept(acc *r, const fg_entity_state *es, fg_hash_kept *k, bool hold) {
+    acc s = {0, 0, 0};
+    if (hold) {
+        s = (acc){k->jump_a, k->jump_c, k->jump_n};
+    } else {
+        fold_jump(&s, es);
+        if (k) k->jump_a = s.a, k->jump_c = s.c, k->jump_n = (uint8_t)s.n;
+    }
+    append(r, s.a, s.c, s.n);
+}
+
+static inline void fold_combat_kept(acc *r, const fg_combat *c, fg_hash_kept *k, bool hold) {
+    acc s = {0, 0, 0};
+    if (hold) {
+        s = (acc){k->combat_a, k->combat_c, k->combat_n};
+    } else {
+        fold_combat(&s, c);
+        if (k) k->combat_a = s.a, k->combat_c = s.c, k->combat_n = (uint8_t)s.n;
+    }
+    append(r, s.a, s.c, s.n);
+}
+
+/* The layers and resources: kept while no request waits (a queue changes how many words there
+** are), with the words that change every tick added to the kept fold. */
+static inline void fold_layers_kept(acc *r, const fg_entity_state *es, uint32_t nlayers,
+                                    fg_hash_kept *k, bool hold) {
+    if (!k || es->queued_layers) {
+        if (k) k->layers_ok = 0;
+        fold_layers(r, es, nlayers, true);
+        return;
+    }
+    acc s = {k->layers_a, k->layers_c, layers_words(nlayers)};
+    if (!hold || !k->layers_ok) {
+        s = (acc){0, 0, 0};
+        fold_layers(&s, es, nlayers, false);
+        k->layers_ok = s.n == layers_words(nlayers); /* else queued_layers disagrees with a queue */
+        if (!k->layers_ok) {
+            fold_layers(r, es, nlayers, true);
+            return;
+        }
+        k->layers_a = s.a, k->layers_c = s.c;
+    }
+    add_timed(&s, es, nlayers);
+    append(r, s.a, s.c, s.n);
+}
+
+/* Everything a later tick can read of one entity, as a run from where the entity starts. With
+** k, the folds of the words that rarely change are taken from it while they hold (`now` is the
+** keep's count of changes) and kept in it when refolded. */
+static fg_fold_run fold_record(const fg_world *w, uint32_t slot, uint32_t nlayers, fg_hash_kept *k,
+                               uint64_t now) {
     const fg_entity_state *es = &w->entities[slot];
     acc r = {0, 0, 0};
     run(&r, es->id);
@@ -182,13 +287,23 @@ static fg_fold_run fold_record(const fg_world *w, uint32_t slot, uint32_t nlayer
                 (uint64_t)g->left_ground << 16 | (uint64_t)g->grounded << 24);
     run(&r, (uint64_t)g->last_grounded);
     run(&r, (uint64_t)g->landed_at);
-    fold_last(&r, es);
+    fold_last_input(&r, es);
+    bool hold = k && k->at == now;
+    fold_jump_kept(&r, es, k, hold);
     run(&r, (uint64_t)es->frozen_from);
     run(&r, (uint64_t)es->frozen_until);
-    fold_combat(&r, &es->combat);
-    fold_layers(&r, es, nlayers);
+    fold_combat_kept(&r, &es->combat, k, hold);
+    fold_layers_kept(&r, es, nlayers, k, hold);
+    if (k) k->at = now;
     fold_buffer(&r, fg_world_buffer_at(w, slot), es->input_digest);
-    return acc_run(&r);
+    fg_fold_run out = acc_run(&r);
+#ifdef FG_HASH_CHECK
+    if (k) {
+        fg_fold_run fresh = fold_record(w, slot, nlayers, NULL, 0);
+        check_kept(w, slot, &out, &fresh);
+    }
+#endif
+    return out;
 }
 
 static inline uint32_t nlayers_of(const fg_world *w, uint32_t slot) {
@@ -199,22 +314,27 @@ static inline uint32_t nlayers_of(const fg_world *w, uint32_t slot) {
 
 /* {====================================================================== the parts */
 
-/* The lines of an entity's record the fold reads (all but the pending requests and the last
-** decision, which come last), and the head of its input buffer. By the end of a tick of
-** thousands of entities they have left the nearer caches. Fetched two entities ahead: one
-** ahead, the lines the tick leaves cold (queues, hit log, jump) had only the next entity's last
-** phase to arrive in. */
+/* The lines the fold reads while the kept folds hold: the head of the record, its ground and
+** last input, its first two layers (elapsed time, cycles), the head of its input buffer, its
+** kept folds and its part. By the end of a tick of thousands of entities the record's lines have
+** left the nearest cache since the entity's earlier phases. Fetched two entities ahead. */
 static inline void prefetch_part(const fg_world *w, uint32_t slot) {
-    const char *p = (const char *)&w->entities[slot];
-    for (size_t at = 0; at < offsetof(fg_entity_state, pending); at += 64) __builtin_prefetch(p + at);
+    const fg_entity_state *es = &w->entities[slot];
+    __builtin_prefetch(es);
+    __builtin_prefetch(&es->ground);
+    __builtin_prefetch(&es->last_input);
+    __builtin_prefetch(&es->layers[0].elapsed);
+    __builtin_prefetch(&es->layers[1].elapsed);
     __builtin_prefetch(fg_world_buffer_at(w, slot));
+    __builtin_prefetch(&w->hash_keep->kept[slot]);
+    __builtin_prefetch(&w->hash_keep->parts[slot]);
 }
 
 void fg_world_hash_part(const fg_world *w, uint32_t slot) {
     if (slot + 2 < w->state->nentities) prefetch_part(w, slot + 2);
     fg_hash_keep *keep = w->hash_keep;
     fg_hash_part *p = &keep->parts[slot];
-    p->run = fold_record(w, slot, nlayers_of(w, slot));
+    p->run = fold_record(w, slot, nlayers_of(w, slot), &keep->kept[slot], keep->changes);
     if (p->ledger_at != keep->changes) {
         p->ledger = fg_dispatcher_fold(fg_world_ledger_at(w, slot));
         p->ledger_at = keep->changes;
@@ -271,7 +391,7 @@ static inline uint64_t world_hash(const fg_world *w, bool fresh) {
         fg_hash_part *p = keep->parts;
         for (uint32_t slot = 0; slot < s->nentities; slot++, p++) {
             const fg_ruleset *r = rules ? fg_world_rules_of(w, &w->entities[slot]) : NULL;
-            p->run = fold_record(w, slot, r ? r->nlayers : 0);
+            p->run = fold_record(w, slot, r ? r->nlayers : 0, &keep->kept[slot], keep->changes);
             p->ledger = fg_dispatcher_fold(fg_world_ledger_at(w, slot));
             p->ledger_at = keep->changes;
             if (r) p->motion = fg_motion_state_fold(r->motion_set, fg_world_motion_at(w, slot));
@@ -288,7 +408,7 @@ static inline uint64_t world_hash(const fg_world *w, bool fresh) {
     } else {
         for (uint32_t slot = 0; slot < s->nentities; slot++) {
             const fg_ruleset *r = rules ? fg_world_rules_of(w, &w->entities[slot]) : NULL;
-            fg_fold_run part = fold_record(w, slot, r ? r->nlayers : 0);
+            fg_fold_run part = fold_record(w, slot, r ? r->nlayers : 0, NULL, 0);
             fg_fold_add_run(&f, &part);
             fg_dispatcher_hash_fresh(fg_world_ledger_at(w, slot), &hs);
             if (r) fg_motion_state_hash(r->motion_set, fg_world_motion_at(w, slot), &hs);
