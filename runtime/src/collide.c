@@ -389,7 +389,8 @@ void fg_collide_place(fg_world *w, uint32_t slot, fg_tick t) {
 void fg_collide_pairs(fg_world *w, fg_tick t) {
     w->coll.ncontacts = 0;
     opponents(w, t);
-    teams(w, t);
+    if (w->teams != 1) teams(w, t);
+    else w->coll.nitems = 0; /* nobody has a team (tick.c): the sweep has no one to order */
     fg_projectile_collide(w, t);
     sort_contacts(w);
 }
