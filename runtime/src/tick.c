@@ -162,7 +162,7 @@ static int jump_id(const fg_world *w, const fg_entity_state *es) {
 }
 
 /* Whether two jump decisions hash the same (world_hash.c folds the rest only after a press). */
-static bool fg_jump_decision_same(const fg_jump_decision *a, const fg_jump_decision *b) {
+static bool jump_hashes_same(const fg_jump_decision *a, const fg_jump_decision *b) {
     if (a->result != b->result) return false;
     return a->result == FG_JUMP_NO_PRESS ||
            (a->tick == b->tick && a->press.id == b->press.id && a->press_tick == b->press_tick &&
@@ -174,7 +174,7 @@ static bool fg_jump_decision_same(const fg_jump_decision *a, const fg_jump_decis
 ** tick: it is traced once. */
 static void note_jump(fg_world *w, fg_entity_state *es, fg_jump_decision d, fg_tick t) {
     fg_jump_decision prev = es->last_jump;
-    if (!fg_jump_decision_same(&prev, &d)) fg_world_hash_touch(w, es);
+    if (!jump_hashes_same(&prev, &d)) fg_world_hash_touch(w, es);
     es->last_jump = d;
     bool ok = d.result == FG_JUMP_OK || d.result == FG_JUMP_DROP;
     bool repeat = !ok && prev.result == d.result && prev.press.id == d.press.id;

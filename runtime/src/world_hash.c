@@ -113,9 +113,8 @@ static inline void fold_combat(acc *r, const fg_combat *c) {
             run(r, bounce[i]);
     }
 }
-_Static_assert(7 + FG_MAX_VARS / 2 + 2 * FG_HIT_LOG + FG_BOUNCE_WORDS <= UINT8_MAX &&
-                   7 <= UINT8_MAX,
-               "fg_hash_kept counts an entity's combat and jump words in a byte");
+_Static_assert(7 + FG_MAX_VARS / 2 + 2 * FG_HIT_LOG + FG_BOUNCE_WORDS <= UINT8_MAX,
+               "fg_hash_kept counts an entity's combat words in a byte");
 
 /* An input buffer: its held state and counters, the digest of every edge it consumed, and which
 ** stored edges gameplay has consumed since (the buffer's digest of their ids). The stored edges
