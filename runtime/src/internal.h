@@ -164,16 +164,17 @@ typedef struct fg_hash_part {
     uint64_t ledger_at;
 } fg_hash_part;
 
-/* world_hash.c: the folds of an entity's words that rarely change, kept between ticks: its last
-** jump decision, its combat state (with the hit log and bounces), and its layers' words but
-** elapsed time and cycles, with its resources. Each is an accumulation from where it starts
+/* world_hash.c: the folds of an entity's words that rarely change, kept between ticks: the head
+** of its record but position, velocity, last grounded tick and last input (facing, support,
+** ground flags, landing) with its last jump decision; its freeze and combat state (with the hit
+** log and bounces); its layers' words but elapsed time and cycles, with its resources. Each is an accumulation from where it starts
 ** (a, c: world_hash.c) of n words. They hold while `at` equals the keep's `changes`; a write to
 ** any of those words sets it to 0 (fg_world_hash_touch). The layers' fold is kept only while no
 ** request waits (`layers_ok`). One cache line per entity. */
 typedef struct fg_hash_kept {
     _Alignas(64) uint64_t at;
-    uint64_t jump_a, jump_c, combat_a, combat_c, layers_a, layers_c;
-    uint8_t jump_n, combat_n, layers_ok;
+    uint64_t head_a, head_c, combat_a, combat_c, layers_a, layers_c;
+    uint8_t head_n, combat_n, layers_ok;
 } fg_hash_kept;
 
 /* The parts, and when they hold. Every change to the world outside a tick (fg_world_note_change,
@@ -332,9 +333,10 @@ struct fg_world {
     fg_tick boundary_tick;
 };
 
-/* Call when the tick writes a word of es's kept folds (fg_hash_kept): its jump decision; its
-** combat state, hit log, bounces; its layers (action, version, contact, sequence, start), queue
-** heads, sequence counters, start ticks; its resources. Elapsed time and cycles need no call. */
+/* Call when the tick writes a word of es's kept folds (fg_hash_kept): its facing, support, drop,
+** landing, ground flags and landing tick, jump decision; its freeze, combat state, hit log,
+** bounces; its layers (action, version, contact, sequence, start), queue heads, sequence
+** counters, start ticks; its resources. Position, velocity, timers and input need no call. */
 static inline void fg_world_hash_touch(const fg_world *w, const fg_entity_state *es) {
     w->hash_keep->kept[es->id - 1].at = 0;
 }

@@ -161,6 +161,13 @@ static int jump_id(const fg_world *w, const fg_entity_state *es) {
     return w->state->nslots > 0 ? w->jump_ids[w->state->slot_version[es->rules_slot]] : -1;
 }
 
+/* Whether two ground states hash the same but for the last grounded tick (a kept fold). */
+static bool ground_flags_same(const fg_ground *a, const fg_ground *b) {
+    return a->has_history == b->has_history && a->permission_spent == b->permission_spent &&
+           a->left_ground == b->left_ground && a->grounded == b->grounded &&
+           a->landed_at == b->landed_at;
+}
+
 /* Whether two jump decisions hash the same (world_hash.c folds the rest only after a press). */
 static bool jump_hashes_same(const fg_jump_decision *a, const fg_jump_decision *b) {
     if (a->result != b->result) return false;
@@ -222,8 +229,10 @@ static void input_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
     }
     bool was_grounded = es->ground.grounded;
     fg_tick landed_before = es->ground.landed_at;
+    fg_ground before = es->ground;
     /* One ground model: the stage contact the last movement left (or the host's report). */
     fg_ground_report(&es->ground, t, fg_world_stage_grounded(w, es));
+    if (!ground_flags_same(&before, &es->ground)) fg_world_hash_touch(w, es);
     if (es->ground.grounded != was_grounded || es->ground.landed_at != landed_before)
         fg_world_trace4(w, t, es->id, FG_TRACE_CONTACT, 0, es->ground.grounded,
                         es->ground.landed_at != landed_before, 0, 0);
@@ -564,6 +573,7 @@ static void settle_ground(fg_world *w, fg_entity_state *es, bool frozen, fg_tick
     const fg_action_rt *a = br ? &br->rt[body->action] : NULL;
     if (es->landed) {
         es->landed = 0;
+        fg_world_hash_touch(w, es);
         if (a && (int)a->group == br->airborne) {
             uint32_t version = w->state->slot_version[es->rules_slot];
             const fg_ruleset *r = w->versions[version];
@@ -599,6 +609,7 @@ static void jump_gate(fg_world *w, fg_entity_state *es, fg_tick t) {
     fg_jump_decision d = fg_jump_check(&es->ground, b, w->jump_action, t, &w->jump);
     if (d.result == FG_JUMP_OK && fg_world_stage_can_drop(w, es)) {
         fg_jump_commit(&es->ground, b, &d);
+        fg_world_hash_touch(w, es);
         es->drop = (uint8_t)((es->support & FG_SUPPORT_INDEX) + 1);
         es->support = FG_SUPPORT_NONE;
         d.result = FG_JUMP_DROP;
@@ -798,11 +809,14 @@ static void move_entity(fg_world *w, fg_entity_state *es, fg_tick t) {
     const fg_stage *stage = &w->state->stage;
     fg_fx want_x = es->x;
     fg_stage_contact c = fg_stage_move(stage, x0, y0, &es->x, &es->y, es->drop);
+    if (es->support != c.support) fg_world_hash_touch(w, es);
     es->support = c.support;
     if (c.stopped_y && es->vy > 0) es->vy = 0;
     /* A drop-through ends once the feet are below the platform. */
-    if (es->drop && (es->drop > stage->nplatforms || es->y < stage->platforms[es->drop - 1].y))
+    if (es->drop && (es->drop > stage->nplatforms || es->y < stage->platforms[es->drop - 1].y)) {
         es->drop = 0;
+        fg_world_hash_touch(w, es);
+    }
     /* A bounce a hit armed: off the wall that stopped it, or off the surface instead of a
     ** landing (bounce.c). */
     if (es->combat.launched && es->combat.bounce.armed)
@@ -811,6 +825,7 @@ static void move_entity(fg_world *w, fg_entity_state *es, fg_tick t) {
         if (es->vy < 0) es->vy = 0;
         if (airborne) {
             es->landed = 1;
+            fg_world_hash_touch(w, es);
             if (air_action || es->combat.launched) es->vx = 0;
         }
     }
@@ -828,6 +843,7 @@ static void face_opponent(fg_world *w, fg_entity_state *es) {
     }
     fg_facing want = o->x > es->x ? FG_FACING_RIGHT : FG_FACING_LEFT;
     if (es->facing != want) {
+        fg_world_hash_touch(w, es);
         es->facing = (uint8_t)want;
         fg_buffer_set_facing(fg_world_buffer_at(w, es->id - 1), want);
     }

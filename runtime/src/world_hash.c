@@ -113,7 +113,7 @@ static inline void fold_combat(acc *r, const fg_combat *c) {
             run(r, bounce[i]);
     }
 }
-_Static_assert(7 + FG_MAX_VARS / 2 + 2 * FG_HIT_LOG + FG_BOUNCE_WORDS <= UINT8_MAX,
+_Static_assert(2 + 7 + FG_MAX_VARS / 2 + 2 * FG_HIT_LOG + FG_BOUNCE_WORDS <= UINT8_MAX,
                "fg_hash_kept counts an entity's combat words in a byte");
 
 /* An input buffer: its held state and counters, the digest of every edge it consumed, and which
@@ -210,25 +210,76 @@ static void check_kept(const fg_world *w, uint32_t slot, const fg_fold_run *kept
 static fg_fold_run fold_record(const fg_world *w, uint32_t slot, uint32_t nlayers, fg_hash_kept *k,
                                uint64_t now);
 
-/* The last jump decision and the combat state: from their kept folds while those hold, else
-** folded on their own, kept, and appended. */
-static inline void fold_jump_kept(acc *r, const fg_entity_state *es, fg_hash_kept *k, bool hold) {
-    acc s = {0, 0, 0};
-    if (hold) {
-        s = (acc){k->jump_a, k->jump_c, k->jump_n};
+/* The head of the record: its words, the words of its last input, then its last jump decision.
+** With `live` false the words that change nearly every tick (position, velocity, last position,
+** last grounded tick, last input) go in as 0: the kept fold, which add_live completes. */
+static inline void fold_head(acc *r, const fg_entity_state *es, bool live) {
+    const fg_ground *g = &es->ground;
+    run(r, es->id);
+    run(r, (uint64_t)es->facing | (uint64_t)es->contact << 8 | (uint64_t)es->rules_slot << 16 |
+               (uint64_t)es->opponent << 32);
+    run(r, (uint64_t)es->support | (uint64_t)es->drop << 8 | (uint64_t)es->landed << 16);
+    run2(r, live ? (uint32_t)es->x : 0, live ? (uint32_t)es->y : 0);
+    run2(r, live ? (uint32_t)es->vx : 0, live ? (uint32_t)es->vy : 0);
+    run2(r, live ? (uint32_t)es->prev_x : 0, live ? (uint32_t)es->prev_y : 0);
+    run(r, (uint64_t)g->has_history | (uint64_t)g->permission_spent << 8 |
+               (uint64_t)g->left_ground << 16 | (uint64_t)g->grounded << 24);
+    run(r, live ? (uint64_t)g->last_grounded : 0);
+    run(r, (uint64_t)g->landed_at);
+    if (live) {
+        fold_last_input(r, es);
     } else {
-        fold_jump(&s, es);
-        if (k) k->jump_a = s.a, k->jump_c = s.c, k->jump_n = (uint8_t)s.n;
+        for (int i = 0; i < 4; i++) run(r, 0);
     }
+    fold_jump(r, es);
+}
+
+/* A word at place p of a kept fold of n words: its scrambled value joins a, and that times the
+** number of words after it joins c. */
+static inline void add_at(acc *s, uint64_t p, uint64_t v) {
+    uint64_t x = fg_fold_scramble(v);
+    s->a += x;
+    s->c += x * (s->n - 1 - p);
+}
+
+static inline void add_live(acc *s, const fg_entity_state *es) {
+    const fg_tick_input *in = &es->last_input;
+    add_at(s, 3, (uint64_t)(uint32_t)es->x | (uint64_t)(uint32_t)es->y << 32);
+    add_at(s, 4, (uint64_t)(uint32_t)es->vx | (uint64_t)(uint32_t)es->vy << 32);
+    add_at(s, 5, (uint64_t)(uint32_t)es->prev_x | (uint64_t)(uint32_t)es->prev_y << 32);
+    add_at(s, 7, (uint64_t)es->ground.last_grounded);
+    add_at(s, 9, (uint64_t)in->tick);
+    add_at(s, 10, (uint64_t)in->first | (uint64_t)in->count << 32);
+    add_at(s, 11, (uint64_t)in->pressed | (uint64_t)in->released << 32);
+    add_at(s, 12, (uint64_t)in->held | (uint64_t)in->dir << 32);
+}
+
+/* The head from its kept fold while that holds, else folded without its live words and kept. */
+static inline void fold_head_kept(acc *r, const fg_entity_state *es, fg_hash_kept *k, bool hold) {
+    if (!k) {
+        fold_head(r, es, true);
+        return;
+    }
+    acc s = {k->head_a, k->head_c, k->head_n};
+    if (!hold) {
+        s = (acc){0, 0, 0};
+        fold_head(&s, es, false);
+        k->head_a = s.a, k->head_c = s.c, k->head_n = (uint8_t)s.n;
+    }
+    add_live(&s, es);
     append(r, s.a, s.c, s.n);
 }
 
-static inline void fold_combat_kept(acc *r, const fg_combat *c, fg_hash_kept *k, bool hold) {
+/* The freeze and the combat state: from their kept fold while it holds, else folded on their own,
+** kept, and appended. */
+static inline void fold_combat_kept(acc *r, const fg_entity_state *es, fg_hash_kept *k, bool hold) {
     acc s = {0, 0, 0};
     if (hold) {
         s = (acc){k->combat_a, k->combat_c, k->combat_n};
     } else {
-        fold_combat(&s, c);
+        run(&s, (uint64_t)es->frozen_from);
+        run(&s, (uint64_t)es->frozen_until);
+        fold_combat(&s, &es->combat);
         if (k) k->combat_a = s.a, k->combat_c = s.c, k->combat_n = (uint8_t)s.n;
     }
     append(r, s.a, s.c, s.n);
@@ -265,24 +316,9 @@ static fg_fold_run fold_record(const fg_world *w, uint32_t slot, uint32_t nlayer
                                uint64_t now) {
     const fg_entity_state *es = &w->entities[slot];
     acc r = {0, 0, 0};
-    run(&r, es->id);
-    run(&r, (uint64_t)es->facing | (uint64_t)es->contact << 8 | (uint64_t)es->rules_slot << 16 |
-                (uint64_t)es->opponent << 32);
-    run(&r, (uint64_t)es->support | (uint64_t)es->drop << 8 | (uint64_t)es->landed << 16);
-    run2(&r, (uint32_t)es->x, (uint32_t)es->y);
-    run2(&r, (uint32_t)es->vx, (uint32_t)es->vy);
-    run2(&r, (uint32_t)es->prev_x, (uint32_t)es->prev_y);
-    const fg_ground *g = &es->ground;
-    run(&r, (uint64_t)g->has_history | (uint64_t)g->permission_spent << 8 |
-                (uint64_t)g->left_ground << 16 | (uint64_t)g->grounded << 24);
-    run(&r, (uint64_t)g->last_grounded);
-    run(&r, (uint64_t)g->landed_at);
-    fold_last_input(&r, es);
     bool hold = k && k->at == now;
-    fold_jump_kept(&r, es, k, hold);
-    run(&r, (uint64_t)es->frozen_from);
-    run(&r, (uint64_t)es->frozen_until);
-    fold_combat_kept(&r, &es->combat, k, hold);
+    fold_head_kept(&r, es, k, hold);
+    fold_combat_kept(&r, es, k, hold);
     fold_layers_kept(&r, es, nlayers, k, hold);
     if (k) k->at = now;
     fold_buffer(&r, fg_world_buffer_at(w, slot), es->input_digest);
