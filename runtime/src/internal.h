@@ -188,6 +188,13 @@ typedef struct fg_hash_keep {
     /* Changes made other than by a tick, counted from 1: a tick sees one made while it ran, and
     ** a kept ledger fold taken before one no longer holds. */
     uint64_t changes;
+    /* The entities' share of the hash as the tick folds them, in slot order: their runs one after
+    ** the other, and the hasher after their ledger and matcher folds. It holds when `ready` and
+    ** every entity was folded in order (`next` is the count); fg_world_hash then adds it whole
+    ** instead of going through the parts. */
+    fg_fold_run all;
+    fg_hasher all_hs;
+    uint32_t next;
     fg_hash_kept *kept; /* per entity slot, after the parts */
     fg_hash_part parts[];
 } fg_hash_keep;
@@ -195,6 +202,7 @@ typedef struct fg_hash_keep {
 /* Call when the world changes other than by its tick: no kept part holds any more. */
 static inline void fg_world_hash_forget(fg_hash_keep *k) {
     k->ready = false;
+    k->next = UINT32_MAX;
     k->changes++;
 }
 
@@ -203,6 +211,8 @@ static inline void fg_world_hash_ledger_changed(fg_hash_keep *k, uint32_t slot) 
     k->parts[slot].ledger_at = 0;
 }
 
+/* world_hash.c: starts the entities' share the tick adds up (fg_hash_keep.all). */
+void fg_world_hash_begin_parts(fg_hash_keep *keep);
 /* world_hash.c: folds entity slot's part (the end of its tick: nothing changes it after). */
 void fg_world_hash_part(const fg_world *w, uint32_t slot);
 /* world_hash.c: folds entity slot's matcher part (after the tick's last change to the matcher). */

@@ -519,6 +519,8 @@ fg_status fg_motion_set_build(const fg_motion_buttons *buttons, const fg_motion_
         }
     uint32_t done_fold_off = (uint32_t)off;
     off += sizeof(fg_fold);
+    uint32_t done_runs_off = (uint32_t)off;
+    off += sizeof(fg_fold_run) * ndefs;
     uint32_t naux_nodes = 0, naux_patterns = 0;
     for (uint32_t i = 0; i < nnodes; i++) naux_nodes += sc.nodes[i].has_aux != 0;
     for (uint32_t p = 0; p < ndefs; p++) naux_patterns += pats[p].final_aux != 0;
@@ -573,6 +575,7 @@ fg_status fg_motion_set_build(const fg_motion_buttons *buttons, const fg_motion_
     set->done_bits_off = done_bits_off;
     set->press_off = press_off;
     set->done_fold_off = done_fold_off;
+    set->done_runs_off = done_runs_off;
     set->aux_nodes = (uint16_t *)(blk + o_aux);
     set->aux_patterns = set->aux_nodes + naux_nodes;
     for (uint32_t i = 0; i < nnodes; i++)

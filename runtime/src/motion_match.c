@@ -70,24 +70,46 @@ static inline uint64_t link_word(const mlink *l) {
     return (uint64_t)l->id | (uint64_t)l->tick << 32;
 }
 
-/* Folds the hashed fields of the patterns with a done record (found through the validity bitmap),
-** then region_fold_parts. */
+/* The words of pattern p's completion, as a run. */
+static fg_fold_run done_run(const fg_motion_set *set, const fg_motion_state *st, uint32_t p) {
+    const cpattern *P = &set->patterns[p];
+    const mdone *d = done_of(st, P);
+    fg_fold_acc x = {0, 0, 0};
+    fg_fold_acc_u64(&x, p);
+    fg_fold_acc_u64(&x, (uint64_t)d->tick);
+    fg_fold_acc_u64(&x, (uint64_t)d->time);
+    fg_fold_acc_u64(&x, (uint64_t)d->beat | (uint64_t)d->replaces << 16 | (uint64_t)d->live << 32 |
+                            (uint64_t)d->why << 40 | (uint64_t)d->facing << 48 |
+                            (uint64_t)d->flags << 56);
+    fg_fold_acc_u64(&x, d->nedges);
+    const mlink *dl = done_links(st, P);
+    for (int i = 0; i < d->nedges; i++) fg_fold_acc_u64(&x, link_word(&dl[i]));
+    return fg_fold_acc_run(&x);
+}
+
+/* Keeps pattern p's run after its completion record was written. */
+static void done_written(const fg_motion_set *set, fg_motion_state *st, uint32_t p) {
+    done_runs_of(st, set)[p] = done_run(set, st, p);
+    st->region_stale |= REGION_RUNS;
+}
+
+/* The completions' part of the region fold from their kept runs, in pattern order. */
+static void region_fold_runs(const fg_motion_set *set, const fg_motion_state *st, fg_fold *f) {
+    const uint64_t *done = done_bits(st, set);
+    const fg_fold_run *runs = done_runs_of(st, set);
+    for (uint32_t w = 0; w < (set->npatterns + 63) / 64; w++)
+        for (uint64_t bits = done[w]; bits; bits &= bits - 1)
+            fg_fold_add_run(f, &runs[w * 64 + (uint32_t)__builtin_ctzll(bits)]);
+}
+
+/* The completions of the patterns with a done record (found through the validity bitmap), each
+** folded from its record. */
 static void region_fold_done(const fg_motion_set *set, const fg_motion_state *st, fg_fold *f) {
     const uint64_t *done = done_bits(st, set);
     for (uint32_t w = 0; w < (set->npatterns + 63) / 64; w++)
         for (uint64_t bits = done[w]; bits; bits &= bits - 1) {
-            uint32_t p = w * 64 + (uint32_t)__builtin_ctzll(bits);
-            const cpattern *P = &set->patterns[p];
-            const mdone *d = done_of(st, P);
-            fg_fold_u64(f, p);
-            fg_fold_u64(f, (uint64_t)d->tick);
-            fg_fold_u64(f, (uint64_t)d->time);
-            fg_fold_u64(f, (uint64_t)d->beat | (uint64_t)d->replaces << 16 |
-                               (uint64_t)d->live << 32 | (uint64_t)d->why << 40 |
-                               (uint64_t)d->facing << 48 | (uint64_t)d->flags << 56);
-            fg_fold_u64(f, d->nedges);
-            const mlink *dl = done_links(st, P);
-            for (int i = 0; i < d->nedges; i++) fg_fold_u64(f, link_word(&dl[i]));
+            fg_fold_run r = done_run(set, st, w * 64 + (uint32_t)__builtin_ctzll(bits));
+            fg_fold_add_run(f, &r);
         }
 }
 
@@ -126,8 +148,13 @@ static void region_fold(const fg_motion_set *set, const fg_motion_state *st, fg_
 static void region_update(const fg_motion_set *set, fg_motion_state *st) {
     fg_fold f = fg_fold_begin(0);
     fg_fold *done = done_fold_of(st, set);
-    if (st->region_stale & REGION_DONE) {
-        region_fold_done(set, st, &f);
+    if (st->region_stale & REGION_DONE) { /* every run taken again from its record */
+        const uint64_t *bits = done_bits(st, set);
+        for (uint32_t p = 0; p < set->npatterns; p++)
+            if (bit_get(bits, p)) done_runs_of(st, set)[p] = done_run(set, st, p);
+    }
+    if (st->region_stale & (REGION_DONE | REGION_RUNS)) {
+        region_fold_runs(set, st, &f);
         *done = f;
     } else {
         f = *done;
@@ -138,7 +165,9 @@ static void region_update(const fg_motion_set *set, fg_motion_state *st) {
     st->region_stale = 0;
 }
 
-void fg_motion_state_region_forget(fg_motion_state *st) { st->region_stale = REGION_DONE | REGION_PARTS; }
+void fg_motion_state_region_forget(fg_motion_state *st) {
+    st->region_stale = REGION_DONE | REGION_PARTS;
+}
 
 void fg_motion_state_refresh(const fg_motion_set *set, fg_motion_state *st) {
     if (st->region_stale) region_update(set, st);
@@ -168,20 +197,24 @@ fg_fold fg_motion_state_fold(const fg_motion_set *set, const fg_motion_state *st
         }
     }
 #endif
-    fg_fold f = fg_fold_begin(st->set_hash);
-    fg_fold_u64(&f, (uint64_t)st->last_tick);
-    fg_fold_u64(&f, (uint64_t)st->clock);
-    fg_fold_u64(&f, st->held);
-    fg_fold_u64(&f, (uint64_t)st->dir | (uint64_t)st->facing << 8 | (uint64_t)st->nlive << 16);
-    fg_fold_u64(&f, st->sweep);
+    /* A run of the header's words without a multiply each, placed after the set's hash. */
+    fg_fold_acc x = {0, 0, 0};
+    fg_fold_acc_u64(&x, (uint64_t)st->last_tick);
+    fg_fold_acc_u64(&x, (uint64_t)st->clock);
+    fg_fold_acc_u64(&x, st->held);
+    fg_fold_acc_u64(&x, (uint64_t)st->dir | (uint64_t)st->facing << 8 | (uint64_t)st->nlive << 16);
+    fg_fold_acc_u64(&x, st->sweep);
     const mpress *press = press_of(st, set);
     for (uint32_t held = st->held; held; held &= held - 1) {
         int b = __builtin_ctz(held);
-        fg_fold_u64(&f, (uint64_t)press[b].tick);
-        fg_fold_u64(&f, (uint64_t)press[b].clock);
+        fg_fold_acc_u64(&x, (uint64_t)press[b].tick);
+        fg_fold_acc_u64(&x, (uint64_t)press[b].clock);
     }
-    fg_fold_u64(&f, sum);
-    fg_fold_u64(&f, k);
+    fg_fold_acc_u64(&x, sum);
+    fg_fold_acc_u64(&x, k);
+    fg_fold f = fg_fold_begin(st->set_hash);
+    fg_fold_run r = fg_fold_acc_run(&x);
+    fg_fold_add_run(&f, &r);
     return f;
 }
 
@@ -196,6 +229,11 @@ uint64_t fg_motion_state_region_check(const fg_motion_set *set, const fg_motion_
         if (bit != (done_of(st, &set->patterns[p])->valid != 0)) return 0;
     }
     if (st->region_stale) return 1; /* nothing cached to compare: the hash folds it fresh */
+    for (uint32_t p = 0; p < set->npatterns; p++) {
+        if (!bit_get(done_bits(st, set), p)) continue;
+        fg_fold_run r = done_run(set, st, p), kept = done_runs_of(st, set)[p];
+        if (r.a != kept.a || r.b != kept.b || r.k != kept.k) return 0;
+    }
     fg_fold d = fg_fold_begin(0);
     region_fold_done(set, st, &d);
     if (d.sum != done_fold_of(st, set)->sum || d.k != done_fold_of(st, set)->k) return 0;
@@ -904,7 +942,7 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
     /* Whether anything the region hash covers may change this tick: new edges, candidates, or an
     ** expiry (of a partial match here, of a command's buffer below). A command its buffer still
     ** asserts changes nothing while it stays asserted. */
-    bool changed = m.dirty || m.ncand > 0, done_changed = false;
+    bool changed = m.dirty || m.ncand > 0;
     changed |= sweep(&m);
     uint32_t n = 0;
     if (m.ncand) {
@@ -1024,6 +1062,7 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
                 if (rd->live) {
                     rd->live = 0;
                     st->nlive--;
+                    done_written(set, st, c->replaces);
                 }
             }
             for (int i = 0; i < cmd->nedges && !m.flags; i++) {
@@ -1050,8 +1089,8 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
             mlink *dl = done_links(st, P);
             for (int i = 0; i < cmd->nedges; i++)
                 dl[i] = narrow((wlink){cmd->edges[i], cmd->edge_ticks[i]});
+            done_written(set, st, c->pattern);
         }
-        if (nacc) done_changed = true; /* each accepted candidate wrote its completion */
         uint16_t owners[MAX_CAND * FG_MOTION_MAX_EDGES];
         for (int i = 0; i < ntaken; i++) owners[i] = m.cands[acc[taken_by[i]]].pattern;
         invalidate(&m, taken, owners, ntaken);
@@ -1066,7 +1105,7 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
             if (age >= P->buffer) {
                 d->live = 0;
                 st->nlive--;
-                done_changed = true;
+                done_written(set, st, p);
                 continue;
             }
             if (n == max || (m.flags && name_listed(set, out, n, P->name))) continue;
@@ -1091,7 +1130,6 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
         }
     }
     if (changed) st->region_stale |= REGION_PARTS;
-    if (done_changed) st->region_stale |= REGION_DONE;
     if (nout) *nout = n;
     return FG_OK;
 }
@@ -1102,7 +1140,7 @@ void fg_motion_retire(const fg_motion_set *set, fg_motion_state *st, uint32_t mo
     if (d->live) {
         d->live = 0;
         st->nlive--;
-        st->region_stale |= REGION_DONE;
+        done_written(set, st, motion);
     }
 }
 

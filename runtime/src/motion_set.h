@@ -98,7 +98,9 @@ struct fg_motion_state {
     ** hash costs the header, and a matcher nobody hashes pays nothing for it. The fold goes
     ** through the patterns' completions first, then the partial matches: the fold as it stands
     ** after the completions is kept too (done_fold, in the cold tail), so a tick that changed
-    ** only partial matches (the common change: an edge, an expiry) refolds only those. */
+    ** only partial matches (the common change: an edge, an expiry) refolds only those; and each
+    ** completion's words are kept as a run (done_runs), taken again where the record is written,
+    ** so a new completion refolds one record, not every one. */
     uint64_t region_sum, region_k;
 };
 
@@ -182,6 +184,7 @@ struct fg_motion_set {
     ** those, not every node of the trie. */
     uint32_t node_bits_off, done_bits_off;
     uint32_t done_fold_off; /* fg_fold: the region fold after the completions (region_sum) */
+    uint32_t done_runs_off; /* fg_fold_run per pattern: the words of its completion */
     uint32_t press_off; /* mpress[FG_INPUT_MAX_ACTIONS] */
     uint32_t naux_nodes, naux_patterns;
     uint16_t *aux_nodes, *aux_patterns;
@@ -224,9 +227,14 @@ static inline maux *final_aux(const fg_motion_state *st, const cpattern *P, int 
 static inline mpress *press_of(const fg_motion_state *st, const fg_motion_set *set) {
     return (mpress *)at(st, set->press_off);
 }
-/* What region_stale says changed since the region fold: the completions, the partial matches. */
+/* What region_stale says changed since the region fold: every completion (its run is taken again
+** from the record), the partial matches, a completion whose run was taken again at its write. */
 #define REGION_DONE 1u
 #define REGION_PARTS 2u
+#define REGION_RUNS 4u
+static inline fg_fold_run *done_runs_of(const fg_motion_state *st, const fg_motion_set *set) {
+    return (fg_fold_run *)at(st, set->done_runs_off);
+}
 static inline fg_fold *done_fold_of(const fg_motion_state *st, const fg_motion_set *set) {
     return (fg_fold *)at(st, set->done_fold_off);
 }

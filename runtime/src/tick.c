@@ -955,6 +955,7 @@ fg_status fg_world_advance(fg_world *w, fg_error *err) {
     keep->ready = false;
     uint64_t changes = keep->changes;
     keep->folding = keep->asked && rules;
+    if (keep->folding) fg_world_hash_begin_parts(keep);
     keep->asked = false;
     keep->in_tick = true;
     for (uint32_t s = 0; s < n; s++) input_phase(w, &w->entities[s], t);

@@ -33,22 +33,16 @@
 */
 #include "internal.h"
 
+#define HASH_SEED 0x66726D67u
+
 
 static inline void mix(fg_fold *f, uint64_t v) { fg_fold_u64(f, v); }
 
-/* An entity's words are accumulated as a run from where the entity starts (fg_fold_run), without
-** a multiply per word: word i adds scramble(w_i) * i * D to the run's b, and the sum of i * s_i
-** over n words is (n - 1) * a - c, where a sums the scrambled words and c sums a as it was before
-** each word. */
-typedef struct acc {
-    uint64_t a, c, n;
-} acc;
+/* An entity's words are accumulated as a run from where the entity starts, without a multiply
+** per word (fg_fold_acc, base.h). */
+typedef fg_fold_acc acc;
 
-static inline void run(acc *x, uint64_t v) {
-    x->c += x->a;
-    x->a += fg_fold_scramble(v);
-    x->n++;
-}
+static inline void run(acc *x, uint64_t v) { fg_fold_acc_u64(x, v); }
 
 static inline void run2(acc *x, uint32_t lo, uint32_t hi) {
     run(x, (uint64_t)lo | (uint64_t)hi << 32);
@@ -62,10 +56,7 @@ static inline void append(acc *r, uint64_t a, uint64_t c, uint64_t n) {
     r->n += n;
 }
 
-static inline fg_fold_run acc_run(const acc *x) {
-    fg_fold_run r = {x->a, ((x->n - 1) * x->a - x->c) * FG_FOLD_STEP, x->n * FG_FOLD_STEP};
-    return r;
-}
+static inline fg_fold_run acc_run(const acc *x) { return fg_fold_acc_run(x); }
 
 static inline void mix2(fg_fold *f, uint32_t lo, uint32_t hi) {
     fg_fold_u64(f, (uint64_t)lo | (uint64_t)hi << 32);
@@ -339,6 +330,17 @@ void fg_world_hash_part(const fg_world *w, uint32_t slot) {
         p->ledger = fg_dispatcher_fold(fg_world_ledger_at(w, slot));
         p->ledger_at = keep->changes;
     }
+    if (slot != keep->next) return; /* out of order: the hash goes through the parts */
+    keep->next++;
+    fg_fold_run_append(&keep->all, &p->run);
+    fg_hash_fold_end(&keep->all_hs, &p->ledger);
+    fg_hash_fold_end(&keep->all_hs, &p->motion); /* a tick folds only with rules */
+}
+
+void fg_world_hash_begin_parts(fg_hash_keep *keep) {
+    keep->all = (fg_fold_run){0, 0, 0};
+    keep->all_hs = fg_hasher_begin(HASH_SEED);
+    keep->next = 0;
 }
 
 void fg_world_hash_motion(const fg_world *w, uint32_t slot, const fg_motion_set *set) {
@@ -355,7 +357,7 @@ void fg_world_hash_motion(const fg_world *w, uint32_t slot, const fg_motion_set 
 ** pushed its input). The contact report is hashed: it stays in force until the next one.
 ** `fresh`: no kept part is read, and every ledger is folded entry by entry. */
 static inline uint64_t world_hash(const fg_world *w, bool fresh) {
-    fg_hasher hs = fg_hasher_begin(0x66726D67u);
+    fg_hasher hs = fg_hasher_begin(HASH_SEED);
     fg_fold f = fg_fold_begin(0);
     const fg_world_state *s = w->state;
     mix(&f, (uint64_t)s->tick);
@@ -389,6 +391,7 @@ static inline uint64_t world_hash(const fg_world *w, bool fresh) {
         ** since): fold them now and keep them, so a second hash before the next change or tick
         ** (a recorder and a host, a sync check) only adds them up. */
         fg_hash_part *p = keep->parts;
+        keep->next = UINT32_MAX; /* the tick's sum is of another state */
         for (uint32_t slot = 0; slot < s->nentities; slot++, p++) {
             const fg_ruleset *r = rules ? fg_world_rules_of(w, &w->entities[slot]) : NULL;
             p->run = fold_record(w, slot, r ? r->nlayers : 0, &keep->kept[slot], keep->changes);
@@ -398,7 +401,10 @@ static inline uint64_t world_hash(const fg_world *w, bool fresh) {
         }
         keep->ready = true;
     }
-    if (!fresh) {
+    if (!fresh && keep->ready && rules && keep->next == s->nentities) {
+        hs = keep->all_hs; /* the tick added the parts up as it folded them */
+        fg_fold_add_run(&f, &keep->all);
+    } else if (!fresh) {
         const fg_hash_part *p = keep->parts;
         for (uint32_t slot = 0; slot < s->nentities; slot++, p++) {
             fg_fold_add_run(&f, &p->run);

@@ -163,6 +163,27 @@ static inline void fg_fold_run_u64(fg_fold_run *r, uint64_t v) {
     r->b += s * r->k;
     r->k += FG_FOLD_STEP;
 }
+/* A run accumulated without a multiply per word: word i of n adds scramble(w_i) * i * D to the
+** run's b, and the sum of i * s_i is (n - 1) * a - c, where a sums the scrambled words and c sums
+** a as it was before each word. */
+typedef struct fg_fold_acc {
+    uint64_t a, c, n;
+} fg_fold_acc;
+static inline void fg_fold_acc_u64(fg_fold_acc *x, uint64_t v) {
+    x->c += x->a;
+    x->a += fg_fold_scramble(v);
+    x->n++;
+}
+static inline fg_fold_run fg_fold_acc_run(const fg_fold_acc *x) {
+    fg_fold_run r = {x->a, ((x->n - 1) * x->a - x->c) * FG_FOLD_STEP, x->n * FG_FOLD_STEP};
+    return r;
+}
+/* Appends run s to run r: s's words go where r ends. */
+static inline void fg_fold_run_append(fg_fold_run *r, const fg_fold_run *s) {
+    r->b += s->b + r->k * s->a;
+    r->a += s->a;
+    r->k += s->k;
+}
 static inline void fg_fold_add_run(fg_fold *f, const fg_fold_run *r) {
     f->sum += f->k * r->a + r->b;
     f->k += r->k;
