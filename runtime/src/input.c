@@ -353,11 +353,13 @@ fg_status fg_buffer_consume_for_tick(fg_buffer *b, fg_tick tick, fg_tick_input *
         /* Most ticks: nothing arrived, so nothing moves and nothing is evicted. */
         b->current_tick = tick;
         if (out) {
-            memset(out, 0, sizeof *out);
-            out->tick = tick;
-            out->first = b->count;
-            out->held = b->held;
-            out->dir = b->dir;
+            fg_tick_input in;
+            memset(&in, 0, sizeof in);
+            in.tick = tick;
+            in.first = b->count;
+            in.held = b->held;
+            in.dir = b->dir;
+            *out = in;
         }
         return FG_OK;
     }
