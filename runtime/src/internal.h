@@ -207,10 +207,9 @@ static inline void fg_world_hash_forget(fg_hash_keep *k) {
     k->changes++;
 }
 
-/* Call when the tick writes entity slot's dispatch ledger. */
-static inline void fg_world_hash_ledger_changed(fg_hash_keep *k, uint32_t slot) {
-    k->parts[slot].ledger_at = 0;
-}
+/* world_hash.c: call when the tick writes entity slot's dispatch ledger. A tick that folds the
+** parts takes the ledger's fold there and then, while its lines are in the cache. */
+void fg_world_hash_ledger_written(const fg_world *w, uint32_t slot);
 
 /* world_hash.c: starts the entities' share the tick adds up (fg_hash_keep.all). */
 void fg_world_hash_begin_parts(fg_hash_keep *keep);

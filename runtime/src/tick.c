@@ -34,7 +34,7 @@
 static void begin_ledger(fg_world *w, fg_entity_state *es, uint32_t layer, int64_t seq) {
     /* Sequences only grow per layer, so begin cannot fail here. */
     fg_dispatcher_begin(fg_world_ledger_at(w, es->id - 1), layer, seq, NULL);
-    fg_world_hash_ledger_changed(w->hash_keep, es->id - 1);
+    fg_world_hash_ledger_written(w, es->id - 1);
 }
 
 /* Starts `action` of ruleset `version` on a layer: a new action sequence, tick 0. */
@@ -725,7 +725,7 @@ static void gate_phase(fg_world *w, fg_tick t) {
             fg_world_trace4(w, t, es->id, FG_TRACE_EVENT, res, c->layer, c->stamp.sequence,
                             c->stamp.marker, (int64_t)c->stamp.occurrence);
             if (res != FG_DISPATCH_ACCEPTED) continue;
-            fg_world_hash_ledger_changed(w->hash_keep, c->slot); /* only a new event writes it */
+            fg_world_hash_ledger_written(w, c->slot); /* only a new event writes it */
             fg_instance *inst = &es->layers[c->layer];
             fg_event *ev = w->nevents < w->cap_events ? &w->events[w->nevents++] : NULL;
             uint8_t contact = 0;

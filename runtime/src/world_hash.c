@@ -378,6 +378,17 @@ void fg_world_hash_begin_parts(fg_hash_keep *keep) {
     keep->next = 0;
 }
 
+void fg_world_hash_ledger_written(const fg_world *w, uint32_t slot) {
+    fg_hash_keep *keep = w->hash_keep;
+    fg_hash_part *p = &keep->parts[slot];
+    if (keep->folding) {
+        p->ledger = fg_dispatcher_fold(fg_world_ledger_at(w, slot));
+        p->ledger_at = keep->changes;
+    } else {
+        p->ledger_at = 0;
+    }
+}
+
 void fg_world_hash_motion(const fg_world *w, uint32_t slot, const fg_motion_set *set) {
     w->hash_keep->parts[slot].motion = fg_motion_state_fold(set, fg_world_motion_at(w, slot));
 }
