@@ -151,13 +151,10 @@ typedef struct fg_world_state {
 
 #define FG_COMMANDS_PER_TICK 4 /* motion commands one entity can act on per tick */
 
-/* world_hash.c: one entity's part of the state hash, folded at the end of the entity's tick
-** while its record is still in the cache: the run of its words in the world's fold (placed where
-** the entity starts, it adds k * a + b to the sum and `k` to k), and the folds of its dispatch
-** ledger and its matcher (each mixed into the hasher in turn). Not authoritative: a part is used
-** only while `ready` says nothing changed since the tick that wrote it. */
+/* world_hash.c: the folds of one entity's dispatch ledger and matcher, taken where the tick
+** last writes them (each mixed into the hasher in turn when the entity's part is added to the
+** keep's sum). Not authoritative. */
 typedef struct fg_hash_part {
-    _Alignas(64) fg_fold_run run; /* one cache line each */
     fg_fold ledger, motion;
     /* The ledger fold is kept while the ledger is unchanged: it holds while ledger_at equals the
     ** keep's `changes`, and the tick sets it to 0 when it writes the ledger (tick.c). */
@@ -189,21 +186,20 @@ typedef struct fg_hash_keep {
     /* Changes made other than by a tick, counted from 1: a tick sees one made while it ran, and
     ** a kept ledger fold taken before one no longer holds. */
     uint64_t changes;
-    /* The entities' share of the hash as the tick folds them, in slot order: their runs one after
-    ** the other, and the hasher after their ledger and matcher folds. It holds when `ready` and
-    ** every entity was folded in order (`next` is the count); fg_world_hash then adds it whole
-    ** instead of going through the parts. */
+    /* The entities' share of the hash as the tick folds them, in slot order: their runs (each
+    ** placed where the entity starts adds k * a + b to the sum) one after the other, and the
+    ** hasher after their ledger and matcher folds. It holds when `ready` and every entity was
+    ** added in order (`next` is the count); else fg_world_hash folds them all again. */
     fg_fold_run all;
     fg_hasher all_hs;
     uint32_t next;
-    fg_hash_kept *kept; /* per entity slot, after the parts */
+    fg_hash_kept *kept; /* per entity slot, after the parts, 64-byte aligned */
     fg_hash_part parts[];
 } fg_hash_keep;
 
 /* Call when the world changes other than by its tick: no kept part holds any more. */
 static inline void fg_world_hash_forget(fg_hash_keep *k) {
     k->ready = false;
-    k->next = UINT32_MAX;
     k->changes++;
 }
 

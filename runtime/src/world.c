@@ -31,7 +31,7 @@ static size_t align64(size_t n) { return (n + CACHE_LINE - 1) & ~(size_t)(CACHE_
 
 static size_t hash_keep_bytes(uint32_t max_entities) {
     return sizeof(fg_hash_keep) + (sizeof(fg_hash_part) + sizeof(fg_hash_kept)) * max_entities +
-           CACHE_LINE - 1; /* to align it */
+           2 * CACHE_LINE; /* to align it and its kept folds */
 }
 
 fg_status fg_world_no_entity(const fg_world *w, fg_entity e, fg_error *err) {
@@ -201,9 +201,10 @@ fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
         fg_error_set(err, FG_ENOMEM, "world: out of memory (state of %zu bytes)", w->arena_size);
         return NULL;
     }
-    memset(w->hash_keep, 0, hash_keep_bytes(c.max_entities) - (CACHE_LINE - 1)); /* none ready */
-    w->hash_keep->changes = 1;                                 /* nor any ledger fold kept */
-    w->hash_keep->kept = (fg_hash_kept *)(w->hash_keep->parts + c.max_entities);
+    memset(w->hash_keep, 0, hash_keep_bytes(c.max_entities) - CACHE_LINE); /* none ready */
+    w->hash_keep->changes = 1;                                          /* nor any fold kept */
+    w->hash_keep->kept =
+        (fg_hash_kept *)align64((uintptr_t)(w->hash_keep->parts + c.max_entities));
     w->state = (fg_world_state *)w->arena;
     fg_projectile_pool_bind(w, w->arena + off_pool);
     w->ppool->next_id = 1;

@@ -67,14 +67,6 @@ static inline void mix2(fg_fold *f, uint32_t lo, uint32_t hi) {
 /* The last tick's input and jump decision are state too: a rule or a host reads them between
 ** ticks. The last request decision is not: it is a report (like the trace), and a request a
 ** failing rule dropped leaves the world as if it was never made. */
-static inline void fold_last_input(acc *r, const fg_entity_state *es) {
-    const fg_tick_input *in = &es->last_input;
-    run(r, (uint64_t)in->tick);
-    run2(r, in->first, in->count);
-    run2(r, in->pressed, in->released);
-    run2(r, in->held, in->dir);
-}
-
 static inline void fold_jump(acc *r, const fg_entity_state *es) {
     const fg_jump_decision *j = &es->last_jump;
     run(r, (uint64_t)j->result);
@@ -146,6 +138,10 @@ static inline void fold_queued_rest(acc *r, const fg_queued *q) {
 ** layers), so they are not folded. With `timed` false, each layer's elapsed time and cycle count
 ** go in as 0 (which adds nothing but their place): the kept fold, which the words that change
 ** every tick join afterwards (add_timed). */
+static inline uint64_t timer_word(const fg_instance *inst) {
+    return (uint64_t)(uint32_t)inst->elapsed | (uint64_t)(uint32_t)inst->duration << 32;
+}
+
 static inline void fold_layers(acc *r, const fg_entity_state *es, uint32_t nlayers, bool timed) {
     for (uint32_t l = 0; l < nlayers; l++) {
         const fg_instance *inst = &es->layers[l];
@@ -155,7 +151,7 @@ static inline void fold_layers(acc *r, const fg_entity_state *es, uint32_t nlaye
         run(r, (uint64_t)es->started_tick[l]);
         run(r, (uint64_t)inst->action | (uint64_t)inst->version << 16 |
                    (uint64_t)inst->contact << 32);
-        run2(r, timed ? (uint32_t)inst->elapsed : 0, timed ? (uint32_t)inst->duration : 0);
+        run(r, timed ? timer_word(inst) : 0);
         run(r, timed ? (uint64_t)inst->cycle : 0);
         run(r, (uint64_t)inst->seq);
         run(r, (uint64_t)inst->started);
@@ -183,8 +179,7 @@ static inline uint64_t layers_words(uint32_t nlayers) { return 8u * nlayers + FG
 static inline void add_timed(acc *s, const fg_entity_state *es, uint32_t nlayers) {
     for (uint32_t l = 0; l < nlayers; l++) {
         const fg_instance *inst = &es->layers[l];
-        uint64_t e = fg_fold_scramble((uint64_t)(uint32_t)inst->elapsed |
-                                      (uint64_t)(uint32_t)inst->duration << 32);
+        uint64_t e = fg_fold_scramble(timer_word(inst));
         uint64_t y = fg_fold_scramble((uint64_t)inst->cycle);
         uint64_t after = s->n - 5 - 8u * l; /* the words after the elapsed-time word */
         s->a += e + y;
@@ -210,27 +205,42 @@ static void check_kept(const fg_world *w, uint32_t slot, const fg_fold_run *kept
 static fg_fold_run fold_record(const fg_world *w, uint32_t slot, uint32_t nlayers, fg_hash_kept *k,
                                uint64_t now);
 
-/* The head of the record: its words, the words of its last input, then its last jump decision.
-** With `live` false the words that change nearly every tick (position, velocity, last position,
-** last grounded tick, last input) go in as 0: the kept fold, which add_live completes. */
-static inline void fold_head(acc *r, const fg_entity_state *es, bool live) {
+/* The head of the record: its words, with its ground and last input. The ones that change nearly
+** every tick (position, velocity, last position, last grounded tick, last input) are at places
+** 3-5, 7 and 9-12: fold_head leaves them out of the kept fold, add_live adds them. */
+enum { HEAD_WORDS = 13 };
+
+static inline void head_words(const fg_entity_state *es, uint64_t w[HEAD_WORDS]) {
     const fg_ground *g = &es->ground;
-    run(r, es->id);
-    run(r, (uint64_t)es->facing | (uint64_t)es->contact << 8 | (uint64_t)es->rules_slot << 16 |
-               (uint64_t)es->opponent << 32);
-    run(r, (uint64_t)es->support | (uint64_t)es->drop << 8 | (uint64_t)es->landed << 16);
-    run2(r, live ? (uint32_t)es->x : 0, live ? (uint32_t)es->y : 0);
-    run2(r, live ? (uint32_t)es->vx : 0, live ? (uint32_t)es->vy : 0);
-    run2(r, live ? (uint32_t)es->prev_x : 0, live ? (uint32_t)es->prev_y : 0);
-    run(r, (uint64_t)g->has_history | (uint64_t)g->permission_spent << 8 |
-               (uint64_t)g->left_ground << 16 | (uint64_t)g->grounded << 24);
-    run(r, live ? (uint64_t)g->last_grounded : 0);
-    run(r, (uint64_t)g->landed_at);
-    if (live) {
-        fold_last_input(r, es);
-    } else {
-        for (int i = 0; i < 4; i++) run(r, 0);
-    }
+    const fg_tick_input *in = &es->last_input;
+    w[0] = es->id;
+    w[1] = (uint64_t)es->facing | (uint64_t)es->contact << 8 | (uint64_t)es->rules_slot << 16 |
+           (uint64_t)es->opponent << 32;
+    w[2] = (uint64_t)es->support | (uint64_t)es->drop << 8 | (uint64_t)es->landed << 16;
+    w[3] = (uint64_t)(uint32_t)es->x | (uint64_t)(uint32_t)es->y << 32;
+    w[4] = (uint64_t)(uint32_t)es->vx | (uint64_t)(uint32_t)es->vy << 32;
+    w[5] = (uint64_t)(uint32_t)es->prev_x | (uint64_t)(uint32_t)es->prev_y << 32;
+    w[6] = (uint64_t)g->has_history | (uint64_t)g->permission_spent << 8 |
+           (uint64_t)g->left_ground << 16 | (uint64_t)g->grounded << 24;
+    w[7] = (uint64_t)g->last_grounded;
+    w[8] = (uint64_t)g->landed_at;
+    w[9] = (uint64_t)in->tick;
+    w[10] = (uint64_t)in->first | (uint64_t)in->count << 32;
+    w[11] = (uint64_t)in->pressed | (uint64_t)in->released << 32;
+    w[12] = (uint64_t)in->held | (uint64_t)in->dir << 32;
+}
+
+/* The head's words, then the jump decision's. With `live` false the words that change nearly
+** every tick go in as 0 (which adds nothing but their place): the kept fold, which add_live
+** completes. */
+static inline void fold_head(acc *r, const fg_entity_state *es, bool live) {
+    uint64_t w[HEAD_WORDS];
+    head_words(es, w);
+    if (!live) /* written out rather than looped: a loop here is not unrolled at -O2 */
+        w[3] = w[4] = w[5] = w[7] = w[9] = w[10] = w[11] = w[12] = 0;
+    run(r, w[0]), run(r, w[1]), run(r, w[2]), run(r, w[3]), run(r, w[4]), run(r, w[5]);
+    run(r, w[6]), run(r, w[7]), run(r, w[8]), run(r, w[9]), run(r, w[10]), run(r, w[11]);
+    run(r, w[12]);
     fold_jump(r, es);
 }
 
@@ -243,15 +253,10 @@ static inline void add_at(acc *s, uint64_t p, uint64_t v) {
 }
 
 static inline void add_live(acc *s, const fg_entity_state *es) {
-    const fg_tick_input *in = &es->last_input;
-    add_at(s, 3, (uint64_t)(uint32_t)es->x | (uint64_t)(uint32_t)es->y << 32);
-    add_at(s, 4, (uint64_t)(uint32_t)es->vx | (uint64_t)(uint32_t)es->vy << 32);
-    add_at(s, 5, (uint64_t)(uint32_t)es->prev_x | (uint64_t)(uint32_t)es->prev_y << 32);
-    add_at(s, 7, (uint64_t)es->ground.last_grounded);
-    add_at(s, 9, (uint64_t)in->tick);
-    add_at(s, 10, (uint64_t)in->first | (uint64_t)in->count << 32);
-    add_at(s, 11, (uint64_t)in->pressed | (uint64_t)in->released << 32);
-    add_at(s, 12, (uint64_t)in->held | (uint64_t)in->dir << 32);
+    uint64_t w[HEAD_WORDS];
+    head_words(es, w);
+    add_at(s, 3, w[3]), add_at(s, 4, w[4]), add_at(s, 5, w[5]), add_at(s, 7, w[7]);
+    add_at(s, 9, w[9]), add_at(s, 10, w[10]), add_at(s, 11, w[11]), add_at(s, 12, w[12]);
 }
 
 /* The head from its kept fold while that holds, else folded without its live words and kept. */
@@ -356,20 +361,26 @@ static inline void prefetch_part(const fg_world *w, uint32_t slot) {
     __builtin_prefetch(&w->hash_keep->parts[slot]);
 }
 
+/* The next entity's run, ledger fold and (with rules) matcher fold added to the keep's sum. */
+static void add_part(fg_hash_keep *keep, const fg_hash_part *p, const fg_fold_run *run,
+                     bool motion) {
+    keep->next++;
+    fg_fold_run_append(&keep->all, run);
+    fg_hash_fold_end(&keep->all_hs, &p->ledger);
+    if (motion) fg_hash_fold_end(&keep->all_hs, &p->motion);
+}
+
 void fg_world_hash_part(const fg_world *w, uint32_t slot) {
     if (slot + 2 < w->state->nentities) prefetch_part(w, slot + 2);
     fg_hash_keep *keep = w->hash_keep;
     fg_hash_part *p = &keep->parts[slot];
-    p->run = fold_record(w, slot, nlayers_of(w, slot), &keep->kept[slot], keep->changes);
+    fg_fold_run run = fold_record(w, slot, nlayers_of(w, slot), &keep->kept[slot], keep->changes);
     if (p->ledger_at != keep->changes) {
         p->ledger = fg_dispatcher_fold(fg_world_ledger_at(w, slot));
         p->ledger_at = keep->changes;
     }
-    if (slot != keep->next) return; /* out of order: the hash goes through the parts */
-    keep->next++;
-    fg_fold_run_append(&keep->all, &p->run);
-    fg_hash_fold_end(&keep->all_hs, &p->ledger);
-    fg_hash_fold_end(&keep->all_hs, &p->motion); /* a tick folds only with rules */
+    /* Out of order, the sum stops short of the count, and the hash folds every entity again. */
+    if (slot == keep->next) add_part(keep, p, &run, true); /* a tick folds only with rules */
 }
 
 void fg_world_hash_begin_parts(fg_hash_keep *keep) {
@@ -432,31 +443,26 @@ static inline uint64_t world_hash(const fg_world *w, bool fresh) {
     fg_hash_keep *keep = w->hash_keep;
     /* In the middle of a tick (a hook hashing), half the entities have moved on: nothing kept. */
     if (keep->in_tick && !keep->ready) fresh = true;
-    if (!fresh && !keep->ready) {
-        /* The tick did not fold the parts (nobody hashed the tick before, or the world changed
-        ** since): fold them now and keep them, so a second hash before the next change or tick
-        ** (a recorder and a host, a sync check) only adds them up. */
+    if (!fresh && !(keep->ready && keep->next == s->nentities)) {
+        /* The tick did not add every part up (nobody hashed the tick before, or the world changed
+        ** since): fold them now and keep the sum, so a second hash before the next change or
+        ** tick (a recorder and a host, a sync check) only adds it. */
+        fg_world_hash_begin_parts(keep);
         fg_hash_part *p = keep->parts;
-        keep->next = UINT32_MAX; /* the tick's sum is of another state */
         for (uint32_t slot = 0; slot < s->nentities; slot++, p++) {
             const fg_ruleset *r = rules ? fg_world_rules_of(w, &w->entities[slot]) : NULL;
-            p->run = fold_record(w, slot, r ? r->nlayers : 0, &keep->kept[slot], keep->changes);
+            fg_fold_run run =
+                fold_record(w, slot, r ? r->nlayers : 0, &keep->kept[slot], keep->changes);
             p->ledger = fg_dispatcher_fold(fg_world_ledger_at(w, slot));
             p->ledger_at = keep->changes;
             if (r) p->motion = fg_motion_state_fold(r->motion_set, fg_world_motion_at(w, slot));
+            add_part(keep, p, &run, r != NULL);
         }
         keep->ready = true;
     }
-    if (!fresh && keep->ready && rules && keep->next == s->nentities) {
-        hs = keep->all_hs; /* the tick added the parts up as it folded them */
+    if (!fresh) {
+        hs = keep->all_hs; /* the parts, added up as they were folded */
         fg_fold_add_run(&f, &keep->all);
-    } else if (!fresh) {
-        const fg_hash_part *p = keep->parts;
-        for (uint32_t slot = 0; slot < s->nentities; slot++, p++) {
-            fg_fold_add_run(&f, &p->run);
-            fg_hash_fold_end(&hs, &p->ledger);
-            if (rules) fg_hash_fold_end(&hs, &p->motion);
-        }
     } else {
         for (uint32_t slot = 0; slot < s->nentities; slot++) {
             const fg_ruleset *r = rules ? fg_world_rules_of(w, &w->entities[slot]) : NULL;

@@ -352,7 +352,7 @@ static void tampered_ledger_folds_restore_to_the_true_hash(void **state) {
     lua_close(s.L);
 }
 
-/* The folds of the words a tick rarely writes (combat state, layers, jump decision) are kept
+/* The folds of the words a tick rarely writes (facing, ground, combat, layers, jump) are kept
 ** between ticks: a write the tick does not mark leaves them stale, which shows the kept fold is
 ** what the hash used, and fg_world_hash_touch (what every such write in the tick calls) brings
 ** them back. Builds with FG_HASH_CHECK stop at a stale kept fold, so they skip the first half. */
