@@ -114,5 +114,8 @@ void fg_motion_quote(char *buf, size_t n, const char *s);
 uint64_t fg_motion_state_region_check(const fg_motion_set *set, const fg_motion_state *st);
 /* Sets the state's cached region folds aside (after a restore: a snapshot's are not trusted). */
 void fg_motion_state_region_forget(fg_motion_state *st);
+/* fg_motion_state_refresh, then fg_motion_state_fold, in one call (a world's tick folds every
+** matcher this way when its hash is taken every tick). */
+fg_fold fg_motion_state_refresh_fold(const fg_motion_set *set, fg_motion_state *st);
 
 #endif

@@ -190,12 +190,6 @@ static void note_jump(fg_world *w, fg_entity_state *es, fg_jump_decision d, fg_t
                         d.window, d.press_until);
 }
 
-/* The matcher's part of the state hash: its trie fold brought up to date, then its fold. */
-static void fold_motion(fg_world *w, uint32_t slot, const fg_motion_set *set) {
-    fg_motion_state_refresh(set, fg_world_motion_at(w, slot));
-    fg_world_hash_motion(w, slot, set);
-}
-
 static void input_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
     fg_buffer *b = fg_world_buffer_at(w, es->id - 1);
     fg_buffer_set_facing(b, (fg_facing)es->facing);
@@ -225,7 +219,7 @@ static void input_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
         }
         /* A world hashed every tick folds the matcher's part of the hash while its state is at
         ** hand (a command retired later in the tick folds it again). */
-        if (w->hash_keep->folding) fold_motion(w, slot, set);
+        if (w->hash_keep->folding) fg_world_hash_motion(w, slot, set);
     }
     bool was_grounded = es->ground.grounded;
     fg_tick landed_before = es->ground.landed_at;
@@ -555,7 +549,7 @@ static void handle_commands(fg_world *w, fg_entity_state *es, fg_tick t) {
         const fg_instance *inst = &es->layers[r->rt[action].layer];
         if (inst->action == action && inst->started == t) {
             fg_motion_retire(r->motion_set, fg_world_motion_at(w, slot), cmd->motion);
-            if (w->hash_keep->folding) fold_motion(w, slot, r->motion_set);
+            if (w->hash_keep->folding) fg_world_hash_motion(w, slot, r->motion_set);
             if (flags) break;
         }
     }
