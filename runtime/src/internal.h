@@ -236,6 +236,7 @@ struct fg_world {
     uint32_t nversions;
     bool hurtable_projectiles; /* some version declares a projectile kind with hurt boxes */
     bool attack_boxes;         /* some version has an action with a hit or throw box */
+    bool push_boxes;           /* some version declares a push box (an action's, a group's...) */
 
     unsigned char *arena; /* 64-byte aligned: arena_skew bytes into its allocation */
     size_t arena_size, arena_skew;
@@ -495,6 +496,7 @@ fg_status fg_projectile_check(const fg_world *w, const unsigned char *bytes, uin
 /* push.c */
 fg_fx fg_push_room(const fg_world *w, const fg_entity_state *es, int dir);
 void fg_push_separate(fg_world *w, fg_entity_state *a, fg_entity_state *b, fg_tick t);
+bool fg_push_declared(const fg_ruleset *r);
 fg_fx fg_push_corner(const fg_world *w, fg_entity_state *tg, int away, fg_fx push);
 /* vars.c */
 void fg_vars_spawn(const fg_ruleset *r, fg_entity_state *es);
