@@ -64,9 +64,9 @@ typedef struct fg_entity_state {
     fg_tick started_tick[FG_MAX_LAYERS]; /* tick a request last started an action per layer */
     fg_instance layers[FG_MAX_LAYERS];
     fg_combat combat; /* teams, combo, juggle, pushback, throws, the hit log (hit_internal.h) */
-    int64_t next_seq[FG_MAX_LAYERS];
-    fg_ground ground;
+    fg_ground ground;         /* these two, the input phase's, share a line */
     fg_tick_input last_input;
+    int64_t next_seq[FG_MAX_LAYERS];
     int32_t res[FG_MAX_RESOURCES];
     fg_queued queued[FG_MAX_LAYERS][FG_QUEUE_MAX]; /* per layer, the head first; packed */
     fg_jump_decision last_jump;
