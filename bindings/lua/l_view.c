@@ -271,15 +271,20 @@ static int view_field(lua_State *L, int self, const view *v, const char *k) {
 }
 
 /* Checks the view and that its world is still open. */
-static view *live_view(lua_State *L, int idx) {
-    view *v = check_view(L, idx);
+static view *open_view(lua_State *L, view *v) {
     v->w = v->lw ? v->lw->w : NULL;
     if (!v->w) luaL_error(L, "framegate: this view's world is closed");
     return v;
 }
 
+static view *live_view(lua_State *L, int idx) { return open_view(L, check_view(L, idx)); }
+
+/* A rule reads a few fields per call: the view at index 1 is checked against the class's
+** metatable (upvalue 1), not looked up by name; anything else takes check_view's message. */
 static int view_index(lua_State *L) {
-    view *v = live_view(L, 1);
+    bool cached;
+    view *v = fg_lua_self_udata(L, &cached);
+    v = open_view(L, v ? v : check_view(L, 1));
     const char *k = lua_tostring(L, 2);
     if (!k || !view_field(L, 1, v, k)) lua_pushnil(L);
     return 1;
@@ -386,19 +391,20 @@ static view *new_view(lua_State *L, int world_idx, view_kind kind) {
     return v;
 }
 
-/* The world's reusable view of `kind`, created on first use and kept in the world's store. */
+/* The world's reusable view of `kind`, created on first use and kept in the world's user value
+** 2 (FG_LUA_HOT_*): every rule call pushes one or two. */
 static view *cached_view(lua_State *L, int world_idx, view_kind kind) {
-    static const char *const keys[] = {"view_entity", "view_resources", "view_request"};
+    int key = kind == VIEW_ENTITY ? FG_LUA_HOT_ENTITY_VIEW : FG_LUA_HOT_REQUEST_VIEW;
     world_idx = lua_absindex(L, world_idx);
-    lua_getiuservalue(L, world_idx, 1);
-    if (lua_getfield(L, -1, keys[kind]) == LUA_TUSERDATA) {
+    lua_getiuservalue(L, world_idx, 2);
+    if (lua_rawgeti(L, -1, key) == LUA_TUSERDATA) {
         lua_remove(L, -2);
         return lua_touserdata(L, -1);
     }
     lua_pop(L, 1);
     view *v = new_view(L, world_idx, kind);
     lua_pushvalue(L, -1);
-    lua_setfield(L, -3, keys[kind]);
+    lua_rawseti(L, -3, key);
     lua_remove(L, -2);
     return v;
 }
