@@ -174,10 +174,11 @@ int fg_lua_push_rules_vars(lua_State *L, const fg_ruleset *r);
 
 /* Read-only views (l_view.c). They read the world when indexed. push_view makes a new one (for
 ** entity:view()); the rule views are the world's reusable ones, re-pointed for each call, so a
-** rule call allocates nothing. world_idx is the World userdata. [-0, +1, m] */
+** rule call allocates nothing. world_idx is the World userdata, hot its user value 2 (pushed
+** by the caller, which reaches for the hooks there too). [-0, +1, m] */
 void fg_lua_push_view(lua_State *L, int world_idx, fg_entity e);
-void fg_lua_push_rule_view(lua_State *L, int world_idx, fg_entity e);
-void fg_lua_push_request_view(lua_State *L, int world_idx, const fg_decision *d);
+void fg_lua_push_rule_view(lua_State *L, int world_idx, int hot, fg_entity e);
+void fg_lua_push_request_view(lua_State *L, int world_idx, int hot, const fg_decision *d);
 void fg_lua_open_view(lua_State *L);
 /* Checks that idx is an entity view (a rule's `me`) of an open world; *w receives the world.
 ** [-0, +0, v] */

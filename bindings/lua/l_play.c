@@ -26,13 +26,19 @@ void fg_lua_report_hook_error(fg_world *w, fg_entity e, fg_error *err) {
 
 /* A committed event as Lua sees it: a read-only record holding a copy of the event and its
 ** names, resolved when it is made, so a hook that keeps one sees the same values after the tick,
-** after a reload and after the world is closed. */
+** after a reload and after the world is closed. The names are packed after the event (a hook
+** makes one record per event, all of it garbage by the next tick). */
 #define EVENT_T "framegate.Event"
 
 typedef struct event_record {
     fg_event ev;
-    char marker[FG_NAME_MAX], action[FG_NAME_MAX], layer[FG_NAME_MAX];
+    uint8_t action, layer; /* where the action's and the layer's names start in names */
+    char names[];          /* the marker's, the action's, the layer's, each NUL-terminated */
 } event_record;
+
+#define EVENT_MARKER(rec) ((rec)->names)
+#define EVENT_ACTION(rec) ((rec)->names + (rec)->action)
+#define EVENT_LAYER(rec) ((rec)->names + (rec)->layer)
 
 /* Sorted bytewise: the order pairs() walks them in. */
 static const char *const event_fields[] = {
@@ -73,25 +79,35 @@ static int event_key(const char *k) {
     return strcmp(event_fields[f], k) == 0 ? f : -1;
 }
 
-/* A name copied as snprintf("%s") would, without formatting it. */
-static void copy_name(char *dst, size_t size, const char *src) {
-    size_t n = strlen(src);
-    if (n >= size) n = size - 1;
-    memcpy(dst, src, n);
+/* A name's length as it is kept: at most FG_NAME_MAX - 1 bytes, as names are everywhere. */
+static size_t name_len(const char *name) {
+    size_t n = strlen(name);
+    return n < FG_NAME_MAX ? n : FG_NAME_MAX - 1;
+}
+
+static size_t put_name(char *dst, const char *name, size_t n) {
+    memcpy(dst, name, n);
     dst[n] = '\0';
+    return n + 1;
 }
 
 void fg_lua_push_event(lua_State *L, const fg_world *w, const fg_event *ev) {
     const fg_ruleset *r = fg_world_rules(w, ev->entity);
-    event_record *rec = lua_newuserdatauv(L, sizeof *rec, 0);
-    rec->ev = *ev;
     const fg_action_def *a = r ? fg_ruleset_action(r, ev->action) : NULL;
     const char *marker = ev->marker == FG_EVENT_NO_MARKER
                              ? ""
                              : fg_world_marker_name(w, ev->entity, ev->marker);
-    copy_name(rec->marker, sizeof rec->marker, marker ? marker : "?");
-    copy_name(rec->action, sizeof rec->action, a ? a->name : "(ended)");
-    copy_name(rec->layer, sizeof rec->layer, r ? fg_ruleset_layer_name(r, ev->layer) : "?");
+    const char *names[3] = {marker ? marker : "?", a ? a->name : "(ended)",
+                            r ? fg_ruleset_layer_name(r, ev->layer) : "?"};
+    size_t len[3] = {name_len(names[0]), name_len(names[1]), name_len(names[2])};
+    event_record *rec =
+        lua_newuserdatauv(L, sizeof *rec + len[0] + len[1] + len[2] + 3, 0);
+    rec->ev = *ev;
+    size_t at = put_name(rec->names, names[0], len[0]);
+    rec->action = (uint8_t)at;
+    at += put_name(rec->names + at, names[1], len[1]);
+    rec->layer = (uint8_t)at;
+    put_name(rec->names + at, names[2], len[2]);
     luaL_setmetatable(L, EVENT_T);
 }
 
@@ -102,7 +118,7 @@ static int event_field(lua_State *L, const event_record *rec, int f) {
     bool contact = ev->kind != FG_EVENT_MARKER;
     switch (f) {
     case EF_MARKER:
-        if (rec->marker[0]) lua_pushstring(L, rec->marker);
+        if (EVENT_MARKER(rec)[0]) lua_pushstring(L, EVENT_MARKER(rec));
         else lua_pushnil(L);
         break;
     case EF_KIND:
@@ -146,8 +162,8 @@ static int event_field(lua_State *L, const event_record *rec, int f) {
             else lua_pushinteger(L, i + 1);
         }
         break;
-    case EF_ACTION: lua_pushstring(L, rec->action); break;
-    case EF_LAYER: lua_pushstring(L, rec->layer); break;
+    case EF_ACTION: lua_pushstring(L, EVENT_ACTION(rec)); break;
+    case EF_LAYER: lua_pushstring(L, EVENT_LAYER(rec)); break;
     case EF_TICK: lua_pushinteger(L, ev->tick); break;
     case EF_ENTITY: lua_pushinteger(L, ev->entity); break;
     case EF_SEQUENCE: lua_pushinteger(L, ev->seq); break;
@@ -217,8 +233,8 @@ static int event_pairs(lua_State *L) {
 
 static int event_tostring(lua_State *L) {
     const event_record *rec = luaL_checkudata(L, 1, EVENT_T);
-    lua_pushfstring(L, "framegate.Event (%s of entity %d, %s, tick %I)", rec->marker,
-                    (int)rec->ev.entity, rec->action, (LUAI_UACINT)rec->ev.tick);
+    lua_pushfstring(L, "framegate.Event (%s of entity %d, %s, tick %I)",
+                    EVENT_MARKER(rec), (int)rec->ev.entity, EVENT_ACTION(rec), (LUAI_UACINT)rec->ev.tick);
     return 1;
 }
 

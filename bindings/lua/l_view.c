@@ -392,20 +392,14 @@ static view *new_view(lua_State *L, int world_idx, view_kind kind) {
 }
 
 /* The world's reusable view of `kind`, created on first use and kept in the world's user value
-** 2 (FG_LUA_HOT_*): every rule call pushes one or two. */
-static view *cached_view(lua_State *L, int world_idx, view_kind kind) {
+** 2 (at index hot, FG_LUA_HOT_*): every rule call pushes one or two. */
+static view *cached_view(lua_State *L, int world_idx, int hot, view_kind kind) {
     int key = kind == VIEW_ENTITY ? FG_LUA_HOT_ENTITY_VIEW : FG_LUA_HOT_REQUEST_VIEW;
-    world_idx = lua_absindex(L, world_idx);
-    lua_getiuservalue(L, world_idx, 2);
-    if (lua_rawgeti(L, -1, key) == LUA_TUSERDATA) {
-        lua_remove(L, -2);
-        return lua_touserdata(L, -1);
-    }
+    if (lua_rawgeti(L, hot, key) == LUA_TUSERDATA) return lua_touserdata(L, -1);
     lua_pop(L, 1);
     view *v = new_view(L, world_idx, kind);
     lua_pushvalue(L, -1);
-    lua_rawseti(L, -3, key);
-    lua_remove(L, -2);
+    lua_rawseti(L, hot, key);
     return v;
 }
 
@@ -417,13 +411,13 @@ fg_entity fg_lua_check_view_entity(lua_State *L, int idx, fg_world **w) {
     return v->e;
 }
 
-void fg_lua_push_rule_view(lua_State *L, int world_idx, fg_entity e) {
-    view *v = cached_view(L, world_idx, VIEW_ENTITY);
+void fg_lua_push_rule_view(lua_State *L, int world_idx, int hot, fg_entity e) {
+    view *v = cached_view(L, world_idx, hot, VIEW_ENTITY);
     v->e = e;
 }
 
-void fg_lua_push_request_view(lua_State *L, int world_idx, const fg_decision *d) {
-    view *v = cached_view(L, world_idx, VIEW_REQUEST);
+void fg_lua_push_request_view(lua_State *L, int world_idx, int hot, const fg_decision *d) {
+    view *v = cached_view(L, world_idx, hot, VIEW_REQUEST);
     v->d = *d;
 }
 

@@ -160,8 +160,8 @@ static fg_status hook_request(void *ud, fg_world *w, const fg_decision *d, fg_ve
     lua_getiuservalue(L, lw->self, 2);
     push_rules_hook(L, top + 1, fg_world_rules_slot(w, d->entity), HOOK_REQUEST);
     lw->rule_calls++;
-    fg_lua_push_rule_view(L, lw->self, d->entity);
-    fg_lua_push_request_view(L, lw->self, d);
+    fg_lua_push_rule_view(L, lw->self, top + 1, d->entity);
+    fg_lua_push_request_view(L, lw->self, top + 1, d);
     fg_status st = fg_lua_call_rule(L, w, "request rule", 2, 1, err);
     if (st == FG_OK && !fg_lua_read_verdict(L, -1, out, err)) st = FG_ERULE;
     lua_settop(L, top);
@@ -198,7 +198,7 @@ static void present_events(lua_State *L, fg_lua_world *lw, int world_idx) {
             continue;
         }
         lw->hook_calls++;
-        fg_lua_push_rule_view(L, world_idx, ev->entity);
+        fg_lua_push_rule_view(L, world_idx, hot, ev->entity);
         fg_lua_push_event(L, w, ev);
         cue->w = w;
         cue->e = ev->entity;

@@ -1096,7 +1096,7 @@ fg_status fg_world_push_cue(fg_world *w, fg_entity e, const char *name, int64_t 
     fg_cue *c = &w->cues[w->ncues++];
     c->tick = w->state->tick - 1;
     c->entity = e;
-    snprintf(c->name, sizeof c->name, "%s", name);
+    memcpy(c->name, name, strlen(name) + 1); /* its length was checked above */
     c->a = a;
     c->b = b;
     return FG_OK;
