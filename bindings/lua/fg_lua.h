@@ -61,6 +61,13 @@ typedef struct fg_lua_world {
 ** calls the rules through fg_lua_world_hooks(lw). [-0, +1, m] */
 fg_lua_world *fg_lua_new_world(lua_State *L);
 fg_world_hooks fg_lua_world_hooks(fg_lua_world *lw);
+/* A World's user value 2 holds what the tick reaches for on every rule and hook call, by integer
+** key (a raw index, not a name looked up): the reusable rule views (l_view.c) and, from
+** FG_LUA_HOT_HOOKS on, each slot's request and on_event functions (2 * slot + 0 and + 1). */
+enum { FG_LUA_HOT_ENTITY_VIEW = 1, FG_LUA_HOT_REQUEST_VIEW = 2, FG_LUA_HOT_HOOKS = 3 };
+/* Puts the Rules at rules_idx in a slot of the world's store, and its hooks where the tick reads
+** them: every write of the store's rules goes through here. [-0, +0, m] */
+void fg_lua_world_set_rules(lua_State *L, int world_idx, uint32_t slot, int rules_idx);
 /* Checks that idx is an open World. [-0, +0, v] */
 fg_lua_world *fg_lua_check_world(lua_State *L, int idx);
 /* Pushes an Entity userdata for id, tied to the World at world_idx. [-0, +1, m] */
@@ -167,10 +174,11 @@ int fg_lua_push_rules_vars(lua_State *L, const fg_ruleset *r);
 
 /* Read-only views (l_view.c). They read the world when indexed. push_view makes a new one (for
 ** entity:view()); the rule views are the world's reusable ones, re-pointed for each call, so a
-** rule call allocates nothing. world_idx is the World userdata. [-0, +1, m] */
+** rule call allocates nothing. world_idx is the World userdata, hot its user value 2 (pushed
+** by the caller, which reaches for the hooks there too). [-0, +1, m] */
 void fg_lua_push_view(lua_State *L, int world_idx, fg_entity e);
-void fg_lua_push_rule_view(lua_State *L, int world_idx, fg_entity e);
-void fg_lua_push_request_view(lua_State *L, int world_idx, const fg_decision *d);
+void fg_lua_push_rule_view(lua_State *L, int world_idx, int hot, fg_entity e);
+void fg_lua_push_request_view(lua_State *L, int world_idx, int hot, const fg_decision *d);
 void fg_lua_open_view(lua_State *L);
 /* Checks that idx is an entity view (a rule's `me`) of an open world; *w receives the world.
 ** [-0, +0, v] */
@@ -181,8 +189,13 @@ void fg_lua_push_event(lua_State *L, const fg_world *w, const fg_event *ev);
 void fg_lua_push_decision_text(lua_State *L, const fg_ruleset *r, const fg_decision *d);
 /* Pushes a trace record's line (fg_world_trace_format), whole whatever its length. [-0, +1, m] */
 void fg_lua_push_trace_line(lua_State *L, const fg_world *w, const fg_trace_record *r);
-/* Sets (lw != NULL) or clears the world and entity fg.cue emits for. [-0, +0, m] */
-void fg_lua_set_cue_target(lua_State *L, fg_lua_world *lw, fg_entity e);
+/* The world and entity fg.cue emits for, set around each presentation hook call (w NULL: none,
+** and fg.cue raises). One per Lua state, kept in its registry. [-0, +0, m] */
+typedef struct fg_lua_cue_target {
+    fg_world *w;
+    fg_entity e;
+} fg_lua_cue_target;
+fg_lua_cue_target *fg_lua_cue_target_of(lua_State *L);
 /* Calls the rule or hook below nargs arguments, protected, under the sandbox's budgets (an
 ** instruction budget and a memory cap per call; see l_sandbox.c). `what` names it in messages
 ** ("request rule"); math.random inside it draws from rng (NULL: not available). On failure err

@@ -270,11 +270,7 @@ fg_status fg_lua_world_replace_rules(lua_State *L, int world_idx, uint32_t slot,
     fg_lua_rules *lr = fg_lua_check_rules(L, rules_idx);
     fg_status st = fg_world_replace_rules(lw->w, slot, lr->rules, err);
     if (st != FG_OK) return st;
-    lua_getiuservalue(L, world_idx, 1);
-    lua_getfield(L, -1, "rules");
-    lua_pushvalue(L, rules_idx);
-    lua_rawseti(L, -2, (lua_Integer)slot + 1);
-    lua_pop(L, 2);
+    fg_lua_world_set_rules(L, world_idx, slot, rules_idx);
     return FG_OK;
 }
 

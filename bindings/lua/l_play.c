@@ -26,13 +26,19 @@ void fg_lua_report_hook_error(fg_world *w, fg_entity e, fg_error *err) {
 
 /* A committed event as Lua sees it: a read-only record holding a copy of the event and its
 ** names, resolved when it is made, so a hook that keeps one sees the same values after the tick,
-** after a reload and after the world is closed. */
+** after a reload and after the world is closed. The names are packed after the event (a hook
+** makes one record per event, all of it garbage by the next tick). */
 #define EVENT_T "framegate.Event"
 
 typedef struct event_record {
     fg_event ev;
-    char marker[FG_NAME_MAX], action[FG_NAME_MAX], layer[FG_NAME_MAX];
+    uint8_t action, layer; /* where the action's and the layer's names start in names */
+    char names[];          /* the marker's, the action's, the layer's, each NUL-terminated */
 } event_record;
+
+#define EVENT_MARKER(rec) ((rec)->names)
+#define EVENT_ACTION(rec) ((rec)->names + (rec)->action)
+#define EVENT_LAYER(rec) ((rec)->names + (rec)->layer)
 
 /* Sorted bytewise: the order pairs() walks them in. */
 static const char *const event_fields[] = {
@@ -40,79 +46,153 @@ static const char *const event_fields[] = {
     "kind", "layer", "marker", "miss", "occurrence", "other", "projectile", "reported", "sequence",
     "target", "tick", "x", "y",
     NULL};
+enum {
+    EF_ACTION, EF_BOUNCE, EF_COMBO, EF_CONTACT, EF_COUNTER, EF_DAMAGE, EF_ENTITY, EF_HIT_BOX,
+    EF_HURT_BOX, EF_KIND, EF_LAYER, EF_MARKER, EF_MISS, EF_OCCURRENCE, EF_OTHER, EF_PROJECTILE,
+    EF_REPORTED, EF_SEQUENCE, EF_TARGET, EF_TICK, EF_X, EF_Y
+};
+
+/* The field named k, or -1. A hook reads a field or two of every event, so the name is found by
+** its first letter and length, then confirmed by one comparison, not by a chain of them. */
+static int event_key(const char *k) {
+    size_t len = strlen(k);
+    int f;
+    switch (k[0]) {
+    case 'a': f = EF_ACTION; break;
+    case 'b': f = EF_BOUNCE; break;
+    case 'c': f = len == 5 ? EF_COMBO : len == 7 && k[2] == 'n' ? EF_CONTACT : EF_COUNTER; break;
+    case 'd': f = EF_DAMAGE; break;
+    case 'e': f = EF_ENTITY; break;
+    case 'h': f = len == 7 ? EF_HIT_BOX : EF_HURT_BOX; break;
+    case 'k': f = EF_KIND; break;
+    case 'l': f = EF_LAYER; break;
+    case 'm': f = len == 4 ? EF_MISS : EF_MARKER; break;
+    case 'o': f = len == 5 ? EF_OTHER : EF_OCCURRENCE; break;
+    case 'p': f = EF_PROJECTILE; break;
+    case 'r': f = EF_REPORTED; break;
+    case 's': f = EF_SEQUENCE; break;
+    case 't': f = len == 4 ? EF_TICK : EF_TARGET; break;
+    case 'x': f = EF_X; break;
+    case 'y': f = EF_Y; break;
+    default: return -1;
+    }
+    return strcmp(event_fields[f], k) == 0 ? f : -1;
+}
+
+/* A name's length as it is kept: at most FG_NAME_MAX - 1 bytes, as names are everywhere. */
+static size_t name_len(const char *name) {
+    size_t n = strlen(name);
+    return n < FG_NAME_MAX ? n : FG_NAME_MAX - 1;
+}
+
+static size_t put_name(char *dst, const char *name, size_t n) {
+    memcpy(dst, name, n);
+    dst[n] = '\0';
+    return n + 1;
+}
 
 void fg_lua_push_event(lua_State *L, const fg_world *w, const fg_event *ev) {
     const fg_ruleset *r = fg_world_rules(w, ev->entity);
-    event_record *rec = lua_newuserdatauv(L, sizeof *rec, 0);
-    rec->ev = *ev;
     const fg_action_def *a = r ? fg_ruleset_action(r, ev->action) : NULL;
     const char *marker = ev->marker == FG_EVENT_NO_MARKER
                              ? ""
                              : fg_world_marker_name(w, ev->entity, ev->marker);
-    snprintf(rec->marker, sizeof rec->marker, "%s", marker ? marker : "?");
-    snprintf(rec->action, sizeof rec->action, "%s", a ? a->name : "(ended)");
-    snprintf(rec->layer, sizeof rec->layer, "%s", r ? fg_ruleset_layer_name(r, ev->layer) : "?");
+    const char *names[3] = {marker ? marker : "?", a ? a->name : "(ended)",
+                            r ? fg_ruleset_layer_name(r, ev->layer) : "?"};
+    size_t len[3] = {name_len(names[0]), name_len(names[1]), name_len(names[2])};
+    event_record *rec =
+        lua_newuserdatauv(L, sizeof *rec + len[0] + len[1] + len[2] + 3, 0);
+    rec->ev = *ev;
+    size_t at = put_name(rec->names, names[0], len[0]);
+    rec->action = (uint8_t)at;
+    at += put_name(rec->names + at, names[1], len[1]);
+    rec->layer = (uint8_t)at;
+    put_name(rec->names + at, names[2], len[2]);
     luaL_setmetatable(L, EVENT_T);
 }
 
-/* Pushes field k of an event, or returns 0 when it has no such field. */
-static int event_field(lua_State *L, const event_record *rec, const char *k) {
+/* Pushes field f (EF_*, or -1) of an event, or returns 0 when it has no such field. A marker
+** event has no contact fields: they read nil. */
+static int event_field(lua_State *L, const event_record *rec, int f) {
     const fg_event *ev = &rec->ev;
     bool contact = ev->kind != FG_EVENT_MARKER;
-    if (!strcmp(k, "marker")) {
-        if (rec->marker[0]) lua_pushstring(L, rec->marker);
+    switch (f) {
+    case EF_MARKER:
+        if (EVENT_MARKER(rec)[0]) lua_pushstring(L, EVENT_MARKER(rec));
         else lua_pushnil(L);
-    } else if (!strcmp(k, "kind"))
+        break;
+    case EF_KIND:
         lua_pushstring(L, ev->kind == FG_EVENT_HIT     ? "hit"
                           : ev->kind == FG_EVENT_THROW ? "throw"
                           : ev->kind == FG_EVENT_CLASH ? "clash"
                           : ev->kind == FG_EVENT_STRUCK ? "struck"
                           : ev->kind == FG_EVENT_BOUNCE ? "bounce"
                                                        : "marker");
-    else if (!strcmp(k, "bounce")) {
+        break;
+    case EF_BOUNCE:
         if (ev->kind == FG_EVENT_BOUNCE) lua_pushstring(L, fg_bounce_kind_name(ev->bounce));
         else lua_pushnil(L);
-    } else if (!strcmp(k, "projectile") || !strcmp(k, "other")) {
-        uint32_t id = k[0] == 'p' ? ev->projectile : ev->other;
+        break;
+    case EF_PROJECTILE:
+    case EF_OTHER: {
+        uint32_t id = f == EF_PROJECTILE ? ev->projectile : ev->other;
         if (id) lua_pushinteger(L, id);
         else lua_pushnil(L);
+        break;
     }
-    else if (contact && (!strcmp(k, "x") || !strcmp(k, "y")))
-        lua_pushnumber(L, (lua_Number)(k[0] == 'x' ? ev->x : ev->y) / FG_FX_ONE);
-    else if (contact && !strcmp(k, "damage")) lua_pushinteger(L, ev->damage);
-    else if (contact && !strcmp(k, "combo")) lua_pushinteger(L, ev->combo);
-    else if (contact && !strcmp(k, "counter")) lua_pushboolean(L, ev->counter);
-    else if (contact && !strcmp(k, "miss"))
-        lua_pushstring(L, ev->miss ? fg_miss_reason_name((fg_miss_reason)ev->miss) : "none");
-    else if (contact && (!strcmp(k, "hit_box") || !strcmp(k, "hurt_box"))) {
-        uint8_t i = k[1] == 'i' ? ev->hit_box : ev->hurt_box;
-        if (i == 0xFF) lua_pushstring(L, "default"); /* a default box, or the range shorthand */
-        else lua_pushinteger(L, i + 1);
-    } else if (!contact && (!strcmp(k, "x") || !strcmp(k, "y") || !strcmp(k, "damage") ||
-                            !strcmp(k, "combo") || !strcmp(k, "counter") || !strcmp(k, "miss") ||
-                            !strcmp(k, "hit_box") || !strcmp(k, "hurt_box")))
-        lua_pushnil(L);
-    else if (!strcmp(k, "action")) lua_pushstring(L, rec->action);
-    else if (!strcmp(k, "layer")) lua_pushstring(L, rec->layer);
-    else if (!strcmp(k, "tick")) lua_pushinteger(L, ev->tick);
-    else if (!strcmp(k, "entity")) lua_pushinteger(L, ev->entity);
-    else if (!strcmp(k, "sequence")) lua_pushinteger(L, ev->seq);
-    else if (!strcmp(k, "occurrence")) lua_pushinteger(L, (lua_Integer)ev->occurrence);
-    else if (!strcmp(k, "target")) lua_pushinteger(L, ev->target);
-    else if (!strcmp(k, "reported")) lua_pushboolean(L, ev->from_host);
-    else if (!strcmp(k, "contact"))
+    case EF_X:
+    case EF_Y:
+    case EF_DAMAGE:
+    case EF_COMBO:
+    case EF_COUNTER:
+    case EF_MISS:
+    case EF_HIT_BOX:
+    case EF_HURT_BOX:
+        if (!contact) lua_pushnil(L);
+        else if (f == EF_X || f == EF_Y)
+            lua_pushnumber(L, (lua_Number)(f == EF_X ? ev->x : ev->y) / FG_FX_ONE);
+        else if (f == EF_DAMAGE) lua_pushinteger(L, ev->damage);
+        else if (f == EF_COMBO) lua_pushinteger(L, ev->combo);
+        else if (f == EF_COUNTER) lua_pushboolean(L, ev->counter);
+        else if (f == EF_MISS)
+            lua_pushstring(L, ev->miss ? fg_miss_reason_name((fg_miss_reason)ev->miss) : "none");
+        else {
+            uint8_t i = f == EF_HIT_BOX ? ev->hit_box : ev->hurt_box;
+            if (i == 0xFF) lua_pushstring(L, "default"); /* a default box, or the range shorthand */
+            else lua_pushinteger(L, i + 1);
+        }
+        break;
+    case EF_ACTION: lua_pushstring(L, EVENT_ACTION(rec)); break;
+    case EF_LAYER: lua_pushstring(L, EVENT_LAYER(rec)); break;
+    case EF_TICK: lua_pushinteger(L, ev->tick); break;
+    case EF_ENTITY: lua_pushinteger(L, ev->entity); break;
+    case EF_SEQUENCE: lua_pushinteger(L, ev->seq); break;
+    case EF_OCCURRENCE: lua_pushinteger(L, (lua_Integer)ev->occurrence); break;
+    case EF_TARGET: lua_pushinteger(L, ev->target); break;
+    case EF_REPORTED: lua_pushboolean(L, ev->from_host); break;
+    case EF_CONTACT:
         lua_pushstring(L, ev->contact == FG_ON_HIT     ? "hit"
                           : ev->contact == FG_ON_BLOCK ? "block"
                           : ev->contact == FG_ON_WHIFF ? "whiff"
                                                        : "none");
-    else return 0;
+        break;
+    default: return 0;
+    }
     return 1;
 }
 
+/* The event at index 1 of an Event metamethod: its metatable against the class's (upvalue 1),
+** which costs less than a lookup by name; anything else takes luaL_checkudata and its message. */
+static const event_record *self_event(lua_State *L) {
+    bool cached;
+    const event_record *rec = fg_lua_self_udata(L, &cached);
+    return rec ? rec : luaL_checkudata(L, 1, EVENT_T);
+}
+
 static int event_index(lua_State *L) {
-    const event_record *rec = luaL_checkudata(L, 1, EVENT_T);
+    const event_record *rec = self_event(L);
     const char *k = lua_tostring(L, 2);
-    if (!k || !event_field(L, rec, k)) lua_pushnil(L);
+    if (!k || !event_field(L, rec, event_key(k))) lua_pushnil(L);
     return 1;
 }
 
@@ -135,7 +215,7 @@ static int event_next(lua_State *L) {
     /* A marker event has no contact fields: pairs skips them. */
     for (; event_fields[i]; i++) {
         lua_pushstring(L, event_fields[i]);
-        event_field(L, rec, event_fields[i]);
+        event_field(L, rec, i);
         if (!lua_isnil(L, -1)) return 2;
         lua_pop(L, 2);
     }
@@ -153,42 +233,56 @@ static int event_pairs(lua_State *L) {
 
 static int event_tostring(lua_State *L) {
     const event_record *rec = luaL_checkudata(L, 1, EVENT_T);
-    lua_pushfstring(L, "framegate.Event (%s of entity %d, %s, tick %I)", rec->marker,
-                    (int)rec->ev.entity, rec->action, (LUAI_UACINT)rec->ev.tick);
+    lua_pushfstring(L, "framegate.Event (%s of entity %d, %s, tick %I)",
+                    EVENT_MARKER(rec), (int)rec->ev.entity, EVENT_ACTION(rec), (LUAI_UACINT)rec->ev.tick);
     return 1;
 }
 
-/* While a presentation hook runs, fg.cue knows which world and entity the cue is for. */
-void fg_lua_set_cue_target(lua_State *L, fg_lua_world *lw, fg_entity e) {
-    if (lw) {
-        lua_pushlightuserdata(L, lw->w);
-        lua_setfield(L, LUA_REGISTRYINDEX, CUE_TARGET_KEY);
-        lua_pushinteger(L, e);
-        lua_setfield(L, LUA_REGISTRYINDEX, CUE_TARGET_KEY ".entity");
+/* While a presentation hook runs, fg.cue knows which world and entity the cue is for: a
+** userdata of the state (in the registry, and fg.cue's upvalue), written around every hook call
+** without a table lookup. */
+fg_lua_cue_target *fg_lua_cue_target_of(lua_State *L) {
+    fg_lua_cue_target *t;
+    if (lua_getfield(L, LUA_REGISTRYINDEX, CUE_TARGET_KEY) == LUA_TUSERDATA) {
+        t = lua_touserdata(L, -1);
     } else {
-        lua_pushnil(L);
+        lua_pop(L, 1);
+        t = lua_newuserdatauv(L, sizeof *t, 0);
+        t->w = NULL;
+        t->e = 0;
+        lua_pushvalue(L, -1);
         lua_setfield(L, LUA_REGISTRYINDEX, CUE_TARGET_KEY);
     }
+    lua_pop(L, 1);
+    return t;
 }
 
 /* fg.cue(name [, params]): a presentation request for the host (sound, effect, camera). Only
-** inside on_event. params.a / params.b (or an event's target / occurrence) travel with it. */
+** inside on_event. params.a / params.b (or an event's target / occurrence) travel with it.
+** Upvalues: the cue target, the Event metatable. */
 static int l_cue(lua_State *L) {
     const char *name = luaL_checkstring(L, 1);
-    lua_getfield(L, LUA_REGISTRYINDEX, CUE_TARGET_KEY);
-    fg_world *w = lua_touserdata(L, -1);
-    if (!w) return luaL_error(L, "fg.cue: cues can only be emitted from an on_event hook");
-    lua_getfield(L, LUA_REGISTRYINDEX, CUE_TARGET_KEY ".entity");
-    fg_entity e = (fg_entity)lua_tointeger(L, -1);
+    const fg_lua_cue_target *t = lua_touserdata(L, lua_upvalueindex(1));
+    if (!t->w) return luaL_error(L, "fg.cue: cues can only be emitted from an on_event hook");
     int64_t a = 0, b = 0;
-    if (lua_istable(L, 2) || luaL_testudata(L, 2, EVENT_T)) {
+    const event_record *rec = lua_touserdata(L, 2);
+    if (rec && lua_type(L, 2) == LUA_TUSERDATA && lua_getmetatable(L, 2)) {
+        if (!lua_rawequal(L, -1, lua_upvalueindex(2))) rec = NULL;
+        lua_pop(L, 1);
+    } else {
+        rec = NULL;
+    }
+    if (rec) { /* an event has no field a or b: its target and occurrence, read directly */
+        a = rec->ev.target;
+        b = (int64_t)rec->ev.occurrence;
+    } else if (lua_istable(L, 2)) {
         if (lua_getfield(L, 2, "a") == LUA_TNUMBER) a = lua_tointeger(L, -1);
         else if (lua_getfield(L, 2, "target") == LUA_TNUMBER) a = lua_tointeger(L, -1);
         if (lua_getfield(L, 2, "b") == LUA_TNUMBER) b = lua_tointeger(L, -1);
         else if (lua_getfield(L, 2, "occurrence") == LUA_TNUMBER) b = lua_tointeger(L, -1);
     }
     fg_error err = {0};
-    if (fg_world_push_cue(w, e, name, a, b, &err) != FG_OK) return fg_lua_raise(L, &err);
+    if (fg_world_push_cue(t->w, t->e, name, a, b, &err) != FG_OK) return fg_lua_raise(L, &err);
     return 0;
 }
 
@@ -671,6 +765,9 @@ void fg_lua_open_play(lua_State *L) {
     fg_lua_add_methods(L, FG_LUA_WORLD_T, world_methods);
     fg_lua_add_methods(L, FG_LUA_ENTITY_T, entity_methods);
     fg_lua_class(L, EVENT_T, NULL, event_meta);
-    lua_pushcfunction(L, l_cue);
+    fg_lua_cue_target_of(L);
+    lua_getfield(L, LUA_REGISTRYINDEX, CUE_TARGET_KEY);
+    luaL_getmetatable(L, EVENT_T);
+    lua_pushcclosure(L, l_cue, 2);
     lua_setfield(L, -2, "cue");
 }

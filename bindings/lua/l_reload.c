@@ -224,8 +224,7 @@ static int world_reload(lua_State *L) {
         fg_error_prefix(&err, "%s", where);
         return reload_failed(L, lw, &err);
     }
-    lua_pushvalue(L, new_idx);
-    lua_rawseti(L, rules, (lua_Integer)slot + 1);
+    fg_lua_world_set_rules(L, 1, slot, new_idx);
     lua_pushinteger(L, FG_WORLD_MAX_VERSIONS - (lua_Integer)fg_world_version_count(lw->w));
     lua_setfield(L, info, "versions_left");
     lua_pushvalue(L, info);
@@ -381,14 +380,14 @@ static int world_what_if(lua_State *L) {
         return luaL_error(L, "world:what_if: the snapshot is of tick %d, after the world's "
                           "tick %d", (int)from, (int)to);
     /* The shadow runs the rules the world runs now, from the snapshot's tick on. */
-    int shadow_rules = push_store_rules(L, shadow);
     for (lua_Integer i = 1; lua_rawgeti(L, live_rules, i) != LUA_TNIL; i++) {
         if (alt && (uint32_t)(i - 1) == slot) {
             lua_pop(L, 1);
             lua_pushvalue(L, alt);
         }
         fg_lua_rules *r = fg_lua_check_rules(L, -1);
-        lua_rawseti(L, shadow_rules, i);
+        fg_lua_world_set_rules(L, shadow, (uint32_t)(i - 1), -1);
+        lua_pop(L, 1);
         if (fg_world_replace_rules(sw->w, (uint32_t)(i - 1), r->rules, &err) != FG_OK)
             return fg_lua_raise(L, &err);
     }

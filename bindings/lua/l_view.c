@@ -271,15 +271,20 @@ static int view_field(lua_State *L, int self, const view *v, const char *k) {
 }
 
 /* Checks the view and that its world is still open. */
-static view *live_view(lua_State *L, int idx) {
-    view *v = check_view(L, idx);
+static view *open_view(lua_State *L, view *v) {
     v->w = v->lw ? v->lw->w : NULL;
     if (!v->w) luaL_error(L, "framegate: this view's world is closed");
     return v;
 }
 
+static view *live_view(lua_State *L, int idx) { return open_view(L, check_view(L, idx)); }
+
+/* A rule reads a few fields per call: the view at index 1 is checked against the class's
+** metatable (upvalue 1), not looked up by name; anything else takes check_view's message. */
 static int view_index(lua_State *L) {
-    view *v = live_view(L, 1);
+    bool cached;
+    view *v = fg_lua_self_udata(L, &cached);
+    v = open_view(L, v ? v : check_view(L, 1));
     const char *k = lua_tostring(L, 2);
     if (!k || !view_field(L, 1, v, k)) lua_pushnil(L);
     return 1;
@@ -386,20 +391,15 @@ static view *new_view(lua_State *L, int world_idx, view_kind kind) {
     return v;
 }
 
-/* The world's reusable view of `kind`, created on first use and kept in the world's store. */
-static view *cached_view(lua_State *L, int world_idx, view_kind kind) {
-    static const char *const keys[] = {"view_entity", "view_resources", "view_request"};
-    world_idx = lua_absindex(L, world_idx);
-    lua_getiuservalue(L, world_idx, 1);
-    if (lua_getfield(L, -1, keys[kind]) == LUA_TUSERDATA) {
-        lua_remove(L, -2);
-        return lua_touserdata(L, -1);
-    }
+/* The world's reusable view of `kind`, created on first use and kept in the world's user value
+** 2 (at index hot, FG_LUA_HOT_*): every rule call pushes one or two. */
+static view *cached_view(lua_State *L, int world_idx, int hot, view_kind kind) {
+    int key = kind == VIEW_ENTITY ? FG_LUA_HOT_ENTITY_VIEW : FG_LUA_HOT_REQUEST_VIEW;
+    if (lua_rawgeti(L, hot, key) == LUA_TUSERDATA) return lua_touserdata(L, -1);
     lua_pop(L, 1);
     view *v = new_view(L, world_idx, kind);
     lua_pushvalue(L, -1);
-    lua_setfield(L, -3, keys[kind]);
-    lua_remove(L, -2);
+    lua_rawseti(L, hot, key);
     return v;
 }
 
@@ -411,13 +411,13 @@ fg_entity fg_lua_check_view_entity(lua_State *L, int idx, fg_world **w) {
     return v->e;
 }
 
-void fg_lua_push_rule_view(lua_State *L, int world_idx, fg_entity e) {
-    view *v = cached_view(L, world_idx, VIEW_ENTITY);
+void fg_lua_push_rule_view(lua_State *L, int world_idx, int hot, fg_entity e) {
+    view *v = cached_view(L, world_idx, hot, VIEW_ENTITY);
     v->e = e;
 }
 
-void fg_lua_push_request_view(lua_State *L, int world_idx, const fg_decision *d) {
-    view *v = cached_view(L, world_idx, VIEW_REQUEST);
+void fg_lua_push_request_view(lua_State *L, int world_idx, int hot, const fg_decision *d) {
+    view *v = cached_view(L, world_idx, hot, VIEW_REQUEST);
     v->d = *d;
 }
 

@@ -109,29 +109,46 @@ static void push_world_store(lua_State *L, int world_idx, const char *field) {
     lua_remove(L, -2);
 }
 
-/* Pushes the Lua function `hook` of the Rules in a slot, or nil. */
-static int push_rules_hook(lua_State *L, int world_idx, uint32_t slot, const char *hook) {
+void fg_lua_world_set_rules(lua_State *L, int world_idx, uint32_t slot, int rules_idx) {
+    world_idx = lua_absindex(L, world_idx);
+    rules_idx = lua_absindex(L, rules_idx);
     push_world_store(L, world_idx, "rules");
-    lua_rawgeti(L, -1, (lua_Integer)slot + 1);
-    lua_remove(L, -2);
-    if (!fg_lua_test_rules(L, -1)) {
-        lua_pop(L, 1);
-        lua_pushnil(L);
-        return LUA_TNIL;
-    }
-    lua_getiuservalue(L, -1, 1);
-    lua_getfield(L, -1, hook);
-    lua_replace(L, -3);
+    lua_pushvalue(L, rules_idx);
+    lua_rawseti(L, -2, (lua_Integer)slot + 1);
     lua_pop(L, 1);
-    return lua_type(L, -1);
+    /* The hooks a Rules value was built with never change: copied where the tick reads them. */
+    lua_getiuservalue(L, world_idx, 2);
+    if (fg_lua_test_rules(L, rules_idx)) {
+        lua_getiuservalue(L, rules_idx, 1);
+        lua_getfield(L, -1, "request");
+        lua_rawseti(L, -3, FG_LUA_HOT_HOOKS + 2 * (lua_Integer)slot);
+        lua_getfield(L, -1, "on_event");
+        lua_rawseti(L, -3, FG_LUA_HOT_HOOKS + 2 * (lua_Integer)slot + 1);
+        lua_pop(L, 1);
+    } else {
+        lua_pushnil(L);
+        lua_rawseti(L, -2, FG_LUA_HOT_HOOKS + 2 * (lua_Integer)slot);
+        lua_pushnil(L);
+        lua_rawseti(L, -2, FG_LUA_HOT_HOOKS + 2 * (lua_Integer)slot + 1);
+    }
+    lua_pop(L, 1);
+}
+
+/* Pushes the hook of a slot's Rules (HOOK_REQUEST or HOOK_ON_EVENT), or nil; returns its type.
+** hot: the world's user value 2. */
+enum { HOOK_REQUEST = 0, HOOK_ON_EVENT = 1 };
+static int push_rules_hook(lua_State *L, int hot, uint32_t slot, int hook) {
+    return lua_rawgeti(L, hot, FG_LUA_HOT_HOOKS + 2 * (lua_Integer)slot + hook);
 }
 
 static bool hook_has_rule(void *ud, const fg_world *w, uint32_t slot) {
     (void)w;
     fg_lua_world *lw = ud;
     if (!lw->L) return false;
-    int ty = push_rules_hook(lw->L, lw->self, slot, "request");
-    lua_pop(lw->L, 1);
+    lua_State *L = lw->L;
+    lua_getiuservalue(L, lw->self, 2);
+    int ty = push_rules_hook(L, lua_gettop(L), slot, HOOK_REQUEST);
+    lua_pop(L, 2);
     return ty == LUA_TFUNCTION;
 }
 
@@ -140,10 +157,11 @@ static fg_status hook_request(void *ud, fg_world *w, const fg_decision *d, fg_ve
     fg_lua_world *lw = ud;
     lua_State *L = lw->L;
     int top = lua_gettop(L);
-    push_rules_hook(L, lw->self, fg_world_rules_slot(w, d->entity), "request");
+    lua_getiuservalue(L, lw->self, 2);
+    push_rules_hook(L, top + 1, fg_world_rules_slot(w, d->entity), HOOK_REQUEST);
     lw->rule_calls++;
-    fg_lua_push_rule_view(L, lw->self, d->entity);
-    fg_lua_push_request_view(L, lw->self, d);
+    fg_lua_push_rule_view(L, lw->self, top + 1, d->entity);
+    fg_lua_push_request_view(L, lw->self, top + 1, d);
     fg_status st = fg_lua_call_rule(L, w, "request rule", 2, 1, err);
     if (st == FG_OK && !fg_lua_read_verdict(L, -1, out, err)) st = FG_ERULE;
     lua_settop(L, top);
@@ -154,8 +172,11 @@ static fg_status hook_request(void *ud, fg_world *w, const fg_decision *d, fg_ve
 ** a rollback re-simulates it. Hooks get read-only views; fg.cue is the only thing they may do. */
 static void present_events(lua_State *L, fg_lua_world *lw, int world_idx) {
     fg_world *w = lw->w;
+    fg_lua_cue_target *cue = fg_lua_cue_target_of(L);
     push_world_store(L, world_idx, "committed");
     int committed = lua_gettop(L);
+    lua_getiuservalue(L, world_idx, 2);
+    int hot = lua_gettop(L);
     for (uint32_t i = 0; i < fg_world_event_count(w); i++) {
         const fg_event *ev = fg_world_event_at(w, i);
         /* Markers are counted by name, contacts and bounces by kind ("hit", "throw",
@@ -171,22 +192,24 @@ static void present_events(lua_State *L, fg_lua_world *lw, int world_idx) {
             lua_setfield(L, committed, marker);
             lua_pop(L, 1);
         }
-        if (push_rules_hook(L, world_idx, fg_world_rules_slot(w, ev->entity), "on_event") !=
+        if (push_rules_hook(L, hot, fg_world_rules_slot(w, ev->entity), HOOK_ON_EVENT) !=
             LUA_TFUNCTION) {
             lua_pop(L, 1);
             continue;
         }
         lw->hook_calls++;
-        fg_lua_push_rule_view(L, world_idx, ev->entity);
+        fg_lua_push_rule_view(L, world_idx, hot, ev->entity);
         fg_lua_push_event(L, w, ev);
-        fg_lua_set_cue_target(L, lw, ev->entity);
+        cue->w = w;
+        cue->e = ev->entity;
         fg_error err = {0};
         /* No RNG for presentation: drawing would change the world. */
         if (fg_lua_call_rule(L, NULL, "on_event", 2, 0, &err) != FG_OK)
             fg_lua_report_hook_error(w, ev->entity, &err);
-        fg_lua_set_cue_target(L, NULL, 0);
+        cue->w = NULL;
+        cue->e = 0;
     }
-    lua_pop(L, 1);
+    lua_pop(L, 2);
 }
 
 /* Most ticks commit no event: the check inline, the hooks' work out of line. */
@@ -286,18 +309,12 @@ static int l_world(lua_State *L) {
     fg_error err = {0};
     lw->w = fg_world_create(&c, &err);
     if (!lw->w) return fg_lua_raise(L, &err);
-    if (rules_idx) {
-        lua_getiuservalue(L, -1, 1);
-        lua_getfield(L, -1, "rules");
-        lua_pushvalue(L, rules_idx);
-        lua_rawseti(L, -2, 1);
-        lua_pop(L, 2);
-    }
+    if (rules_idx) fg_lua_world_set_rules(L, -1, 0, rules_idx);
     return 1;
 }
 
 fg_lua_world *fg_lua_new_world(lua_State *L) {
-    fg_lua_world *lw = lua_newuserdatauv(L, sizeof *lw, 1);
+    fg_lua_world *lw = lua_newuserdatauv(L, sizeof *lw, 2);
     memset(lw, 0, sizeof *lw);
     luaL_setmetatable(L, FG_LUA_WORLD_T);
     lua_createtable(L, 0, 2);
@@ -306,6 +323,8 @@ fg_lua_world *fg_lua_new_world(lua_State *L) {
     lua_newtable(L);
     lua_setfield(L, -2, "committed");
     lua_setiuservalue(L, -2, 1);
+    lua_createtable(L, FG_LUA_HOT_HOOKS + 1, 0);
+    lua_setiuservalue(L, -2, 2);
     return lw;
 }
 

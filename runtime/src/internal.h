@@ -64,9 +64,9 @@ typedef struct fg_entity_state {
     fg_tick started_tick[FG_MAX_LAYERS]; /* tick a request last started an action per layer */
     fg_instance layers[FG_MAX_LAYERS];
     fg_combat combat; /* teams, combo, juggle, pushback, throws, the hit log (hit_internal.h) */
-    int64_t next_seq[FG_MAX_LAYERS];
-    fg_ground ground;
+    fg_ground ground;         /* these two, the input phase's, share a line */
     fg_tick_input last_input;
+    int64_t next_seq[FG_MAX_LAYERS];
     int32_t res[FG_MAX_RESOURCES];
     fg_queued queued[FG_MAX_LAYERS][FG_QUEUE_MAX]; /* per layer, the head first; packed */
     fg_jump_decision last_jump;
@@ -244,6 +244,7 @@ struct fg_world {
     uint32_t nversions;
     bool hurtable_projectiles; /* some version declares a projectile kind with hurt boxes */
     bool attack_boxes;         /* some version has an action with a hit or throw box */
+    bool push_boxes;           /* some version declares a push box (an action's, a group's...) */
 
     unsigned char *arena; /* 64-byte aligned: arena_skew bytes into its allocation */
     size_t arena_size, arena_skew;
@@ -503,6 +504,7 @@ fg_status fg_projectile_check(const fg_world *w, const unsigned char *bytes, uin
 /* push.c */
 fg_fx fg_push_room(const fg_world *w, const fg_entity_state *es, int dir);
 void fg_push_separate(fg_world *w, fg_entity_state *a, fg_entity_state *b, fg_tick t);
+bool fg_push_declared(const fg_ruleset *r);
 fg_fx fg_push_corner(const fg_world *w, fg_entity_state *tg, int away, fg_fx push);
 /* vars.c */
 void fg_vars_spawn(const fg_ruleset *r, fg_entity_state *es);

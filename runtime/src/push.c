@@ -62,10 +62,22 @@ static bool a_is_left(const fg_entity_state *a, const fg_entity_state *b) {
     return a->id < b->id;
 }
 
+/* Whether a ruleset declares a push box anywhere: its fighter's, a state group's or an
+** action's. A world none of whose versions does never looks for one (most of a push's cost). */
+bool fg_push_declared(const fg_ruleset *r) {
+    uint8_t push = (uint8_t)(1u << FG_BOX_PUSH);
+    if (r->fighter_boxes.has & push) return true;
+    for (uint32_t g = 0; g < r->ngroups; g++)
+        if (r->group_boxes[g].has & push) return true;
+    for (uint32_t i = 0; i < r->nactions; i++)
+        if (r->rt[i].hits.own & push) return true;
+    return false;
+}
+
 void fg_push_separate(fg_world *w, fg_entity_state *a, fg_entity_state *b, fg_tick t) {
     fg_live_box pa[FG_MAX_BOXES * FG_MAX_LAYERS + 1], pb[FG_MAX_BOXES * FG_MAX_LAYERS + 1];
     uint32_t max = FG_MAX_BOXES * FG_MAX_LAYERS + 1;
-    uint32_t na = fg_collide_boxes(w, a, FG_BOX_PUSH, t, true, pa, max);
+    uint32_t na = w->push_boxes ? fg_collide_boxes(w, a, FG_BOX_PUSH, t, true, pa, max) : 0;
     uint32_t nb = na ? fg_collide_boxes(w, b, FG_BOX_PUSH, t, true, pb, max) : 0;
     bool left = a_is_left(a, b);
     fg_entity_state *l = left ? a : b, *r = left ? b : a;

@@ -14,8 +14,8 @@
 ** ledger, the matcher state), hashed into the world's layout value with its sizes: a change of
 ** field order that keeps every size bumps it, so a snapshot of the old layout is refused rather
 ** than misread. 2: the matcher state's cold part and the buffer's first line; 3: the matcher's
-** links in 8 bytes. */
-#define FG_SNAPSHOT_LAYOUT 4u
+** links in 8 bytes; 5: the entity record's ground and last input in one line. */
+#define FG_SNAPSHOT_LAYOUT 5u
 
 typedef struct fg_snapshot_header {
     uint32_t magic;

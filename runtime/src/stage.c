@@ -206,11 +206,13 @@ fg_stage_contact fg_stage_move(const fg_stage *s, fg_fx x0, fg_fx y0, fg_fx *x, 
                                uint32_t drop) {
     fg_stage_contact c;
     memset(&c, 0, sizeof c);
+    /* Most stages are a floor between two walls: nothing but those stops a move. */
+    bool bare = s->nplatforms == 0 && s->nblocks == 0;
     fg_fx nx = move_x(s, x0, y0, *x, &c.stopped_x);
     fg_fx ny = *y;
-    if (ny < y0)
+    if (!bare && ny < y0)
         ny = fall(s, nx, y0, ny, drop, &c.landed);
-    else if (ny > y0)
+    else if (!bare && ny > y0)
         ny = rise(s, nx, y0, ny, &c.stopped_y);
     /* Nothing goes below the floor; reaching it from above is a landing. */
     if (ny <= s->floor) {
@@ -219,7 +221,10 @@ fg_stage_contact fg_stage_move(const fg_stage *s, fg_fx x0, fg_fx y0, fg_fx *x, 
     }
     *x = nx;
     *y = ny;
-    c.support = fg_stage_support(s, nx, ny, drop);
+    if (bare)
+        c.support = ny == s->floor ? FG_SUPPORT_FLOOR : FG_SUPPORT_NONE;
+    else
+        c.support = fg_stage_support(s, nx, ny, drop);
     return c;
 }
 

@@ -97,6 +97,7 @@ static void note_version(fg_world *w, uint32_t version) {
     fg_world_stage_note_version(w, version);
     if (w->versions[version]->hurtable_kinds) w->hurtable_projectiles = true;
     if (w->versions[version]->attack_boxes) w->attack_boxes = true;
+    if (fg_push_declared(w->versions[version])) w->push_boxes = true;
 }
 
 fg_world *fg_world_create(const fg_world_config *cfg, fg_error *err) {
@@ -402,6 +403,7 @@ fg_world *fg_world_clone(const fg_world *src, const fg_world_hooks *hooks, fg_er
     memcpy(w->jump_ids, src->jump_ids, sizeof w->jump_ids);
     w->hurtable_projectiles |= src->hurtable_projectiles;
     w->attack_boxes |= src->attack_boxes;
+    w->push_boxes |= src->push_boxes;
     memcpy(w->arena, src->arena, src->arena_size);
     memcpy(w->maps, src->maps, sizeof(fg_input_map) * src->max_entities);
     memcpy(w->devices, src->devices, sizeof(fg_device_state) * src->max_entities);

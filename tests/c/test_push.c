@@ -115,6 +115,22 @@ static void without_bodies_min_gap_keeps_them_apart(void **state) {
     fgt_duel_free(&d);
 }
 
+/* A world whose rules had no bodies looks for them once a reload brings some. */
+static void bodies_a_reload_adds_push(void **state) {
+    (void)state;
+    fgt_duel d = fgt_duel_new(pusher(false), 70, NULL, NULL);
+    fgt_run(&d, 1);
+    fg_ruleset *bodies = pusher(true);
+    assert_int_equal(fg_world_replace_rules(d.w, fg_world_rules_slot(d.w, d.p1), bodies, NULL),
+                     FG_OK);
+    fg_ruleset_unref(bodies);
+    place(&d, 0, 10);
+    fgt_run(&d, 1);
+    assert_true(x_of(&d, d.p1) == -10.0); /* by the bodies, not by min_gap (-15 and 25) */
+    assert_true(x_of(&d, d.p2) == 20.0);
+    fgt_duel_free(&d);
+}
+
 /* p1 jabs p2 at `x2` from 60 px away: where each ends once the pushback slide is over. */
 static void jab_pushback(double x2, int hold, double *x1_after, double *x2_after) {
     fgt_duel d = fgt_duel_new(pusher(true), 70, NULL, NULL);
@@ -158,6 +174,7 @@ int main(void) {
         cmocka_unit_test(a_fighter_against_the_wall_does_not_move),
         cmocka_unit_test(bodies_one_above_the_other_do_not_push),
         cmocka_unit_test(without_bodies_min_gap_keeps_them_apart),
+        cmocka_unit_test(bodies_a_reload_adds_push),
         cmocka_unit_test(in_the_corner_pushback_moves_the_attacker),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -135,6 +135,51 @@ function TestHooks:test_cues_only_from_on_event()
   lu.assertEquals(#w:cues(), 0)  -- drained
 end
 
+function TestHooks:test_cue_params_from_an_event_a_table_or_nothing()
+  local seen = {}
+  local w, p1 = duel { on_event = function(_, ev)
+    seen[#seen + 1] = ev
+    fg.cue("from_event", ev)
+    fg.cue("from_table", { a = 7, b = -3 })
+    fg.cue("from_names", { target = 11, occurrence = 12 })
+    fg.cue("a_wins", { a = 1, target = 2, b = 3, occurrence = 4 })
+    fg.cue("bare")
+    fg.cue("not_a_table", 42)
+  end }
+  p1:request("jab")
+  w:run(5)
+  lu.assertEquals(#seen, 1)
+  local got = {}
+  for _, c in ipairs(w:cues()) do got[#got + 1] = { c.name, c.a, c.b } end
+  lu.assertEquals(got, {
+    { "from_event", seen[1].target, seen[1].occurrence },
+    { "from_table", 7, -3 }, { "from_names", 11, 12 }, { "a_wins", 1, 3 },
+    { "bare", 0, 0 }, { "not_a_table", 0, 0 } })
+  lu.assertErrorMsgContains("only be emitted from an on_event hook", fg.cue, "after", seen[1])
+end
+
+function TestHooks:test_every_event_field_reads_as_pairs_lists_it()
+  local kept
+  local w, p1 = duel { on_event = function(_, ev) kept = ev end }
+  p1:request("jab")
+  w:run(10)
+  local listed = {}
+  for k, v in pairs(kept) do listed[k] = v end
+  local fields = { "action", "bounce", "combo", "contact", "counter", "damage", "entity",
+    "hit_box", "hurt_box", "kind", "layer", "marker", "miss", "occurrence", "other", "projectile",
+    "reported", "sequence", "target", "tick", "x", "y" }
+  for _, k in ipairs(fields) do lu.assertEquals(kept[k], listed[k], k) end
+  lu.assertEquals(kept.kind, "marker")
+  lu.assertNil(kept.damage) -- a marker event has no contact fields
+  lu.assertNil(kept.x)
+  for _, k in ipairs { "a", "b", "", "actions", "act", "hit", "hit_boxes", "comb", "contacts",
+    "count", "ticks", "xy", "z", "Action", 1, true } do
+    lu.assertNil(kept[k], tostring(k))
+  end
+  lu.assertErrorMsgContains("framegate.Event expected",
+    getmetatable(kept).__index, {}, "tick")
+end
+
 function TestHooks:test_restore_is_a_rollback_unless_fresh()
   local seen = 0
   local w, p1 = duel { on_event = function() seen = seen + 1 end }
