@@ -161,24 +161,17 @@ typedef struct fg_hash_part {
     uint64_t ledger_at;
 } fg_hash_part;
 
-/* world_hash.c: the folds of an entity's words that rarely change, kept between ticks:
-** - the head of its record but position, velocity, last grounded tick and last input (facing,
-**   support, ground flags, landing) with its last jump decision;
-** - its freeze and combat state (with the hit log and bounces);
-** - its layers' words but elapsed time and cycles, with its resources.
-** Each is an accumulation from where it starts (a, c: world_hash.c) of n words. They hold while
-** `at` equals the keep's `changes`; a write to any of those words sets it to 0
-** (fg_world_hash_touch). The layers' fold is kept only while no request waits (`layers_ok`).
-** The second line keeps the input buffer's fold without its clock, which a tick that consumes
-** no edge leaves as it was: it holds while the head's fold does, for the tick after the one it
-** was last checked on (`input_tick`, the last input's tick then), when that tick consumed no
-** edge and gameplay consumed none either (the buffer's consumed digest is still `consumed`). */
+/* world_hash.c: the folds of an entity's words that rarely change, kept between ticks: the head
+** of its record but position, velocity, last grounded tick and last input (facing, support,
+** ground flags, landing) with its last jump decision; its freeze and combat state (with the hit
+** log and bounces); its layers' words but elapsed time and cycles, with its resources. Each is an accumulation from where it starts
+** (a, c: world_hash.c) of n words. They hold while `at` equals the keep's `changes`; a write to
+** any of those words sets it to 0 (fg_world_hash_touch). The layers' fold is kept only while no
+** request waits (`layers_ok`). One cache line per entity. */
 typedef struct fg_hash_kept {
     _Alignas(64) uint64_t at;
     uint64_t head_a, head_c, combat_a, combat_c, layers_a, layers_c;
-    uint8_t head_n, combat_n, layers_ok, buffer_n;
-    _Alignas(64) uint64_t buffer_a, buffer_c, consumed;
-    fg_tick input_tick;
+    uint8_t head_n, combat_n, layers_ok;
 } fg_hash_kept;
 
 /* The parts, and when they hold. Every change to the world outside a tick (fg_world_note_change,

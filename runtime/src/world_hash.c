@@ -112,10 +112,10 @@ _Static_assert(2 + 7 + FG_MAX_VARS / 2 + 2 * FG_HIT_LOG + FG_BOUNCE_WORDS <= UIN
 /* An input buffer: its held state and counters, the digest of every edge it consumed, and which
 ** stored edges gameplay has consumed since (the buffer's digest of their ids). The stored edges
 ** are a suffix of the digested ones, fixed by the count. Pending edges are not hashed. */
-static inline void fold_buffer(acc *r, const fg_buffer *b, uint64_t digest, bool timed) {
+static inline void fold_buffer(acc *r, const fg_buffer *b, uint64_t digest) {
     run2(r, b->capacity, b->count);
     run2(r, b->held, (uint32_t)b->dir | (uint32_t)b->facing << 8);
-    run(r, timed ? (uint64_t)b->current_tick : 0); /* 0: the kept fold, see fold_buffer_kept */
+    run(r, (uint64_t)b->current_tick);
     run(r, b->dropped);
     run(r, digest);
     for (uint32_t held = b->held; held; held &= held - 1)
@@ -315,29 +315,6 @@ static inline void fold_layers_kept(acc *r, const fg_entity_state *es, uint32_t 
     append(r, s.a, s.c, s.n);
 }
 
-/* The input buffer. A tick that consumes no edge changes only its clock (input.c), so its other
-** words are kept from the tick before while that tick was folded, nothing since set the kept
-** folds aside (hold), and gameplay consumed no edge; else they are folded again and kept. */
-static inline void fold_buffer_kept(acc *r, const fg_entity_state *es, const fg_buffer *b,
-                                    fg_hash_kept *k, bool hold) {
-    if (!k) {
-        fold_buffer(r, b, es->input_digest, true);
-        return;
-    }
-    const fg_tick_input *in = &es->last_input;
-    acc s = {k->buffer_a, k->buffer_c, k->buffer_n};
-    if (!hold || in->count != 0 || in->tick != k->input_tick + 1 ||
-        b->consumed_digest != k->consumed) {
-        s = (acc){0, 0, 0};
-        fold_buffer(&s, b, es->input_digest, false);
-        k->buffer_a = s.a, k->buffer_c = s.c, k->buffer_n = (uint8_t)s.n;
-        k->consumed = b->consumed_digest;
-    }
-    k->input_tick = in->tick;
-    add_at(&s, 2, (uint64_t)b->current_tick);
-    append(r, s.a, s.c, s.n);
-}
-
 /* Everything a later tick can read of one entity, as a run from where the entity starts. With
 ** k, the folds of the words that rarely change are taken from it while they hold (`now` is the
 ** keep's count of changes) and kept in it when refolded. */
@@ -350,7 +327,7 @@ static fg_fold_run fold_record(const fg_world *w, uint32_t slot, uint32_t nlayer
     fold_combat_kept(&r, es, k, hold);
     fold_layers_kept(&r, es, nlayers, k, hold);
     if (k) k->at = now;
-    fold_buffer_kept(&r, es, fg_world_buffer_at(w, slot), k, hold);
+    fold_buffer(&r, fg_world_buffer_at(w, slot), es->input_digest);
     fg_fold_run out = acc_run(&r);
 #ifdef FG_HASH_CHECK
     if (k) {
