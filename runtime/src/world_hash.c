@@ -362,6 +362,34 @@ static inline void prefetch_part(const fg_world *w, uint32_t slot) {
     __builtin_prefetch(&w->hash_keep->parts[slot]);
 }
 
+/* The parts of entities [from, to), folded and added to the keep's sum (ledger and matcher folds
+** mixed into its hasher in turn), the sum held in registers across them. */
+void fg_world_hash_parts(const fg_world *w, uint32_t from, uint32_t to) {
+    fg_hash_keep *keep = w->hash_keep;
+    fg_fold_run all = keep->all;
+    fg_hasher hs = keep->all_hs;
+    uint32_t next = keep->next, n = w->state->nentities;
+    for (uint32_t slot = from; slot < to; slot++) {
+        if (slot + 2 < n) prefetch_part(w, slot + 2);
+        fg_hash_part *p = &keep->parts[slot];
+        fg_fold_run run = fold_record(w, slot, nlayers_of(w, slot), &keep->kept[slot], keep->changes);
+        if (p->ledger_at != keep->changes) {
+            p->ledger = fg_dispatcher_fold(fg_world_ledger_at(w, slot));
+            p->ledger_at = keep->changes;
+        }
+        /* Out of order, the sum stops short of the count, and the hash folds every entity
+        ** again. A tick folds only with rules, so every entity has a matcher. */
+        if (slot != next) continue;
+        next++;
+        fg_fold_run_append(&all, &run);
+        fg_hash_fold_end(&hs, &p->ledger);
+        fg_hash_fold_end(&hs, &p->motion);
+    }
+    keep->all = all;
+    keep->all_hs = hs;
+    keep->next = next;
+}
+
 /* The next entity's run, ledger fold and (with rules) matcher fold added to the keep's sum. */
 static void add_part(fg_hash_keep *keep, const fg_hash_part *p, const fg_fold_run *run,
                      bool motion) {
@@ -369,19 +397,6 @@ static void add_part(fg_hash_keep *keep, const fg_hash_part *p, const fg_fold_ru
     fg_fold_run_append(&keep->all, run);
     fg_hash_fold_end(&keep->all_hs, &p->ledger);
     if (motion) fg_hash_fold_end(&keep->all_hs, &p->motion);
-}
-
-void fg_world_hash_part(const fg_world *w, uint32_t slot) {
-    if (slot + 2 < w->state->nentities) prefetch_part(w, slot + 2);
-    fg_hash_keep *keep = w->hash_keep;
-    fg_hash_part *p = &keep->parts[slot];
-    fg_fold_run run = fold_record(w, slot, nlayers_of(w, slot), &keep->kept[slot], keep->changes);
-    if (p->ledger_at != keep->changes) {
-        p->ledger = fg_dispatcher_fold(fg_world_ledger_at(w, slot));
-        p->ledger_at = keep->changes;
-    }
-    /* Out of order, the sum stops short of the count, and the hash folds every entity again. */
-    if (slot == keep->next) add_part(keep, p, &run, true); /* a tick folds only with rules */
 }
 
 void fg_world_hash_begin_parts(fg_hash_keep *keep) {
