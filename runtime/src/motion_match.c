@@ -893,6 +893,35 @@ static void fill_command(const fg_motion_set *set, fg_motion_command *c, uint16_
     }
 }
 
+/* Step 2 of fg_motion_step: the tick's context, its clocks advanced. */
+static inline void begin_step(mctx *m, const fg_motion_set *set, fg_motion_state *st,
+                              fg_buffer *buf, const fg_tick_input *in,
+                              const fg_motion_ctx *ctx) {
+    m->set = set;
+    m->st = st;
+    m->buf = buf;
+    m->prof = ctx && ctx->profile ? ctx->profile : &standard_profile;
+    m->now = in->tick;
+    m->prev_tick = st->last_tick;
+    m->prev_clock = st->clock;
+    m->clock_now = st->clock + (in->tick - st->last_tick - 1) + (ctx && ctx->frozen ? 0 : 1);
+    m->ncand = 0;
+    m->dirty = false;
+    m->flags = set->mode == FG_MOTION_MODE_FLAGS;
+    st->facing = buf->facing;
+}
+
+/* fg_motion_step on a tick with no edge, no level step and no live command: what the full step
+** does then (the clocks, the sweep), without its frame. */
+static void quiet_step(const fg_motion_set *set, fg_motion_state *st, fg_buffer *buf,
+                       const fg_tick_input *in, const fg_motion_ctx *ctx) {
+    mctx m;
+    begin_step(&m, set, st, buf, in, ctx);
+    st->last_tick = in->tick;
+    st->clock = m.clock_now;
+    if (sweep(&m)) st->region_stale |= REGION_PARTS;
+}
+
 /* One tick of the matcher, the hot path of the input layer:
 **   1. check the call (a state of another set, a tick that is not newer: refused, nothing
 **      changes);
@@ -927,19 +956,14 @@ fg_status fg_motion_step(const fg_motion_set *set, fg_motion_state *st, fg_buffe
         fg_status s = fg_motion_profile_check(ctx->profile, err);
         if (s != FG_OK) return s;
     }
+    /* Most ticks: no edge, no level step, no live command: the clocks and the sweep only. */
+    if (in->count == 0 && !set->nlevels && !st->nlive) {
+        quiet_step(set, st, buf, in, ctx);
+        if (nout) *nout = 0;
+        return FG_OK;
+    }
     mctx m;
-    m.set = set;
-    m.st = st;
-    m.buf = buf;
-    m.prof = ctx && ctx->profile ? ctx->profile : &standard_profile;
-    m.now = in->tick;
-    m.prev_tick = st->last_tick;
-    m.prev_clock = st->clock;
-    m.clock_now = st->clock + (in->tick - st->last_tick - 1) + (ctx && ctx->frozen ? 0 : 1);
-    m.ncand = 0;
-    m.dirty = false;
-    m.flags = set->mode == FG_MOTION_MODE_FLAGS;
-    st->facing = buf->facing;
+    begin_step(&m, set, st, buf, in, ctx);
     for (uint32_t i = 0; i < in->count; i++) {
         const fg_edge *e = fg_buffer_at(buf, in->first + i);
         if (!e) break;

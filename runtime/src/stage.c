@@ -202,17 +202,16 @@ static fg_fx rise(const fg_stage *s, fg_fx x, fg_fx y0, fg_fx y, bool *stopped) 
     return y;
 }
 
-fg_stage_contact fg_stage_move(const fg_stage *s, fg_fx x0, fg_fx y0, fg_fx *x, fg_fx *y,
-                               uint32_t drop) {
+/* A move on a stage with platforms or blocks. */
+static fg_stage_contact move_through(const fg_stage *s, fg_fx x0, fg_fx y0, fg_fx *x, fg_fx *y,
+                                     uint32_t drop) {
     fg_stage_contact c;
     memset(&c, 0, sizeof c);
-    /* Most stages are a floor between two walls: nothing but those stops a move. */
-    bool bare = s->nplatforms == 0 && s->nblocks == 0;
     fg_fx nx = move_x(s, x0, y0, *x, &c.stopped_x);
     fg_fx ny = *y;
-    if (!bare && ny < y0)
+    if (ny < y0)
         ny = fall(s, nx, y0, ny, drop, &c.landed);
-    else if (!bare && ny > y0)
+    else if (ny > y0)
         ny = rise(s, nx, y0, ny, &c.stopped_y);
     /* Nothing goes below the floor; reaching it from above is a landing. */
     if (ny <= s->floor) {
@@ -221,10 +220,24 @@ fg_stage_contact fg_stage_move(const fg_stage *s, fg_fx x0, fg_fx y0, fg_fx *x, 
     }
     *x = nx;
     *y = ny;
-    if (bare)
-        c.support = ny == s->floor ? FG_SUPPORT_FLOOR : FG_SUPPORT_NONE;
-    else
-        c.support = fg_stage_support(s, nx, ny, drop);
+    c.support = fg_stage_support(s, nx, ny, drop);
+    return c;
+}
+
+fg_stage_contact fg_stage_move(const fg_stage *s, fg_fx x0, fg_fx y0, fg_fx *x, fg_fx *y,
+                               uint32_t drop) {
+    if (s->nplatforms || s->nblocks) return move_through(s, x0, y0, x, y, drop);
+    /* Most stages are a floor between two walls: what move_through does with nothing else. */
+    fg_stage_contact c = {FG_SUPPORT_NONE, false, false, false};
+    if (*x < s->wall_min || *x > s->wall_max) {
+        *x = *x < s->wall_min ? s->wall_min : s->wall_max;
+        c.stopped_x = true;
+    }
+    if (*y <= s->floor) {
+        if (*y < y0 || y0 > s->floor) c.landed = true;
+        *y = s->floor;
+        c.support = FG_SUPPORT_FLOOR;
+    }
     return c;
 }
 
