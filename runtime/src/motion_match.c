@@ -178,7 +178,7 @@ void fg_motion_state_hash(const fg_motion_set *set, const fg_motion_state *st, f
     fg_hash_fold_end(hs, &f);
 }
 
-static inline fg_fold state_fold(const fg_motion_set *set, const fg_motion_state *st) {
+fg_fold fg_motion_state_fold(const fg_motion_set *set, const fg_motion_state *st) {
     uint64_t sum = st->region_sum, k = st->region_k;
     if (st->region_stale) { /* not refreshed: fold it here, the same value */
         fg_fold r = fg_fold_begin(0);
@@ -218,13 +218,9 @@ static inline fg_fold state_fold(const fg_motion_set *set, const fg_motion_state
     return f;
 }
 
-fg_fold fg_motion_state_fold(const fg_motion_set *set, const fg_motion_state *st) {
-    return state_fold(set, st);
-}
-
 fg_fold fg_motion_state_refresh_fold(const fg_motion_set *set, fg_motion_state *st) {
     if (st->region_stale) region_update(set, st);
-    return state_fold(set, st);
+    return fg_motion_state_fold(set, st);
 }
 
 /* The fold from scratch, for tests: equal to the cached one whenever the cache is right. */
