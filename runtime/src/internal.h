@@ -209,8 +209,9 @@ void fg_world_hash_ledger_written(const fg_world *w, uint32_t slot);
 
 /* world_hash.c: starts the entities' share the tick adds up (fg_hash_keep.all). */
 void fg_world_hash_begin_parts(fg_hash_keep *keep);
-/* world_hash.c: folds the parts of entities [from, to) (the end of their tick: nothing changes
-** them after) and adds them to the keep's sum. */
+/* world_hash.c: folds the parts of entities [from, to) and adds them to the keep's sum (the tick
+** at the end of theirs, when nothing changes them after; the hash for all of them when the tick
+** did not). */
 void fg_world_hash_parts(const fg_world *w, uint32_t from, uint32_t to);
 /* world_hash.c: brings entity slot's matcher fold up to date and folds its part (after the
 ** tick's last change to the matcher). */

@@ -878,14 +878,17 @@ static void meter_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
     *fg_world_meter_cell(w, es->id - 1, t) = (uint8_t)(p | flags);
 }
 
-#define HASH_BLOCK 16 /* entities finished before their parts of the state hash are folded */
+/* Entities taken a few at a time while their records are in the cache: paired, moved and pushed
+** before their last phases run, finished before their parts of the state hash are folded, their
+** input phase run just before their behavior. */
+#define FINISH_BLOCK 16
 
 /* The last phases of entities [from, to) whose movement and push are done: facing (the
 ** opponent's position is final by now), the end of a combo, the frame meter. Each reads and
 ** writes only its own entity, so they share one pass. */
 static void finish_entities(fg_world *w, uint32_t from, uint32_t to, fg_tick t) {
     while (from < to) {
-        uint32_t end = to - from > HASH_BLOCK ? from + HASH_BLOCK : to;
+        uint32_t end = to - from > FINISH_BLOCK ? from + FINISH_BLOCK : to;
         for (uint32_t s = from; s < end; s++) {
             fg_entity_state *es = &w->entities[s];
             face_opponent(w, es);
@@ -930,7 +933,6 @@ static void replace_on_stage(fg_world *w, uint32_t from, uint32_t to) {
         if (w->entities[s].support != FG_SUPPORT_NONE) fg_world_stage_place(w, &w->entities[s]);
 }
 
-#define FINISH_BLOCK 16 /* entities paired, moved and pushed before their last phases run */
 
 /* Movement, projectiles, push and the last phases: phase by phase over every entity, or, when
 ** the entities fight in neighbouring pairs, pair by pair in one pass (a record is then fetched

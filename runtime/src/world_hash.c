@@ -369,6 +369,7 @@ void fg_world_hash_parts(const fg_world *w, uint32_t from, uint32_t to) {
     fg_fold_run all = keep->all;
     fg_hasher hs = keep->all_hs;
     uint32_t next = keep->next, n = w->state->nentities;
+    bool motion = w->state->nslots > 0; /* without rules, no entity has a matcher */
     for (uint32_t slot = from; slot < to; slot++) {
         if (slot + 2 < n) prefetch_part(w, slot + 2);
         fg_hash_part *p = &keep->parts[slot];
@@ -378,25 +379,16 @@ void fg_world_hash_parts(const fg_world *w, uint32_t from, uint32_t to) {
             p->ledger_at = keep->changes;
         }
         /* Out of order, the sum stops short of the count, and the hash folds every entity
-        ** again. A tick folds only with rules, so every entity has a matcher. */
+        ** again. */
         if (slot != next) continue;
         next++;
         fg_fold_run_append(&all, &run);
         fg_hash_fold_end(&hs, &p->ledger);
-        fg_hash_fold_end(&hs, &p->motion);
+        if (motion) fg_hash_fold_end(&hs, &p->motion);
     }
     keep->all = all;
     keep->all_hs = hs;
     keep->next = next;
-}
-
-/* The next entity's run, ledger fold and (with rules) matcher fold added to the keep's sum. */
-static void add_part(fg_hash_keep *keep, const fg_hash_part *p, const fg_fold_run *run,
-                     bool motion) {
-    keep->next++;
-    fg_fold_run_append(&keep->all, run);
-    fg_hash_fold_end(&keep->all_hs, &p->ledger);
-    if (motion) fg_hash_fold_end(&keep->all_hs, &p->motion);
 }
 
 void fg_world_hash_begin_parts(fg_hash_keep *keep) {
@@ -464,16 +456,10 @@ static inline uint64_t world_hash(const fg_world *w, bool fresh) {
         ** since): fold them now and keep the sum, so a second hash before the next change or
         ** tick (a recorder and a host, a sync check) only adds it. */
         fg_world_hash_begin_parts(keep);
-        fg_hash_part *p = keep->parts;
-        for (uint32_t slot = 0; slot < s->nentities; slot++, p++) {
-            const fg_ruleset *r = rules ? fg_world_rules_of(w, &w->entities[slot]) : NULL;
-            fg_fold_run run =
-                fold_record(w, slot, r ? r->nlayers : 0, &keep->kept[slot], keep->changes);
-            p->ledger = fg_dispatcher_fold(fg_world_ledger_at(w, slot));
-            p->ledger_at = keep->changes;
-            if (r) p->motion = fg_motion_state_fold(r->motion_set, fg_world_motion_at(w, slot));
-            add_part(keep, p, &run, r != NULL);
-        }
+        for (uint32_t slot = 0; rules && slot < s->nentities; slot++) /* as each step would */
+            keep->parts[slot].motion = fg_motion_state_fold(
+                fg_world_rules_of(w, &w->entities[slot])->motion_set, fg_world_motion_at(w, slot));
+        fg_world_hash_parts(w, 0, s->nentities);
         keep->ready = true;
     }
     if (!fresh) {
