@@ -14,8 +14,9 @@
 ** ledger, the matcher state), hashed into the world's layout value with its sizes: a change of
 ** field order that keeps every size bumps it, so a snapshot of the old layout is refused rather
 ** than misread. 2: the matcher state's cold part and the buffer's first line; 3: the matcher's
-** links in 8 bytes; 5: the entity record's ground and last input in one line. */
-#define FG_SNAPSHOT_LAYOUT 5u
+** links in 8 bytes; 5: the entity record's ground and last input in one line; 6: the checksum's
+** two sums (snapshot.c). */
+#define FG_SNAPSHOT_LAYOUT 6u
 
 typedef struct fg_snapshot_header {
     uint32_t magic;
@@ -25,7 +26,7 @@ typedef struct fg_snapshot_header {
     uint64_t check;    /* fg_snapshot_checksum of those bytes */
 } fg_snapshot_header;
 
-/* The checksum of a snapshot's body: a 64-bit hash seeded with the layout and entity count. */
+/* The checksum of a snapshot's body, with the header's layout, entity count and size. */
 uint64_t fg_snapshot_checksum(const fg_snapshot_header *h, const void *body);
 
 /* Checks a snapshot's body (after the header, h->entities slots) against the world's limits:
