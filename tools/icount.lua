@@ -78,12 +78,13 @@ local function count(o)
   if f then f:close() end
   local share
   if o.hash_share then -- the state hash's part: fg_world_hash, the parts of it the tick folds
-    -- (world_hash.c: fg_world_hash_parts, fg_world_hash_motion with the matcher's fold refresh,
-    -- fg_world_hash_ledger_written), each function's inclusive count. callgrind_annotate may list
+    -- (world_hash.c: fg_world_hash_parts, fg_world_hash_ledger_written; the matcher's fold
+    -- refresh, fg_motion_state_refresh_fold, which the input phase calls for the hash only), each
+    -- function's inclusive count. callgrind_annotate may list
     -- a function twice (under its source path as compiled and as written); one is counted.
     local p = assert(io.popen("callgrind_annotate --inclusive=yes " .. shell_quote(out_file)
       .. " 2>/dev/null"))
-    local parts = { fg_world_hash = 0, fg_world_hash_parts = 0, fg_world_hash_motion = 0,
+    local parts = { fg_world_hash = 0, fg_world_hash_parts = 0, fg_motion_state_refresh_fold = 0,
                     fg_world_hash_ledger_written = 0 }
     for line in p:lines() do
       local n, fn = line:match("^%s*([%d,]+) %b()%s+%S-:(%S+)")

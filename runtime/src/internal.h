@@ -171,7 +171,7 @@ typedef struct fg_hash_part {
 typedef struct fg_hash_kept {
     _Alignas(64) uint64_t at;
     uint64_t head_a, head_c, combat_a, combat_c, layers_a, layers_c;
-    uint8_t head_n, combat_n, layers_ok;
+    uint8_t head_n, combat_n, layers_ok, nlayers; /* nlayers: the layers of the kept fold */
 } fg_hash_kept;
 
 /* The parts, and when they hold. Every change to the world outside a tick (fg_world_note_change,
@@ -213,9 +213,6 @@ void fg_world_hash_begin_parts(fg_hash_keep *keep);
 ** at the end of theirs, when nothing changes them after; the hash for all of them when the tick
 ** did not). */
 void fg_world_hash_parts(const fg_world *w, uint32_t from, uint32_t to);
-/* world_hash.c: brings entity slot's matcher fold up to date and folds its part (after the
-** tick's last change to the matcher). */
-void fg_world_hash_motion(fg_world *w, uint32_t slot, const fg_motion_set *set);
 
 /* world_hash.c: the state hash from scratch, every memo and kept fold bypassed: equal to
 ** fg_world_hash whenever they are right (tests compare the two). */

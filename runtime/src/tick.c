@@ -25,6 +25,7 @@
 */
 #include "base_internal.h"
 #include "internal.h"
+#include "motion_internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -190,6 +191,13 @@ static void note_jump(fg_world *w, fg_entity_state *es, fg_jump_decision d, fg_t
                         d.window, d.press_until);
 }
 
+/* Brings entity slot's matcher fold up to date and keeps it as the slot's part of the state hash
+** (world_hash.c), after the tick's last change to the matcher. */
+static inline void hash_motion(fg_world *w, uint32_t slot, const fg_motion_set *set) {
+    w->hash_keep->parts[slot].motion =
+        fg_motion_state_refresh_fold(set, fg_world_motion_at(w, slot));
+}
+
 static void input_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
     fg_buffer *b = fg_world_buffer_at(w, es->id - 1);
     fg_buffer_set_facing(b, (fg_facing)es->facing);
@@ -219,7 +227,7 @@ static void input_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
         }
         /* A world hashed every tick folds the matcher's part of the hash while its state is at
         ** hand (a command retired later in the tick folds it again). */
-        if (w->hash_keep->folding) fg_world_hash_motion(w, slot, set);
+        if (w->hash_keep->folding) hash_motion(w, slot, set);
     }
     bool was_grounded = es->ground.grounded;
     fg_tick landed_before = es->ground.landed_at;
@@ -549,7 +557,7 @@ static void handle_commands(fg_world *w, fg_entity_state *es, fg_tick t) {
         const fg_instance *inst = &es->layers[r->rt[action].layer];
         if (inst->action == action && inst->started == t) {
             fg_motion_retire(r->motion_set, fg_world_motion_at(w, slot), cmd->motion);
-            if (w->hash_keep->folding) fg_world_hash_motion(w, slot, r->motion_set);
+            if (w->hash_keep->folding) hash_motion(w, slot, r->motion_set);
             if (flags) break;
         }
     }
