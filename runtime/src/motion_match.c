@@ -219,7 +219,7 @@ fg_fold fg_motion_state_fold(const fg_motion_set *set, const fg_motion_state *st
 }
 
 fg_fold fg_motion_state_refresh_fold(const fg_motion_set *set, fg_motion_state *st) {
-    if (st->region_stale) region_update(set, st);
+    fg_motion_state_refresh(set, st);
     return fg_motion_state_fold(set, st);
 }
 

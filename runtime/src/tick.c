@@ -941,7 +941,6 @@ static void replace_on_stage(fg_world *w, uint32_t from, uint32_t to) {
         if (w->entities[s].support != FG_SUPPORT_NONE) fg_world_stage_place(w, &w->entities[s]);
 }
 
-
 /* Movement, projectiles, push and the last phases: phase by phase over every entity, or, when
 ** the entities fight in neighbouring pairs, pair by pair in one pass (a record is then fetched
 ** from memory once for all of them). Projectiles never read an entity, so in the pass they

@@ -36,8 +36,8 @@
 
 #define HASH_SEED 0x66726D67u
 
-/* For the few folds the block loop of fg_world_hash_parts runs for every entity, which the
-** compiler would otherwise leave out of line as that loop grows (15 instructions an entity). */
+/* For the folds the block loop of fg_world_hash_parts runs for every entity, which the compiler
+** would otherwise leave out of line as that loop grows (a call an entity each). */
 #if defined(__GNUC__)
 #define HOT_INLINE __attribute__((always_inline)) static inline
 #else
@@ -270,7 +270,7 @@ HOT_INLINE void add_live(acc *s, const fg_entity_state *es) {
 }
 
 /* The head from its kept fold while that holds, else folded without its live words and kept. */
-static inline void fold_head_kept(acc *r, const fg_entity_state *es, fg_hash_kept *k, bool hold) {
+HOT_INLINE void fold_head_kept(acc *r, const fg_entity_state *es, fg_hash_kept *k, bool hold) {
     if (!k) {
         fold_head(r, es, true);
         return;
@@ -287,7 +287,7 @@ static inline void fold_head_kept(acc *r, const fg_entity_state *es, fg_hash_kep
 
 /* The freeze and the combat state: from their kept fold while it holds, else folded on their own,
 ** kept, and appended. */
-static inline void fold_combat_kept(acc *r, const fg_entity_state *es, fg_hash_kept *k, bool hold) {
+HOT_INLINE void fold_combat_kept(acc *r, const fg_entity_state *es, fg_hash_kept *k, bool hold) {
     acc s = {0, 0, 0};
     if (hold) {
         s = (acc){k->combat_a, k->combat_c, k->combat_n};
@@ -302,7 +302,7 @@ static inline void fold_combat_kept(acc *r, const fg_entity_state *es, fg_hash_k
 
 /* The layers and resources: kept while no request waits (a queue changes how many words there
 ** are), with the words that change every tick added to the kept fold. */
-static inline void fold_layers_kept(acc *r, const fg_entity_state *es, uint32_t nlayers,
+HOT_INLINE void fold_layers_kept(acc *r, const fg_entity_state *es, uint32_t nlayers,
                                     fg_hash_kept *k, bool hold) {
     if (!k || es->queued_layers) {
         if (k) k->layers_ok = 0;
@@ -348,22 +348,20 @@ static fg_fold_run fold_record(const fg_world *w, uint32_t slot, uint32_t nlayer
 }
 
 /* fold_record while the entity's kept folds hold and no request waits, as on nearly every tick:
-** the same words in the same order, small enough to sit inside the block loop below without the
+** its steps with `hold` known true, small enough to sit inside the block loop below without the
 ** call. False: the caller takes fold_record. */
-static inline bool fold_record_kept(const fg_world *w, uint32_t slot, const fg_hash_kept *k,
+static inline bool fold_record_kept(const fg_world *w, uint32_t slot, fg_hash_kept *k,
                                     uint64_t now, fg_fold_run *out) {
     const fg_entity_state *es = &w->entities[slot];
     if (k->at != now || es->queued_layers || !k->layers_ok) return false;
     uint32_t nlayers = k->nlayers; /* the ruleset's: a change of rules sets the kept folds aside */
-    acc r = {k->head_a, k->head_c, k->head_n};
-    add_live(&r, es);
-    append(&r, k->combat_a, k->combat_c, k->combat_n);
-    acc s = {k->layers_a, k->layers_c, layers_words(nlayers)};
+    acc r = {0, 0, 0};
+    fold_head_kept(&r, es, k, true);
+    fold_combat_kept(&r, es, k, true);
     /* Unrolled for the usual layer counts. */
-    if (nlayers == 2) add_timed(&s, es, 2);
-    else if (nlayers == 1) add_timed(&s, es, 1);
-    else add_timed(&s, es, nlayers);
-    append(&r, s.a, s.c, s.n);
+    if (nlayers == 2) fold_layers_kept(&r, es, 2, k, true);
+    else if (nlayers == 1) fold_layers_kept(&r, es, 1, k, true);
+    else fold_layers_kept(&r, es, nlayers, k, true);
     fold_buffer(&r, fg_world_buffer_at(w, slot), es->input_digest);
     *out = acc_run(&r);
 #ifdef FG_HASH_CHECK

@@ -11,6 +11,21 @@ local fg = require "framegate"
 
 local BUTTONS = { "LP", "MP", "HP", "LK", "MK", "HK", "dash", "block" }
 
+-- Lua memory allocated between begin_count() and end_count(before), the collector stopped in
+-- between. Measured code runs in the caller's own frame: a call one level deeper than any before
+-- allocates a call record, which would count.
+local function begin_count()
+  collectgarbage("collect")
+  collectgarbage("stop")
+  return collectgarbage("count")
+end
+
+local function end_count(before)
+  local after = collectgarbage("count")
+  collectgarbage("restart")
+  return (after - before) * 1024
+end
+
 local function contains(list, name)
   for _, v in ipairs(list) do
     if v == name then return true end
@@ -168,15 +183,12 @@ function TestQueries:test_input_into_creates_no_strings()
   p:input_into(t) -- every list empty: no record holds the name now
   lu.assertEquals({ #t.pressed, #t.released, #t.held }, { 0, 0, 0 })
   tick(function(a, us) p:press(a, us) end)
-  collectgarbage("collect")
-  collectgarbage("stop")
-  local before = collectgarbage("count")
+  local before = begin_count()
   p:input_into(t)
-  local after = collectgarbage("count")
-  collectgarbage("restart")
+  local garbage = end_count(before)
   lu.assertEquals(#t.held, 1)
   lu.assertTrue(t.held[1] == ("Zq"):rep(2) .. 1)
-  lu.assertEquals((after - before) * 1024, 0)
+  lu.assertEquals(garbage, 0)
 end
 
 function TestQueries:test_a_loop_of_queries_allocates_no_lua_memory()
@@ -206,26 +218,20 @@ function TestQueries:test_a_loop_of_queries_allocates_no_lua_memory()
     w:advance()
   end
   tick_queries() -- the records get their fields once
-  collectgarbage("collect")
-  collectgarbage("stop")
   local answered = 0
-  local before = collectgarbage("count")
+  local before = begin_count()
   for t = 60, 119 do
     feed(t)
     w:advance()
     for _ = 1, 10 do answered = answered + tick_queries() end
   end
-  local after = collectgarbage("count")
-  collectgarbage("restart")
+  local garbage = end_count(before)
   lu.assertTrue(answered > 0)
-  lu.assertEquals((after - before) * 1024, 0)
+  lu.assertEquals(garbage, 0)
   -- The measurement can fail: e:input() builds tables.
-  collectgarbage("stop")
-  before = collectgarbage("count")
+  before = begin_count()
   for _ = 1, 10 do p:input() end
-  after = collectgarbage("count")
-  collectgarbage("restart")
-  lu.assertTrue(after > before)
+  lu.assertTrue(end_count(before) > 0)
 end
 
 function TestQueries:test_bad_handles_and_names_are_reported()
@@ -514,21 +520,15 @@ function TestDrive:test_a_loop_of_push_and_advance_allocates_no_lua_memory()
     end
   end
   run(0, 59)
-  collectgarbage("collect")
-  collectgarbage("stop")
-  local before = collectgarbage("count")
+  local before = begin_count()
   run(60, 239)
-  local after = collectgarbage("count")
-  collectgarbage("restart")
+  local garbage = end_count(before)
   lu.assertTrue(answers > 0)
-  lu.assertEquals((after - before) * 1024, 0)
+  lu.assertEquals(garbage, 0)
   -- The measurement can fail: making the two functions allocates.
-  collectgarbage("stop")
-  before = collectgarbage("count")
+  before = begin_count()
   p:drive()
-  after = collectgarbage("count")
-  collectgarbage("restart")
-  lu.assertTrue(after > before)
+  lu.assertTrue(end_count(before) > 0)
 end
 
 function TestDrive:test_bad_pushes_are_reported_and_change_nothing()
