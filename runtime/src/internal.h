@@ -161,17 +161,18 @@ typedef struct fg_hash_part {
     uint64_t ledger_at;
 } fg_hash_part;
 
-/* world_hash.c: the folds of an entity's words that rarely change, kept between ticks: the head
-** of its record but position, velocity, last grounded tick and last input (facing, support,
-** ground flags, landing) with its last jump decision; its freeze and combat state (with the hit
-** log and bounces); its layers' words but elapsed time and cycles, with its resources. Each is an accumulation from where it starts
-** (a, c: world_hash.c) of n words. They hold while `at` equals the keep's `changes`; a write to
-** any of those words sets it to 0 (fg_world_hash_touch). The layers' fold is kept only while no
-** request waits (`layers_ok`). One cache line per entity. */
+/* world_hash.c: the folds of an entity's words that rarely change, kept between ticks, each an
+** accumulation from where the entity starts (a, c: world_hash.c) of n words. hc: the head of its
+** record without position, velocity, last grounded tick and last input (facing, support, ground
+** flags, landing) with its last jump decision, then its freeze and combat state (with the hit log
+** and bounces). all: those, then its layers' words without elapsed time and cycles, and its
+** resources; kept only while no request waits (`layers_ok`). They hold while `at` equals the
+** keep's `changes`; a write to any of those words sets it to 0 (fg_world_hash_touch). One cache
+** line per entity. */
 typedef struct fg_hash_kept {
     _Alignas(64) uint64_t at;
-    uint64_t head_a, head_c, combat_a, combat_c, layers_a, layers_c;
-    uint8_t head_n, combat_n, layers_ok, nlayers; /* nlayers: the layers of the kept fold */
+    uint64_t hc_a, hc_c, all_a, all_c;
+    uint8_t hc_n, all_n, layers_ok, nlayers; /* nlayers: the layers of the kept fold */
 } fg_hash_kept;
 
 /* The parts, and when they hold. Every change to the world outside a tick (fg_world_note_change,

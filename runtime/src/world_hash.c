@@ -114,8 +114,6 @@ static inline void fold_combat(acc *r, const fg_combat *c) {
             run(r, bounce[i]);
     }
 }
-_Static_assert(2 + 7 + FG_MAX_VARS / 2 + 2 * FG_HIT_LOG + FG_BOUNCE_WORDS <= UINT8_MAX,
-               "fg_hash_kept counts an entity's combat words in a byte");
 
 /* An input buffer: its held state and counters, the digest of every edge it consumed, and which
 ** stored edges gameplay has consumed since (the buffer's digest of their ids). The stored edges
@@ -183,14 +181,15 @@ static inline void fold_layers(acc *r, const fg_entity_state *es, uint32_t nlaye
 /* The words of the layers with every queue empty (8 per layer) and the resources. */
 static inline uint64_t layers_words(uint32_t nlayers) { return 8u * nlayers + FG_MAX_RESOURCES / 2; }
 
-/* Adds each layer's elapsed-time word (its 5th) and cycle word (its 6th) to a kept fold of n
-** words: a word at place p of n adds its scrambled value to a, and that times n - 1 - p to c. */
-static inline void add_timed(acc *s, const fg_entity_state *es, uint32_t nlayers) {
+/* Adds each layer's elapsed-time word (its 5th) and cycle word (its 6th) to a kept fold that ends
+** with the layers and resources: a word with m words after it adds its scrambled value to a,
+** and that times m to c. */
+HOT_INLINE void add_timed(acc *s, const fg_entity_state *es, uint32_t nlayers) {
     for (uint32_t l = 0; l < nlayers; l++) {
         const fg_instance *inst = &es->layers[l];
         uint64_t e = fg_fold_scramble(timer_word(inst));
         uint64_t y = fg_fold_scramble((uint64_t)inst->cycle);
-        uint64_t after = s->n - 5 - 8u * l; /* the words after the elapsed-time word */
+        uint64_t after = layers_words(nlayers) - 5 - 8u * l; /* after the elapsed-time word */
         s->a += e + y;
         s->c += (e + y) * after - y;
     }
@@ -211,8 +210,6 @@ static void check_kept(const fg_world *w, uint32_t slot, const fg_fold_run *kept
 }
 #endif
 
-static fg_fold_run fold_record(const fg_world *w, uint32_t slot, uint32_t nlayers, fg_hash_kept *k,
-                               uint64_t now);
 
 /* The head of the record: its words, with its ground and last input. The ones that change nearly
 ** every tick (position, velocity, last position, last grounded tick, last input) are at places
@@ -269,73 +266,62 @@ HOT_INLINE void add_live(acc *s, const fg_entity_state *es) {
     s->c += (s->n - 1) * sum - placed;
 }
 
-/* The head from its kept fold while that holds, else folded without its live words and kept. */
-HOT_INLINE void fold_head_kept(acc *r, const fg_entity_state *es, fg_hash_kept *k, bool hold) {
-    if (!k) {
-        fold_head(r, es, true);
-        return;
-    }
-    acc s = {k->head_a, k->head_c, k->head_n};
-    if (!hold) {
-        s = (acc){0, 0, 0};
-        fold_head(&s, es, false);
-        k->head_a = s.a, k->head_c = s.c, k->head_n = (uint8_t)s.n;
-    }
-    add_live(&s, es);
-    append(r, s.a, s.c, s.n);
+/* The head without its live words, then the freeze and the combat state: the first kept fold. */
+static inline void fold_head_combat(acc *r, const fg_entity_state *es) {
+    fold_head(r, es, false);
+    run(r, (uint64_t)es->frozen_from);
+    run(r, (uint64_t)es->frozen_until);
+    fold_combat(r, &es->combat);
 }
 
-/* The freeze and the combat state: from their kept fold while it holds, else folded on their own,
-** kept, and appended. */
-HOT_INLINE void fold_combat_kept(acc *r, const fg_entity_state *es, fg_hash_kept *k, bool hold) {
-    acc s = {0, 0, 0};
-    if (hold) {
-        s = (acc){k->combat_a, k->combat_c, k->combat_n};
-    } else {
-        run(&s, (uint64_t)es->frozen_from);
-        run(&s, (uint64_t)es->frozen_until);
-        fold_combat(&s, &es->combat);
-        if (k) k->combat_a = s.a, k->combat_c = s.c, k->combat_n = (uint8_t)s.n;
-    }
-    append(r, s.a, s.c, s.n);
-}
-
-/* The layers and resources: kept while no request waits (a queue changes how many words there
-** are), with the words that change every tick added to the kept fold. */
-HOT_INLINE void fold_layers_kept(acc *r, const fg_entity_state *es, uint32_t nlayers,
-                                    fg_hash_kept *k, bool hold) {
-    if (!k || es->queued_layers) {
-        if (k) k->layers_ok = 0;
-        fold_layers(r, es, nlayers, true);
-        return;
-    }
-    acc s = {k->layers_a, k->layers_c, layers_words(nlayers)};
-    if (!hold || !k->layers_ok) {
-        s = (acc){0, 0, 0};
-        fold_layers(&s, es, nlayers, false);
-        k->layers_ok = s.n == layers_words(nlayers); /* else queued_layers disagrees with a queue */
-        if (!k->layers_ok) {
-            fold_layers(r, es, nlayers, true);
-            return;
-        }
-        k->layers_a = s.a, k->layers_c = s.c, k->nlayers = (uint8_t)nlayers;
-    }
-    add_timed(&s, es, nlayers);
-    append(r, s.a, s.c, s.n);
-}
+/* The head (and its jump decision's 7), the freeze, the combat state, the layers with empty queues
+** and the resources. */
+_Static_assert(HEAD_WORDS + 7 + 2 + 7 + FG_MAX_VARS / 2 + 2 * FG_HIT_LOG + FG_BOUNCE_WORDS +
+                       8 * FG_MAX_LAYERS + FG_MAX_RESOURCES / 2 <= UINT8_MAX,
+               "fg_hash_kept counts an entity's kept words in a byte");
 
 /* Everything a later tick can read of one entity, as a run from where the entity starts. With
-** k, the folds of the words that rarely change are taken from it while they hold (`now` is the
-** keep's count of changes) and kept in it when refolded. */
+** k, the words that rarely change are taken from its kept folds while they hold (`now` is the
+** keep's count of changes), and kept there when refolded: the head and combat state (hc), and
+** while no request waits, those with the layers (all), to which the words that change every tick
+** are added in place (add_live, add_timed). */
 static fg_fold_run fold_record(const fg_world *w, uint32_t slot, uint32_t nlayers, fg_hash_kept *k,
                                uint64_t now) {
     const fg_entity_state *es = &w->entities[slot];
     acc r = {0, 0, 0};
-    bool hold = k && k->at == now;
-    fold_head_kept(&r, es, k, hold);
-    fold_combat_kept(&r, es, k, hold);
-    fold_layers_kept(&r, es, nlayers, k, hold);
-    if (k) k->at = now;
+    if (!k) {
+        fold_head(&r, es, true);
+        run(&r, (uint64_t)es->frozen_from);
+        run(&r, (uint64_t)es->frozen_until);
+        fold_combat(&r, &es->combat);
+        fold_layers(&r, es, nlayers, true);
+    } else {
+        bool hold = k->at == now;
+        if (!hold) {
+            fold_head_combat(&r, es);
+            k->hc_a = r.a, k->hc_c = r.c, k->hc_n = (uint8_t)r.n;
+        }
+        r = (acc){k->hc_a, k->hc_c, k->hc_n};
+        k->at = now;
+        if (!es->queued_layers && (!hold || !k->layers_ok)) {
+            acc s = r;
+            fold_layers(&s, es, nlayers, false);
+            /* More words than that: queued_layers disagrees with a queue; fold it live. */
+            k->layers_ok = s.n == k->hc_n + layers_words(nlayers);
+            k->all_a = s.a, k->all_c = s.c, k->all_n = (uint8_t)s.n;
+            k->nlayers = (uint8_t)nlayers;
+        } else if (es->queued_layers) {
+            k->layers_ok = 0;
+        }
+        if (k->layers_ok) {
+            r = (acc){k->all_a, k->all_c, k->all_n};
+            add_live(&r, es);
+            add_timed(&r, es, nlayers);
+        } else {
+            add_live(&r, es);
+            fold_layers(&r, es, nlayers, true);
+        }
+    }
     fold_buffer(&r, fg_world_buffer_at(w, slot), es->input_digest);
     fg_fold_run out = acc_run(&r);
 #ifdef FG_HASH_CHECK
@@ -348,20 +334,19 @@ static fg_fold_run fold_record(const fg_world *w, uint32_t slot, uint32_t nlayer
 }
 
 /* fold_record while the entity's kept folds hold and no request waits, as on nearly every tick:
-** its steps with `hold` known true, small enough to sit inside the block loop below without the
-** call. False: the caller takes fold_record. */
-static inline bool fold_record_kept(const fg_world *w, uint32_t slot, fg_hash_kept *k,
+** the kept fold of all but the live words, those added in place, and the buffer; small enough to
+** sit inside the block loop below without the call. False: the caller takes fold_record. */
+static inline bool fold_record_kept(const fg_world *w, uint32_t slot, const fg_hash_kept *k,
                                     uint64_t now, fg_fold_run *out) {
     const fg_entity_state *es = &w->entities[slot];
     if (k->at != now || es->queued_layers || !k->layers_ok) return false;
     uint32_t nlayers = k->nlayers; /* the ruleset's: a change of rules sets the kept folds aside */
-    acc r = {0, 0, 0};
-    fold_head_kept(&r, es, k, true);
-    fold_combat_kept(&r, es, k, true);
+    acc r = {k->all_a, k->all_c, k->all_n};
+    add_live(&r, es);
     /* Unrolled for the usual layer counts. */
-    if (nlayers == 2) fold_layers_kept(&r, es, 2, k, true);
-    else if (nlayers == 1) fold_layers_kept(&r, es, 1, k, true);
-    else fold_layers_kept(&r, es, nlayers, k, true);
+    if (nlayers == 2) add_timed(&r, es, 2);
+    else if (nlayers == 1) add_timed(&r, es, 1);
+    else add_timed(&r, es, nlayers);
     fold_buffer(&r, fg_world_buffer_at(w, slot), es->input_digest);
     *out = acc_run(&r);
 #ifdef FG_HASH_CHECK
