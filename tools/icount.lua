@@ -78,13 +78,13 @@ local function count(o)
   if f then f:close() end
   local share
   if o.hash_share then -- the state hash's part: fg_world_hash, the parts of it the tick folds
-    -- (world_hash.c: fg_world_hash_parts, fg_world_hash_ledger_written; the matcher's fold
-    -- refresh, fg_motion_state_refresh_fold, which the input phase calls for the hash only), each
+    -- (world_hash.c: fg_world_hash_parts, fg_world_hash_ledger_written; the matcher's part,
+    -- fg_motion_kept_step, which the input phase calls for the hash only), each
     -- function's inclusive count. callgrind_annotate may list
     -- a function twice (under its source path as compiled and as written); one is counted.
     local p = assert(io.popen("callgrind_annotate --inclusive=yes " .. shell_quote(out_file)
       .. " 2>/dev/null"))
-    local parts = { fg_world_hash = 0, fg_world_hash_parts = 0, fg_motion_state_refresh_fold = 0,
+    local parts = { fg_world_hash = 0, fg_world_hash_parts = 0, fg_motion_kept_step = 0,
                     fg_world_hash_ledger_written = 0 }
     for line in p:lines() do
       local n, fn = line:match("^%s*([%d,]+) %b()%s+%S-:(%S+)")
@@ -167,7 +167,7 @@ print(string.format("instructions per fighter-tick: %s (%d fighters, %d ticks, %
   commas(figure), o.fighters, o.ticks, o.build))
 if share then
   print(string.format("state hash: %.1f %% of the instructions (fg_world_hash, the parts the "
-    .. "tick folds for it and the matcher's fold refresh, inclusive)", share * 100))
+    .. "tick folds for it and the matcher's part, inclusive)", share * 100))
 end
 print("counted by: " .. cmd)
 

@@ -10,6 +10,7 @@
 #ifndef FG_INTERNAL_H
 #define FG_INTERNAL_H
 
+#include "motion_internal.h"
 #include "ruleset_internal.h"
 #include "world_access.h"
 #include "framegate/behavior.h"
@@ -155,7 +156,8 @@ typedef struct fg_world_state {
 ** last writes them (each mixed into the hasher in turn when the entity's part is added to the
 ** keep's sum). Not authoritative. */
 typedef struct fg_hash_part {
-    fg_fold ledger, motion;
+    fg_fold ledger;
+    fg_motion_kept motion; /* the matcher's fold, moved by each step (motion_internal.h) */
     /* The ledger fold is kept while the ledger is unchanged: it holds while ledger_at equals the
     ** keep's `changes`, and the tick sets it to 0 when it writes the ledger (tick.c). */
     uint64_t ledger_at;
@@ -184,6 +186,7 @@ typedef struct fg_hash_keep {
     bool asked;   /* fg_world_hash ran since the last tick began */
     bool folding; /* the tick now running folds the parts */
     bool in_tick; /* a tick is running: a hash taken now (a hook's) keeps no part */
+    bool held;    /* every part held as the tick now running began (ready, all added) */
     /* Changes made other than by a tick, counted from 1: a tick sees one made while it ran, and
     ** a kept ledger fold taken before one no longer holds. */
     uint64_t changes;

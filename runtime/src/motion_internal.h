@@ -114,8 +114,21 @@ void fg_motion_quote(char *buf, size_t n, const char *s);
 uint64_t fg_motion_state_region_check(const fg_motion_set *set, const fg_motion_state *st);
 /* Sets the state's cached region folds aside (after a restore: a snapshot's are not trusted). */
 void fg_motion_state_region_forget(fg_motion_state *st);
-/* fg_motion_state_refresh, then fg_motion_state_fold, in one call (a world's tick folds every
-** matcher this way when its hash is taken every tick). */
-fg_fold fg_motion_state_refresh_fold(const fg_motion_set *set, fg_motion_state *st);
+
+/* A matcher's part of the state hash as a world keeps it between ticks: its fold, the fold's sum
+** without the words every step changes (the last tick, the clock, the sweep cursor), and the
+** header's held buttons, direction, facing and live count it was taken with. A step without an
+** edge that changed none of those nor the region (the common tick) moves the fold by the three
+** words alone; the press times and the region are not read. */
+typedef struct fg_motion_kept {
+    fg_fold fold;
+    uint64_t rest, look;
+} fg_motion_kept;
+/* Folds st (after fg_motion_state_refresh, when the region is to be kept) and keeps the fold. */
+void fg_motion_kept_take(fg_motion_kept *k, const fg_motion_set *set, const fg_motion_state *st);
+/* After a step of st: k moved by the step's clocks when k held before it (`held`: nothing but
+** the step changed st since k was taken) and the step read no edge, else refreshed and taken. */
+void fg_motion_kept_step(fg_motion_kept *k, const fg_motion_set *set, fg_motion_state *st,
+                         bool held, bool edges);
 
 #endif

@@ -345,6 +345,10 @@ static inline int why_text(char *buf, size_t n, uint8_t why, const cpattern *w, 
     }
 }
 
+/* motion_fold.c: keeps pattern p's run of the region fold after its completion record was
+** written (the step calls it wherever it writes one). */
+void fg_motion_done_written(const fg_motion_set *set, fg_motion_state *st, uint32_t p);
+
 /* }====================================================================== */
 
 #endif

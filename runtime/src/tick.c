@@ -193,9 +193,12 @@ static void note_jump(fg_world *w, fg_entity_state *es, fg_jump_decision d, fg_t
 
 /* Brings entity slot's matcher fold up to date and keeps it as the slot's part of the state hash
 ** (world_hash.c), after the tick's last change to the matcher. */
-static inline void hash_motion(fg_world *w, uint32_t slot, const fg_motion_set *set) {
-    w->hash_keep->parts[slot].motion =
-        fg_motion_state_refresh_fold(set, fg_world_motion_at(w, slot));
+/* The matcher's part of the hash after a step: moved by the step's clocks when every part held
+** as the tick began and the step read no edge (most ticks of a world hashed every tick), else
+** folded again. */
+static inline void hash_motion(fg_world *w, uint32_t slot, const fg_motion_set *set, bool edges) {
+    fg_motion_kept_step(&w->hash_keep->parts[slot].motion, set, fg_world_motion_at(w, slot),
+                        w->hash_keep->held, edges);
 }
 
 static void input_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
@@ -227,7 +230,7 @@ static void input_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
         }
         /* A world hashed every tick folds the matcher's part of the hash while its state is at
         ** hand (a command retired later in the tick folds it again). */
-        if (w->hash_keep->folding) hash_motion(w, slot, set);
+        if (w->hash_keep->folding) hash_motion(w, slot, set, es->last_input.count > 0);
     }
     bool was_grounded = es->ground.grounded;
     fg_tick landed_before = es->ground.landed_at;
@@ -557,7 +560,7 @@ static void handle_commands(fg_world *w, fg_entity_state *es, fg_tick t) {
         const fg_instance *inst = &es->layers[r->rt[action].layer];
         if (inst->action == action && inst->started == t) {
             fg_motion_retire(r->motion_set, fg_world_motion_at(w, slot), cmd->motion);
-            if (w->hash_keep->folding) hash_motion(w, slot, r->motion_set);
+            if (w->hash_keep->folding) hash_motion(w, slot, r->motion_set, true);
             if (flags) break;
         }
     }
@@ -987,6 +990,7 @@ fg_status fg_world_advance(fg_world *w, fg_error *err) {
     /* The state hash's parts are folded as the tick goes when a hash was taken since the last
     ** tick (world_hash.c); the last ones no longer hold. */
     fg_hash_keep *keep = w->hash_keep;
+    keep->held = keep->ready && keep->next == n;
     keep->ready = false;
     uint64_t changes = keep->changes;
     keep->folding = keep->asked && rules;

@@ -404,7 +404,7 @@ void fg_world_hash_parts(const fg_world *w, uint32_t from, uint32_t to) {
         next++;
         fg_fold_run_append(&all, &run);
         fg_hash_fold_end(&hs, &p->ledger);
-        if (motion) fg_hash_fold_end(&hs, &p->motion);
+        if (motion) fg_hash_fold_end(&hs, &p->motion.fold);
     }
     keep->all = all;
     keep->all_hs = hs;
@@ -473,8 +473,9 @@ static inline uint64_t world_hash(const fg_world *w, bool fresh) {
         ** tick (a recorder and a host, a sync check) only adds it. */
         fg_world_hash_begin_parts(keep);
         for (uint32_t slot = 0; rules && slot < s->nentities; slot++) /* as each step would */
-            keep->parts[slot].motion = fg_motion_state_fold(
-                fg_world_rules_of(w, &w->entities[slot])->motion_set, fg_world_motion_at(w, slot));
+            fg_motion_kept_take(&keep->parts[slot].motion,
+                                fg_world_rules_of(w, &w->entities[slot])->motion_set,
+                                fg_world_motion_at(w, slot));
         fg_world_hash_parts(w, 0, s->nentities);
         keep->ready = true;
     }
