@@ -169,13 +169,16 @@ typedef struct fg_hash_part {
 ** flags, landing) with its last jump decision, then its freeze and combat state (with the hit log
 ** and bounces). all: those, then its layers' words without elapsed time and cycles, and its
 ** resources; kept only while no request waits (`layers_ok`). They hold while `at` equals the
-** keep's `changes`; a write to any of those words sets it to 0 (fg_world_hash_touch). One cache
-** line per entity. */
+** keep's `changes`; a write to any of those words sets it to 0 (fg_world_hash_touch). The input
+** memo: what the words that change only on a tick with an edge add. One cache line per entity. */
 typedef struct fg_hash_kept {
     _Alignas(64) uint64_t at;
     uint64_t hc_a, hc_c, all_a, all_c;
+    uint64_t in_a, in_c; /* the input memo: the record's run on a quiet tick (take_input) */
     uint8_t hc_n, all_n, layers_ok, nlayers; /* nlayers: the layers of the kept fold */
+    uint8_t in_ok, in_bn, in_facing;          /* the memo holds; the buffer's words; its facing */
 } fg_hash_kept;
+_Static_assert(sizeof(fg_hash_kept) == 64, "an entity's kept folds fill one cache line");
 
 /* The parts, and when they hold. Every change to the world outside a tick (fg_world_note_change,
 ** a reload, a restore) and the start of every tick sets `ready` false; a tick that folded every

@@ -118,16 +118,24 @@ static inline void fold_combat(acc *r, const fg_combat *c) {
 /* An input buffer: its held state and counters, the digest of every edge it consumed, and which
 ** stored edges gameplay has consumed since (the buffer's digest of their ids). The stored edges
 ** are a suffix of the digested ones, fixed by the count. Pending edges are not hashed. */
-static inline void fold_buffer(acc *r, const fg_buffer *b, uint64_t digest) {
+static inline void fold_buffer(acc *r, const fg_buffer *b, uint64_t digest, bool live) {
     run2(r, b->capacity, b->count);
     run2(r, b->held, (uint32_t)b->dir | (uint32_t)b->facing << 8);
-    run(r, (uint64_t)b->current_tick);
+    run(r, live ? (uint64_t)b->current_tick : 0);
     run(r, b->dropped);
     run(r, digest);
     for (uint32_t held = b->held; held; held &= held - 1)
         run(r, (uint64_t)b->held_since[__builtin_ctz(held)]);
     /* Which stored edges gameplay consumed: a digest the buffer keeps up to date. */
-    run(r, b->consumed_digest);
+    run(r, live ? b->consumed_digest : 0);
+}
+
+/* The buffer's words that change on every tick (its tick, at place 2 of its n, and its consumed
+** digest, the last), added in place to a run that ends with them. */
+static inline void add_buffer_live(acc *s, const fg_buffer *b, uint64_t n) {
+    uint64_t t = fg_fold_scramble((uint64_t)b->current_tick);
+    s->a += t + fg_fold_scramble(b->consumed_digest);
+    s->c += t * (n - 3);
 }
 
 static inline uint64_t queued_word(const fg_queued *q) {
@@ -181,15 +189,15 @@ static inline void fold_layers(acc *r, const fg_entity_state *es, uint32_t nlaye
 /* The words of the layers with every queue empty (8 per layer) and the resources. */
 static inline uint64_t layers_words(uint32_t nlayers) { return 8u * nlayers + FG_MAX_RESOURCES / 2; }
 
-/* Adds each layer's elapsed-time word (its 5th) and cycle word (its 6th) to a kept fold that ends
-** with the layers and resources: a word with m words after it adds its scrambled value to a,
-** and that times m to c. */
-HOT_INLINE void add_timed(acc *s, const fg_entity_state *es, uint32_t nlayers) {
+/* Adds each layer's elapsed-time word (its 5th) and cycle word (its 6th) to a kept fold in which
+** `tail` words follow the layers and resources: a word with m words after it adds its scrambled
+** value to a, and that times m to c. */
+HOT_INLINE void add_timed(acc *s, const fg_entity_state *es, uint32_t nlayers, uint64_t tail) {
     for (uint32_t l = 0; l < nlayers; l++) {
         const fg_instance *inst = &es->layers[l];
         uint64_t e = fg_fold_scramble(timer_word(inst));
         uint64_t y = fg_fold_scramble((uint64_t)inst->cycle);
-        uint64_t after = layers_words(nlayers) - 5 - 8u * l; /* after the elapsed-time word */
+        uint64_t after = tail + layers_words(nlayers) - 5 - 8u * l; /* after the elapsed time */
         s->a += e + y;
         s->c += (e + y) * after - y;
     }
@@ -250,20 +258,49 @@ static inline void fold_head(acc *r, const fg_entity_state *es, bool live) {
     fold_jump(r, es);
 }
 
-/* The live words (places 3-5, 7 and 9-12 of the head's n) joined to its kept fold: a word at
-** place p adds its scrambled value x to a, and x (n - 1 - p) to c; summed over the words, that is
-** (n - 1) times their sum less the sum of p x, one multiply by n instead of one a word. */
-HOT_INLINE void add_live(acc *s, const fg_entity_state *es) {
+/* The live words (places 3-5, 7 and 9-12 of the head) joined to a kept run of n words that
+** starts with the head: a word at place p adds its scrambled value x to a, and x (n - 1 - p) to
+** c; summed over the words, that is (n - 1) times their sum less the sum of p x, one multiply by
+** n instead of one a word. Without `input`, the last input's places 10-12 are left out (they
+** are in the input memo, below). */
+HOT_INLINE void add_live(acc *s, const fg_entity_state *es, bool input) {
     uint64_t w[HEAD_WORDS];
     head_words(es, w);
     uint64_t x3 = fg_fold_scramble(w[3]), x4 = fg_fold_scramble(w[4]);
     uint64_t x5 = fg_fold_scramble(w[5]), x7 = fg_fold_scramble(w[7]);
-    uint64_t x9 = fg_fold_scramble(w[9]), x10 = fg_fold_scramble(w[10]);
-    uint64_t x11 = fg_fold_scramble(w[11]), x12 = fg_fold_scramble(w[12]);
-    uint64_t sum = x3 + x4 + x5 + x7 + x9 + x10 + x11 + x12;
-    uint64_t placed = 3 * x3 + 4 * x4 + 5 * x5 + 7 * x7 + 9 * x9 + 10 * x10 + 11 * x11 + 12 * x12;
+    uint64_t x9 = fg_fold_scramble(w[9]);
+    uint64_t sum = x3 + x4 + x5 + x7 + x9;
+    uint64_t placed = 3 * x3 + 4 * x4 + 5 * x5 + 7 * x7 + 9 * x9;
+    if (input) {
+        uint64_t x10 = fg_fold_scramble(w[10]), x11 = fg_fold_scramble(w[11]);
+        uint64_t x12 = fg_fold_scramble(w[12]);
+        sum += x10 + x11 + x12;
+        placed += 10 * x10 + 11 * x11 + 12 * x12;
+    }
     s->a += sum;
     s->c += (s->n - 1) * sum - placed;
+}
+
+/* The input memo: the kept run joined with the words of an entity that change only on a tick that
+** reads an edge (its last input's first edge, presses and releases, held buttons: places 10-12
+** of the head; its buffer's words but its tick and consumed digest), as a run of the whole record
+** (the kept run's words, then the buffer's bn) with every word that changes on a quiet tick at 0.
+** Taken on a tick without an edge, it holds on each next tick without one while every part held
+** as the tick began (so no unseen tick read an edge) and the kept run holds. */
+HOT_INLINE void take_input(fg_hash_kept *k, const fg_entity_state *es, const fg_buffer *b) {
+    acc bs = {0, 0, 0};
+    fold_buffer(&bs, b, es->input_digest, false);
+    uint64_t w[HEAD_WORDS];
+    head_words(es, w);
+    uint64_t x10 = fg_fold_scramble(w[10]), x11 = fg_fold_scramble(w[11]);
+    uint64_t x12 = fg_fold_scramble(w[12]);
+    uint64_t n = k->all_n + bs.n;
+    k->in_a = k->all_a + bs.a + x10 + x11 + x12;
+    k->in_c = k->all_c + bs.n * k->all_a + bs.c + x10 * (n - 11) + x11 * (n - 12) +
+              x12 * (n - 13);
+    k->in_bn = (uint8_t)bs.n;
+    k->in_facing = b->facing;
+    k->in_ok = 1;
 }
 
 /* The head without its live words, then the freeze and the combat state: the first kept fold. */
@@ -313,16 +350,17 @@ static fg_fold_run fold_record(const fg_world *w, uint32_t slot, uint32_t nlayer
         } else if (es->queued_layers) {
             k->layers_ok = 0;
         }
+        k->in_ok = 0; /* the kept run's length may have changed */
         if (k->layers_ok) {
             r = (acc){k->all_a, k->all_c, k->all_n};
-            add_live(&r, es);
-            add_timed(&r, es, nlayers);
+            add_live(&r, es, true);
+            add_timed(&r, es, nlayers, 0);
         } else {
-            add_live(&r, es);
+            add_live(&r, es, true);
             fold_layers(&r, es, nlayers, true);
         }
     }
-    fold_buffer(&r, fg_world_buffer_at(w, slot), es->input_digest);
+    fold_buffer(&r, fg_world_buffer_at(w, slot), es->input_digest, true);
     fg_fold_run out = acc_run(&r);
 #ifdef FG_HASH_CHECK
     if (k) {
@@ -334,20 +372,34 @@ static fg_fold_run fold_record(const fg_world *w, uint32_t slot, uint32_t nlayer
 }
 
 /* fold_record while the entity's kept folds hold and no request waits, as on nearly every tick:
-** the kept fold of all but the live words, those added in place, and the buffer; small enough to
-** sit inside the block loop below without the call. False: the caller takes fold_record. */
-static inline bool fold_record_kept(const fg_world *w, uint32_t slot, const fg_hash_kept *k,
-                                    uint64_t now, fg_fold_run *out) {
+** the kept run of all but the live words, those added in place, then the buffer; on a tick
+** without an edge, the kept run and the input memo (`held`: every part held as the tick began),
+** with the words that change every tick added in place. Small enough to sit inside the block
+** loop below without the call. False: the caller takes fold_record. */
+static inline bool fold_record_kept(const fg_world *w, uint32_t slot, fg_hash_kept *k,
+                                    uint64_t now, bool held, fg_fold_run *out) {
     const fg_entity_state *es = &w->entities[slot];
     if (k->at != now || es->queued_layers || !k->layers_ok) return false;
     uint32_t nlayers = k->nlayers; /* the ruleset's: a change of rules sets the kept folds aside */
-    acc r = {k->all_a, k->all_c, k->all_n};
-    add_live(&r, es);
-    /* Unrolled for the usual layer counts. */
-    if (nlayers == 2) add_timed(&r, es, 2);
-    else if (nlayers == 1) add_timed(&r, es, 1);
-    else add_timed(&r, es, nlayers);
-    fold_buffer(&r, fg_world_buffer_at(w, slot), es->input_digest);
+    const fg_buffer *b = fg_world_buffer_at(w, slot);
+    acc r;
+    if (es->last_input.count == 0) {
+        if (!held || !k->in_ok || b->facing != k->in_facing) take_input(k, es, b);
+        uint64_t bn = k->in_bn;
+        r = (acc){k->in_a, k->in_c, k->all_n + bn};
+        add_live(&r, es, false);
+        /* Unrolled for the usual layer counts. */
+        if (nlayers == 2) add_timed(&r, es, 2, bn);
+        else if (nlayers == 1) add_timed(&r, es, 1, bn);
+        else add_timed(&r, es, nlayers, bn);
+        add_buffer_live(&r, b, bn);
+    } else {
+        k->in_ok = 0; /* the tick read an edge */
+        r = (acc){k->all_a, k->all_c, k->all_n};
+        add_live(&r, es, true);
+        add_timed(&r, es, nlayers, 0);
+        fold_buffer(&r, b, es->input_digest, true);
+    }
     *out = acc_run(&r);
 #ifdef FG_HASH_CHECK
     fg_fold_run fresh = fold_record(w, slot, nlayers, NULL, 0);
@@ -392,7 +444,7 @@ void fg_world_hash_parts(const fg_world *w, uint32_t from, uint32_t to) {
         if (slot + 2 < n) prefetch_part(w, slot + 2);
         fg_hash_part *p = &keep->parts[slot];
         fg_fold_run run;
-        if (!fold_record_kept(w, slot, &keep->kept[slot], keep->changes, &run))
+        if (!fold_record_kept(w, slot, &keep->kept[slot], keep->changes, keep->held, &run))
             run = fold_record(w, slot, nlayers_of(w, slot), &keep->kept[slot], keep->changes);
         if (p->ledger_at != keep->changes) {
             p->ledger = fg_dispatcher_fold(fg_world_ledger_at(w, slot));
