@@ -168,11 +168,12 @@ void fg_hit_log_add(const fg_world *w, fg_entity_state *att, uint32_t layer, uin
     slot->last = t;
 }
 
-void fg_hit_forget_layer(fg_entity_state *es, uint32_t layer) {
+void fg_hit_forget_layer(const fg_world *w, fg_entity_state *es, uint32_t layer) {
     fg_combat *c = &es->combat;
     for (uint32_t used = c->log_used; used; used &= used - 1) {
         uint32_t i = (uint32_t)__builtin_ctz(used);
         if (c->log[i].layer != layer) continue;
+        fg_world_hash_touch(w, es);
         memset(&c->log[i], 0, sizeof c->log[i]);
         c->log_used &= (uint8_t)~(1u << i);
     }

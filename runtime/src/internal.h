@@ -339,9 +339,17 @@ struct fg_world {
 /* Call when the tick writes a word of es's kept folds (fg_hash_kept): its facing, support, drop,
 ** landing, ground flags and landing tick, jump decision; its freeze, combat state, hit log,
 ** bounces; its layers (action, version, contact, sequence, start), queue heads, sequence
-** counters, start ticks; its resources. Position, velocity, timers and input need no call. */
+** counters, start ticks; its resources (a write to only the last five may call
+** fg_world_hash_touch_layers instead). Position, velocity, timers and input need no call. */
 static inline void fg_world_hash_touch(const fg_world *w, const fg_entity_state *es) {
     w->hash_keep->kept[es->id - 1].at = 0;
+}
+
+/* fg_world_hash_touch for a write to the layers' words or the resources only (an action's start
+** or end, a queue, a cost): the head and combat state keep their fold, the layers are folded
+** again from it. */
+static inline void fg_world_hash_touch_layers(const fg_world *w, const fg_entity_state *es) {
+    w->hash_keep->kept[es->id - 1].layers_ok = 0;
 }
 
 /* Call before a host action changes anything. */
@@ -467,7 +475,7 @@ uint8_t fg_hit_marker(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick 
                       fg_entity *target);
 void fg_hit_log_add(const fg_world *w, fg_entity_state *att, uint32_t layer, uint32_t def, fg_entity target,
                     fg_tick t);
-void fg_hit_forget_layer(fg_entity_state *es, uint32_t layer);
+void fg_hit_forget_layer(const fg_world *w, fg_entity_state *es, uint32_t layer);
 void fg_hit_slide(const fg_world *w, fg_entity_state *es);
 void fg_hit_settle(const fg_world *w, fg_entity_state *es, fg_tick t);
 void fg_hit_landed(fg_world *w, fg_entity_state *es, fg_tick t);

@@ -46,7 +46,7 @@ static void start_action(fg_world *w, fg_entity_state *es, uint32_t layer, uint3
     uint16_t from_version = inst->version;
     const fg_ruleset *r = w->versions[version];
     const fg_action_rt *a = &r->rt[action];
-    fg_world_hash_touch(w, es);
+    fg_world_hash_touch_layers(w, es); /* the hit log and variables mark their own writes */
     inst->action = (uint16_t)action;
     inst->version = (uint16_t)version;
     inst->contact = 0;
@@ -55,7 +55,7 @@ static void start_action(fg_world *w, fg_entity_state *es, uint32_t layer, uint3
     inst->cycle = 0;
     inst->seq = ++es->next_seq[layer];
     inst->started = t;
-    fg_hit_forget_layer(es, layer);
+    fg_hit_forget_layer(w, es, layer);
     begin_ledger(w, es, layer, inst->seq);
     fg_world_trace4(w, t, es->id, FG_TRACE_TRANSITION, why, layer,
                     from == FG_NO_ACTION ? -1 : (int64_t)((uint64_t)from_version << 32 | from),
@@ -72,7 +72,7 @@ static void start_action(fg_world *w, fg_entity_state *es, uint32_t layer, uint3
             } else {
                 fg_world_trace4(w, t, es->id, FG_TRACE_TRANSITION, FG_TR_INTERRUPTED, l,
                                 (int64_t)((uint64_t)o->version << 32 | o->action), -1, o->seq);
-                fg_world_hash_touch(w, es);
+                fg_world_hash_touch_layers(w, es);
                 o->action = FG_NO_ACTION;
             }
         }
@@ -133,7 +133,7 @@ static void follow_up(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick 
     } else {
         fg_world_trace4(w, t, es->id, FG_TRACE_TRANSITION, why, layer,
                         (int64_t)((uint64_t)inst->version << 32 | inst->action), -1, inst->seq);
-        fg_world_hash_touch(w, es);
+        fg_world_hash_touch_layers(w, es);
         inst->action = FG_NO_ACTION;
     }
 }
@@ -270,7 +270,7 @@ static void advance_actions(fg_world *w, fg_entity_state *es, uint32_t nlayers, 
         if (a->hits.last_hit_tick >= 0 && inst->contact == 0 &&
             inst->elapsed > a->hits.last_hit_tick) {
             inst->contact = FG_ON_WHIFF;
-            fg_world_hash_touch(w, es);
+            fg_world_hash_touch_layers(w, es);
         }
         if (inst->elapsed < inst->duration) continue;
         if (a->loop) {
@@ -287,7 +287,7 @@ static void accept(fg_world *w, fg_entity_state *es, const fg_decision *d, fg_ti
     const fg_ruleset *r = w->versions[version];
     const fg_action_rt *a = &r->rt[d->action];
     /* The cost is spent here, once: this is the gate for resource changes. */
-    fg_world_hash_touch(w, es);
+    fg_world_hash_touch_layers(w, es);
     for (uint32_t k = 0; k < r->nresources; k++) es->res[k] -= a->cost[k];
     es->started_tick[a->layer] = t;
     start_action(w, es, a->layer, d->action, version, FG_TR_REQUEST, 0, t);
@@ -323,7 +323,7 @@ static uint32_t queue_len(const fg_queued *q) {
 /* Removes entry k of a layer's queue; the ones behind it move up. */
 static void queue_pop(const fg_world *w, fg_entity_state *es, uint32_t layer, uint32_t k) {
     fg_queued *q = es->queued[layer];
-    fg_world_hash_touch(w, es); /* the head's words are kept while the queue is empty */
+    fg_world_hash_touch_layers(w, es); /* a queue head is a layer's word */
     memmove(q + k, q + k + 1, sizeof *q * (FG_QUEUE_MAX - 1 - k));
     q[FG_QUEUE_MAX - 1].action = FG_NO_ACTION;
     fg_entity_queue_changed(es, layer);
@@ -336,7 +336,7 @@ static void enqueue(fg_world *w, fg_entity_state *es, fg_decision *d, fg_tick t,
                     bool front, bool patient) {
     const fg_queue_policy *qp = &fg_world_rules_of(w, es)->queue;
     fg_queued *q = es->queued[d->layer];
-    fg_world_hash_touch(w, es);
+    fg_world_hash_touch_layers(w, es);
     uint32_t n = queue_len(q), depth = qp->order == FG_QUEUE_LATEST ? 1 : qp->depth;
     fg_queued item = {.action = d->action, .source = d->source, .why = d->reason,
                       .waited = 0, .limit = d->wait, .made = made};
@@ -863,7 +863,7 @@ static void regen(const fg_world *w, const fg_ruleset *r, fg_entity_state *es, f
     for (uint32_t k = 0; k < r->nresources; k++) {
         const fg_resource_def *d = &r->resources[k];
         if (d->regen > 0 && t % d->regen_every == 0 && es->res[k] < d->max) {
-            fg_world_hash_touch(w, es);
+            fg_world_hash_touch_layers(w, es);
             es->res[k] += d->regen;
             if (es->res[k] > d->max) es->res[k] = d->max;
         }
