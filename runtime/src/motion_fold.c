@@ -8,8 +8,10 @@
 */
 #include "motion_set.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The world hashes every entity's matcher every tick, and it is the largest part of the world's
 ** state, so its words go through a fold (fg_fold: independent multiplies summed, base.h) rather
@@ -173,11 +175,15 @@ fg_fold fg_motion_state_fold(const fg_motion_set *set, const fg_motion_state *st
     return f;
 }
 
-/* The header's held, direction, facing and live count (fg_motion_state_fold's third and fourth
-** words) in one word to compare. */
+/* The header's held buttons, direction, facing, region flags and spare byte, side by side, as one
+** word: with the live count, what a quiet step must leave as it was. */
+_Static_assert(offsetof(fg_motion_state, dir) == offsetof(fg_motion_state, held) + 4 &&
+                   offsetof(fg_motion_state, reserved) == offsetof(fg_motion_state, held) + 7,
+               "the header's held, dir, facing, region_stale and reserved make one word");
 static inline uint64_t look_of(const fg_motion_state *st) {
-    return (uint64_t)st->held | (uint64_t)st->dir << 32 | (uint64_t)st->facing << 40 |
-           (uint64_t)st->nlive << 48;
+    uint64_t v;
+    memcpy(&v, &st->held, sizeof v);
+    return v;
 }
 
 /* What the last tick, the clock and the sweep cursor add to the fold's sum: they are the first,
@@ -193,12 +199,14 @@ static inline uint64_t clock_words(const fg_motion_state *st) {
 void fg_motion_kept_take(fg_motion_kept *k, const fg_motion_set *set, const fg_motion_state *st) {
     k->fold = fg_motion_state_fold(set, st);
     k->rest = k->fold.sum - clock_words(st);
-    k->look = look_of(st);
+    /* A stale region matches no later look (no direction is 0xFF): the next step folds again. */
+    k->look = st->region_stale ? ~(uint64_t)0 : look_of(st);
+    k->nlive = st->nlive;
 }
 
 void fg_motion_kept_step(fg_motion_kept *k, const fg_motion_set *set, fg_motion_state *st,
                          bool held, bool edges) {
-    if (held && !edges && !st->region_stale && look_of(st) == k->look) {
+    if (held && !edges && look_of(st) == k->look && st->nlive == k->nlive) {
         k->fold.sum = k->rest + clock_words(st);
 #ifdef FG_HASH_CHECK
         fg_fold fresh = fg_motion_state_fold(set, st);

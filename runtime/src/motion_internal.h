@@ -117,12 +117,13 @@ void fg_motion_state_region_forget(fg_motion_state *st);
 
 /* A matcher's part of the state hash as a world keeps it between ticks: its fold, the fold's sum
 ** without the words every step changes (the last tick, the clock, the sweep cursor), and the
-** header's held buttons, direction, facing and live count it was taken with. A step without an
+** header's held buttons, direction, facing, region flags and live count it was taken with. A step without an
 ** edge that changed none of those nor the region (the common tick) moves the fold by the three
 ** words alone; the press times and the region are not read. */
 typedef struct fg_motion_kept {
     fg_fold fold;
     uint64_t rest, look;
+    uint16_t nlive;
 } fg_motion_kept;
 /* Folds st (after fg_motion_state_refresh, when the region is to be kept) and keeps the fold. */
 void fg_motion_kept_take(fg_motion_kept *k, const fg_motion_set *set, const fg_motion_state *st);

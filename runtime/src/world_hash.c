@@ -260,25 +260,23 @@ static inline void fold_head(acc *r, const fg_entity_state *es, bool live) {
 
 /* The live words (places 3-5, 7 and 9-12 of the head) joined to a kept run of n words that
 ** starts with the head: a word at place p adds its scrambled value x to a, and x (n - 1 - p) to
-** c; summed over the words, that is (n - 1) times their sum less the sum of p x, one multiply by
-** n instead of one a word. Without `input`, the last input's places 10-12 are left out (they
-** are in the input memo, below). */
+** c. Without `input`, the last input's places 10-12 are left out (they are in the input memo,
+** below). */
 HOT_INLINE void add_live(acc *s, const fg_entity_state *es, bool input) {
     uint64_t w[HEAD_WORDS];
     head_words(es, w);
     uint64_t x3 = fg_fold_scramble(w[3]), x4 = fg_fold_scramble(w[4]);
     uint64_t x5 = fg_fold_scramble(w[5]), x7 = fg_fold_scramble(w[7]);
     uint64_t x9 = fg_fold_scramble(w[9]);
-    uint64_t sum = x3 + x4 + x5 + x7 + x9;
-    uint64_t placed = 3 * x3 + 4 * x4 + 5 * x5 + 7 * x7 + 9 * x9;
+    uint64_t m = s->n - 1;
+    s->a += x3 + x4 + x5 + x7 + x9;
+    s->c += x3 * (m - 3) + x4 * (m - 4) + x5 * (m - 5) + x7 * (m - 7) + x9 * (m - 9);
     if (input) {
         uint64_t x10 = fg_fold_scramble(w[10]), x11 = fg_fold_scramble(w[11]);
         uint64_t x12 = fg_fold_scramble(w[12]);
-        sum += x10 + x11 + x12;
-        placed += 10 * x10 + 11 * x11 + 12 * x12;
+        s->a += x10 + x11 + x12;
+        s->c += x10 * (m - 10) + x11 * (m - 11) + x12 * (m - 12);
     }
-    s->a += sum;
-    s->c += (s->n - 1) * sum - placed;
 }
 
 /* The input memo: the kept run joined with the words of an entity that change only on a tick that
