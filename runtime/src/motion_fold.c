@@ -204,6 +204,15 @@ void fg_motion_kept_take(fg_motion_kept *k, const fg_motion_set *set, const fg_m
     k->nlive = st->nlive;
 }
 
+/* Out of line, so that the quiet path of fg_motion_kept_step saves no register. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void kept_refold(fg_motion_kept *k, const fg_motion_set *set, fg_motion_state *st) {
+    fg_motion_state_refresh(set, st);
+    fg_motion_kept_take(k, set, st);
+}
+
 void fg_motion_kept_step(fg_motion_kept *k, const fg_motion_set *set, fg_motion_state *st,
                          bool held, bool edges) {
     if (held && !edges && look_of(st) == k->look && st->nlive == k->nlive) {
@@ -218,8 +227,7 @@ void fg_motion_kept_step(fg_motion_kept *k, const fg_motion_set *set, fg_motion_
 #endif
         return;
     }
-    fg_motion_state_refresh(set, st);
-    fg_motion_kept_take(k, set, st);
+    kept_refold(k, set, st);
 }
 
 /* The fold from scratch, for tests: equal to the cached one whenever the cache is right. */
