@@ -176,7 +176,7 @@ typedef struct fg_hash_kept {
     uint64_t hc_a, hc_c, all_a, all_c;
     uint64_t in_a, in_c; /* the input memo: the record's run on a quiet tick (take_input) */
     uint8_t hc_n, all_n, layers_ok, nlayers; /* nlayers: the layers of the kept fold */
-    uint8_t in_ok, in_bn, in_facing;          /* the memo holds; the buffer's words; its facing */
+    uint8_t in_bn, in_facing; /* the buffer's words and facing of the memo (0xFF: no memo) */
 } fg_hash_kept;
 _Static_assert(sizeof(fg_hash_kept) == 64, "an entity's kept folds fill one cache line");
 

@@ -285,6 +285,9 @@ HOT_INLINE void add_live(acc *s, const fg_entity_state *es, bool input) {
 ** (the kept run's words, then the buffer's bn) with every word that changes on a quiet tick at 0.
 ** Taken on a tick without an edge, it holds on each next tick without one while every part held
 ** as the tick began (so no unseen tick read an edge) and the kept run holds. */
+/* fg_hash_kept.in_facing when there is no memo: no buffer faces this way. */
+#define NO_MEMO 0xFF
+
 HOT_INLINE void take_input(fg_hash_kept *k, const fg_entity_state *es, const fg_buffer *b) {
     acc bs = {0, 0, 0};
     fold_buffer(&bs, b, es->input_digest, false);
@@ -298,7 +301,6 @@ HOT_INLINE void take_input(fg_hash_kept *k, const fg_entity_state *es, const fg_
               x12 * (n - 13);
     k->in_bn = (uint8_t)bs.n;
     k->in_facing = b->facing;
-    k->in_ok = 1;
 }
 
 /* The head without its live words, then the freeze and the combat state: the first kept fold. */
@@ -348,7 +350,7 @@ static fg_fold_run fold_record(const fg_world *w, uint32_t slot, uint32_t nlayer
         } else if (es->queued_layers) {
             k->layers_ok = 0;
         }
-        k->in_ok = 0; /* the kept run's length may have changed */
+        k->in_facing = NO_MEMO; /* the kept run's length may have changed */
         if (k->layers_ok) {
             r = (acc){k->all_a, k->all_c, k->all_n};
             add_live(&r, es, true);
@@ -374,7 +376,7 @@ static fg_fold_run fold_record(const fg_world *w, uint32_t slot, uint32_t nlayer
 ** without an edge, the kept run and the input memo (`held`: every part held as the tick began),
 ** with the words that change every tick added in place. Small enough to sit inside the block
 ** loop below without the call. False: the caller takes fold_record. */
-static inline bool fold_record_kept(const fg_world *w, uint32_t slot, fg_hash_kept *k,
+HOT_INLINE bool fold_record_kept(const fg_world *w, uint32_t slot, fg_hash_kept *k,
                                     uint64_t now, bool held, fg_fold_run *out) {
     const fg_entity_state *es = &w->entities[slot];
     if (k->at != now || es->queued_layers || !k->layers_ok) return false;
@@ -382,7 +384,7 @@ static inline bool fold_record_kept(const fg_world *w, uint32_t slot, fg_hash_ke
     const fg_buffer *b = fg_world_buffer_at(w, slot);
     acc r;
     if (es->last_input.count == 0) {
-        if (!held || !k->in_ok || b->facing != k->in_facing) take_input(k, es, b);
+        if (!held || b->facing != k->in_facing) take_input(k, es, b);
         uint64_t bn = k->in_bn;
         r = (acc){k->in_a, k->in_c, k->all_n + bn};
         add_live(&r, es, false);
@@ -392,7 +394,7 @@ static inline bool fold_record_kept(const fg_world *w, uint32_t slot, fg_hash_ke
         else add_timed(&r, es, nlayers, bn);
         add_buffer_live(&r, b, bn);
     } else {
-        k->in_ok = 0; /* the tick read an edge */
+        k->in_facing = NO_MEMO; /* the tick read an edge */
         r = (acc){k->all_a, k->all_c, k->all_n};
         add_live(&r, es, true);
         add_timed(&r, es, nlayers, 0);
