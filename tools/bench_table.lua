@@ -208,8 +208,8 @@ local function block_stress()
     .. "the tick at 1,000 fighters (here %s of the time, %s; %s of the instructions, %s) and at "
     .. "10,000 (%s of the time, %s; %s of the instructions, %s). The time share compares "
     .. "alternating blocks of ticks with the hash and without it (a world hashed every tick folds "
-    .. "each fighter's part during its tick) and moves with the load; the instruction share "
-    .. "(callgrind, shorter run) does not.",
+    .. "each fighter's part during its tick), the median of the five runs' shares, and moves with "
+    .. "the load; the instruction share (callgrind, shorter run) does not.",
     num(lo), num(hi), hi <= 250 and "met" or "missed", hi / lo,
     hi / lo <= 1.3 and "met" or "missed", pct(by[1000].hash), verdict(by[1000].hash),
     pct(by[1000].ihash), verdict(by[1000].ihash), pct(by[10000].hash), verdict(by[10000].hash),
