@@ -81,6 +81,10 @@ typedef struct fg_entity_state {
 ** padding to keep this true. */
 _Static_assert(sizeof(fg_entity_state) % 64 == 0,
                "fg_entity_state: adjust reserved[] to a multiple of 64 bytes");
+_Static_assert(offsetof(fg_entity_state, ground) % 64 == 0 &&
+                   offsetof(fg_entity_state, last_input) + sizeof(fg_tick_input) <=
+                       offsetof(fg_entity_state, ground) + 64,
+               "an entity's ground and last input share one cache line");
 
 /* Keeps queued_layers true after layer's queue changed. */
 static inline void fg_entity_queue_changed(fg_entity_state *es, uint32_t layer) {

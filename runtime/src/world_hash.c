@@ -416,17 +416,14 @@ static inline uint32_t nlayers_of(const fg_world *w, uint32_t slot) {
 
 /* {====================================================================== the parts */
 
-/* The lines the fold reads while the kept folds hold: the head of the record, its ground and
-** last input, its first two layers (elapsed time, cycles), the head of its input buffer, its
-** kept folds and its part. By the end of a tick of thousands of entities the record's lines have
-** left the nearest cache since the entity's earlier phases. Fetched two entities ahead. */
+/* The lines the fold reads while the kept folds hold that the tick's last pass over the entity
+** did not (tick.c finish_entities: facing, combo end and the frame meter read the head of the
+** record and its layers just before): its ground and last input, the head of its input buffer,
+** its kept folds and its part. By the end of a tick of thousands of entities they have left the
+** nearest cache since the entity's input phase. Fetched two entities ahead. */
 static inline void prefetch_part(const fg_world *w, uint32_t slot) {
     const fg_entity_state *es = &w->entities[slot];
-    __builtin_prefetch(es);
-    __builtin_prefetch(&es->ground);
-    __builtin_prefetch(&es->last_input);
-    __builtin_prefetch(&es->layers[0].elapsed);
-    __builtin_prefetch(&es->layers[1].elapsed);
+    __builtin_prefetch(&es->ground); /* and the last input, in the same line */
     __builtin_prefetch(fg_world_buffer_at(w, slot));
     __builtin_prefetch(&w->hash_keep->kept[slot]);
     __builtin_prefetch(&w->hash_keep->parts[slot]);
