@@ -29,7 +29,11 @@
 **
 ** Within a record, the words a tick rarely writes (the jump decision, the combat state, the
 ** layers but their timers, the resources) are folded on their own and kept (fg_hash_kept) until
-** a write marks the entity (fg_world_hash_touch): most ticks never fetch their lines.
+** a write marks the entity (fg_world_hash_touch, or fg_world_hash_touch_layers for the layers
+** alone): most ticks never fetch their lines. The words of the last input and the buffer that
+** only an edge changes are kept beside them from one tick without an edge to the next (the input
+** memo), and each matcher's fold is kept in its part and moved by its clocks on such a tick
+** (fg_motion_kept_step, motion_fold.c).
 */
 #include "internal.h"
 #include "motion_internal.h"
@@ -55,14 +59,6 @@ static inline void run(acc *x, uint64_t v) { fg_fold_acc_u64(x, v); }
 
 static inline void run2(acc *x, uint32_t lo, uint32_t hi) {
     run(x, (uint64_t)lo | (uint64_t)hi << 32);
-}
-
-/* Appends a segment accumulated on its own (a, c over n words): every `a before` of its words also
-** holds everything before it. */
-static inline void append(acc *r, uint64_t a, uint64_t c, uint64_t n) {
-    r->c += c + n * r->a;
-    r->a += a;
-    r->n += n;
 }
 
 static inline fg_fold_run acc_run(const acc *x) { return fg_fold_acc_run(x); }
@@ -218,7 +214,6 @@ static void check_kept(const fg_world *w, uint32_t slot, const fg_fold_run *kept
 }
 #endif
 
-
 /* The head of the record: its words, with its ground and last input. The ones that change nearly
 ** every tick (position, velocity, last position, last grounded tick, last input) are at places
 ** 3-5, 7 and 9-12: fold_head leaves them out of the kept fold, add_live adds them. */
@@ -284,8 +279,8 @@ HOT_INLINE void add_live(acc *s, const fg_entity_state *es, bool input) {
 ** of the head; its buffer's words but its tick and consumed digest), as a run of the whole record
 ** (the kept run's words, then the buffer's bn) with every word that changes on a quiet tick at 0.
 ** Taken on a tick without an edge, it holds on each next tick without one while every part held
-** as the tick began (so no unseen tick read an edge) and the kept run holds. */
-/* fg_hash_kept.in_facing when there is no memo: no buffer faces this way. */
+** as the tick began (so no unseen tick read an edge) and the kept run holds. It is kept with the
+** buffer's facing (a turn changes the buffer's word without an edge); NO_MEMO: none is kept. */
 #define NO_MEMO 0xFF
 
 HOT_INLINE void take_input(fg_hash_kept *k, const fg_entity_state *es, const fg_buffer *b) {
@@ -376,8 +371,8 @@ static fg_fold_run fold_record(const fg_world *w, uint32_t slot, uint32_t nlayer
 ** without an edge, the kept run and the input memo (`held`: every part held as the tick began),
 ** with the words that change every tick added in place. Small enough to sit inside the block
 ** loop below without the call. False: the caller takes fold_record. */
-HOT_INLINE bool fold_record_kept(const fg_world *w, uint32_t slot, fg_hash_kept *k,
-                                    uint64_t now, bool held, fg_fold_run *out) {
+HOT_INLINE bool fold_record_kept(const fg_world *w, uint32_t slot, fg_hash_kept *k, uint64_t now,
+                                 bool held, fg_fold_run *out) {
     const fg_entity_state *es = &w->entities[slot];
     if (k->at != now || es->queued_layers || !k->layers_ok) return false;
     uint32_t nlayers = k->nlayers; /* the ruleset's: a change of rules sets the kept folds aside */
