@@ -196,9 +196,9 @@ static void note_jump(fg_world *w, fg_entity_state *es, fg_jump_decision d, fg_t
 /* The matcher's part of the hash after a step: moved by the step's clocks when every part held
 ** as the tick began and the step read no edge (most ticks of a world hashed every tick), else
 ** folded again. */
-static inline void hash_motion(fg_world *w, uint32_t slot, const fg_motion_set *set, bool edges) {
-    fg_motion_kept_step(&w->hash_keep->parts[slot].motion, set, fg_world_motion_at(w, slot),
-                        w->hash_keep->held, edges);
+static inline void hash_motion(fg_world *w, uint32_t slot, const fg_motion_set *set,
+                               fg_motion_state *ms, bool edges) {
+    fg_motion_kept_step(&w->hash_keep->parts[slot].motion, set, ms, w->hash_keep->held, edges);
 }
 
 static void input_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
@@ -220,17 +220,18 @@ static void input_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
         fg_motion_ctx ctx = {NULL, fg_entity_frozen(es, t)};
         uint32_t n = 0;
         fg_motion_command *out = &w->commands[(size_t)slot * FG_COMMANDS_PER_TICK];
+        fg_motion_state *ms = fg_world_motion_at(w, slot);
         if (r->motion_flags) {
-            if (fg_motion_step(set, fg_world_motion_at(w, slot), b, &es->last_input, &ctx,
-                               w->true_commands, FG_MOTION_MAX_PATTERNS, &n, NULL) == FG_OK)
+            if (fg_motion_step(set, ms, b, &es->last_input, &ctx, w->true_commands,
+                               FG_MOTION_MAX_PATTERNS, &n, NULL) == FG_OK)
                 w->ncommands[slot] = keep_true_commands(w, es, n, out, t);
-        } else if (fg_motion_step(set, fg_world_motion_at(w, slot), b, &es->last_input, &ctx,
-                                  out, FG_COMMANDS_PER_TICK, &n, NULL) == FG_OK) {
+        } else if (fg_motion_step(set, ms, b, &es->last_input, &ctx, out, FG_COMMANDS_PER_TICK, &n,
+                                  NULL) == FG_OK) {
             w->ncommands[slot] = (uint8_t)n;
         }
         /* A world hashed every tick folds the matcher's part of the hash while its state is at
         ** hand (a command retired later in the tick folds it again). */
-        if (w->hash_keep->folding) hash_motion(w, slot, set, es->last_input.count > 0);
+        if (w->hash_keep->folding) hash_motion(w, slot, set, ms, es->last_input.count > 0);
     }
     bool was_grounded = es->ground.grounded;
     fg_tick landed_before = es->ground.landed_at;
@@ -560,7 +561,8 @@ static void handle_commands(fg_world *w, fg_entity_state *es, fg_tick t) {
         const fg_instance *inst = &es->layers[r->rt[action].layer];
         if (inst->action == action && inst->started == t) {
             fg_motion_retire(r->motion_set, fg_world_motion_at(w, slot), cmd->motion);
-            if (w->hash_keep->folding) hash_motion(w, slot, r->motion_set, true);
+            if (w->hash_keep->folding)
+                hash_motion(w, slot, r->motion_set, fg_world_motion_at(w, slot), true);
             if (flags) break;
         }
     }
