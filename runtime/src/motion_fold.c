@@ -214,8 +214,8 @@ static void kept_refold(fg_motion_kept *k, const fg_motion_set *set, fg_motion_s
 }
 
 void fg_motion_kept_step(fg_motion_kept *k, const fg_motion_set *set, fg_motion_state *st,
-                         bool held, bool edges) {
-    if (held && !edges && look_of(st) == k->look && st->nlive == k->nlive) {
+                         bool quiet) {
+    if (quiet && look_of(st) == k->look && st->nlive == k->nlive) {
         k->fold.sum = k->rest + clock_words(st);
 #ifdef FG_HASH_CHECK
         fg_fold fresh = fg_motion_state_fold(set, st);

@@ -117,9 +117,9 @@ void fg_motion_state_region_forget(fg_motion_state *st);
 
 /* A matcher's part of the state hash as a world keeps it between ticks: its fold, the fold's sum
 ** without the words every step changes (the last tick, the clock, the sweep cursor), and the
-** header's held buttons, direction, facing, region flags and live count it was taken with. A step without an
-** edge that changed none of those nor the region (the common tick) moves the fold by the three
-** words alone; the press times and the region are not read. */
+** header's held buttons, direction, facing and region flags (one word) and live count it was
+** taken with. A step without an edge that changed none of those (the common tick) moves the fold
+** by the three words alone; the press times and the region are not read. */
 typedef struct fg_motion_kept {
     fg_fold fold;
     uint64_t rest, look;
@@ -127,9 +127,10 @@ typedef struct fg_motion_kept {
 } fg_motion_kept;
 /* Folds st (after fg_motion_state_refresh, when the region is to be kept) and keeps the fold. */
 void fg_motion_kept_take(fg_motion_kept *k, const fg_motion_set *set, const fg_motion_state *st);
-/* After a step of st: k moved by the step's clocks when k held before it (`held`: nothing but
-** the step changed st since k was taken) and the step read no edge, else refreshed and taken. */
+/* After a step of st: k moved by the step's clocks when `quiet` (k held before the step, as
+** nothing but the step changed st since k was taken, and the step read no edge) and the step
+** changed none of the words k was taken with; else refreshed and taken. */
 void fg_motion_kept_step(fg_motion_kept *k, const fg_motion_set *set, fg_motion_state *st,
-                         bool held, bool edges);
+                         bool quiet);
 
 #endif

@@ -198,7 +198,7 @@ static void note_jump(fg_world *w, fg_entity_state *es, fg_jump_decision d, fg_t
 ** folded again. */
 static inline void hash_motion(fg_world *w, uint32_t slot, const fg_motion_set *set,
                                fg_motion_state *ms, bool edges) {
-    fg_motion_kept_step(&w->hash_keep->parts[slot].motion, set, ms, w->hash_keep->held, edges);
+    fg_motion_kept_step(&w->hash_keep->parts[slot].motion, set, ms, w->hash_keep->held && !edges);
 }
 
 static void input_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
