@@ -79,9 +79,9 @@ local function count(o)
   local share
   if o.hash_share then -- the state hash's part: fg_world_hash, the parts of it the tick folds
     -- (world_hash.c: fg_world_hash_parts, fg_world_hash_ledger_written; the matcher's part,
-    -- fg_motion_kept_step, which the input phase calls for the hash only), each
-    -- function's inclusive count. callgrind_annotate may list
-    -- a function twice (under its source path as compiled and as written); one is counted.
+    -- fg_motion_kept_step, which the input phase calls for the hash only), each function's
+    -- inclusive count. callgrind_annotate may list a function twice (under its source path as
+    -- compiled and as written); one is counted.
     local p = assert(io.popen("callgrind_annotate --inclusive=yes " .. shell_quote(out_file)
       .. " 2>/dev/null"))
     local parts = { fg_world_hash = 0, fg_world_hash_parts = 0, fg_motion_kept_step = 0,

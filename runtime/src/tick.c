@@ -191,8 +191,6 @@ static void note_jump(fg_world *w, fg_entity_state *es, fg_jump_decision d, fg_t
                         d.window, d.press_until);
 }
 
-/* Brings entity slot's matcher fold up to date and keeps it as the slot's part of the state hash
-** (world_hash.c), after the tick's last change to the matcher. */
 /* The matcher's part of the hash after a step: moved by the step's clocks when every part held
 ** as the tick began and the step read no edge (most ticks of a world hashed every tick), else
 ** folded again. */

@@ -9,9 +9,10 @@
 ** per second, calls into Lua per fighter-tick, C heap allocations per tick, Lua garbage per tick,
 ** memory per fighter and the state hash's share of the tick: what taking it every tick adds to
 ** the tick, the work the tick does for it included (measured on interleaved blocks of ticks with
-** and without it, see play_ticks; the median of the runs' shares). Then the input buffer and motion matcher alone against a pure-Lua
-** implementation of the same job on the same stream (tests/bench/lua_reference_matcher.lua),
-** the same pipeline at 4x the input rate, and a long run (cost must not grow with past ticks).
+** and without it, see play_ticks; the median of the runs' shares). Then the input buffer and
+** motion matcher alone against a pure-Lua implementation of the same job on the same stream
+** (tests/bench/lua_reference_matcher.lua), the same pipeline at 4x the input rate, and a long
+** run (cost must not grow with past ticks).
 **
 **   build/release/tests/bench_stress [--smoke] [--quick]
 **   bench_stress --icount FIGHTERS TICKS   one run, for tools/icount.lua (callgrind)
