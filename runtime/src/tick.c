@@ -884,8 +884,9 @@ static void meter_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
         if (p != FG_PHASE_STUN && fg_entity_has_queued(es, 0)) flags |= FG_METER_BUFFERED;
     }
     /* Another flag marks a tick where a request started the body's action: the meter's stats
-    ** stop the first action there. */
-    if (es->started_tick[0] == t) flags |= FG_METER_STARTED;
+    ** stop the first action there. Such a start also started the body's instance then, which
+    ** is looked at first: started_tick is on a line this pass does not otherwise read. */
+    if (body->started == t && es->started_tick[0] == t) flags |= FG_METER_STARTED;
     *fg_world_meter_cell(w, es->id - 1, t) = (uint8_t)(p | flags);
 }
 
