@@ -62,8 +62,8 @@ typedef struct fg_entity_state {
     ** edge holds then never changes, except its CONSUMED flag, which the hash reads from the
     ** buffer). It lets the state hash cover the stored edges without re-reading them each tick. */
     uint64_t input_digest;
-    /* The layers start the second line, so two layers' actions and timers share it: the last
-    ** pass of a tick (movement, the frame meter, the state hash) reads that one line of them. */
+    /* The layers start the second line, so two layers' actions, timers and start ticks share
+    ** it: a tick reads that one line of them (fg_instance puts those first). */
     fg_instance layers[FG_MAX_LAYERS];
     fg_tick started_tick[FG_MAX_LAYERS]; /* tick a request last started an action per layer */
     fg_combat combat; /* teams, combo, juggle, pushback, throws, the hit log (hit_internal.h) */
@@ -88,8 +88,8 @@ _Static_assert(offsetof(fg_entity_state, ground) % 64 == 0 &&
                        offsetof(fg_entity_state, ground) + 64,
                "an entity's ground and last input share one cache line");
 _Static_assert(offsetof(fg_entity_state, layers) == 64 &&
-                   offsetof(fg_entity_state, layers[1].cycle) + sizeof(int32_t) <= 128,
-               "an entity's layers start its second line, with two layers' timers in it");
+                   offsetof(fg_entity_state, layers[1].started) + sizeof(fg_tick) <= 128,
+               "an entity's layers start its second line, with what a tick reads of two in it");
 
 /* Keeps queued_layers true after layer's queue changed. */
 static inline void fg_entity_queue_changed(fg_entity_state *es, uint32_t layer) {

@@ -15,8 +15,9 @@
 ** field order that keeps every size bumps it, so a snapshot of the old layout is refused rather
 ** than misread. 2: the matcher state's cold part and the buffer's first line; 3: the matcher's
 ** links in 8 bytes; 5: the entity record's ground and last input in one line; 6: the checksum's
-** two sums (snapshot.c); 7: the entity record's layers at the head of its second line. */
-#define FG_SNAPSHOT_LAYOUT 7u
+** two sums (snapshot.c); 7: the entity record's layers at the head of its second line; 8: an action instance's
+** fields in the order a tick reads them. */
+#define FG_SNAPSHOT_LAYOUT 8u
 
 typedef struct fg_snapshot_header {
     uint32_t magic;

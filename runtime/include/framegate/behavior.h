@@ -86,17 +86,19 @@ FG_API void fg_ground_hash(const fg_ground *g, fg_hasher *hs);
 
 /* One layer's running action. Plain data in the world's state. `seq` is the action sequence,
 ** assigned by the world when the action starts (monotonic per entity and layer), never by
-** animation playback: it is the identity animation events are stamped with. */
+** animation playback: it is the identity animation events are stamped with. What every tick
+** reads and writes comes first (24 bytes), what a start or a hit writes last: a fighter's
+** record keeps its first two layers' first 24 bytes in one cache line. */
 typedef struct fg_instance {
     uint16_t action;   /* FG_NO_ACTION: nothing runs */
     uint16_t version;  /* the ruleset version it started with (kept across reloads) */
-    uint8_t contact;   /* 0 pending, FG_ON_HIT, FG_ON_BLOCK, FG_ON_WHIFF */
-    uint8_t reserved[3];
+    int32_t cycle;     /* completed loops */
     int32_t elapsed;   /* ticks advanced since it started (frozen ticks do not count) */
     int32_t duration;  /* its length (hitstun and blockstun take the attacker's value) */
-    int32_t cycle;     /* completed loops */
-    int64_t seq;
     fg_tick started;
+    int64_t seq;
+    uint8_t contact;   /* 0 pending, FG_ON_HIT, FG_ON_BLOCK, FG_ON_WHIFF */
+    uint8_t reserved[7];
 } fg_instance;
 
 /* What a tick of an action is, for the frame meter and the debug view. */
