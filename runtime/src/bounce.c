@@ -164,6 +164,7 @@ void fg_bounce_move(fg_world *w, fg_entity_state *es, fg_fx want_x, fg_stage_con
         } else if (off) {
             fg_world_hash_touch(w, es);
             es->combat.push_left = 0; /* the wall took the rest of the slide */
+            fg_entity_combat_changed(es);
             bounce(w, es, FG_BOUNCE_WALL, off, b->wall_vx, b->wall_vy, b->wall_stun, t);
             if (lands && es->vy > 0) lands = false, c->support = FG_SUPPORT_NONE;
         }

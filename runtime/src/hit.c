@@ -245,6 +245,7 @@ static void target_side(fg_world *w, const fg_contact_rec *c, fg_tick t) {
         tg->combat.combo++;
         tg->combat.combo_damage += c->damage;
         if (tg->combat.launched) tg->combat.juggle += h->juggle;
+        fg_entity_combat_changed(tg);
     }
     if (tr->health >= 0) {
         tg->res[tr->health] -= c->damage;
@@ -266,12 +267,16 @@ static void target_side(fg_world *w, const fg_contact_rec *c, fg_tick t) {
     /* In the corner the wall keeps the target from sliding: the attacker slides back instead
     ** (not the owner of a projectile: it is elsewhere). */
     fg_fx rest = fg_push_corner(w, tg, away, hit ? h->pushback_hit : h->pushback_block);
-    if (rest && !c->proj) att->combat.push_left = (fg_fx)(-away * rest);
+    if (rest && !c->proj) {
+        att->combat.push_left = (fg_fx)(-away * rest);
+        fg_entity_combat_changed(att);
+    }
     if (hit && (h->launch_vx || h->launch_vy)) {
         /* vx is along the target's facing in movement; the launch goes away from the attacker. */
         tg->vx = (fg_fx)(away * sign_of((fg_facing)tg->facing) * h->launch_vx);
         tg->vy = h->launch_vy;
         if (h->launch_vy > 0) tg->combat.launched = 1;
+        fg_entity_combat_changed(tg);
     }
     if (hit) fg_bounce_arm(w, tg, h, away, att->id);
     if (hit && h->knockdown > tg->combat.knockdown) tg->combat.knockdown = (uint8_t)h->knockdown;
@@ -398,6 +403,7 @@ uint8_t fg_hit_marker(fg_world *w, fg_entity_state *es, uint32_t layer, fg_tick 
 /* The pushback slide: a quarter of what is left each tick (at least a pixel), so the whole
 ** distance is covered exactly, fast at first. */
 void fg_hit_slide(const fg_world *w, fg_entity_state *es) {
+    if (!es->combat_live) return; /* no slide, and the combat state's line is not read */
     fg_fx left = es->combat.push_left;
     if (!left) return;
     fg_world_hash_touch(w, es);
@@ -407,18 +413,22 @@ void fg_hit_slide(const fg_world *w, fg_entity_state *es) {
                         : (left > -FG_FX_ONE ? left : -FG_FX_ONE);
     es->x += step;
     es->combat.push_left = left - step;
+    fg_entity_combat_changed(es);
 }
 
 /* A combo ends when its target is free again: not in a hit reaction, not in the air from a
 ** hit, not frozen, not held by a throw. */
 void fg_hit_settle(const fg_world *w, fg_entity_state *es, fg_tick t) {
     fg_combat *c = &es->combat;
-    if (!c->combo || c->launched || c->grabbed_by || fg_entity_frozen(es, t + 1)) return;
+    if (!es->combat_live || !c->combo || c->launched || c->grabbed_by ||
+        fg_entity_frozen(es, t + 1))
+        return;
     if (in_combo(w, es)) return;
     fg_world_hash_touch(w, es);
     c->combo = 0;
     c->combo_damage = 0;
     c->juggle = 0;
+    fg_entity_combat_changed(es);
     fg_bounce_combo_ended(es);
 }
 
@@ -428,6 +438,7 @@ void fg_hit_landed(fg_world *w, fg_entity_state *es, fg_tick t) {
     fg_world_hash_touch(w, es);
     es->combat.launched = 0;
     es->combat.juggle = 0;
+    fg_entity_combat_changed(es);
     fg_bounce_forget(es);
     uint8_t kd = es->combat.knockdown;
     es->combat.knockdown = 0;

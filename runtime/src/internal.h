@@ -56,12 +56,20 @@ typedef struct fg_entity_state {
     fg_fx x, y, vx, vy;
     fg_fx prev_x, prev_y; /* the previous tick's position, for interpolation */
     fg_entity opponent;   /* the entity it fights: hit target, pushbox partner, facing */
-    fg_tick frozen_from;  /* frozen (hitstop) for ticks in [frozen_from, frozen_until): the */
-    fg_tick frozen_until; /* tick a hit lands still runs; the freeze starts on the next */
+    /* Frozen (hitstop) for ticks in [frozen_from, frozen_until): the tick a hit lands still
+    ** runs; the freeze starts on the next. The end is read first (fg_entity_frozen), so the
+    ** start, read only during a freeze, fills the input phase's line below. */
+    fg_tick frozen_until;
     /* Digest of every edge this entity consumed, folded in as each tick consumes it (what an
     ** edge holds then never changes, except its CONSUMED flag, which the hash reads from the
     ** buffer). It lets the state hash cover the stored edges without re-reading them each tick. */
     uint64_t input_digest;
+    /* 1 while the combat state has something a tick moves: a pushback slide, a combo or a launch
+    ** (combat.push_left, combo, launched). It mirrors them (fg_entity_combat_changed after every
+    ** write, checked on restore), so the tick of a fighter out of combat never reads the combat
+    ** state's line. */
+    uint8_t combat_live;
+    uint8_t reserved_head[7];
     /* The layers start the second line, so two layers' actions, timers and start ticks share
     ** it: a tick reads that one line of them (fg_instance puts those first). */
     fg_instance layers[FG_MAX_LAYERS];
@@ -69,13 +77,14 @@ typedef struct fg_entity_state {
     fg_combat combat; /* teams, combo, juggle, pushback, throws, the hit log (hit_internal.h) */
     fg_ground ground;         /* these two, the input phase's, share a line */
     fg_tick_input last_input;
+    fg_tick frozen_from; /* see frozen_until */
     int64_t next_seq[FG_MAX_LAYERS];
     int32_t res[FG_MAX_RESOURCES];
     fg_queued queued[FG_MAX_LAYERS][FG_QUEUE_MAX]; /* per layer, the head first; packed */
     fg_jump_decision last_jump;
     fg_pending_request pending[FG_PENDING_REQUESTS];
     fg_decision last_decision;
-    uint8_t reserved[16]; /* to a whole number of cache lines (checked below) */
+    uint8_t reserved[8]; /* to a whole number of cache lines (checked below) */
 } fg_entity_state;
 
 /* Records start on a cache line (the arena and its sections are 64-byte aligned, world.c), so
@@ -84,9 +93,11 @@ typedef struct fg_entity_state {
 _Static_assert(sizeof(fg_entity_state) % 64 == 0,
                "fg_entity_state: adjust reserved[] to a multiple of 64 bytes");
 _Static_assert(offsetof(fg_entity_state, ground) % 64 == 0 &&
-                   offsetof(fg_entity_state, last_input) + sizeof(fg_tick_input) <=
+                   offsetof(fg_entity_state, frozen_from) + sizeof(fg_tick) <=
                        offsetof(fg_entity_state, ground) + 64,
-               "an entity's ground and last input share one cache line");
+               "an entity's ground, last input and freeze start share one cache line");
+_Static_assert(offsetof(fg_entity_state, combat_live) < 64,
+               "the combat mirror sits in the record's first line");
 _Static_assert(offsetof(fg_entity_state, layers) == 64 &&
                    offsetof(fg_entity_state, layers[1].started) + sizeof(fg_tick) <= 128,
                "an entity's layers start its second line, with what a tick reads of two in it");
@@ -107,7 +118,12 @@ static inline bool fg_entity_has_queued(const fg_entity_state *es, uint32_t laye
 uint64_t fg_world_fold_edge(uint64_t digest, const fg_edge *e);
 
 static inline bool fg_entity_frozen(const fg_entity_state *e, fg_tick t) {
-    return t >= e->frozen_from && t < e->frozen_until;
+    return t < e->frozen_until && t >= e->frozen_from; /* the end first: see frozen_until */
+}
+
+/* Keeps combat_live true after a write of combat.push_left, combo or launched. */
+static inline void fg_entity_combat_changed(fg_entity_state *es) {
+    es->combat_live = es->combat.push_left != 0 || es->combat.combo != 0 || es->combat.launched;
 }
 
 /* request.c: the data's default decision for a request, against an entity's state now. */

@@ -100,5 +100,6 @@ fg_fx fg_push_corner(const fg_world *w, fg_entity_state *tg, int away, fg_fx pus
     fg_fx mine = push > room ? room : push;
     fg_world_hash_touch(w, tg);
     tg->combat.push_left = (fg_fx)(away * mine);
+    fg_entity_combat_changed(tg);
     return (fg_fx)(push - mine);
 }

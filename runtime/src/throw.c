@@ -93,6 +93,8 @@ static void tech(fg_world *w, fg_entity_state *att, fg_entity_state *tg, fg_tick
     fg_world_hash_touch(w, tg);
     tg->combat.push_left = away * TECH_PUSH;
     att->combat.push_left = -away * TECH_PUSH;
+    fg_entity_combat_changed(tg);
+    fg_entity_combat_changed(att);
     const fg_instance *inst = &att->layers[tg->combat.grab_layer];
     fg_world_trace4(w, t, tg->id, FG_TRACE_THROW, FG_THROW_TECHED, att->id,
                     (int64_t)((uint64_t)inst->version << 32 | inst->action), 0, 0);
@@ -114,6 +116,7 @@ static void land(fg_world *w, fg_entity_state *att, fg_entity_state *tg, const f
         tg->vx = (fg_fx)(away * (tg->facing ? -1 : 1) * th->launch_vx);
         tg->vy = th->launch_vy;
         if (th->launch_vy > 0) tg->combat.launched = 1;
+        fg_entity_combat_changed(tg);
     }
     if (th->knockdown > tg->combat.knockdown) tg->combat.knockdown = (uint8_t)th->knockdown;
     fg_world_trace4(w, t, tg->id, FG_TRACE_THROW, FG_THROW_LANDED, att->id,

@@ -777,7 +777,25 @@ static void gate_phase(fg_world *w, fg_tick t) {
 ** gravity (the action's, else the ruleset's) while nothing holds the body up, then the move
 ** itself through the stage (stage.c), which stops it at walls, blocks and surfaces. A fall that
 ** ends is a landing, settled at the start of the next tick (settle_ground). */
+#ifdef FG_HASH_CHECK
+#include <stdlib.h>
+/* Builds that check kept state (cmake -DFG_HASH_CHECK=ON) check the combat mirror where the
+** tick relies on it: a write of the combat state without fg_entity_combat_changed would skip a
+** slide, a combo's end or a bounce. */
+static void check_combat_live(const fg_world *w, const fg_entity_state *es) {
+    const fg_combat *c = &es->combat;
+    if (es->combat_live == (c->push_left != 0 || c->combo != 0 || c->launched != 0)) return;
+    fprintf(stderr, "framegate: tick %lld: entity %u: combat_live disagrees with its combat state "
+                    "(a write without fg_entity_combat_changed)\n",
+            (long long)w->state->tick, es->id);
+    abort();
+}
+#endif
+
 static void move_entity(fg_world *w, fg_entity_state *es, fg_tick t) {
+#ifdef FG_HASH_CHECK
+    check_combat_live(w, es);
+#endif
     es->prev_x = es->x;
     es->prev_y = es->y;
     if (fg_entity_frozen(es, t)) return;
@@ -824,14 +842,14 @@ static void move_entity(fg_world *w, fg_entity_state *es, fg_tick t) {
     }
     /* A bounce a hit armed: off the wall that stopped it, or off the surface instead of a
     ** landing (bounce.c). */
-    if (es->combat.launched && es->combat.bounce.armed)
+    if (es->combat_live && es->combat.launched && es->combat.bounce.armed)
         fg_bounce_move(w, es, want_x, &c, airborne, t);
     if (c.support != FG_SUPPORT_NONE) {
         if (es->vy < 0) es->vy = 0;
         if (airborne) {
             es->landed = 1;
             fg_world_hash_touch(w, es);
-            if (air_action || es->combat.launched) es->vx = 0;
+            if (air_action || (es->combat_live && es->combat.launched)) es->vx = 0;
         }
     }
 }

@@ -88,6 +88,16 @@ static void damaged_and_crafted_snapshots_are_refused_and_change_nothing(void **
     assert_int_equal(fg_world_restore(w, bad, size, &err), FG_EFORMAT);
     assert_non_null(strstr(fg_error_message(&err), "e1.queued_layers (bit 0 against its queue)"));
     assert_int_equal(fg_world_hash(w), fg_world_hash(twin));
+    /* So must its note of a combat under way (a tick that trusts it skips slides, the end of a
+    ** combo and bounces): entity 1, out of combat, said to be in one. */
+    assert_int_equal(w->entities[0].combat_live, 0);
+    memcpy(bad, snap, size);
+    bad[ents + offsetof(fg_entity_state, combat_live)] = 1;
+    fgt_reseal(bad);
+    assert_int_equal(fg_world_restore(w, bad, size, &err), FG_EFORMAT);
+    assert_non_null(strstr(fg_error_message(&err),
+                           "e1.combat_live (against push_left, combo and launched)"));
+    assert_int_equal(fg_world_hash(w), fg_world_hash(twin));
     /* Entity 1's matcher state: the motion its last command beat, past the set's motions. */
     size_t motions = bufs + 2 * w->buffer_stride + 2 * w->ledger_stride;
     const fg_motion_set *set = fg_world_rules(w, 1)->motion_set;
