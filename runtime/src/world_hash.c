@@ -263,14 +263,16 @@ HOT_INLINE void add_live(acc *s, const fg_entity_state *es, bool input) {
     uint64_t x3 = fg_fold_scramble(w[3]), x4 = fg_fold_scramble(w[4]);
     uint64_t x5 = fg_fold_scramble(w[5]), x7 = fg_fold_scramble(w[7]);
     uint64_t x9 = fg_fold_scramble(w[9]);
-    uint64_t m = s->n - 1;
-    s->a += x3 + x4 + x5 + x7 + x9;
-    s->c += x3 * (m - 3) + x4 * (m - 4) + x5 * (m - 5) + x7 * (m - 7) + x9 * (m - 9);
+    uint64_t m = s->n - 1, sum = x3 + x4 + x5 + x7 + x9;
+    s->a += sum;
+    /* x3 (m - 3) + ... + x9 (m - 9), with one multiply: the places' weights are shifts and adds. */
+    s->c += sum * m - (3 * x3 + 4 * x4 + 5 * x5 + 7 * x7 + 9 * x9);
     if (input) {
         uint64_t x10 = fg_fold_scramble(w[10]), x11 = fg_fold_scramble(w[11]);
         uint64_t x12 = fg_fold_scramble(w[12]);
-        s->a += x10 + x11 + x12;
-        s->c += x10 * (m - 10) + x11 * (m - 11) + x12 * (m - 12);
+        uint64_t in = x10 + x11 + x12;
+        s->a += in;
+        s->c += in * m - (10 * x10 + 11 * x11 + 12 * x12);
     }
 }
 
