@@ -34,11 +34,12 @@ typedef struct fg_queued {
 /* One entity. Plain data inside the world's arena, ordered by how often a tick reads it: the
 ** tick runs each phase over every entity, so at thousands of fighters a record is fetched from
 ** memory again in every phase, and each phase should find what it reads in few cache lines.
-** The first 64 bytes are what nearly every phase reads (position, facing, opponent, freeze), then
-** when requests last started actions and the running actions (the meter reads the first of
-** each, in one line), then the combat state (its first fields are
-** the ones the collision and movement phases read), then the input phase's fields in one line,
-** then what only a decision, a queue or a report reads. The order is the layout of snapshots; the
+** The first 64 bytes are what nearly every phase reads (position, facing, opponent, the end of
+** the freeze, the notes that say whether the queues and the combat state need reading), then the
+** running actions (what a tick reads of two layers in one line) and when requests last started
+** them, then the combat state (its first fields are the ones the collision and movement phases
+** read), then the input phase's fields in one line, then what only a decision, a queue or a
+** report reads. The order is the layout of snapshots; the
 ** state hash and the field diff name fields, so they do not depend on it. */
 typedef struct fg_entity_state {
     fg_entity id;
@@ -121,7 +122,7 @@ static inline bool fg_entity_frozen(const fg_entity_state *e, fg_tick t) {
     return t < e->frozen_until && t >= e->frozen_from; /* the end first: see frozen_until */
 }
 
-/* Keeps combat_live true after a write of combat.push_left, combo or launched. */
+/* Brings combat_live up to date after a write of combat.push_left, combo or launched. */
 static inline void fg_entity_combat_changed(fg_entity_state *es) {
     es->combat_live = es->combat.push_left != 0 || es->combat.combo != 0 || es->combat.launched;
 }

@@ -15,9 +15,9 @@
 ** field order that keeps every size bumps it, so a snapshot of the old layout is refused rather
 ** than misread. 2: the matcher state's cold part and the buffer's first line; 3: the matcher's
 ** links in 8 bytes; 5: the entity record's ground and last input in one line; 6: the checksum's
-** two sums (snapshot.c); 7: the entity record's layers at the head of its second line; 8: an action instance's
-** fields in the order a tick reads them; 9: the record's combat note (combat_live) in its first
-** line, the start of its freeze with its ground. */
+** two sums (snapshot.c); 7: the entity record's layers at the head of its second line; 8: an
+** action instance's fields in the order a tick reads them; 9: the record's combat note
+** (combat_live) in its first line, the start of its freeze with its ground. */
 #define FG_SNAPSHOT_LAYOUT 9u
 
 typedef struct fg_snapshot_header {

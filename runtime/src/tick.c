@@ -29,6 +29,9 @@
 
 #include <stdio.h>
 #include <string.h>
+#ifdef FG_HASH_CHECK
+#include <stdlib.h>
+#endif
 
 /* {====================================================================== transitions */
 
@@ -778,7 +781,6 @@ static void gate_phase(fg_world *w, fg_tick t) {
 ** itself through the stage (stage.c), which stops it at walls, blocks and surfaces. A fall that
 ** ends is a landing, settled at the start of the next tick (settle_ground). */
 #ifdef FG_HASH_CHECK
-#include <stdlib.h>
 /* Builds that check kept state (cmake -DFG_HASH_CHECK=ON) check the combat mirror where the
 ** tick relies on it: a write of the combat state without fg_entity_combat_changed would skip a
 ** slide, a combo's end or a bounce. */
