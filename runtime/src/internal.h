@@ -122,9 +122,14 @@ static inline bool fg_entity_frozen(const fg_entity_state *e, fg_tick t) {
     return t < e->frozen_until && t >= e->frozen_from; /* the end first: see frozen_until */
 }
 
+/* Whether a pushback slide, a combo or a launch is under way: what combat_live mirrors. */
+static inline bool fg_entity_in_combat(const fg_entity_state *es) {
+    return es->combat.push_left != 0 || es->combat.combo != 0 || es->combat.launched != 0;
+}
+
 /* Brings combat_live up to date after a write of combat.push_left, combo or launched. */
 static inline void fg_entity_combat_changed(fg_entity_state *es) {
-    es->combat_live = es->combat.push_left != 0 || es->combat.combo != 0 || es->combat.launched;
+    es->combat_live = fg_entity_in_combat(es);
 }
 
 /* request.c: the data's default decision for a request, against an entity's state now. */

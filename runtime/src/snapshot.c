@@ -276,7 +276,7 @@ static fg_status check_entity(checker *c, uint32_t i, const fg_entity_state *e) 
     }
     CHECK(k->reserved == 0, FIELD("e%u.combat.reserved", e->id), k->reserved);
     /* The tick reads the combat state only while combat_live says so (internal.h). */
-    CHECK(e->combat_live == (k->push_left != 0 || k->combo != 0 || k->launched != 0),
+    CHECK(e->combat_live == fg_entity_in_combat(e),
           FIELD("e%u.combat_live (against push_left, combo and launched)", e->id),
           e->combat_live);
     for (uint32_t h = 0; h < FG_HIT_LOG; h++) {

@@ -194,12 +194,12 @@ static void note_jump(fg_world *w, fg_entity_state *es, fg_jump_decision d, fg_t
                         d.window, d.press_until);
 }
 
-/* The matcher's part of the hash after a step: moved by the step's clocks when every part held
-** as the tick began and the step read no edge (most ticks of a world hashed every tick), else
-** folded again. */
+/* The matcher's part of the hash after a change of its state: moved by the step's clocks when
+** every part held as the tick began and the change was a step that read no edge (`quiet`: most
+** ticks of a world hashed every tick), else folded again. */
 static inline void hash_motion(fg_world *w, uint32_t slot, const fg_motion_set *set,
-                               fg_motion_state *ms, bool edges) {
-    fg_motion_kept_step(&w->hash_keep->parts[slot].motion, set, ms, w->hash_keep->held && !edges);
+                               fg_motion_state *ms, bool quiet) {
+    fg_motion_kept_step(&w->hash_keep->parts[slot].motion, set, ms, w->hash_keep->held && quiet);
 }
 
 static void input_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
@@ -232,7 +232,7 @@ static void input_phase(fg_world *w, fg_entity_state *es, fg_tick t) {
         }
         /* A world hashed every tick folds the matcher's part of the hash while its state is at
         ** hand (a command retired later in the tick folds it again). */
-        if (w->hash_keep->folding) hash_motion(w, slot, set, ms, es->last_input.count > 0);
+        if (w->hash_keep->folding) hash_motion(w, slot, set, ms, es->last_input.count == 0);
     }
     bool was_grounded = es->ground.grounded;
     fg_tick landed_before = es->ground.landed_at;
@@ -563,7 +563,7 @@ static void handle_commands(fg_world *w, fg_entity_state *es, fg_tick t) {
         if (inst->action == action && inst->started == t) {
             fg_motion_retire(r->motion_set, fg_world_motion_at(w, slot), cmd->motion);
             if (w->hash_keep->folding)
-                hash_motion(w, slot, r->motion_set, fg_world_motion_at(w, slot), true);
+                hash_motion(w, slot, r->motion_set, fg_world_motion_at(w, slot), false);
             if (flags) break;
         }
     }
@@ -776,17 +776,12 @@ static void gate_phase(fg_world *w, fg_tick t) {
 
 /* {====================================================================== phase 4: movement */
 
-/* Velocity from the body's action (its move segment for this tick: set, then accelerate),
-** gravity (the action's, else the ruleset's) while nothing holds the body up, then the move
-** itself through the stage (stage.c), which stops it at walls, blocks and surfaces. A fall that
-** ends is a landing, settled at the start of the next tick (settle_ground). */
 #ifdef FG_HASH_CHECK
 /* Builds that check kept state (cmake -DFG_HASH_CHECK=ON) check the combat mirror where the
 ** tick relies on it: a write of the combat state without fg_entity_combat_changed would skip a
 ** slide, a combo's end or a bounce. */
 static void check_combat_live(const fg_world *w, const fg_entity_state *es) {
-    const fg_combat *c = &es->combat;
-    if (es->combat_live == (c->push_left != 0 || c->combo != 0 || c->launched != 0)) return;
+    if (es->combat_live == fg_entity_in_combat(es)) return;
     fprintf(stderr, "framegate: tick %lld: entity %u: combat_live disagrees with its combat state "
                     "(a write without fg_entity_combat_changed)\n",
             (long long)w->state->tick, es->id);
@@ -794,6 +789,10 @@ static void check_combat_live(const fg_world *w, const fg_entity_state *es) {
 }
 #endif
 
+/* Velocity from the body's action (its move segment for this tick: set, then accelerate),
+** gravity (the action's, else the ruleset's) while nothing holds the body up, then the move
+** itself through the stage (stage.c), which stops it at walls, blocks and surfaces. A fall that
+** ends is a landing, settled at the start of the next tick (settle_ground). */
 static void move_entity(fg_world *w, fg_entity_state *es, fg_tick t) {
 #ifdef FG_HASH_CHECK
     check_combat_live(w, es);
