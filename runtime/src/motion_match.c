@@ -476,7 +476,7 @@ static void run_entries(mctx *m, uint32_t first, uint32_t count, const fg_edge *
         case R_CLOSE: {
             const cnode *N = &m->set->nodes[en->target];
             mpart *q = node_part(m->st, N);
-            if (q->valid && q->open) {
+            if (bit_get(bits, en->target) && q->open) { /* the bit first: see below */
                 m->dirty = true;
                 q->open = 0;
                 q->t = time_of(m, N->frozen, e->tick);
@@ -537,33 +537,40 @@ static void process_edge(mctx *m, const fg_edge *e, uint32_t pos) {
     }
 }
 
-/* Clears the matches that used any of the consumed edges. */
+/* Node i's match loses its place when it used one of the consumed edges `ids` (lo: the oldest). */
+static void invalidate_node(mctx *m, uint32_t i, fg_edge_id lo, const fg_edge_id *ids,
+                            const uint16_t *owner, int n) {
+    const cnode *N = &m->set->nodes[i];
+    mpart *q = node_part(m->st, N);
+    if (q->edge < lo) return;
+    const mlink *ch = node_chain(m->st, N);
+    int hit = -1;
+    for (int k = 0; k < N->chain_len && hit < 0; k++)
+        for (int j = 0; j < n && hit < 0; j++)
+            if ((ch[k].id || ch[k].tick) && ch[k].id == (uint32_t)ids[j]) hit = j;
+    if (hit < 0) return;
+    if (N->chord_child && !q->taken) {
+        q->taken = (uint16_t)(owner[hit] + 1);
+    } else {
+        memset(q, 0, sizeof *q);
+        bit_clear(node_bits(m->st, m->set), i);
+    }
+}
+
 /* Clears the matches that used any of the consumed edges (owner[i]: the motion that used
 ** ids[i]). A match a chord could still complete from is only marked: the chord may take over
-** the command within the chord window (236P then a second punch: the EX version). */
+** the command within the chord window (236P then a second punch: the EX version). Only matched
+** nodes are read: their bitmap sits in the header's line, a node's match may not. */
 static void invalidate(mctx *m, const fg_edge_id *ids, const uint16_t *owner, int n) {
     if (n == 0) return;
     fg_edge_id lo = ids[0];
     for (int i = 1; i < n; i++)
         if (ids[i] < lo) lo = ids[i];
     const fg_motion_set *set = m->set;
-    for (uint32_t i = 0; i < set->nnodes; i++) {
-        const cnode *N = &set->nodes[i];
-        mpart *q = node_part(m->st, N);
-        if (!q->valid || q->edge < lo) continue;
-        const mlink *ch = node_chain(m->st, N);
-        int hit = -1;
-        for (int k = 0; k < N->chain_len && hit < 0; k++)
-            for (int j = 0; j < n && hit < 0; j++)
-                if ((ch[k].id || ch[k].tick) && ch[k].id == (uint32_t)ids[j]) hit = j;
-        if (hit < 0) continue;
-        if (N->chord_child && !q->taken) {
-            q->taken = (uint16_t)(owner[hit] + 1);
-        } else {
-            memset(q, 0, sizeof *q);
-            bit_clear(node_bits(m->st, set), i);
-        }
-    }
+    const uint64_t *valid = node_bits(m->st, set);
+    for (uint32_t w = 0; w * 64 < set->nnodes; w++)
+        for (uint64_t bits = valid[w]; bits; bits &= bits - 1)
+            invalidate_node(m, w * 64 + (uint32_t)__builtin_ctzll(bits), lo, ids, owner, n);
 }
 
 /* Drops matches that can no longer complete inside any window of the patterns through them.
