@@ -5,14 +5,14 @@
 ** duels, driven by seeded human-rate input (about 8 edges per second per fighter: motions,
 ** normals, cancels, walking and blocking), with the state hash taken every tick.
 **
-** For N = 2, 100, 1000, 3000 and 10000 it prints ns per fighter-tick (median of 5 runs), ticks
-** per second, calls into Lua per fighter-tick, C heap allocations per tick, Lua garbage per tick,
-** memory per fighter and the state hash's share of the tick: what taking it every tick adds to
-** the tick, the work the tick does for it included (measured on interleaved blocks of ticks with
-** and without it, see play_ticks; the median of the runs' shares). Then the input buffer and
-** motion matcher alone against a pure-Lua implementation of the same job on the same stream
-** (tests/bench/lua_reference_matcher.lua), the same pipeline at 4x the input rate, and a long
-** run (cost must not grow with past ticks).
+** For N = 2, 100, 1000, 3000 and 10000 it prints ns per fighter-tick (median of 5 runs, the
+** sizes' runs interleaved), ticks per second, calls into Lua per fighter-tick, C heap
+** allocations per tick, Lua garbage per tick, memory per fighter and the state hash's share of
+** the tick: what taking it every tick adds to the tick, the work the tick does for it included
+** (measured on interleaved blocks of ticks with and without it, see play_ticks; the median of
+** the runs' shares). Then the input buffer and motion matcher alone against a pure-Lua
+** implementation of the same job on the same stream (tests/bench/lua_reference_matcher.lua),
+** the same pipeline at 4x the input rate, and a long run (cost must not grow with past ticks).
 **
 **   build/release/tests/bench_stress [--smoke] [--quick]
 **   bench_stress --icount FIGHTERS TICKS   one run, for tools/icount.lua (callgrind)
@@ -587,12 +587,20 @@ int main(int argc, char **argv) {
            runs);
     printf("%7s %12s %12s %12s %12s %12s %12s %8s\n", "fighters", "ns/f-tick", "ticks/s",
            "Lua calls/ft", "C allocs/t", "Lua B/tick", "bytes/fighter", "hash %");
+    /* Round k runs every size once: a slow stretch of a shared machine then falls on every
+    ** size alike rather than on the size that happened to run during it, so the medians'
+    ** ratios (how flat the cost is in N) mean something on a busy machine too. */
+    result all[5][7];
+    for (int k = 0; k < runs; k++)
+        for (int si = 0; si < nsizes; si++) {
+            int n = smoke ? 4 : sizes[si];
+            int32_t ticks = smoke ? 120 : (n >= 10000 ? 180 : n >= 1000 ? 600 : 1800);
+            all[si][k] = run_pipeline(n, ticks, 1);
+        }
     for (int si = 0; si < nsizes; si++) {
         int n = smoke ? 4 : sizes[si];
-        int32_t ticks = smoke ? 120 : (n >= 10000 ? 180 : n >= 1000 ? 600 : 1800);
-        result rs[7];
+        result *rs = all[si];
         double shares[7];
-        for (int k = 0; k < runs; k++) rs[k] = run_pipeline(n, ticks, 1);
         /* The hash's share is the median of the runs' own (each from its alternating blocks),
         ** not the share of the run with the median time: one run has a few dozen blocks. */
         for (int k = 0; k < runs; k++) shares[k] = rs[k].hash_share;
