@@ -101,7 +101,7 @@ run_benchmarks() {
     # Fighters and ticks per size: a few hundred thousand fighter-ticks at most under callgrind.
     for n in 2:1800 100:600 1000:300 3000:150 10000:90; do
       [ "${1:-}" = --smoke ] && n=4:60
-      lua5.4 tools/icount.lua build/release/tests/bench_stress --build Release \
+      lua5.4 tools/icount.lua build/release/tests/bench_stress --build Release-lto \
         --fighters "${n%%:*}" --ticks "${n##*:}" --hash-share | grep -E '^(instructions|state hash)'
       [ "${1:-}" = --smoke ] && break
     done
