@@ -840,6 +840,23 @@ fg_ruleset *fg_ruleset_build(fg_ruleset_builder *b, fg_findings *findings, fg_er
     return r;
 }
 
+uint32_t fg_ruleset_neutral_scan(const fg_ruleset *r, uint32_t layer, int group, uint32_t held) {
+    uint32_t best = r->layer_neutral[layer];
+    if (layer == 0 && group == r->airborne && r->air_neutral != FG_NO_ACTION) best = r->air_neutral;
+    int32_t best_priority = INT32_MIN;
+    for (uint32_t i = r->first_held[layer]; i != FG_NO_ACTION; i = r->rt[i].next_held) {
+        const fg_action_rt *a = &r->rt[i];
+        if (a->group != group) continue;
+        uint32_t want = a->hold_bits;
+        if ((held & want) != want) continue;
+        if (a->priority > best_priority) {
+            best = i;
+            best_priority = a->priority;
+        }
+    }
+    return best;
+}
+
 static fg_ruleset *build(fg_ruleset_builder *b, fg_findings *f, fg_error *err) {
     if (b->failed) {
         finding(f, false, "rules", "%s", fg_error_message(&b->first_error));
@@ -1018,6 +1035,10 @@ static fg_ruleset *build(fg_ruleset_builder *b, fg_findings *f, fg_error *err) {
         }
         r->grounded = index_of(r->groups, r->ngroups, "grounded");
         r->airborne = index_of(r->groups, r->ngroups, "airborne");
+        for (uint32_t l = 0; l < r->nlayers; l++)
+            for (int g = 0; g < FG_MAX_GROUPS; g++)
+                for (uint32_t held = 0; held <= FG_IN_DIRECTION_MASK; held++)
+                    r->neutral_for[l][g][held] = (uint16_t)fg_ruleset_neutral_scan(r, l, g, held);
         int hs = find_def(r->defs, r->nactions, "hitstun");
         int bs = find_def(r->defs, r->nactions, "blockstun");
         r->hitstun = hs < 0 ? FG_NO_ACTION : (uint16_t)hs;

@@ -108,6 +108,9 @@ struct fg_ruleset {
     /* Per layer, the first of the neutral actions chosen by a held direction (chained through
     ** next_held in id order): the tick looks at these, not at every action. */
     uint16_t first_held[FG_MAX_LAYERS];
+    /* The neutral a layer wants (fg_ruleset_neutral_scan) per group and held direction bits,
+    ** worked out once when the rules are built: the tick asks it of every fighter's layers. */
+    uint16_t neutral_for[FG_MAX_LAYERS][FG_MAX_GROUPS][FG_IN_DIRECTION_MASK + 1];
     fg_resource_def resources[FG_MAX_RESOURCES];
     bool regen; /* a resource regenerates: the tick looks at them (tick.c `regen`) */
     char groups[FG_MAX_GROUPS][FG_NAME_MAX];
@@ -145,6 +148,17 @@ static inline uint64_t fg_marker_occurrence(const fg_marker_rt *m, int32_t cycle
 /* Runtime view of the ruleset version of an instance. */
 static inline const fg_action_rt *fg_rt_of(const fg_ruleset *r, uint32_t action) {
     return action < r->nactions ? &r->rt[action] : NULL;
+}
+
+/* The neutral state a layer should be in: the highest-priority neutral action of the group
+** whose hold direction is held (`held`: direction bits relative to facing), else the layer's
+** default (in the air, the airborne neutral). The tick reads it from r->neutral_for. */
+uint32_t fg_ruleset_neutral_scan(const fg_ruleset *r, uint32_t layer, int group, uint32_t held);
+static inline uint32_t fg_ruleset_neutral(const fg_ruleset *r, uint32_t layer, int group,
+                                          uint32_t held) {
+    if (group < 0 || group >= FG_MAX_GROUPS || held > FG_IN_DIRECTION_MASK)
+        return fg_ruleset_neutral_scan(r, layer, group, held);
+    return r->neutral_for[layer][group][held];
 }
 
 /* ruleset.c: for the builder's other files. */

@@ -81,26 +81,6 @@ static void start_action(fg_world *w, fg_entity_state *es, uint32_t layer, uint3
         }
 }
 
-/* The neutral state a layer should be in: the highest-priority neutral action of the entity's
-** group whose hold direction is held (`held`: direction bits relative to facing), else the
-** layer's default (in the air, the airborne neutral). */
-static uint32_t wanted_neutral(const fg_ruleset *r, uint32_t layer, int group, uint32_t held) {
-    uint32_t best = r->layer_neutral[layer];
-    if (layer == 0 && group == r->airborne && r->air_neutral != FG_NO_ACTION) best = r->air_neutral;
-    int32_t best_priority = INT32_MIN;
-    for (uint32_t i = r->first_held[layer]; i != FG_NO_ACTION; i = r->rt[i].next_held) {
-        const fg_action_rt *a = &r->rt[i];
-        if (a->group != group) continue;
-        uint32_t want = a->hold_bits;
-        if ((held & want) != want) continue;
-        if (a->priority > best_priority) {
-            best = i;
-            best_priority = a->priority;
-        }
-    }
-    return best;
-}
-
 void fg_world_start_action(fg_world *w, fg_entity_state *es, uint32_t layer, uint32_t action,
                            uint32_t version, fg_transition_reason why, int32_t duration,
                            fg_tick t) {
@@ -515,7 +495,7 @@ static void settle_neutrals(fg_world *w, fg_entity_state *es, bool frozen, fg_ti
             const fg_action_rt *cur = &w->versions[inst->version]->rt[inst->action];
             if (!cur->neutral || inst->started == t) continue;
         }
-        uint32_t want = wanted_neutral(r, l, group, held);
+        uint32_t want = fg_ruleset_neutral(r, l, group, held);
         if (want == FG_NO_ACTION) continue;
         if (inst->action == want && inst->version == version) continue;
         start_action(w, es, l, want, version, FG_TR_HOLD, 0, t);
