@@ -81,13 +81,16 @@ local function count(o)
     -- (world_hash.c: fg_world_hash_parts, fg_world_hash_ledger_written; the matcher's part,
     -- fg_motion_kept_step, which the input phase calls for the hash only), each function's
     -- inclusive count. callgrind_annotate may list a function twice (under its source path as
-    -- compiled and as written); one is counted.
+    -- compiled and as written); one is counted, the larger.
     local p = assert(io.popen("callgrind_annotate --inclusive=yes " .. shell_quote(out_file)
       .. " 2>/dev/null"))
     local parts = { fg_world_hash = 0, fg_world_hash_parts = 0, fg_motion_kept_step = 0,
                     fg_world_hash_ledger_written = 0 }
     for line in p:lines() do
       local n, fn = line:match("^%s*([%d,]+) %b()%s+%S-:(%S+)")
+      -- A link-time-optimised build names its copies fn.lto_priv.0, fn.constprop.0 and the
+      -- like; the runtime keeps these functions out of line (FG_NOINLINE), so each is one.
+      fn = fn and fn:match("^[%w_]+")
       if n and parts[fn] then parts[fn] = math.max(parts[fn], tonumber((n:gsub(",", "")))) end
     end
     local hashed = 0

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
-** base_internal.h: allocation of a public flat block that frees itself, and the moves of an
-** fg_error between a checker and its caller. Not installed.
+** base_internal.h: allocation of a public flat block that frees itself, the moves of an
+** fg_error between a checker and its caller, and FG_NOINLINE. Not installed.
 **
 ** Dispatchers and playback owners are plain blocks the caller may also place in its own memory
 ** (fg_*_init) and that snapshots copy byte for byte, so their allocator cannot live inside them.
@@ -14,6 +14,14 @@
 #include "framegate/base.h"
 
 #include <stddef.h>
+
+/* Kept out of line: a function the tick calls once per entity whose inlining would cost its
+** caller saved registers, or a boundary tools/icount.lua finds by name. */
+#if defined(__GNUC__)
+#define FG_NOINLINE __attribute__((noinline))
+#else
+#define FG_NOINLINE
+#endif
 
 /* Zero-filled block of size bytes (NULL on failure) that remembers a (NULL: the default). */
 void *fg_alloc_kept(const fg_allocator *a, size_t size);

@@ -10,6 +10,7 @@
 ** boxes touch, which hit is still allowed (one per target per action unless the hit definition
 ** allows more), and where.
 */
+#include "base_internal.h"
 #include "internal.h"
 
 #include <stdlib.h>
@@ -252,9 +253,7 @@ static void attack_extent(const fg_world *w, const fg_entity_state *es, fg_colli
 
 /* Kept out of line: its box array would weigh on every entity's call, and only entities with a
 ** team come here. */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
+FG_NOINLINE
 static void hurt_extent(const fg_world *w, const fg_entity_state *es, fg_tick t,
                         fg_collide_item *it) {
     fg_live_box lb[FG_MAX_BOXES * FG_MAX_LAYERS + 1];

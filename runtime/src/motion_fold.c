@@ -6,6 +6,7 @@
 ** the matcher's fold between ticks and moves it by the clocks on a tick without an edge
 ** (fg_motion_kept_step). Every authoritative field is still fed, one at a time.
 */
+#include "base_internal.h"
 #include "motion_set.h"
 
 #include <stddef.h>
@@ -205,14 +206,13 @@ void fg_motion_kept_take(fg_motion_kept *k, const fg_motion_set *set, const fg_m
 }
 
 /* Out of line, so that the quiet path of fg_motion_kept_step saves no register. */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
+FG_NOINLINE
 static void kept_refold(fg_motion_kept *k, const fg_motion_set *set, fg_motion_state *st) {
     fg_motion_state_refresh(set, st);
     fg_motion_kept_take(k, set, st);
 }
 
+FG_NOINLINE /* the hash's share is counted by name (tools/icount.lua) */
 void fg_motion_kept_step(fg_motion_kept *k, const fg_motion_set *set, fg_motion_state *st,
                          bool quiet) {
     if (quiet && look_of(st) == k->look && st->nlive == k->nlive) {

@@ -975,9 +975,7 @@ static void move_phase(fg_world *w, fg_tick t) {
 
 /* The input phase of entities [from, to). Out of line, so that its one call of input_phase
 ** inlines it (two calls of input_phase keep it out of line, 30 instructions an entity more). */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
+FG_NOINLINE
 static void input_pass(fg_world *w, uint32_t from, uint32_t to, fg_tick t) {
     for (uint32_t s = from; s < to; s++) input_phase(w, &w->entities[s], t);
 }

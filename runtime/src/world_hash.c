@@ -35,6 +35,7 @@
 ** memo), and each matcher's fold is kept in its part and moved by its clocks on such a tick
 ** (fg_motion_kept_step, motion_fold.c).
 */
+#include "base_internal.h"
 #include "internal.h"
 #include "motion_internal.h"
 
@@ -428,6 +429,7 @@ static inline void prefetch_part(const fg_world *w, uint32_t slot) {
 
 /* The parts of entities [from, to), folded and added to the keep's sum (ledger and matcher folds
 ** mixed into its hasher in turn), the sum held in registers across them. */
+FG_NOINLINE /* this and the next two: the hash's share is counted by name (tools/icount.lua) */
 void fg_world_hash_parts(const fg_world *w, uint32_t from, uint32_t to) {
     fg_hash_keep *keep = w->hash_keep;
     fg_fold_run all = keep->all;
@@ -463,6 +465,7 @@ void fg_world_hash_begin_parts(fg_hash_keep *keep) {
     keep->next = 0;
 }
 
+FG_NOINLINE
 void fg_world_hash_ledger_written(const fg_world *w, uint32_t slot) {
     fg_hash_keep *keep = w->hash_keep;
     fg_hash_part *p = &keep->parts[slot];
@@ -542,6 +545,7 @@ static inline uint64_t world_hash(const fg_world *w, bool fresh) {
     return fg_hasher_end(&hs);
 }
 
+FG_NOINLINE
 uint64_t fg_world_hash(const fg_world *w) {
     w->hash_keep->asked = true;
     return world_hash(w, false);
