@@ -117,8 +117,8 @@ local function machine()
   local cpu = find("machine", "^cpu: (.+)$")
   local before = find("machine", "^load before: (.+)$")
   local after = find("icount", "^load after: (.+)$")
-  return string.format("Measured %s at commit %s, release preset, %s; load average %s before "
-    .. "the run and %s after.", date, commit, cpu, before, after)
+  return string.format("Measured %s at commit %s, release preset (GCC link-time optimisation), "
+    .. "%s; load average %s before the run and %s after.", date, commit, cpu, before, after)
 end
 
 -- {=================================================================== README: the whole tick
@@ -153,7 +153,8 @@ local function block_stress()
   local edges = find("bench_stress", "%(input: ([%d.]+) edges per fighter per second%)")
   put(string.format("`bench_stress`: N fighters of the stress fighter, paired in duels, %s edges "
     .. "per fighter per second of seeded human-rate input, cues drained and the state hash taken "
-    .. "every tick; median of 5 runs. Instructions per fighter-tick are callgrind's count on a "
+    .. "every tick; median of 5 runs, taken in rounds that run every size once, so that a slow "
+    .. "stretch of the machine falls on every size alike. Instructions per fighter-tick are callgrind's count on a "
     .. "shorter run of the same pipeline (`tools/icount.lua`). %s", num(edges), machine()))
   put("")
   put("| fighters | ns per fighter-tick | instructions per fighter-tick | ticks per second | "

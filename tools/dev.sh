@@ -80,7 +80,7 @@ run_benchmarks() {
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
   echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //') x $(getconf _NPROCESSORS_ONLN)"
-  echo "compiler: $(cc --version | head -n1), release preset"
+  echo "compiler: $(cc --version | head -n1), release preset (link-time optimisation)"
   echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
   local found=0 b s n
   for b in build/release/tests/bench_*; do
