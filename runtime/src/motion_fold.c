@@ -212,7 +212,7 @@ static void kept_refold(fg_motion_kept *k, const fg_motion_set *set, fg_motion_s
     fg_motion_kept_take(k, set, st);
 }
 
-FG_NOINLINE /* the hash's share is counted by name (tools/icount.lua) */
+FG_NOINLINE /* a hash entry point, counted by name (world_hash.c, fg_world_hash_parts) */
 void fg_motion_kept_step(fg_motion_kept *k, const fg_motion_set *set, fg_motion_state *st,
                          bool quiet) {
     if (quiet && look_of(st) == k->look && st->nlive == k->nlive) {

@@ -428,8 +428,10 @@ static inline void prefetch_part(const fg_world *w, uint32_t slot) {
 }
 
 /* The parts of entities [from, to), folded and added to the keep's sum (ledger and matcher folds
-** mixed into its hasher in turn), the sum held in registers across them. */
-FG_NOINLINE /* this and the next two: the hash's share is counted by name (tools/icount.lua) */
+** mixed into its hasher in turn), the sum held in registers across them. Like the hash's other
+** entry points (fg_world_hash_ledger_written, fg_world_hash, the matcher's fg_motion_kept_step),
+** kept out of line: tools/icount.lua counts the hash's share of the instructions by their names. */
+FG_NOINLINE
 void fg_world_hash_parts(const fg_world *w, uint32_t from, uint32_t to) {
     fg_hash_keep *keep = w->hash_keep;
     fg_fold_run all = keep->all;
