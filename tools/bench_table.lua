@@ -152,8 +152,8 @@ local function block_stress()
   local rows = stress_rows()
   local edges = find("bench_stress", "%(input: ([%d.]+) edges per fighter per second%)")
   put(string.format("`bench_stress`: N fighters of the stress fighter, paired in duels, %s edges "
-    .. "per fighter per second of seeded human-rate input, cues drained and the state hash taken "
-    .. "every tick; median of 5 runs, taken in rounds that run every size once, so that a slow "
+    .. "per fighter per second of seeded human-rate input, read tick by tick as a replay or a "
+    .. "network feed delivers it, cues drained and the state hash taken every tick; median of 5 runs, taken in rounds that run every size once, so that a slow "
     .. "stretch of the machine falls on every size alike. Instructions per fighter-tick are callgrind's count on a "
     .. "shorter run of the same pipeline (`tools/icount.lua`). %s", num(edges), machine()))
   put("")

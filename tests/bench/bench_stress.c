@@ -179,16 +179,67 @@ static void spawn_fighters(fg_world *w, int n) {
     }
 }
 
-/* `us`: the tick's host time, read once per tick as a host reads its clock once per frame. */
-static void push_events(fg_world *w, fg_entity e, const stream *s, uint32_t *cursor, int32_t tick,
-                        int64_t us, fg_facing facing) {
-    static int buttons[4];
-    buttons[0] = lp, buttons[1] = hp, buttons[2] = lk, buttons[3] = hk;
-    while (*cursor < s->n && s->evs[*cursor].tick == tick) {
-        const ev *v = &s->evs[(*cursor)++];
+/* The host's input for every fighter, tick by tick, as a replay or a network feed delivers it:
+** the events of tick t are items [at[t], at[t + 1]), fighter by fighter, each fighter's in its
+** stream's order. Read in that order the host walks one array forward, as a real host does;
+** read fighter by fighter it would fetch a line from each fighter's own stream every tick, a
+** cost of the benchmark's storage and not of the runtime. */
+typedef struct feed_item {
+    uint32_t fighter;
+    uint8_t kind, value;
+} feed_item;
+
+typedef struct feed {
+    feed_item *items;
+    uint32_t *at; /* ticks + 1 offsets */
+    uint64_t edges;
+} feed;
+
+static feed make_feed(int n, int32_t ticks, int rate) {
+    stream *streams = calloc((size_t)n, sizeof *streams);
+    uint32_t *cursor = calloc((size_t)n, sizeof *cursor);
+    feed f = {NULL, calloc((size_t)ticks + 1, sizeof(uint32_t)), 0};
+    for (int i = 0; i < n; i++) {
+        make_stream(&streams[i], 1000 + (uint64_t)i, ticks, rate);
+        f.edges += streams[i].n;
+    }
+    f.items = calloc(f.edges ? f.edges : 1, sizeof *f.items);
+    uint32_t k = 0;
+    for (int32_t t = 0; t < ticks; t++) {
+        f.at[t] = k;
+        for (int i = 0; i < n; i++)
+            for (stream *s = &streams[i]; cursor[i] < s->n && s->evs[cursor[i]].tick == t;
+                 cursor[i]++)
+                f.items[k++] = (feed_item){(uint32_t)i, s->evs[cursor[i]].kind,
+                                           s->evs[cursor[i]].value};
+    }
+    f.at[ticks] = k;
+    for (int i = 0; i < n; i++) free(streams[i].evs);
+    free(streams);
+    free(cursor);
+    return f;
+}
+
+static void free_feed(feed *f) {
+    free(f->items);
+    free(f->at);
+}
+
+/* Tick t's input: each fighter's events at the tick's time, a microsecond apart. Odd fighters
+** face left (spawn_fighters). */
+static void push_tick(fg_world *w, const feed *f, int32_t t) {
+    const int buttons[4] = {lp, hp, lk, hk};
+    int64_t us0 = fg_us_of_tick(t, 60), us = us0;
+    uint32_t last = UINT32_MAX;
+    for (uint32_t k = f->at[t]; k < f->at[t + 1]; k++) {
+        const feed_item *v = &f->items[k];
+        if (v->fighter != last) last = v->fighter, us = us0;
+        fg_entity e = (fg_entity)v->fighter + 1;
         if (v->kind == 2)
-            fg_world_direction(w, e, fg_numpad_relative(v->value, facing), us, FG_SOURCE_DEVICE,
-                               NULL);
+            fg_world_direction(w, e,
+                               fg_numpad_relative(v->value, v->fighter % 2 ? FG_FACING_LEFT
+                                                                           : FG_FACING_RIGHT),
+                               us, FG_SOURCE_DEVICE, NULL);
         else if (v->kind == 0)
             fg_world_press(w, e, buttons[v->value], us, FG_SOURCE_DEVICE, NULL);
         else
@@ -226,8 +277,7 @@ typedef struct play {
     lua_State *L;
     fg_world *w;
     int widx, advance; /* stack slots of the world and its advance method */
-    stream *streams;
-    uint32_t *cursor;
+    const feed *feed;
     int n;
     uint64_t cues;
     bool ab; /* hash on alternate blocks of AB_BLOCK ticks, and time each tick (below) */
@@ -252,10 +302,7 @@ static void play_ticks(play *p, int32_t from, int32_t to) {
     for (int32_t t = from; t < to; t++) {
         int hashed = !p->ab || (t / AB_BLOCK) % 2 == 0;
         double t0 = p->ab ? fg_bench_now_ns() : 0;
-        int64_t us = fg_us_of_tick(t, 60);
-        for (int i = 0; i < p->n; i++)
-            push_events(p->w, (fg_entity)i + 1, &p->streams[i], &p->cursor[i], t, us,
-                        i % 2 ? FG_FACING_LEFT : FG_FACING_RIGHT);
+        push_tick(p->w, p->feed, t);
         lua_pushvalue(p->L, p->advance);
         lua_pushvalue(p->L, p->widx);
         check(p->L, lua_pcall(p->L, 1, 0, 0));
@@ -299,15 +346,9 @@ static result run_rules_as(const char *rules, int n, int32_t ticks, int rate, bo
     fg_lua_world *lw = fg_lua_check_world(L, widx);
     fg_world *w = lw->w;
     spawn_fighters(w, n);
-    stream *streams = calloc((size_t)n, sizeof *streams);
-    uint32_t *cursor = calloc((size_t)n, sizeof *cursor);
-    uint64_t edges = 0;
-    for (int i = 0; i < n; i++) {
-        make_stream(&streams[i], 1000 + (uint64_t)i, ticks, rate);
-        edges += streams[i].n;
-    }
+    feed f = make_feed(n, ticks, rate);
     lua_getfield(L, widx, "advance"); /* the method, kept on the stack */
-    play p = {L, w, widx, lua_gettop(L), streams, cursor, n, 0, false, {0, 0}, {0, 0},
+    play p = {L, w, widx, lua_gettop(L), &f, n, 0, false, {0, 0}, {0, 0},
               {NULL, NULL}};
     p.each[0] = calloc((size_t)ticks, sizeof(double));
     p.each[1] = calloc((size_t)ticks, sizeof(double));
@@ -336,13 +377,11 @@ static result run_rules_as(const char *rules, int n, int32_t ticks, int rate, bo
     r.lua_bytes_per_tick = (double)(lc.bytes_allocated - lua_bytes0) / measured;
     r.cues_per_tick = (double)cues / measured;
     r.memory_per_fighter = ((double)fg_world_memory(w) + (double)lc.peak) / n;
-    r.edges_per_fighter_second = (double)edges / n / ((double)ticks / 60.0);
+    r.edges_per_fighter_second = (double)f.edges / n / ((double)ticks / 60.0);
     r.collide_ns_per_entity_tick = time_collision(w, n);
     free(p.each[0]);
     free(p.each[1]);
-    for (int i = 0; i < n; i++) free(streams[i].evs);
-    free(streams);
-    free(cursor);
+    free_feed(&f);
     lua_close(L);
     return r;
 }
@@ -370,9 +409,7 @@ static double run_c_only(int n, int32_t ticks, double *allocs_per_tick) {
     c.allocator = fg_test_counting_allocator(&counter);
     fg_world *w = fg_world_create(&c, NULL);
     spawn_fighters(w, n);
-    stream *streams = calloc((size_t)n, sizeof *streams);
-    uint32_t *cursor = calloc((size_t)n, sizeof *cursor);
-    for (int i = 0; i < n; i++) make_stream(&streams[i], 1000 + (uint64_t)i, ticks, 1);
+    feed f = make_feed(n, ticks, 1);
     int32_t warm = 60;
     size_t allocs0 = 0;
     double t0 = 0;
@@ -381,18 +418,13 @@ static double run_c_only(int n, int32_t ticks, double *allocs_per_tick) {
             allocs0 = counter.allocations;
             t0 = fg_bench_now_ns();
         }
-        int64_t us = fg_us_of_tick(t, 60);
-        for (int i = 0; i < n; i++)
-            push_events(w, (fg_entity)i + 1, &streams[i], &cursor[i], t, us,
-                        i % 2 ? FG_FACING_LEFT : FG_FACING_RIGHT);
+        push_tick(w, &f, t);
         fg_world_advance(w, NULL);
         (void)fg_world_hash(w);
     }
     double ns = fg_bench_now_ns() - t0;
     *allocs_per_tick = (double)(counter.allocations - allocs0) / (ticks - warm);
-    for (int i = 0; i < n; i++) free(streams[i].evs);
-    free(streams);
-    free(cursor);
+    free_feed(&f);
     fg_world_destroy(w);
     lua_close(L);
     return ns / ((double)n * (ticks - warm));
