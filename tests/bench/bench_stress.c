@@ -12,12 +12,14 @@
 ** (measured on interleaved blocks of ticks with and without it, see play_ticks; the median of
 ** the runs' shares). Then the input buffer and motion matcher alone against a pure-Lua
 ** implementation of the same job on the same stream (tests/bench/lua_reference_matcher.lua),
-** the same pipeline at 4x the input rate, and a long run (cost must not grow with past ticks).
+** the same pipeline at 4x the input rate, a long run (cost must not grow with past ticks), and
+** what a dependent load costs this machine by working-set size (where the caches end).
 **
 **   build/release/tests/bench_stress [--smoke] [--quick]
 **   bench_stress --icount FIGHTERS TICKS   one run, for tools/icount.lua (callgrind)
 */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench_util.h"
@@ -432,6 +434,48 @@ static double run_c_only(int n, int32_t ticks, double *allocs_per_tick) {
 
 /* }====================================================================== */
 
+/* {====================================================================== the machine's memory */
+
+/* What a load costs when its address comes from the load before, in a working set of `mib` MiB
+** taken from the allocator the world's arena comes from (so with the same pages): a random cycle
+** through every 64-byte line, walked a fixed number of steps. An input edge's ring slot, the trie
+** nodes it advances and the ledger an action begins are found that way. Where the figure jumps
+** is the size of the cache this process can use; a world whose per-tick state outgrows it pays
+** the larger figure on the lines its tick cannot have fetched ahead, and the per-fighter-tick
+** cost rises between those sizes, whatever the tick does. */
+static double dependent_load_ns(size_t mib) {
+    size_t bytes = mib << 20, lines = bytes / 64;
+    fg_allocator a = fg_allocator_default();
+    unsigned char *mem = fg_alloc(&a, bytes);
+    uint32_t *order = malloc(lines * sizeof *order);
+    if (!mem || !order) {
+        fprintf(stderr, "bench_stress: out of memory for a %zu MiB working set\n", mib);
+        exit(1);
+    }
+    fg_rng r = fg_rng_seeded(7);
+    for (size_t i = 0; i < lines; i++) order[i] = (uint32_t)i;
+    for (size_t i = lines - 1; i > 0; i--) { /* Fisher-Yates: one cycle through every line */
+        size_t j = (size_t)fg_rng_range(&r, 0, (int64_t)i);
+        uint32_t x = order[i];
+        order[i] = order[j];
+        order[j] = x;
+    }
+    for (size_t i = 0; i < lines; i++)
+        *(void **)(mem + (size_t)order[i] * 64) = mem + (size_t)order[(i + 1) % lines] * 64;
+    free(order);
+    void *q = mem;
+    for (size_t i = 0; i < lines; i++) q = *(void **)q; /* once round: every line touched */
+    enum { STEPS = 4000000 };
+    double t0 = fg_bench_now_ns();
+    for (int i = 0; i < STEPS; i++) q = *(void **)q;
+    double ns = (fg_bench_now_ns() - t0) / STEPS;
+    if (q == NULL) puts(""); /* keeps the walk */
+    fg_free(&a, mem, bytes);
+    return ns;
+}
+
+/* }====================================================================== */
+
 /* {====================================================================== buffer + matcher only */
 
 /* C: each fighter's input buffer and motion matcher with the stress fighter's compiled patterns. */
@@ -704,5 +748,14 @@ int main(int argc, char **argv) {
     printf("  pure Lua reference   %8.1f ns per fighter-tick  (%llu commands)\n", l_med,
            (unsigned long long)lua_cmds);
     printf("  ratio                %8.1fx\n", l_med / c_med);
+
+    static const size_t sizes_mib[] = {1, 2, 4, 8, 16, 64};
+    printf("\nmemory: ns per dependent load by working set (median of 3):");
+    for (size_t k = 0; k < sizeof sizes_mib / sizeof sizes_mib[0]; k++) {
+        double d[3];
+        for (int j = 0; j < 3; j++) d[j] = dependent_load_ns(sizes_mib[k]);
+        printf(" %zu MiB %.1f%s", sizes_mib[k], fg_bench_median(d, 3),
+               k + 1 < sizeof sizes_mib / sizeof sizes_mib[0] ? "," : "\n");
+    }
     return 0;
 }
