@@ -12,8 +12,9 @@
 ** (measured on interleaved blocks of ticks with and without it, see play_ticks; the median of
 ** the runs' shares). Then the input buffer and motion matcher alone against a pure-Lua
 ** implementation of the same job on the same stream (tests/bench/lua_reference_matcher.lua),
-** the same pipeline at 4x the input rate, a long run (cost must not grow with past ticks), and
-** what a dependent load costs this machine by working-set size (where the caches end).
+** the same pipeline at 4x the input rate, a long run (cost must not grow with past ticks), idle
+** fighters against playing ones at 100 and 10,000 fighters (C only), and what a dependent load
+** costs this machine by working-set size (where the caches end).
 **
 **   build/release/tests/bench_stress [--smoke] [--quick]
 **   bench_stress --icount FIGHTERS TICKS   one run, for tools/icount.lua (callgrind)
@@ -397,8 +398,9 @@ static result run_pipeline(int n, int32_t ticks, int rate) {
 }
 
 /* The same ruleset decided in C only (no Lua rule or hook), in a world made with a counting
-** allocator: proves no allocation per tick. */
-static double run_c_only(int n, int32_t ticks, double *allocs_per_tick) {
+** allocator: proves no allocation per tick. `idle`: no input at all, so every fighter stands in
+** its neutral state from the first tick to the last. */
+static double run_c_only(int n, int32_t ticks, double *allocs_per_tick, bool idle) {
     lua_counter lc;
     lua_State *L = new_state(&lc);
     check(L, luaL_dostring(L, "return require('framegate').rules('" RULES "')"));
@@ -420,7 +422,7 @@ static double run_c_only(int n, int32_t ticks, double *allocs_per_tick) {
             allocs0 = counter.allocations;
             t0 = fg_bench_now_ns();
         }
-        push_tick(w, &f, t);
+        if (!idle) push_tick(w, &f, t);
         fg_world_advance(w, NULL);
         (void)fg_world_hash(w);
     }
@@ -650,7 +652,7 @@ int main(int argc, char **argv) {
     }
     if (getenv("FG_BENCH_PROFILE_C")) { /* the C-only world, for profilers */
         double a;
-        printf("%.1f\n", run_c_only(atoi(getenv("FG_BENCH_PROFILE_C")), 600, &a));
+        printf("%.1f\n", run_c_only(atoi(getenv("FG_BENCH_PROFILE_C")), 600, &a, false));
         return 0;
     }
     bool smoke = fg_bench_smoke(argc, argv);
@@ -690,7 +692,7 @@ int main(int argc, char **argv) {
         result m = rs[runs / 2];
         m.hash_share = fg_bench_median(shares, runs);
         double allocs = 0;
-        run_c_only(n < 1000 ? n : 1000, smoke ? 120 : 300, &allocs);
+        run_c_only(n < 1000 ? n : 1000, smoke ? 120 : 300, &allocs, false);
         printf("%7d %12.1f %12.0f %12.3f %12.1f %12.1f %12.0f %8.1f\n", n,
                m.ns_per_fighter_tick, 1e9 / (m.ns_per_fighter_tick * n),
                m.lua_calls_per_fighter_tick, allocs, m.lua_bytes_per_tick, m.memory_per_fighter,
@@ -721,9 +723,23 @@ int main(int argc, char **argv) {
 
     int n = 1000;
     double call_only = 0;
-    double c_only = run_c_only(n, 600, &call_only);
+    double c_only = run_c_only(n, 600, &call_only, false);
     printf("\nthe same %d fighters decided in C only (no Lua rule or hook): %.1f ns per "
            "fighter-tick, %.1f allocations per tick\n", n, c_only, call_only);
+    /* The ends of the range, C only, idle and playing, interleaved: whether what grows with the
+    ** world's size is the tick every fighter pays or the work of fighters in action. */
+    static const int ends[2] = {100, 10000};
+    double idle[2][3], playing[2][3], ignored;
+    for (int k = 0; k < 3; k++)
+        for (int e = 0; e < 2; e++) {
+            int32_t ticks = ends[e] < 1000 ? 6000 : 600; /* runs of 540,000 fighter-ticks or more */
+            idle[e][k] = run_c_only(ends[e], ticks, &ignored, true);
+            playing[e][k] = run_c_only(ends[e], ticks, &ignored, false);
+        }
+    printf("C only, idle (no input) and playing, median of 3: %d fighters %.1f and %.1f, %d "
+           "fighters %.1f and %.1f ns per fighter-tick\n", ends[0], fg_bench_median(idle[0], 3),
+           fg_bench_median(playing[0], 3), ends[1], fg_bench_median(idle[1], 3),
+           fg_bench_median(playing[1], 3));
     result fast[3];
     for (int k = 0; k < 3; k++) fast[k] = run_pipeline(n, 600, 4);
     qsort(fast, 3, sizeof fast[0], cmp_result);
