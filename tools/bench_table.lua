@@ -195,6 +195,37 @@ local function block_stress()
     .. "The reference keeps only the rules the stress patterns need (no specificity tie-break, "
     .. "no skipped diagonals), so its command count differs a little (%s against %s).", num(c_m),
     num(l_m), ratio(l_m / c_m), commas(l_cmds), commas(c_cmds)))
+  local i_lo_n, idle_lo, play_lo, i_hi_n, idle_hi, play_hi = find("bench_stress",
+    "^C only, idle %(no input%) and playing, median of 3: (%d+) fighters ([%d.]+) and ([%d.]+), "
+    .. "(%d+) fighters ([%d.]+) and ([%d.]+) ns per fighter%-tick")
+  local grow_idle, grow_play = idle_hi / idle_lo, play_hi / play_lo
+  local text = string.format("- Idle fighters (no input: each stands in its neutral state) "
+    .. "against the same fighters playing, C only: %s and %s ns per fighter-tick at %s fighters, "
+    .. "%s and %s at %s. From %s to %s fighters the idle tick's cost grows %s, the playing one's "
+    .. "%s.", num(idle_lo), num(play_lo), commas(i_lo_n), num(idle_hi), num(play_hi),
+    commas(i_hi_n), commas(i_lo_n), commas(i_hi_n), ratio(grow_idle), ratio(grow_play))
+  if grow_play > grow_idle + 0.1 then
+    text = text .. " What grows most with the world is the work of fighters in action (moves, "
+      .. "requests, hits, and the state they bring in), more than the tick every fighter pays."
+  end
+  put(text)
+  -- The machine's memory: where a load that waits on the one before jumps in cost.
+  local lat = {}
+  local mem = find("bench_stress", "^memory: ns per dependent load by working set %(median of 3%): (.*)$")
+  for mib, ns in tostring(mem):gmatch("(%d+) MiB ([%d.]+)") do
+    lat[#lat + 1] = { mib = tonumber(mib), ns = tonumber(ns) }
+  end
+  if #lat < 2 then
+    error(string.format("%s: the bench_stress memory line has fewer than two sizes", BASELINE), 0)
+  end
+  local figures = {}
+  for i, l in ipairs(lat) do figures[i] = string.format("%s MiB %s", commas(l.mib), num(l.ns)) end
+  put(string.format("- This machine's memory: a load whose address comes from the load before (as "
+    .. "an edge's ring slot, or the trie nodes it advances) costs, by working set, %s ns: %s as "
+    .. "much in %s MiB as in %s. A tick touches about 1 KB of each fighter's state "
+    .. "(docs/architecture.md, \"Memory layout\"): 1,000 fighters' fit in 1 MiB, 10,000 "
+    .. "fighters' need 10.", table.concat(figures, ", "), num(lat[#lat].ns / lat[1].ns) .. "x",
+    commas(lat[#lat].mib), commas(lat[1].mib)))
   -- The targets, computed from the rows above.
   local lo, hi = math.huge, 0
   for _, r in ipairs(rows) do
