@@ -153,8 +153,9 @@ local function block_stress()
   local edges = find("bench_stress", "%(input: ([%d.]+) edges per fighter per second%)")
   put(string.format("`bench_stress`: N fighters of the stress fighter, paired in duels, %s edges "
     .. "per fighter per second of seeded human-rate input, read tick by tick as a replay or a "
-    .. "network feed delivers it, cues drained and the state hash taken every tick; median of 5 runs, taken in rounds that run every size once, so that a slow "
-    .. "stretch of the machine falls on every size alike. Instructions per fighter-tick are callgrind's count on a "
+    .. "network feed delivers it, cues drained and the state hash taken every tick; median of 5 "
+    .. "runs, taken in rounds that run every size once, so that a slow stretch of the machine "
+    .. "falls on every size alike. Instructions per fighter-tick are callgrind's count on a "
     .. "shorter run of the same pipeline (`tools/icount.lua`). %s", num(edges), machine()))
   put("")
   put("| fighters | ns per fighter-tick | instructions per fighter-tick | ticks per second | "
@@ -211,7 +212,8 @@ local function block_stress()
   put(text)
   -- The machine's memory: where a load that waits on the one before jumps in cost.
   local lat = {}
-  local mem = find("bench_stress", "^memory: ns per dependent load by working set %(median of 3%): (.*)$")
+  local mem = find("bench_stress",
+    "^memory: ns per dependent load by working set %(median of 3%): (.*)$")
   for mib, ns in tostring(mem):gmatch("(%d+) MiB ([%d.]+)") do
     lat[#lat + 1] = { mib = tonumber(mib), ns = tonumber(ns) }
   end
