@@ -218,7 +218,8 @@ local function block_stress()
     lat[#lat + 1] = { mib = tonumber(mib), ns = tonumber(ns) }
   end
   if #lat < 2 then
-    error(string.format("%s: the bench_stress memory line has fewer than two sizes", BASELINE), 0)
+    error(string.format("%s: section bench_stress: the memory line gives %d working-set size(s) "
+      .. "(`%s`); expected two or more, each as `N MiB ns`", BASELINE, #lat, tostring(mem)), 0)
   end
   local figures = {}
   for i, l in ipairs(lat) do figures[i] = string.format("%s MiB %s", commas(l.mib), num(l.ns)) end

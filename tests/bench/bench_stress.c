@@ -281,7 +281,6 @@ typedef struct play {
     fg_world *w;
     int widx, advance; /* stack slots of the world and its advance method */
     const feed *feed;
-    int n;
     uint64_t cues;
     bool ab; /* hash on alternate blocks of AB_BLOCK ticks, and time each tick (below) */
     double ns[2];   /* the steady ticks' time: [0] without the hash, [1] with it */
@@ -351,8 +350,7 @@ static result run_rules_as(const char *rules, int n, int32_t ticks, int rate, bo
     spawn_fighters(w, n);
     feed f = make_feed(n, ticks, rate);
     lua_getfield(L, widx, "advance"); /* the method, kept on the stack */
-    play p = {L, w, widx, lua_gettop(L), &f, n, 0, false, {0, 0}, {0, 0},
-              {NULL, NULL}};
+    play p = {L, w, widx, lua_gettop(L), &f, 0, false, {0, 0}, {0, 0}, {NULL, NULL}};
     p.each[0] = calloc((size_t)ticks, sizeof(double));
     p.each[1] = calloc((size_t)ticks, sizeof(double));
     /* Warm up: a second of play, so every lazy structure exists before measuring. */
@@ -443,8 +441,7 @@ static double run_c_only(int n, int32_t ticks, double *allocs_per_tick, bool idl
 ** through every 64-byte line, walked a fixed number of steps. An input edge's ring slot, the trie
 ** nodes it advances and the ledger an action begins are found that way. Where the figure jumps
 ** is the size of the cache this process can use; a world whose per-tick state outgrows it pays
-** the larger figure on the lines its tick cannot have fetched ahead, and the per-fighter-tick
-** cost rises between those sizes, whatever the tick does. */
+** the larger figure on the lines its tick cannot have fetched ahead. */
 static double dependent_load_ns(size_t mib, int steps) {
     size_t bytes = mib << 20, lines = bytes / 64;
     fg_allocator a = fg_allocator_default();

@@ -81,4 +81,23 @@ function TestBenchTable:test_output_missing_a_line_names_the_benchmark()
   lu.assertStrContains(out, "section bench_determinism has no line matching")
 end
 
+function TestBenchTable:test_a_memory_line_of_one_size_is_refused_and_nothing_is_written()
+  local root = copy_tree()
+  local path = root .. "/tests/bench/baseline/bench.txt"
+  local text = slurp(path)
+  local changed = text:gsub("(\nmemory: [^:\n]+: )[^\n]*", "%11 MiB 7.5", 1)
+  lu.assertNotEquals(changed, text)
+  spit(path, changed)
+  local before = slurp(root .. "/README.md")
+  local ok, out = check(root)
+  lu.assertFalse(ok)
+  lu.assertStrContains(out, "the memory line gives 1 working-set size(s) (`1 MiB 7.5`); "
+    .. "expected two or more")
+  local p = io.popen("lua5.4 tools/bench_table.lua --write '" .. root .. "' 2>&1")
+  local wout = p:read("a")
+  lu.assertNotEquals(p:close(), true)
+  lu.assertStrContains(wout, "expected two or more")
+  lu.assertEquals(slurp(root .. "/README.md"), before)
+end
+
 os.exit(lu.LuaUnit.run())
